@@ -1,0 +1,99 @@
+//! The native command line over the same engine the browser runs.
+
+use lockstep::engine::{self, Trace};
+use lockstep::scenario::{self, lessons, Lesson};
+use std::process::ExitCode;
+
+const HELP: &str = "\
+lockstep: distributed locks and fencing tokens, step by step
+
+USAGE:
+    lockstep list                         list the lessons
+    lockstep run <LESSON|FILE> [options]  run a lesson by id, or a scenario file (*.json)
+
+OPTIONS:
+    --format text|json   output: fixed-column text trace (default) or JSON
+    --seed N             override the scenario's seed
+    -h, --help           show this help
+
+EXIT STATUS:
+    0 the run finished (safe or unsafe: the verdict is in the output)
+    1 the scenario or file is invalid, or the run hit a limit
+    2 the command line is wrong
+";
+
+enum Format {
+    Text,
+    Json,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err((code, msg)) => {
+            eprintln!("lockstep: {msg}");
+            ExitCode::from(code)
+        }
+    }
+}
+
+fn dispatch(args: &[String]) -> Result<String, (u8, String)> {
+    let usage = |m: String| (2, format!("{m} (try --help)"));
+    match args.first().map(String::as_str) {
+        None | Some("-h" | "--help" | "help") => Ok(HELP.to_string()),
+        Some("list") => Ok(list()),
+        Some("run") => {
+            let target = args.get(1).ok_or_else(|| usage("run needs a lesson id or a file".into()))?;
+            let mut format = Format::Text;
+            let mut seed = None;
+            let mut rest = args[2..].iter();
+            while let Some(flag) = rest.next() {
+                let mut value = || rest.next().ok_or_else(|| usage(format!("{flag} needs a value")));
+                match flag.as_str() {
+                    "--format" => {
+                        format = match value()?.as_str() {
+                            "text" => Format::Text,
+                            "json" => Format::Json,
+                            other => return Err(usage(format!("unknown format {other:?}: use text or json"))),
+                        }
+                    }
+                    "--seed" => {
+                        let v = value()?;
+                        seed = Some(v.parse::<u64>().map_err(|_| usage(format!("--seed must be a whole number, got {v:?}")))?);
+                    }
+                    other => return Err(usage(format!("unknown option {other:?}"))),
+                }
+            }
+            let trace = run(target, seed).map_err(|m| (1, m))?;
+            Ok(match format {
+                Format::Text => trace.to_text(),
+                Format::Json => serde_json::to_string_pretty(&trace).expect("a trace always serializes") + "\n",
+            })
+        }
+        Some(other) => Err(usage(format!("unknown command {other:?}"))),
+    }
+}
+
+fn list() -> String {
+    lessons::all()
+        .iter()
+        .map(|l: &Lesson| format!("{:<24} {:<26} {}\n", l.id(), l.scenario.topic, l.scenario.title))
+        .collect()
+}
+
+fn run(target: &str, seed: Option<u64>) -> Result<Trace, String> {
+    let mut spec = if target.ends_with(".json") || target.contains('/') {
+        let text = std::fs::read_to_string(target).map_err(|e| format!("{target}: {e}"))?;
+        scenario::load(&text).map_err(|e| format!("{target}: {e}"))?.1
+    } else {
+        lessons::find(target).map_err(|e| e.to_string())?.spec
+    };
+    if let Some(seed) = seed {
+        spec.seed = seed;
+    }
+    engine::run(&spec).map_err(|e| e.to_string())
+}

@@ -1,0 +1,83 @@
+//! The node interface: a node handles one input at its local time and writes commands.
+//!
+//! Nodes never touch the queue, the network or true time; the simulator alone interprets
+//! what they write into [`Cx`].
+
+use super::ids::NodeId;
+use super::msg::Msg;
+use super::rng::Rng;
+use super::trace::EventKind;
+
+/// A node's named timers; setting one again replaces it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Timer {
+    /// The client's script begins.
+    Start,
+    /// The current script step's wait is over (work done, retry due).
+    Step,
+    /// A request went unanswered for too long.
+    Timeout,
+    Renew,
+    RenewTimeout,
+    /// The lease with this token reaches its expiry on the service's clock.
+    LeaseExpiry(u64),
+}
+
+/// What a node asks the simulator to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Send { to: NodeId, msg: Msg },
+    SetTimer { timer: Timer, at_local: i64 },
+    CancelTimer(Timer),
+    Note(EventKind),
+}
+
+/// The context of one handler call: who I am, my local time, my random stream, my outbox.
+pub struct Cx<'a> {
+    pub me: NodeId,
+    /// This node's local clock reading now.
+    pub now: i64,
+    pub rng: &'a mut Rng,
+    pub out: &'a mut Vec<Command>,
+}
+
+impl Cx<'_> {
+    /// Sends a message.
+    pub fn send(&mut self, to: NodeId, msg: Msg) {
+        self.out.push(Command::Send { to, msg });
+    }
+
+    /// Sets a timer to fire `after_ms` from now on this node's clock.
+    pub fn after(&mut self, timer: Timer, after_ms: u64) {
+        self.at(timer, self.now + after_ms as i64);
+    }
+
+    /// Sets a timer to fire when this node's clock reads `at_local`.
+    pub fn at(&mut self, timer: Timer, at_local: i64) {
+        self.out.push(Command::SetTimer { timer, at_local });
+    }
+
+    /// Cancels a pending timer.
+    pub fn cancel(&mut self, timer: Timer) {
+        self.out.push(Command::CancelTimer(timer));
+    }
+
+    /// Records a protocol event in the trace.
+    pub fn note(&mut self, kind: EventKind) {
+        self.out.push(Command::Note(kind));
+    }
+}
+
+/// A participant's behaviour.
+pub trait Actor {
+    /// Handles the start of the run.
+    fn on_start(&mut self, cx: &mut Cx);
+    /// Handles one delivered message.
+    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg);
+    /// Handles one fired timer.
+    fn on_timer(&mut self, cx: &mut Cx, timer: Timer);
+    /// Records what a crash ends; only notes are kept, since a crashed node does nothing.
+    fn on_crash(&mut self, cx: &mut Cx);
+    /// Comes back after a crash, keeping persisted state or starting empty.
+    fn on_restart(&mut self, cx: &mut Cx, keep_state: bool);
+}

@@ -1,0 +1,120 @@
+//! The checker: safety properties evaluated over a finished trace, recorded as data.
+//!
+//! - a write accepted from a client whose lease had already ended at the lock service;
+//! - a lost update: an accepted write overwrote data written under a newer token;
+//! - two clients believing they hold the lock at once (a hazard, even when fencing saves the data);
+//! - a stale write rejected by the resource (the defence working).
+
+use super::ids::NodeId;
+use super::msg::ms;
+use super::trace::{Event, EventKind};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// What a finding says about the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    StaleWriteAccepted,
+    LostUpdate,
+    TwoHolders,
+    StaleWriteRejected,
+}
+
+impl FindingKind {
+    /// Says whether this finding makes the run unsafe.
+    pub fn is_violation(self) -> bool {
+        matches!(self, FindingKind::StaleWriteAccepted | FindingKind::LostUpdate)
+    }
+
+    /// Returns a short human label.
+    pub fn label(self) -> &'static str {
+        match self {
+            FindingKind::StaleWriteAccepted => "stale write accepted",
+            FindingKind::LostUpdate => "lost update",
+            FindingKind::TwoHolders => "two holders",
+            FindingKind::StaleWriteRejected => "stale write rejected",
+        }
+    }
+}
+
+/// One property result, tied to the event that proves it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub kind: FindingKind,
+    /// Index of the proving event in the trace.
+    pub event: usize,
+    pub at_ms: u64,
+    pub text: String,
+}
+
+/// The run's verdict and every finding behind it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    pub safe: bool,
+    pub findings: Vec<Finding>,
+}
+
+impl Verdict {
+    /// Returns the findings of one kind.
+    pub fn of(&self, kind: FindingKind) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(move |f| f.kind == kind)
+    }
+
+    /// Renders the verdict as text lines for the trace's text form.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("verdict: {}\n", if self.safe { "SAFE" } else { "UNSAFE" });
+        for f in &self.findings {
+            out.push_str(&format!("  [{}] #{} at {}: {}\n", f.kind.label(), f.event, ms(f.at_ms), f.text));
+        }
+        out
+    }
+}
+
+/// Evaluates every property over a trace.
+/// `names` are the participants' display names, indexed by node.
+pub fn check(events: &[Event], names: &[String]) -> Verdict {
+    let mut live: BTreeMap<u64, NodeId> = BTreeMap::new();
+    let mut believers: BTreeMap<NodeId, u64> = BTreeMap::new();
+    let mut data_token: Option<u64> = None;
+    let mut findings = Vec::new();
+    let mut find = |kind, i: usize, text: String| findings.push(Finding { kind, event: i, at_ms: events[i].at_ms, text });
+    for (i, e) in events.iter().enumerate() {
+        match &e.kind {
+            EventKind::LeaseGranted { token, holder, .. } => {
+                live.insert(*token, *holder);
+            }
+            EventKind::LeaseEnded { token, .. } => {
+                live.remove(token);
+            }
+            EventKind::BeliefStart { token, .. } => {
+                if let Some((other, their)) = believers.iter().find(|(n, _)| **n != e.node) {
+                    let text = format!(
+                        "{} (token {token}) and {} (token {their}) both believe they hold the lock",
+                        names[e.node.0], names[other.0]
+                    );
+                    find(FindingKind::TwoHolders, i, text);
+                }
+                believers.insert(e.node, *token);
+            }
+            EventKind::BeliefEnd { .. } => {
+                believers.remove(&e.node);
+            }
+            EventKind::WriteAccepted { token, .. } => {
+                if !live.contains_key(token) {
+                    find(FindingKind::StaleWriteAccepted, i, format!("a write with token {token} was accepted after lease {token} had ended"));
+                }
+                if let Some(newer) = data_token.filter(|d| d > token) {
+                    find(FindingKind::LostUpdate, i, format!("a write with token {token} overwrote data written under token {newer}"));
+                }
+                data_token = Some(*token);
+            }
+            EventKind::WriteRejected { token, reason, .. } => {
+                find(FindingKind::StaleWriteRejected, i, format!("the write with token {token} was rejected ({reason})"));
+            }
+            _ => {}
+        }
+    }
+    let safe = !findings.iter().any(|f| f.kind.is_violation());
+    Verdict { safe, findings }
+}

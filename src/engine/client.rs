@@ -1,0 +1,251 @@
+//! A client: runs its script (acquire, work, read, write, release) and tracks what it believes.
+//!
+//! Belief is the client's own view, "I hold token N until my local time T", where T is
+//! measured from when it *sent* the request plus the TTL. A paused client keeps believing:
+//! nothing inside a stopped process notices the time that passed.
+
+use super::actor::{Actor, Cx, Timer};
+use super::ids::NodeId;
+use super::msg::{Msg, ReleaseMode};
+use super::spec::{ClientSpec, RenewFailure, Step};
+use super::trace::{BeliefEnd, EventKind};
+
+/// What the client is waiting for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wait {
+    Nothing,
+    StartTime,
+    Acquire,
+    RetryDelay,
+    Work,
+    Read,
+    Write,
+    Release,
+    Finished,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Holding {
+    token: u64,
+    value: u64,
+    until_local: i64,
+}
+
+/// A client node.
+pub struct Client {
+    spec: ClientSpec,
+    lock: NodeId,
+    resource: NodeId,
+    pc: usize,
+    wait: Wait,
+    attempts: u32,
+    /// The random value of the current acquisition.
+    value: u64,
+    acquire_sent_at: i64,
+    renew_sent_at: i64,
+    holding: Option<Holding>,
+    /// The last token this client held, carried on writes after it stops believing.
+    last_token: u64,
+    read_version: Option<u64>,
+}
+
+impl Client {
+    /// Builds a client that talks to one lock service and one resource.
+    pub fn new(spec: ClientSpec, lock: NodeId, resource: NodeId) -> Self {
+        Client {
+            spec,
+            lock,
+            resource,
+            pc: 0,
+            wait: Wait::Nothing,
+            attempts: 0,
+            value: 0,
+            acquire_sent_at: 0,
+            renew_sent_at: 0,
+            holding: None,
+            last_token: 0,
+            read_version: None,
+        }
+    }
+
+    fn reset(&mut self) {
+        *self = Client::new(self.spec.clone(), self.lock, self.resource);
+    }
+
+    /// Runs steps until one has to wait.
+    fn run(&mut self, cx: &mut Cx) {
+        while let Some(step) = self.spec.script.get(self.pc).cloned() {
+            match step {
+                Step::Acquire => {
+                    self.attempts = 1;
+                    return self.send_acquire(cx);
+                }
+                Step::Work { ms } => {
+                    self.wait = Wait::Work;
+                    return cx.after(Timer::Step, ms);
+                }
+                Step::Read => {
+                    cx.send(self.resource, Msg::Read);
+                    return self.await_reply(cx, Wait::Read);
+                }
+                Step::Write { value } => {
+                    let token = self.holding.map_or(self.last_token, |h| h.token);
+                    cx.send(self.resource, Msg::Write { token, value, expected_version: self.read_version });
+                    return self.await_reply(cx, Wait::Write);
+                }
+                Step::Release { mode } => {
+                    if let Some(h) = self.holding.take() {
+                        cx.send(self.lock, Msg::Release { token: h.token, value: h.value, mode });
+                        cx.note(EventKind::BeliefEnd { token: h.token, why: BeliefEnd::Released });
+                        cx.cancel(Timer::Renew);
+                        cx.cancel(Timer::RenewTimeout);
+                        return self.await_reply(cx, Wait::Release);
+                    }
+                    if mode == ReleaseMode::Unsafe && self.last_token > 0 {
+                        // An unchecked DEL goes out even from a client that no longer holds anything.
+                        cx.send(self.lock, Msg::Release { token: self.last_token, value: self.value, mode });
+                        return self.await_reply(cx, Wait::Release);
+                    }
+                    self.pc += 1;
+                }
+            }
+        }
+        self.finish(cx);
+    }
+
+    fn finish(&mut self, cx: &mut Cx) {
+        if self.wait != Wait::Finished {
+            self.wait = Wait::Finished;
+            self.pc = self.spec.script.len();
+            cx.note(EventKind::Done);
+        }
+    }
+
+    fn await_reply(&mut self, cx: &mut Cx, wait: Wait) {
+        self.wait = wait;
+        cx.after(Timer::Timeout, self.spec.acquire.timeout_ms);
+    }
+
+    fn advance(&mut self, cx: &mut Cx) {
+        cx.cancel(Timer::Timeout);
+        self.pc += 1;
+        self.wait = Wait::Nothing;
+        self.run(cx);
+    }
+
+    fn send_acquire(&mut self, cx: &mut Cx) {
+        self.value = cx.rng.next_u64();
+        self.acquire_sent_at = cx.now;
+        cx.send(self.lock, Msg::Acquire { value: self.value });
+        self.await_reply(cx, Wait::Acquire);
+    }
+
+    fn retry_or_give_up(&mut self, cx: &mut Cx) {
+        cx.cancel(Timer::Timeout);
+        if self.attempts >= self.spec.acquire.max_attempts {
+            cx.note(EventKind::GaveUp { attempts: self.attempts });
+            return self.finish(cx);
+        }
+        self.attempts += 1;
+        let jitter = cx.rng.range_inclusive(0, self.spec.acquire.jitter_ms);
+        self.wait = Wait::RetryDelay;
+        cx.after(Timer::Step, self.spec.acquire.retry_ms + jitter);
+    }
+
+    fn on_granted(&mut self, cx: &mut Cx, token: u64, ttl_ms: u64) {
+        let until_local = self.acquire_sent_at + ttl_ms as i64;
+        self.holding = Some(Holding { token, value: self.value, until_local });
+        self.last_token = token;
+        self.read_version = None;
+        cx.note(EventKind::BeliefStart { token, until_local });
+        if let Some(renew) = self.spec.renew {
+            cx.after(Timer::Renew, renew.every_ms);
+        }
+        self.advance(cx);
+    }
+
+    fn renew(&mut self, cx: &mut Cx) {
+        if let Some(h) = self.holding {
+            self.renew_sent_at = cx.now;
+            cx.send(self.lock, Msg::Renew { token: h.token, value: h.value });
+            cx.after(Timer::RenewTimeout, self.spec.acquire.timeout_ms);
+        }
+    }
+
+    fn on_renewed(&mut self, cx: &mut Cx, token: u64, ttl_ms: u64) {
+        let Some(h) = self.holding.as_mut().filter(|h| h.token == token) else { return };
+        h.until_local = self.renew_sent_at + ttl_ms as i64;
+        cx.cancel(Timer::RenewTimeout);
+        cx.note(EventKind::BeliefExtended { token, until_local: h.until_local });
+        if let Some(renew) = self.spec.renew {
+            cx.after(Timer::Renew, renew.every_ms);
+        }
+    }
+
+    fn renewal_failed(&mut self, cx: &mut Cx) {
+        let (Some(h), Some(renew)) = (self.holding, self.spec.renew) else { return };
+        cx.cancel(Timer::RenewTimeout);
+        let abort = renew.on_failure == RenewFailure::Abort;
+        cx.note(EventKind::RenewalFailed { token: h.token, abort });
+        if abort {
+            self.holding = None;
+            cx.note(EventKind::BeliefEnd { token: h.token, why: BeliefEnd::RenewalFailed });
+            for t in [Timer::Step, Timer::Timeout, Timer::Renew] {
+                cx.cancel(t);
+            }
+            self.finish(cx);
+        } else {
+            cx.after(Timer::Renew, renew.every_ms);
+        }
+    }
+}
+
+impl Actor for Client {
+    fn on_start(&mut self, cx: &mut Cx) {
+        self.wait = Wait::StartTime;
+        cx.at(Timer::Start, self.spec.start_ms as i64);
+    }
+
+    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &Msg) {
+        match (self.wait, msg) {
+            (Wait::Acquire, Msg::Granted { token, ttl_ms }) => self.on_granted(cx, *token, *ttl_ms),
+            (Wait::Acquire, Msg::Busy) => self.retry_or_give_up(cx),
+            (Wait::Read, Msg::ReadResult { version }) => {
+                self.read_version = Some(*version);
+                self.advance(cx);
+            }
+            (Wait::Write, Msg::WriteAccepted { .. } | Msg::WriteRejected { .. })
+            | (Wait::Release, Msg::ReleaseResult { .. }) => self.advance(cx),
+            (_, Msg::Renewed { token, ttl_ms }) => self.on_renewed(cx, *token, *ttl_ms),
+            (_, Msg::RenewRefused { token }) if self.holding.is_some_and(|h| h.token == *token) => {
+                self.renewal_failed(cx)
+            }
+            // A late reply to a request already given up on.
+            _ => {}
+        }
+    }
+
+    fn on_timer(&mut self, cx: &mut Cx, timer: Timer) {
+        match (timer, self.wait) {
+            (Timer::Start, Wait::StartTime) => self.run(cx),
+            (Timer::Step, Wait::Work) => self.advance(cx),
+            (Timer::Step, Wait::RetryDelay) => self.send_acquire(cx),
+            (Timer::Timeout, Wait::Acquire) => self.retry_or_give_up(cx),
+            (Timer::Timeout, Wait::Read | Wait::Write | Wait::Release) => self.advance(cx),
+            (Timer::Renew, _) => self.renew(cx),
+            (Timer::RenewTimeout, _) => self.renewal_failed(cx),
+            _ => {}
+        }
+    }
+
+    fn on_crash(&mut self, cx: &mut Cx) {
+        if let Some(h) = self.holding {
+            cx.note(EventKind::BeliefEnd { token: h.token, why: BeliefEnd::Crashed });
+        }
+    }
+
+    fn on_restart(&mut self, cx: &mut Cx, _keep_state: bool) {
+        self.reset();
+        self.on_start(cx);
+    }
+}

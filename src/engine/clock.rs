@@ -1,0 +1,120 @@
+//! Local clocks: each node reads true time through its own offset, drift and scheduled jumps.
+//!
+//! A clock is a pure function of true time, so the simulator can say exactly when a timer set
+//! on a node's local clock fires, even across a later jump. Pure: no IO, no wall clock.
+
+use serde::Serialize;
+
+/// A scheduled step of a node's clock at a true instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ClockJump {
+    pub at_ms: u64,
+    pub by_ms: i64,
+}
+
+/// How one node's local clock relates to simulated true time.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Clock {
+    pub offset_ms: i64,
+    /// Rate error in parts per million: +1,000 runs 1 ms fast per second.
+    pub drift_ppm: i64,
+    /// Jumps sorted by `at_ms`.
+    pub jumps: Vec<ClockJump>,
+}
+
+/// Drift is bounded so a local clock can never run backwards between jumps.
+pub const MAX_DRIFT_PPM: i64 = 500_000;
+
+impl Clock {
+    /// Builds a clock, sorting its jumps by time.
+    pub fn new(offset_ms: i64, drift_ppm: i64, mut jumps: Vec<ClockJump>) -> Self {
+        assert!(drift_ppm.abs() <= MAX_DRIFT_PPM, "drift validated by the scenario");
+        jumps.sort_by_key(|j| j.at_ms);
+        Clock { offset_ms, drift_ppm, jumps }
+    }
+
+    /// Reads this clock at a true instant.
+    pub fn local_at(&self, true_ms: u64) -> i64 {
+        let drift = (i128::from(true_ms) * i128::from(self.drift_ppm)).div_euclid(1_000_000) as i64;
+        true_ms as i64 + self.offset_ms + drift + self.jumped_by(true_ms)
+    }
+
+    fn jumped_by(&self, true_ms: u64) -> i64 {
+        self.jumps.iter().take_while(|j| j.at_ms <= true_ms).map(|j| j.by_ms).sum()
+    }
+
+    /// Finds the earliest true instant at or after `from_ms` (and no later than `horizon_ms`)
+    /// at which this clock reads at least `deadline_local`.
+    pub fn true_when_reaches(&self, deadline_local: i64, from_ms: u64, horizon_ms: u64) -> Option<u64> {
+        let mut start = from_ms;
+        loop {
+            if start > horizon_ms {
+                return None;
+            }
+            // Jumps split true time into segments on which the clock is monotone.
+            let end = self
+                .jumps
+                .iter()
+                .map(|j| j.at_ms)
+                .find(|&at| at > start)
+                .map_or(horizon_ms, |at| (at - 1).min(horizon_ms));
+            if self.local_at(end) >= deadline_local {
+                let (mut lo, mut hi) = (start, end);
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if self.local_at(mid) >= deadline_local {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                return Some(lo);
+            }
+            if end >= horizon_ms {
+                return None;
+            }
+            start = end + 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perfect_clock_reads_true_time() {
+        let c = Clock::default();
+        assert_eq!(c.local_at(1234), 1234);
+        assert_eq!(c.true_when_reaches(1500, 0, 10_000), Some(1500));
+    }
+
+    #[test]
+    fn drift_and_offset_shift_readings() {
+        let c = Clock::new(-20, 100_000, vec![]);
+        assert_eq!(c.local_at(1000), 1000 - 20 + 100);
+        // 1.1 * t - 20 >= 1080  =>  t >= 1000
+        assert_eq!(c.true_when_reaches(1080, 0, 10_000), Some(1000));
+    }
+
+    #[test]
+    fn forward_jump_makes_deadline_arrive_early() {
+        let c = Clock::new(0, 0, vec![ClockJump { at_ms: 300, by_ms: 5_000 }]);
+        assert_eq!(c.local_at(299), 299);
+        assert_eq!(c.local_at(300), 5_300);
+        assert_eq!(c.true_when_reaches(1_000, 0, 10_000), Some(300));
+    }
+
+    #[test]
+    fn backward_jump_delays_deadline() {
+        let c = Clock::new(0, 0, vec![ClockJump { at_ms: 500, by_ms: -400 }]);
+        assert_eq!(c.true_when_reaches(600, 0, 10_000), Some(1_000));
+        assert_eq!(c.true_when_reaches(400, 0, 10_000), Some(400));
+    }
+
+    #[test]
+    fn unreachable_deadline_is_none() {
+        let c = Clock::default();
+        assert_eq!(c.true_when_reaches(50_000, 0, 10_000), None);
+    }
+}

@@ -1,0 +1,18 @@
+//! Lock services: one file per design, each an [`Actor`] built from its [`LockDesign`].
+//!
+//! A design decides how leases are granted, renewed, released and expired on the service's own
+//! clock, and where the fencing token comes from. Pure: no IO.
+
+mod lease;
+
+use super::actor::Actor;
+use super::spec::LockDesign;
+
+pub use lease::LeaseLock;
+
+/// Builds one lock-service node of a design.
+pub fn build(design: &LockDesign) -> Box<dyn Actor> {
+    match design {
+        LockDesign::Lease { ttl_ms, first_token } => Box::new(LeaseLock::new(*ttl_ms, *first_token)),
+    }
+}

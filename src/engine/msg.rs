@@ -1,0 +1,114 @@
+//! Messages between clients, lock services and the protected resource.
+
+use serde::{Deserialize, Serialize};
+
+/// How a client gives a lock back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReleaseMode {
+    /// Delete only if the lock is still mine (compare token or value first).
+    Safe,
+    /// Delete whatever lock is there (a plain `DEL`).
+    Unsafe,
+}
+
+/// Every message the protocols exchange.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Msg {
+    /// Ask for the lock, naming a random value that identifies this acquisition.
+    Acquire { value: u64 },
+    /// The lock is yours with this fencing token for `ttl_ms` on the service's clock.
+    Granted { token: u64, ttl_ms: u64 },
+    /// Someone else holds the lock.
+    Busy,
+    /// Extend my lease, if it is still mine.
+    Renew { token: u64, value: u64 },
+    Renewed { token: u64, ttl_ms: u64 },
+    RenewRefused { token: u64 },
+    Release { token: u64, value: u64, mode: ReleaseMode },
+    /// Whether the release deleted a lock.
+    ReleaseResult { token: u64, released: bool },
+    /// Read the resource's version (for a conditional write).
+    Read,
+    ReadResult { version: u64 },
+    /// Write `value`, carrying the writer's fencing token and, for a conditional write, the version it read.
+    Write { token: u64, value: String, expected_version: Option<u64> },
+    WriteAccepted { version: u64 },
+    WriteRejected { reason: String },
+}
+
+impl Msg {
+    /// Labels the message for a diagram arrow.
+    pub fn label(&self) -> String {
+        match self {
+            Msg::Acquire { .. } => "acquire".into(),
+            Msg::Granted { token, ttl_ms } => format!("granted: token {token}, TTL {}", ms(*ttl_ms)),
+            Msg::Busy => "busy".into(),
+            Msg::Renew { token, .. } => format!("renew token {token}"),
+            Msg::Renewed { token, .. } => format!("renewed token {token}"),
+            Msg::RenewRefused { token } => format!("renewal refused (token {token})"),
+            Msg::Release { token, mode: ReleaseMode::Safe, .. } => format!("release token {token} if mine"),
+            Msg::Release { mode: ReleaseMode::Unsafe, .. } => "DEL lock (no check)".into(),
+            Msg::ReleaseResult { released: true, .. } => "released".into(),
+            Msg::ReleaseResult { released: false, .. } => "not released: not yours".into(),
+            Msg::Read => "read version".into(),
+            Msg::ReadResult { version } => format!("version {version}"),
+            Msg::Write { token, value, expected_version: None } => format!("write {value:?} with token {token}"),
+            Msg::Write { value, expected_version: Some(v), .. } => format!("write {value:?} if version = {v}"),
+            Msg::WriteAccepted { version } => format!("ok (version {version})"),
+            Msg::WriteRejected { reason } => format!("rejected: {reason}"),
+        }
+    }
+
+    /// Says whether the message is a reply that refuses something.
+    pub fn is_refusal(&self) -> bool {
+        matches!(
+            self,
+            Msg::Busy | Msg::RenewRefused { .. } | Msg::WriteRejected { .. } | Msg::ReleaseResult { released: false, .. }
+        )
+    }
+}
+
+/// Formats milliseconds with thousands separators: `1,500 ms`.
+pub fn ms(v: u64) -> String {
+    format!("{} ms", group(v as i64))
+}
+
+/// Formats an integer with thousands separators.
+pub fn group(v: i64) -> String {
+    let digits = v.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v < 0 {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1030), "1,030");
+        assert_eq!(group(-1234567), "-1,234,567");
+        assert_eq!(ms(1500), "1,500 ms");
+    }
+
+    #[test]
+    fn labels_name_tokens() {
+        let w = Msg::Write { token: 41, value: "A".into(), expected_version: None };
+        assert_eq!(w.label(), "write \"A\" with token 41");
+        assert!(Msg::WriteRejected { reason: "token 41 < 42".into() }.is_refusal());
+    }
+}

@@ -1,0 +1,91 @@
+//! The network: per-link latency and loss, partitions and slow links that come and go over time.
+
+use super::ids::NodeId;
+use super::rng::Rng;
+use super::spec::{LinkSpec, NetworkSpec};
+
+/// A partition in force: messages from `from` to `to` (and back if two-way) are dropped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Cut {
+    id: usize,
+    from: Vec<NodeId>,
+    to: Vec<NodeId>,
+    two_way: bool,
+}
+
+/// A window during which one link is slower.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slow {
+    from: NodeId,
+    to: NodeId,
+    extra_ms: u64,
+    start_ms: u64,
+    end_ms: u64,
+}
+
+/// What the network decides for a message at send time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+    Arrives { after_ms: u64 },
+    Lost(&'static str),
+}
+
+/// Link state over time.
+pub struct Network {
+    spec: NetworkSpec,
+    rng: Rng,
+    cuts: Vec<Cut>,
+    slows: Vec<Slow>,
+}
+
+impl Network {
+    /// Builds a network with its own random stream.
+    pub fn new(spec: NetworkSpec, rng: Rng) -> Self {
+        Network { spec, rng, cuts: Vec::new(), slows: Vec::new() }
+    }
+
+    fn link(&self, from: NodeId, to: NodeId) -> LinkSpec {
+        self.spec.links.iter().find(|(f, t, _)| *f == from && *t == to).map_or(self.spec.default, |(_, _, l)| *l)
+    }
+
+    /// Decides whether a message sent now arrives, and after how long.
+    pub fn send(&mut self, from: NodeId, to: NodeId, now_ms: u64) -> Fate {
+        if self.is_cut(from, to) {
+            return Fate::Lost("partitioned");
+        }
+        let link = self.link(from, to);
+        if self.rng.chance(link.loss) {
+            return Fate::Lost("lost");
+        }
+        let base = self.rng.range_inclusive(link.latency.min_ms, link.latency.max_ms);
+        let extra: u64 = self
+            .slows
+            .iter()
+            .filter(|s| s.from == from && s.to == to && (s.start_ms..s.end_ms).contains(&now_ms))
+            .map(|s| s.extra_ms)
+            .sum();
+        Fate::Arrives { after_ms: base + extra }
+    }
+
+    /// Says whether messages from `from` to `to` are being dropped.
+    pub fn is_cut(&self, from: NodeId, to: NodeId) -> bool {
+        self.cuts.iter().any(|c| {
+            (c.from.contains(&from) && c.to.contains(&to)) || (c.two_way && c.from.contains(&to) && c.to.contains(&from))
+        })
+    }
+
+    /// Starts a partition identified by `id`.
+    pub fn cut(&mut self, id: usize, from: Vec<NodeId>, to: Vec<NodeId>, two_way: bool) {
+        self.cuts.push(Cut { id, from, to, two_way });
+    }
+
+    /// Ends the partition `id`.
+    pub fn heal(&mut self, id: usize) {
+        self.cuts.retain(|c| c.id != id);
+    }
+
+    /// Slows one link for messages sent in `start_ms..end_ms`.
+    pub fn slow(&mut self, from: NodeId, to: NodeId, extra_ms: u64, start_ms: u64, end_ms: u64) {
+        self.slows.push(Slow { from, to, extra_ms, start_ms, end_ms });
+    }
+}

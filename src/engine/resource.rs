@@ -1,0 +1,72 @@
+//! The protected resource: stores one value and judges each write by its mode.
+
+use super::actor::{Actor, Cx, Timer};
+use super::ids::NodeId;
+use super::msg::Msg;
+use super::spec::ResourceMode;
+use super::trace::EventKind;
+
+/// A resource node.
+pub struct Resource {
+    mode: ResourceMode,
+    version: u64,
+    highest_token: u64,
+}
+
+impl Resource {
+    /// Builds an empty resource at version 0.
+    pub fn new(mode: ResourceMode) -> Self {
+        Resource { mode, version: 0, highest_token: 0 }
+    }
+
+    /// Decides whether a write is accepted; `Err` holds the reason it is not.
+    fn judge(&self, token: u64, expected_version: Option<u64>) -> Result<(), String> {
+        match self.mode {
+            ResourceMode::Unfenced => Ok(()),
+            ResourceMode::Fenced if token < self.highest_token => {
+                Err(format!("token {token} < {}", self.highest_token))
+            }
+            ResourceMode::Fenced => Ok(()),
+            ResourceMode::Conditional => match expected_version {
+                Some(v) if v == self.version => Ok(()),
+                Some(v) => Err(format!("expected version {v}, found {}", self.version)),
+                None => Err("no version given".into()),
+            },
+        }
+    }
+}
+
+impl Actor for Resource {
+    fn on_start(&mut self, _cx: &mut Cx) {}
+
+    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
+        match msg {
+            Msg::Read => cx.send(from, Msg::ReadResult { version: self.version }),
+            Msg::Write { token, value, expected_version } => match self.judge(*token, *expected_version) {
+                Ok(()) => {
+                    self.version += 1;
+                    self.highest_token = self.highest_token.max(*token);
+                    let (token, value, version) = (*token, value.clone(), self.version);
+                    cx.note(EventKind::WriteAccepted { writer: from, token, value, version });
+                    cx.send(from, Msg::WriteAccepted { version });
+                }
+                Err(reason) => {
+                    let (token, value) = (*token, value.clone());
+                    cx.note(EventKind::WriteRejected { writer: from, token, value, reason: reason.clone() });
+                    cx.send(from, Msg::WriteRejected { reason });
+                }
+            },
+            _ => {}
+        }
+    }
+
+    fn on_timer(&mut self, _cx: &mut Cx, _timer: Timer) {}
+
+    fn on_crash(&mut self, _cx: &mut Cx) {}
+
+    fn on_restart(&mut self, _cx: &mut Cx, keep_state: bool) {
+        if !keep_state {
+            *self = Resource::new(self.mode);
+        }
+    }
+}

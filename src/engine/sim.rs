@@ -1,0 +1,352 @@
+//! The simulator: an event queue ordered by (true time, sequence) that delivers messages, fires
+//! timers and applies faults, and is the only place commands from nodes are interpreted.
+
+use super::actor::{Actor, Command, Cx, Timer};
+use super::checker;
+use super::clock::Clock;
+use super::client::Client;
+use super::error::RunError;
+use super::ids::NodeId;
+use super::lock;
+use super::msg::Msg;
+use super::narrate::Narrator;
+use super::network::{Fate, Network};
+use super::resource::Resource;
+use super::rng::Rng;
+use super::spec::{FaultKind, Role, Spec};
+use super::trace::{Event, EventKind, Participant, Trace};
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BinaryHeap};
+
+/// Runs a spec to completion and returns its checked trace.
+pub fn run(spec: &Spec) -> Result<Trace, RunError> {
+    let mut sim = Sim::new(spec)?;
+    sim.run()?;
+    let participants = spec
+        .nodes
+        .iter()
+        .map(|n| Participant {
+            key: n.key.clone(),
+            name: n.name.clone(),
+            role: match n.role {
+                Role::Client(_) => "client",
+                Role::LockService => "lock_service",
+                Role::Resource(_) => "resource",
+            },
+            clock: n.clock.clone(),
+        })
+        .collect();
+    let names: Vec<String> = spec.nodes.iter().map(|n| n.name.clone()).collect();
+    let verdict = checker::check(&sim.events, &names);
+    Ok(Trace { seed: spec.seed, participants, ttl_ms: spec.lock.ttl_ms(), events: sim.events, verdict })
+}
+
+#[derive(Clone, Debug)]
+enum Pending {
+    Start(NodeId),
+    Deliver { msg_id: u64, from: NodeId, to: NodeId, msg: Msg, sent_at_ms: u64 },
+    Timer { node: NodeId, timer: Timer, gen: u64 },
+    Fault(usize),
+    Resume(NodeId),
+    Heal(usize),
+}
+
+impl Pending {
+    /// The node whose pause would hold this entry back.
+    fn target(&self) -> Option<NodeId> {
+        match self {
+            Pending::Deliver { to, .. } => Some(*to),
+            Pending::Timer { node, .. } => Some(*node),
+            _ => None,
+        }
+    }
+}
+
+struct Scheduled {
+    at_ms: u64,
+    seq: u64,
+    what: Pending,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, other: &Self) -> bool {
+        (self.at_ms, self.seq) == (other.at_ms, other.seq)
+    }
+}
+impl Eq for Scheduled {}
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Scheduled {
+    /// Reversed, so the max-heap pops the earliest (time, sequence) first.
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.at_ms, other.seq).cmp(&(self.at_ms, self.seq))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    Up,
+    Paused { until_ms: u64 },
+    Down,
+}
+
+struct Slot {
+    actor: Box<dyn Actor>,
+    clock: Clock,
+    rng: Rng,
+    status: Status,
+    /// Deliveries and timers that arrived while the node was paused, in arrival order.
+    held: Vec<Pending>,
+}
+
+struct Sim<'s> {
+    spec: &'s Spec,
+    now_ms: u64,
+    seq: u64,
+    queue: BinaryHeap<Scheduled>,
+    nodes: Vec<Slot>,
+    /// The live generation of each pending timer; a popped timer with another generation is stale.
+    timers: BTreeMap<(NodeId, Timer), u64>,
+    next_gen: u64,
+    next_msg: u64,
+    net: Network,
+    narrator: Narrator,
+    events: Vec<Event>,
+}
+
+impl<'s> Sim<'s> {
+    fn new(spec: &'s Spec) -> Result<Self, RunError> {
+        let locks = spec.lock_nodes();
+        let (Some(&lock_node), Some(resource)) = (locks.first(), spec.resource()) else {
+            return Err(RunError::MissingRole);
+        };
+        let nodes = spec
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let actor: Box<dyn Actor> = match &n.role {
+                    Role::Client(c) => Box::new(Client::new(c.clone(), lock_node, resource)),
+                    Role::LockService => lock::build(&spec.lock),
+                    Role::Resource(mode) => Box::new(Resource::new(*mode)),
+                };
+                Slot {
+                    actor,
+                    clock: n.clock.clone(),
+                    rng: Rng::derive(spec.seed, &format!("node:{i}")),
+                    status: Status::Up,
+                    held: Vec::new(),
+                }
+            })
+            .collect();
+        let mut sim = Sim {
+            spec,
+            now_ms: 0,
+            seq: 0,
+            queue: BinaryHeap::new(),
+            nodes,
+            timers: BTreeMap::new(),
+            next_gen: 0,
+            next_msg: 0,
+            net: Network::new(spec.network.clone(), Rng::derive(spec.seed, "net")),
+            narrator: Narrator::new(spec),
+            events: Vec::new(),
+        };
+        for i in 0..spec.nodes.len() {
+            sim.schedule(0, Pending::Start(NodeId(i)));
+        }
+        for (i, f) in spec.faults.iter().enumerate() {
+            sim.schedule(f.at_ms, Pending::Fault(i));
+        }
+        Ok(sim)
+    }
+
+    fn schedule(&mut self, at_ms: u64, what: Pending) {
+        self.seq += 1;
+        self.queue.push(Scheduled { at_ms, seq: self.seq, what });
+    }
+
+    fn run(&mut self) -> Result<(), RunError> {
+        let limits = self.spec.limits;
+        // Each pop either records an event or discards a stale timer, so this bounds the loop.
+        let max_pops = limits.max_events.saturating_mul(8).saturating_add(1_000);
+        let mut pops = 0usize;
+        while let Some(next) = self.queue.pop() {
+            if next.at_ms > limits.max_time_ms {
+                return Err(RunError::TimeLimit { limit_ms: limits.max_time_ms });
+            }
+            pops += 1;
+            if pops > max_pops || self.events.len() > limits.max_events {
+                return Err(RunError::EventLimit { limit: limits.max_events });
+            }
+            self.now_ms = next.at_ms;
+            self.step(next.what);
+        }
+        if self.events.len() > limits.max_events {
+            return Err(RunError::EventLimit { limit: limits.max_events });
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, what: Pending) {
+        if let Some(node) = what.target() {
+            match self.nodes[node.0].status {
+                Status::Paused { .. } => return self.nodes[node.0].held.push(what),
+                Status::Down => {
+                    if let Pending::Deliver { msg_id, from, msg, sent_at_ms, .. } = what {
+                        let reason = format!("{} is down", self.narrator.name(node));
+                        self.record(node, EventKind::Drop { msg_id, from, msg, sent_at_ms, reason });
+                    }
+                    return;
+                }
+                Status::Up => {}
+            }
+        }
+        match what {
+            Pending::Start(node) => self.call(node, |a, cx| a.on_start(cx)),
+            Pending::Deliver { msg_id, from, to, msg, sent_at_ms } => {
+                if self.net.is_cut(from, to) {
+                    let reason = "partitioned".to_string();
+                    return self.record(to, EventKind::Drop { msg_id, from, msg, sent_at_ms, reason });
+                }
+                self.record(to, EventKind::Deliver { msg_id, from, msg: msg.clone(), sent_at_ms });
+                self.call(to, |a, cx| a.on_message(cx, from, &msg));
+            }
+            Pending::Timer { node, timer, gen } => {
+                if self.timers.get(&(node, timer)) == Some(&gen) {
+                    self.timers.remove(&(node, timer));
+                    self.call(node, |a, cx| a.on_timer(cx, timer));
+                }
+            }
+            Pending::Fault(i) => self.apply_fault(i),
+            Pending::Resume(node) => {
+                if self.nodes[node.0].status == (Status::Paused { until_ms: self.now_ms }) {
+                    self.nodes[node.0].status = Status::Up;
+                    self.record(node, EventKind::PauseEnd);
+                    for held in std::mem::take(&mut self.nodes[node.0].held) {
+                        self.schedule(self.now_ms, held);
+                    }
+                }
+            }
+            Pending::Heal(i) => {
+                self.net.heal(i);
+                if let FaultKind::Partition { from, to, .. } = &self.spec.faults[i].kind {
+                    let (from, to) = (from.clone(), to.clone());
+                    self.record(from[0], EventKind::PartitionEnd { from, to });
+                }
+            }
+        }
+    }
+
+    fn apply_fault(&mut self, i: usize) {
+        let now = self.now_ms;
+        match self.spec.faults[i].kind.clone() {
+            FaultKind::Pause { node, for_ms } => {
+                let slot = &mut self.nodes[node.0];
+                let until_ms = match slot.status {
+                    Status::Down => return,
+                    Status::Paused { until_ms } => until_ms.max(now + for_ms),
+                    Status::Up => now + for_ms,
+                };
+                slot.status = Status::Paused { until_ms };
+                self.record(node, EventKind::PauseStart { until_ms });
+                self.schedule(until_ms, Pending::Resume(node));
+            }
+            FaultKind::Crash { node } => {
+                if self.nodes[node.0].status == Status::Down {
+                    return;
+                }
+                self.record(node, EventKind::Crash);
+                let slot = &mut self.nodes[node.0];
+                slot.status = Status::Down;
+                slot.held.clear();
+                self.timers.retain(|(n, _), _| *n != node);
+                self.call_notes_only(node);
+            }
+            FaultKind::Restart { node, keep_state } => {
+                if self.nodes[node.0].status != Status::Down {
+                    return;
+                }
+                self.nodes[node.0].status = Status::Up;
+                self.record(node, EventKind::Restart { keep_state });
+                self.call(node, |a, cx| a.on_restart(cx, keep_state));
+            }
+            FaultKind::ClockJump { node, by_ms } => self.record(node, EventKind::ClockJump { by_ms }),
+            FaultKind::Partition { from, to, two_way, for_ms } => {
+                self.net.cut(i, from.clone(), to.clone(), two_way);
+                let until_ms = now + for_ms;
+                self.schedule(until_ms, Pending::Heal(i));
+                self.record(from[0], EventKind::PartitionStart { from, to, two_way, until_ms });
+            }
+            FaultKind::Delay { from, to, extra_ms, for_ms } => {
+                self.net.slow(from, to, extra_ms, now, now + for_ms);
+                self.record(from, EventKind::LinkSlow { to, extra_ms, until_ms: now + for_ms });
+            }
+        }
+    }
+
+    /// Lets a crashing node record what the crash ends, discarding anything else it asks for.
+    fn call_notes_only(&mut self, node: NodeId) {
+        let mut out = Vec::new();
+        let slot = &mut self.nodes[node.0];
+        let now = slot.clock.local_at(self.now_ms);
+        slot.actor.on_crash(&mut Cx { me: node, now, rng: &mut slot.rng, out: &mut out });
+        for c in out {
+            if let Command::Note(kind) = c {
+                self.record(node, kind);
+            }
+        }
+    }
+
+    fn call(&mut self, node: NodeId, f: impl FnOnce(&mut dyn Actor, &mut Cx)) {
+        let mut out = Vec::new();
+        let slot = &mut self.nodes[node.0];
+        let now = slot.clock.local_at(self.now_ms);
+        f(slot.actor.as_mut(), &mut Cx { me: node, now, rng: &mut slot.rng, out: &mut out });
+        for c in out {
+            self.interpret(node, c);
+        }
+    }
+
+    fn interpret(&mut self, node: NodeId, command: Command) {
+        match command {
+            Command::Send { to, msg } => {
+                self.next_msg += 1;
+                let msg_id = self.next_msg;
+                self.record(node, EventKind::Send { msg_id, to, msg: msg.clone() });
+                let sent_at_ms = self.now_ms;
+                match self.net.send(node, to, sent_at_ms) {
+                    Fate::Arrives { after_ms } => {
+                        self.schedule(sent_at_ms + after_ms, Pending::Deliver { msg_id, from: node, to, msg, sent_at_ms })
+                    }
+                    Fate::Lost(reason) => {
+                        let reason = reason.to_string();
+                        self.record(to, EventKind::Drop { msg_id, from: node, msg, sent_at_ms, reason });
+                    }
+                }
+            }
+            Command::SetTimer { timer, at_local } => {
+                self.next_gen += 1;
+                let gen = self.next_gen;
+                self.timers.insert((node, timer), gen);
+                let clock = &self.nodes[node.0].clock;
+                if let Some(at_ms) = clock.true_when_reaches(at_local, self.now_ms, self.spec.limits.max_time_ms + 1) {
+                    self.schedule(at_ms, Pending::Timer { node, timer, gen });
+                }
+            }
+            Command::CancelTimer(timer) => {
+                self.timers.remove(&(node, timer));
+            }
+            Command::Note(kind) => self.record(node, kind),
+        }
+    }
+
+    fn record(&mut self, node: NodeId, kind: EventKind) {
+        let local_ms = self.nodes[node.0].clock.local_at(self.now_ms);
+        let text = self.narrator.narrate(node, &kind);
+        self.events.push(Event { at_ms: self.now_ms, node, local_ms, kind, text });
+    }
+}

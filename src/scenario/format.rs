@@ -1,0 +1,184 @@
+//! The scenario file format, version 1: what a user writes, exactly as serde reads it.
+//!
+//! Unknown fields are errors. Times that must not be negative are read as signed numbers so that
+//! validation can say so plainly instead of failing to parse.
+
+use crate::engine::spec::{AcquirePolicy, Latency, LockDesign, RenewPolicy, ResourceMode, Step};
+use serde::Deserialize;
+
+/// A whole scenario.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub version: u32,
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub title: String,
+    /// The lesson group it belongs to in the picker.
+    #[serde(default)]
+    pub topic: String,
+    /// A short introduction shown before the first step.
+    #[serde(default)]
+    pub intro: String,
+    /// What the run is meant to show; checked by the tests for every lesson.
+    #[serde(default)]
+    pub takeaway: String,
+    #[serde(default)]
+    pub seed: u64,
+    pub lock: LockDesign,
+    /// Diagram order, left to right.
+    pub participants: Vec<Participant>,
+    #[serde(default)]
+    pub network: Network,
+    #[serde(default)]
+    pub faults: Vec<Fault>,
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+/// One participant, tagged by its role.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Participant {
+    Client {
+        id: String,
+        name: String,
+        #[serde(default)]
+        clock: ClockSpec,
+        #[serde(default)]
+        start_ms: i64,
+        script: Vec<Step>,
+        #[serde(default)]
+        acquire: AcquirePolicy,
+        #[serde(default)]
+        renew: Option<RenewPolicy>,
+    },
+    LockService {
+        id: String,
+        name: String,
+        #[serde(default)]
+        clock: ClockSpec,
+    },
+    Resource {
+        id: String,
+        name: String,
+        #[serde(default)]
+        clock: ClockSpec,
+        mode: ResourceMode,
+    },
+}
+
+impl Participant {
+    /// Returns the short id used in links and faults.
+    pub fn id(&self) -> &str {
+        match self {
+            Participant::Client { id, .. } | Participant::LockService { id, .. } | Participant::Resource { id, .. } => id,
+        }
+    }
+
+    /// Returns the display name.
+    pub fn name(&self) -> &str {
+        match self {
+            Participant::Client { name, .. }
+            | Participant::LockService { name, .. }
+            | Participant::Resource { name, .. } => name,
+        }
+    }
+
+    /// Returns the clock settings.
+    pub fn clock(&self) -> &ClockSpec {
+        match self {
+            Participant::Client { clock, .. }
+            | Participant::LockService { clock, .. }
+            | Participant::Resource { clock, .. } => clock,
+        }
+    }
+}
+
+/// A node's clock error; jumps are faults.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ClockSpec {
+    pub offset_ms: i64,
+    pub drift_ppm: i64,
+}
+
+/// Default link behaviour and per-link overrides.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Network {
+    pub latency_ms: Latency,
+    pub loss: f64,
+    pub links: Vec<Link>,
+}
+
+impl Default for Network {
+    fn default() -> Self {
+        Network { latency_ms: Latency { min_ms: 5, max_ms: 5 }, loss: 0.0, links: Vec::new() }
+    }
+}
+
+/// An override for one directed link.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Link {
+    pub from: String,
+    pub to: String,
+    #[serde(default)]
+    pub latency_ms: Option<Latency>,
+    #[serde(default)]
+    pub loss: Option<f64>,
+}
+
+/// A scheduled fault, tagged by kind.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "fault", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Fault {
+    Pause { at_ms: i64, node: String, for_ms: i64 },
+    Crash { at_ms: i64, node: String },
+    Restart { at_ms: i64, node: String, keep_state: bool },
+    ClockJump { at_ms: i64, node: String, by_ms: i64 },
+    Partition {
+        at_ms: i64,
+        from: Vec<String>,
+        to: Vec<String>,
+        #[serde(default = "yes")]
+        two_way: bool,
+        for_ms: i64,
+    },
+    Delay { at_ms: i64, from: String, to: String, extra_ms: i64, for_ms: i64 },
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Fault {
+    /// Returns when the fault happens.
+    pub fn at_ms(&self) -> i64 {
+        match self {
+            Fault::Pause { at_ms, .. }
+            | Fault::Crash { at_ms, .. }
+            | Fault::Restart { at_ms, .. }
+            | Fault::ClockJump { at_ms, .. }
+            | Fault::Partition { at_ms, .. }
+            | Fault::Delay { at_ms, .. } => *at_ms,
+        }
+    }
+}
+
+/// Optional tighter bounds on the run.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    pub max_events: u64,
+    pub max_time_ms: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        let d = crate::engine::spec::Limits::default();
+        Limits { max_events: d.max_events as u64, max_time_ms: d.max_time_ms }
+    }
+}

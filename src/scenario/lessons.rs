@@ -1,0 +1,51 @@
+//! The preset lessons: scenario files shipped inside the binary, in teaching order.
+
+use super::format::Scenario;
+use super::validate::{load, ScenarioError};
+use crate::engine::spec::Spec;
+
+/// The source of every lesson, in the order the picker shows them.
+const SOURCES: &[&str] = &[
+    include_str!("lessons/lease-race-fenced.json"),
+    include_str!("lessons/lease-race-unfenced.json"),
+    include_str!("lessons/short-pause.json"),
+    include_str!("lessons/clock-jump.json"),
+    include_str!("lessons/network-delay.json"),
+    include_str!("lessons/conditional-write.json"),
+];
+
+/// A preset lesson: its parsed scenario, the spec to run, and its JSON source.
+#[derive(Clone, Debug)]
+pub struct Lesson {
+    pub scenario: Scenario,
+    pub spec: Spec,
+    pub source: &'static str,
+}
+
+impl Lesson {
+    /// Returns the lesson's stable id.
+    pub fn id(&self) -> &str {
+        &self.scenario.id
+    }
+}
+
+/// Loads every lesson. Each is a shipped file checked by the tests, so an error here is a bug.
+pub fn all() -> Vec<Lesson> {
+    SOURCES
+        .iter()
+        .map(|source| {
+            let (scenario, spec) = load(source).unwrap_or_else(|e| panic!("a shipped lesson is invalid: {e}"));
+            Lesson { scenario, spec, source }
+        })
+        .collect()
+}
+
+/// Finds a lesson by id, naming the known ids if there is none.
+pub fn find(id: &str) -> Result<Lesson, ScenarioError> {
+    let lessons = all();
+    let ids: Vec<String> = lessons.iter().map(|l| l.id().to_string()).collect();
+    lessons.into_iter().find(|l| l.id() == id).ok_or_else(|| ScenarioError {
+        path: String::new(),
+        problem: format!("no lesson named {id:?} (lessons: {})", ids.join(", ")),
+    })
+}

@@ -1,0 +1,11 @@
+//! Scenarios: the versioned JSON format, its validation, and the preset lessons.
+//!
+//! Depends on the engine's spec types; never on the UI.
+
+pub mod format;
+pub mod lessons;
+pub mod validate;
+
+pub use format::Scenario;
+pub use lessons::Lesson;
+pub use validate::{load, ScenarioError};

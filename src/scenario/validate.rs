@@ -1,0 +1,276 @@
+//! Parsing and validation: a scenario file becomes an engine [`Spec`] or an error that names the
+//! field path and the problem, such as `faults[2].at_ms: must be ≥ 0`.
+
+use super::format::{Fault, Participant, Scenario};
+use crate::engine::clock::{Clock, ClockJump, MAX_DRIFT_PPM};
+use crate::engine::ids::NodeId;
+use crate::engine::spec::{self, ClientSpec, FaultKind, LinkSpec, LockDesign, NetworkSpec, NodeSpec, Role, Spec, Step};
+use std::fmt;
+
+/// The scenario format version this build reads.
+pub const VERSION: u32 = 1;
+pub const MAX_PARTICIPANTS: usize = 16;
+pub const MAX_STEPS: usize = 64;
+pub const MAX_FAULTS: usize = 256;
+pub const MAX_NAME_CHARS: usize = 32;
+/// The longest any single duration in a scenario may be: one day.
+pub const MAX_SPAN_MS: i64 = 86_400_000;
+pub const MAX_EVENTS_CAP: u64 = 1_000_000;
+pub const MAX_TIME_CAP_MS: u64 = 7 * 86_400_000;
+
+/// A problem with a scenario, at a field path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// Where the problem is, like `participants[1].script[0]`; empty for the whole file.
+    pub path: String,
+    pub problem: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.problem)
+        } else {
+            write!(f, "{}: {}", self.path, self.problem)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn err<T>(path: impl Into<String>, problem: impl Into<String>) -> Result<T, ScenarioError> {
+    Err(ScenarioError { path: path.into(), problem: problem.into() })
+}
+
+/// Reads scenario JSON, naming the path of any field that does not fit the format.
+pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
+    let de = &mut serde_json::Deserializer::from_str(json);
+    serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let path = if path == "." || path == "?" { String::new() } else { path };
+        ScenarioError { path, problem: e.into_inner().to_string() }
+    })
+}
+
+/// Parses and validates scenario JSON into a runnable spec.
+pub fn load(json: &str) -> Result<(Scenario, Spec), ScenarioError> {
+    let scenario = parse(json)?;
+    let spec = compile(&scenario)?;
+    Ok((scenario, spec))
+}
+
+fn non_negative(path: &str, v: i64) -> Result<u64, ScenarioError> {
+    if v < 0 {
+        return err(path, "must be ≥ 0");
+    }
+    if v > MAX_SPAN_MS {
+        return err(path, format!("must be ≤ {MAX_SPAN_MS} (one day)"));
+    }
+    Ok(v as u64)
+}
+
+fn within(path: &str, v: u64, lo: u64, hi: u64) -> Result<u64, ScenarioError> {
+    if v < lo || v > hi {
+        return err(path, format!("must be between {lo} and {hi}, got {v}"));
+    }
+    Ok(v)
+}
+
+fn probability(path: &str, p: f64) -> Result<f64, ScenarioError> {
+    if !(0.0..=1.0).contains(&p) {
+        return err(path, format!("must be a probability between 0 and 1, got {p}"));
+    }
+    Ok(p)
+}
+
+/// Resolves participant ids to node ids.
+struct Ids<'a>(Vec<&'a str>);
+
+impl Ids<'_> {
+    fn get(&self, path: &str, id: &str) -> Result<NodeId, ScenarioError> {
+        match self.0.iter().position(|k| *k == id) {
+            Some(i) => Ok(NodeId(i)),
+            None => err(path, format!("no participant has id {id:?} (ids: {})", self.0.join(", "))),
+        }
+    }
+
+    fn all(&self, path: &str, ids: &[String]) -> Result<Vec<NodeId>, ScenarioError> {
+        if ids.is_empty() {
+            return err(path, "must name at least one participant");
+        }
+        ids.iter().enumerate().map(|(i, id)| self.get(&format!("{path}[{i}]"), id)).collect()
+    }
+}
+
+/// Validates a parsed scenario and builds its spec.
+pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
+    if s.version != VERSION {
+        return err("version", format!("unsupported version {} (this build reads version {VERSION})", s.version));
+    }
+    let lock = compile_lock(&s.lock)?;
+    let n = s.participants.len();
+    if n == 0 || n > MAX_PARTICIPANTS {
+        return err("participants", format!("must list 1 to {MAX_PARTICIPANTS} participants, got {n}"));
+    }
+    let ids = Ids(s.participants.iter().map(|p| p.id()).collect());
+    for (i, p) in s.participants.iter().enumerate() {
+        let path = format!("participants[{i}]");
+        if p.id().is_empty() || p.id().len() > MAX_NAME_CHARS {
+            return err(format!("{path}.id"), format!("must be 1 to {MAX_NAME_CHARS} characters"));
+        }
+        if ids.0[..i].contains(&p.id()) {
+            return err(format!("{path}.id"), format!("{:?} is used twice", p.id()));
+        }
+        if p.name().trim().is_empty() || p.name().chars().count() > MAX_NAME_CHARS {
+            return err(format!("{path}.name"), format!("must be 1 to {MAX_NAME_CHARS} characters"));
+        }
+    }
+    let count = |f: fn(&Participant) -> bool| s.participants.iter().filter(|p| f(p)).count();
+    let locks = count(|p| matches!(p, Participant::LockService { .. }));
+    let resources = count(|p| matches!(p, Participant::Resource { .. }));
+    let clients = count(|p| matches!(p, Participant::Client { .. }));
+    if locks != 1 {
+        return err("participants", format!("the lease design runs on exactly one lock_service, found {locks}"));
+    }
+    if resources != 1 {
+        return err("participants", format!("a scenario protects exactly one resource, found {resources}"));
+    }
+    if clients == 0 {
+        return err("participants", "needs at least one client");
+    }
+    let mut nodes = s
+        .participants
+        .iter()
+        .enumerate()
+        .map(|(i, p)| compile_participant(&format!("participants[{i}]"), p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let limits = spec::Limits {
+        max_events: within("limits.max_events", s.limits.max_events, 1, MAX_EVENTS_CAP)? as usize,
+        max_time_ms: within("limits.max_time_ms", s.limits.max_time_ms, 1, MAX_TIME_CAP_MS)?,
+    };
+    let network = compile_network(s, &ids)?;
+    if s.faults.len() > MAX_FAULTS {
+        return err("faults", format!("at most {MAX_FAULTS} faults, got {}", s.faults.len()));
+    }
+    let mut faults = Vec::with_capacity(s.faults.len());
+    for (i, f) in s.faults.iter().enumerate() {
+        let path = format!("faults[{i}]");
+        let at_ms = non_negative(&format!("{path}.at_ms"), f.at_ms())?;
+        if at_ms > limits.max_time_ms {
+            return err(format!("{path}.at_ms"), "is after limits.max_time_ms");
+        }
+        let kind = compile_fault(&path, f, &ids)?;
+        if let FaultKind::ClockJump { node, by_ms } = kind {
+            nodes[node.0].clock.jumps.push(ClockJump { at_ms, by_ms });
+            nodes[node.0].clock.jumps.sort_by_key(|j| j.at_ms);
+        }
+        faults.push(spec::Fault { at_ms, kind });
+    }
+    Ok(Spec { seed: s.seed, nodes, lock, network, faults, limits })
+}
+
+fn compile_lock(design: &LockDesign) -> Result<LockDesign, ScenarioError> {
+    match design {
+        LockDesign::Lease { ttl_ms, first_token } => {
+            within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
+            within("lock.first_token", *first_token, 1, u64::from(u32::MAX))?;
+        }
+    }
+    Ok(design.clone())
+}
+
+fn compile_participant(path: &str, p: &Participant) -> Result<NodeSpec, ScenarioError> {
+    let c = p.clock();
+    if c.drift_ppm.abs() > MAX_DRIFT_PPM {
+        return err(format!("{path}.clock.drift_ppm"), format!("must be within ±{MAX_DRIFT_PPM}"));
+    }
+    if c.offset_ms.abs() > MAX_SPAN_MS {
+        return err(format!("{path}.clock.offset_ms"), format!("must be within ±{MAX_SPAN_MS}"));
+    }
+    let role = match p {
+        Participant::Client { start_ms, script, acquire, renew, .. } => {
+            let start_ms = non_negative(&format!("{path}.start_ms"), *start_ms)?;
+            if script.is_empty() || script.len() > MAX_STEPS {
+                return err(format!("{path}.script"), format!("must have 1 to {MAX_STEPS} steps, got {}", script.len()));
+            }
+            for (i, step) in script.iter().enumerate() {
+                let at = format!("{path}.script[{i}]");
+                match step {
+                    Step::Work { ms } => {
+                        within(&format!("{at}.ms"), *ms, 0, MAX_SPAN_MS as u64)?;
+                    }
+                    Step::Write { value } if value.is_empty() || value.chars().count() > MAX_NAME_CHARS => {
+                        return err(format!("{at}.value"), format!("must be 1 to {MAX_NAME_CHARS} characters"));
+                    }
+                    _ => {}
+                }
+            }
+            within(&format!("{path}.acquire.max_attempts"), u64::from(acquire.max_attempts), 1, 10_000)?;
+            within(&format!("{path}.acquire.timeout_ms"), acquire.timeout_ms, 1, MAX_SPAN_MS as u64)?;
+            within(&format!("{path}.acquire.retry_ms"), acquire.retry_ms, 0, MAX_SPAN_MS as u64)?;
+            within(&format!("{path}.acquire.jitter_ms"), acquire.jitter_ms, 0, MAX_SPAN_MS as u64)?;
+            if let Some(r) = renew {
+                within(&format!("{path}.renew.every_ms"), r.every_ms, 1, MAX_SPAN_MS as u64)?;
+            }
+            Role::Client(ClientSpec { start_ms, script: script.clone(), acquire: *acquire, renew: *renew })
+        }
+        Participant::LockService { .. } => Role::LockService,
+        Participant::Resource { mode, .. } => Role::Resource(*mode),
+    };
+    Ok(NodeSpec {
+        key: p.id().to_string(),
+        name: p.name().trim().to_string(),
+        clock: Clock::new(c.offset_ms, c.drift_ppm, Vec::new()),
+        role,
+    })
+}
+
+fn compile_link(path: &str, latency: spec::Latency, loss: f64) -> Result<LinkSpec, ScenarioError> {
+    within(&format!("{path}.latency_ms.max_ms"), latency.max_ms, 0, 600_000)?;
+    if latency.min_ms > latency.max_ms {
+        return err(format!("{path}.latency_ms.min_ms"), "must be ≤ max_ms");
+    }
+    Ok(LinkSpec { latency, loss: probability(&format!("{path}.loss"), loss)? })
+}
+
+fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError> {
+    let net = &s.network;
+    let default = compile_link("network", net.latency_ms, net.loss)?;
+    let mut links = Vec::new();
+    for (i, l) in net.links.iter().enumerate() {
+        let path = format!("network.links[{i}]");
+        let from = ids.get(&format!("{path}.from"), &l.from)?;
+        let to = ids.get(&format!("{path}.to"), &l.to)?;
+        let link = compile_link(&path, l.latency_ms.unwrap_or(default.latency), l.loss.unwrap_or(default.loss))?;
+        links.push((from, to, link));
+    }
+    Ok(NetworkSpec { default, links })
+}
+
+fn compile_fault(path: &str, f: &Fault, ids: &Ids) -> Result<FaultKind, ScenarioError> {
+    let node = |id: &str| ids.get(&format!("{path}.node"), id);
+    let span = |field: &str, v: i64| non_negative(&format!("{path}.{field}"), v);
+    Ok(match f {
+        Fault::Pause { node: id, for_ms, .. } => FaultKind::Pause { node: node(id)?, for_ms: span("for_ms", *for_ms)? },
+        Fault::Crash { node: id, .. } => FaultKind::Crash { node: node(id)? },
+        Fault::Restart { node: id, keep_state, .. } => FaultKind::Restart { node: node(id)?, keep_state: *keep_state },
+        Fault::ClockJump { node: id, by_ms, .. } => {
+            if by_ms.abs() > MAX_SPAN_MS {
+                return err(format!("{path}.by_ms"), format!("must be within ±{MAX_SPAN_MS}"));
+            }
+            FaultKind::ClockJump { node: node(id)?, by_ms: *by_ms }
+        }
+        Fault::Partition { from, to, two_way, for_ms, .. } => FaultKind::Partition {
+            from: ids.all(&format!("{path}.from"), from)?,
+            to: ids.all(&format!("{path}.to"), to)?,
+            two_way: *two_way,
+            for_ms: span("for_ms", *for_ms)?,
+        },
+        Fault::Delay { from, to, extra_ms, for_ms, .. } => FaultKind::Delay {
+            from: ids.get(&format!("{path}.from"), from)?,
+            to: ids.get(&format!("{path}.to"), to)?,
+            extra_ms: span("extra_ms", *extra_ms)?,
+            for_ms: span("for_ms", *for_ms)?,
+        },
+    })
+}

@@ -1,0 +1,118 @@
+//! Bad scenario files: each kind of mistake gives its own error naming the field path.
+
+use lockstep::scenario::{load, lessons};
+
+fn base() -> serde_json::Value {
+    serde_json::from_str(lessons::find("lease-race-fenced").unwrap().source).unwrap()
+}
+
+fn error_of(v: &serde_json::Value) -> String {
+    load(&v.to_string()).map(|_| ()).expect_err("should be rejected").to_string()
+}
+
+fn with(edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v = base();
+    edit(&mut v);
+    error_of(&v)
+}
+
+#[test]
+fn negative_fault_time() {
+    assert_eq!(with(|v| v["faults"][0]["at_ms"] = (-5).into()), "faults[0].at_ms: must be ≥ 0");
+}
+
+#[test]
+fn unknown_field_is_named() {
+    let e = with(|v| v["participants"][0]["nmae"] = "x".into());
+    assert!(e.starts_with("participants[0]: unknown field `nmae`"), "{e}");
+    let e = with(|v| v["colour"] = "red".into());
+    assert!(e.starts_with("colour: unknown field `colour`, expected one of `version`"), "{e}");
+}
+
+#[test]
+fn unsupported_version() {
+    assert_eq!(with(|v| v["version"] = 2.into()), "version: unsupported version 2 (this build reads version 1)");
+}
+
+#[test]
+fn unknown_participant_in_fault() {
+    let e = with(|v| v["faults"][0]["node"] = "Z".into());
+    assert_eq!(e, "faults[0].node: no participant has id \"Z\" (ids: A, L, R, B)");
+}
+
+#[test]
+fn duplicate_ids() {
+    assert_eq!(with(|v| v["participants"][3]["id"] = "A".into()), "participants[3].id: \"A\" is used twice");
+}
+
+#[test]
+fn ttl_out_of_range() {
+    assert_eq!(with(|v| v["lock"]["ttl_ms"] = 0.into()), "lock.ttl_ms: must be between 1 and 3600000, got 0");
+}
+
+#[test]
+fn unknown_design_and_step() {
+    let e = with(|v| v["lock"]["design"] = "paxos".into());
+    assert!(e.starts_with("lock.design: unknown variant `paxos`, expected `lease`"), "{e}");
+    let e = with(|v| v["participants"][0]["script"][1] = serde_json::json!({"step": "sleep"}));
+    assert!(e.contains("unknown variant `sleep`"), "{e}");
+}
+
+#[test]
+fn bad_probability_and_latency() {
+    assert_eq!(with(|v| v["network"] = serde_json::json!({"loss": 1.5})), "network.loss: must be a probability between 0 and 1, got 1.5");
+    let e = with(|v| v["network"] = serde_json::json!({"latency_ms": {"min_ms": 9, "max_ms": 3}}));
+    assert_eq!(e, "network.latency_ms.min_ms: must be ≤ max_ms");
+}
+
+#[test]
+fn roles_are_counted() {
+    let e = with(|v| {
+        v["participants"].as_array_mut().unwrap().remove(2);
+    });
+    assert_eq!(e, "participants: a scenario protects exactly one resource, found 0");
+}
+
+#[test]
+fn empty_script_and_long_value() {
+    assert_eq!(
+        with(|v| v["participants"][0]["script"] = serde_json::json!([])),
+        "participants[0].script: must have 1 to 64 steps, got 0"
+    );
+    let long = "x".repeat(40);
+    assert_eq!(
+        with(|v| v["participants"][0]["script"][2]["value"] = long.into()),
+        "participants[0].script[2].value: must be 1 to 32 characters"
+    );
+}
+
+#[test]
+fn drift_out_of_range() {
+    let e = with(|v| v["participants"][1]["clock"] = serde_json::json!({"drift_ppm": 900000}));
+    assert_eq!(e, "participants[1].clock.drift_ppm: must be within ±500000");
+}
+
+#[test]
+fn not_json_at_all() {
+    let e = load("{ this is not json").map(|_| ()).unwrap_err().to_string();
+    assert!(e.starts_with("key must be a string at line 1"), "{e}");
+}
+
+#[test]
+fn wrong_type_names_the_field() {
+    let e = with(|v| v["seed"] = "seven".into());
+    assert!(e.starts_with("seed: invalid type: string \"seven\""), "{e}");
+}
+
+#[test]
+fn limits_stop_a_runaway_scenario() {
+    let mut v = base();
+    v["limits"] = serde_json::json!({"max_events": 10});
+    let (_, spec) = load(&v.to_string()).unwrap();
+    let e = lockstep::engine::run(&spec).unwrap_err().to_string();
+    assert_eq!(e, "the run passed 10 events (limits.max_events): shorten the scripts or raise the limit");
+    v["limits"] = serde_json::json!({"max_time_ms": 1000});
+    let (_, spec) = load(&v.to_string()).unwrap();
+    let e = lockstep::engine::run(&spec).unwrap_err().to_string();
+    assert!(e.starts_with("the run went past 1,000 ms of simulated time"), "{e}");
+}

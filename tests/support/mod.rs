@@ -1,0 +1,67 @@
+//! Helpers shared by the integration tests: run a lesson and summarise its writes and findings.
+
+#![allow(dead_code)]
+
+use lockstep::engine::{self, EventKind, FindingKind, Trace};
+use lockstep::scenario::lessons;
+
+/// Runs a preset lesson by id.
+pub fn run_lesson(id: &str) -> Trace {
+    let lesson = lessons::find(id).expect("lesson exists");
+    engine::run(&lesson.spec).expect("lesson runs")
+}
+
+/// Runs scenario JSON.
+pub fn run_json(json: &str) -> Trace {
+    let (_, spec) = lockstep::scenario::load(json).expect("scenario is valid");
+    engine::run(&spec).expect("scenario runs")
+}
+
+/// One write as the resource judged it: (true ms, writer, token, value, Ok(version) or Err(reason)).
+pub type Write = (u64, String, u64, String, Result<u64, String>);
+
+/// Lists every write the resource judged, in order.
+pub fn writes(trace: &Trace) -> Vec<Write> {
+    trace
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::WriteAccepted { writer, token, value, version } => {
+                Some((e.at_ms, trace.name(*writer).to_string(), *token, value.clone(), Ok(*version)))
+            }
+            EventKind::WriteRejected { writer, token, value, reason } => {
+                Some((e.at_ms, trace.name(*writer).to_string(), *token, value.clone(), Err(reason.clone())))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Lists the findings as (kind, true ms).
+pub fn findings(trace: &Trace) -> Vec<(FindingKind, u64)> {
+    trace.verdict.findings.iter().map(|f| (f.kind, f.at_ms)).collect()
+}
+
+/// Lists lease grants as (true ms, holder, token).
+pub fn grants(trace: &Trace) -> Vec<(u64, String, u64)> {
+    trace
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::LeaseGranted { token, holder, .. } => Some((e.at_ms, trace.name(*holder).to_string(), *token)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Lists lease endings as (true ms, token, how).
+pub fn lease_ends(trace: &Trace) -> Vec<(u64, u64, String)> {
+    trace
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::LeaseEnded { token, how, .. } => Some((e.at_ms, *token, format!("{how:?}"))),
+            _ => None,
+        })
+        .collect()
+}
