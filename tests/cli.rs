@@ -1,0 +1,66 @@
+//! The command line: lists lessons, runs lessons and files, and fails with one clear line.
+
+use std::process::Command;
+
+fn lockstep(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_lockstep")).args(args).output().unwrap();
+    (out.status.code().unwrap(), String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn lists_lessons() {
+    let (code, out, _) = lockstep(&["list"]);
+    assert_eq!(code, 0);
+    assert!(out.lines().next().unwrap().starts_with("lease-race-fenced"));
+    assert_eq!(out.lines().count(), lockstep::scenario::lessons::all().len());
+}
+
+#[test]
+fn runs_a_lesson_as_text_and_json() {
+    let (code, out, _) = lockstep(&["run", "lease-race-fenced"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("REJECT \"A\" from Client A token 41: token 41 < 42"));
+    assert!(out.contains("verdict: SAFE"));
+    let (code, out, _) = lockstep(&["run", "lease-race-unfenced", "--format", "json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"]["safe"], false);
+    assert_eq!(v["events"][0]["kind"], "send");
+}
+
+#[test]
+fn help_explains_usage() {
+    let (code, out, _) = lockstep(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("USAGE:") && out.contains("--format text|json"));
+}
+
+#[test]
+fn bad_file_fails_with_one_line_naming_the_problem() {
+    let dir = std::env::temp_dir().join(format!("lockstep-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.json");
+    let mut v: serde_json::Value =
+        serde_json::from_str(lockstep::scenario::lessons::find("short-pause").unwrap().source).unwrap();
+    v["faults"][0]["at_ms"] = (-1).into();
+    std::fs::write(&file, v.to_string()).unwrap();
+    let (code, out, err) = lockstep(&["run", file.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(out.is_empty());
+    assert_eq!(err, format!("lockstep: {}: faults[0].at_ms: must be ≥ 0\n", file.display()));
+    let (code, _, err) = lockstep(&["run", "/no/such/file.json"]);
+    assert_eq!(code, 1);
+    assert!(err.starts_with("lockstep: /no/such/file.json: No such file"), "{err}");
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    let (code, _, err) = lockstep(&["run", "no-such-lesson"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no lesson named \"no-such-lesson\""), "{err}");
+    let (code, _, err) = lockstep(&["run", "short-pause", "--seed", "x"]);
+    assert_eq!(code, 2);
+    assert_eq!(err, "lockstep: --seed must be a whole number, got \"x\" (try --help)\n");
+    let (code, _, _) = lockstep(&["frobnicate"]);
+    assert_eq!(code, 2);
+}
