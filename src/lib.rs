@@ -6,5 +6,6 @@
 //! - [`scenario`] is the versioned JSON format users write, its validation, and the lessons.
 //! - `ui` (browser only) is a thin Yew app over the engine.
 
+pub mod diagram;
 pub mod engine;
 pub mod scenario;

@@ -1,5 +1,6 @@
 //! The native command line over the same engine the browser runs.
 
+use lockstep::diagram::{self, mermaid, svg};
 use lockstep::engine::{self, Trace};
 use lockstep::scenario::{self, lessons, Lesson};
 use std::process::ExitCode;
@@ -12,7 +13,7 @@ USAGE:
     lockstep run <LESSON|FILE> [options]  run a lesson by id, or a scenario file (*.json)
 
 OPTIONS:
-    --format text|json   output: fixed-column text trace (default) or JSON
+    --format FORMAT      text (fixed-column trace, the default), json, svg (the diagram) or mermaid
     --seed N             override the scenario's seed
     -h, --help           show this help
 
@@ -25,6 +26,8 @@ EXIT STATUS:
 enum Format {
     Text,
     Json,
+    Svg,
+    Mermaid,
 }
 
 fn main() -> ExitCode {
@@ -58,7 +61,9 @@ fn dispatch(args: &[String]) -> Result<String, (u8, String)> {
                         format = match value()?.as_str() {
                             "text" => Format::Text,
                             "json" => Format::Json,
-                            other => return Err(usage(format!("unknown format {other:?}: use text or json"))),
+                            "svg" => Format::Svg,
+                            "mermaid" => Format::Mermaid,
+                            other => return Err(usage(format!("unknown format {other:?}: use text, json, svg or mermaid"))),
                         }
                     }
                     "--seed" => {
@@ -68,10 +73,12 @@ fn dispatch(args: &[String]) -> Result<String, (u8, String)> {
                     other => return Err(usage(format!("unknown option {other:?}"))),
                 }
             }
-            let trace = run(target, seed).map_err(|m| (1, m))?;
+            let (title, trace) = run(target, seed).map_err(|m| (1, m))?;
             Ok(match format {
                 Format::Text => trace.to_text(),
                 Format::Json => serde_json::to_string_pretty(&trace).expect("a trace always serializes") + "\n",
+                Format::Svg => svg::render(&diagram::layout(&trace), &title, true) + "\n",
+                Format::Mermaid => mermaid::render(&trace),
             })
         }
         Some(other) => Err(usage(format!("unknown command {other:?}"))),
@@ -85,15 +92,18 @@ fn list() -> String {
         .collect()
 }
 
-fn run(target: &str, seed: Option<u64>) -> Result<Trace, String> {
-    let mut spec = if target.ends_with(".json") || target.contains('/') {
+/// Runs a lesson or a scenario file, returning its title and trace.
+fn run(target: &str, seed: Option<u64>) -> Result<(String, Trace), String> {
+    let (scenario, mut spec) = if target.ends_with(".json") || target.contains('/') {
         let text = std::fs::read_to_string(target).map_err(|e| format!("{target}: {e}"))?;
-        scenario::load(&text).map_err(|e| format!("{target}: {e}"))?.1
+        scenario::load(&text).map_err(|e| format!("{target}: {e}"))?
     } else {
-        lessons::find(target).map_err(|e| e.to_string())?.spec
+        let lesson = lessons::find(target).map_err(|e| e.to_string())?;
+        (lesson.scenario, lesson.spec)
     };
     if let Some(seed) = seed {
         spec.seed = seed;
     }
-    engine::run(&spec).map_err(|e| e.to_string())
+    let title = if scenario.title.is_empty() { target.to_string() } else { scenario.title };
+    Ok((title, engine::run(&spec).map_err(|e| e.to_string())?))
 }

@@ -1,0 +1,91 @@
+//! The state of the world after each event, for the inspector: folded from the trace alone, so
+//! stepping back is exact and needs no re-run.
+
+use crate::engine::trace::{EventKind, Trace};
+use crate::engine::NodeId;
+
+/// Whether a node is running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Up,
+    Paused,
+    Down,
+}
+
+/// What one node looks like at the cursor.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeState {
+    pub local_ms: i64,
+    pub status: Status,
+    /// A client's belief: (token, until local ms).
+    pub belief: Option<(u64, i64)>,
+}
+
+/// The lock service's view: (holder, token, expires at local ms).
+pub type Holder = Option<(NodeId, u64, i64)>;
+
+/// The protected resource's state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ResourceState {
+    pub data: Option<String>,
+    pub writer: Option<NodeId>,
+    pub data_token: u64,
+    pub version: u64,
+    pub highest_token: u64,
+}
+
+/// Everything the inspector shows after one event.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    pub at_ms: u64,
+    pub nodes: Vec<NodeState>,
+    pub holder: Holder,
+    pub resource: ResourceState,
+}
+
+/// Folds the trace into one snapshot per event (the state just after it).
+pub fn snapshots(trace: &Trace) -> Vec<Snapshot> {
+    let mut cur = Snapshot {
+        at_ms: 0,
+        nodes: trace.participants.iter().map(|_| NodeState { local_ms: 0, status: Status::Up, belief: None }).collect(),
+        holder: None,
+        resource: ResourceState::default(),
+    };
+    let mut out = Vec::with_capacity(trace.events.len());
+    for e in &trace.events {
+        cur.at_ms = e.at_ms;
+        for (n, p) in cur.nodes.iter_mut().zip(&trace.participants) {
+            n.local_ms = p.clock.local_at(e.at_ms);
+        }
+        let node = &mut cur.nodes[e.node.0];
+        match &e.kind {
+            EventKind::PauseStart { .. } => node.status = Status::Paused,
+            EventKind::PauseEnd | EventKind::Restart { keep_state: true } => node.status = Status::Up,
+            EventKind::Restart { keep_state: false } => {
+                node.status = Status::Up;
+                if trace.participants[e.node.0].role == "resource" {
+                    cur.resource = ResourceState::default();
+                }
+            }
+            EventKind::Crash => node.status = Status::Down,
+            EventKind::BeliefStart { token, until_local } | EventKind::BeliefExtended { token, until_local } => {
+                node.belief = Some((*token, *until_local))
+            }
+            EventKind::BeliefEnd { .. } => node.belief = None,
+            EventKind::LeaseGranted { token, holder, expires_local }
+            | EventKind::LeaseRenewed { token, holder, expires_local } => cur.holder = Some((*holder, *token, *expires_local)),
+            EventKind::LeaseEnded { .. } => cur.holder = None,
+            EventKind::WriteAccepted { writer, token, value, version } => {
+                let r = &mut cur.resource;
+                r.data = Some(value.clone());
+                r.writer = Some(*writer);
+                r.data_token = *token;
+                r.version = *version;
+                r.highest_token = r.highest_token.max(*token);
+            }
+            _ => {}
+        }
+        out.push(cur.clone());
+    }
+    out
+}

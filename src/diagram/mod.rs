@@ -1,0 +1,9 @@
+//! Pure presentation of a trace: layout geometry, SVG and Mermaid text, and the inspector's
+//! per-event snapshots. Tested natively; nothing here touches the DOM.
+
+pub mod inspect;
+pub mod layout;
+pub mod mermaid;
+pub mod svg;
+
+pub use layout::{layout, Layout};

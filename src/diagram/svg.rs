@@ -1,0 +1,130 @@
+//! Layout → SVG text. The page, the SVG export and the command line all draw with this.
+
+use super::layout::{tick_text, Anchor, Item, Label, Layout, Shape, TOP};
+use crate::engine::msg::ms;
+use std::fmt::Write;
+
+/// The diagram's stylesheet, embedded in exported files so they stand alone.
+pub const STYLE: &str = include_str!("../../static/diagram.css");
+
+/// Escapes text for SVG content and attributes.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Renders the whole diagram; `standalone` embeds the stylesheet and an XML namespace for a file.
+pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
+    let mut s = String::with_capacity(256 + layout.items.len() * 220);
+    let (w, h) = (layout.width, layout.height);
+    let _ = write!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="lockstep-diagram" viewBox="0 0 {w:.0} {h:.0}" width="{w:.0}" height="{h:.0}" role="img" aria-label="Sequence diagram: {}">"#,
+        escape(title)
+    );
+    if standalone {
+        let _ = write!(s, "<style>{STYLE}</style><rect class=\"paper\" width=\"{w:.0}\" height=\"{h:.0}\"/>");
+    }
+    s.push_str(DEFS);
+    s.push_str(r#"<g class="axis">"#);
+    for t in &layout.ticks {
+        let _ = write!(s, r#"<text class="tick" x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, super::layout::LEFT - 6.0, t.y + 4.0, tick_text(t.at_ms));
+    }
+    s.push_str("</g>");
+    for l in &layout.lanes {
+        let _ = write!(
+            s,
+            r#"<g class="lane lane--{role}"><line class="lifeline" x1="{x:.1}" y1="{y0:.1}" x2="{x:.1}" y2="{y1:.1}"/><rect class="lane-head" x="{hx:.1}" y="8" width="170" height="32" rx="6"/><text class="lane-name" x="{x:.1}" y="29" text-anchor="middle">{name}</text></g>"#,
+            role = l.role,
+            x = l.x,
+            y0 = TOP - 20.0,
+            y1 = h - 12.0,
+            hx = l.x - 85.0,
+            name = escape(&l.name)
+        );
+    }
+    for g in &layout.gaps {
+        let _ = write!(
+            s,
+            r#"<g class="gap"><rect class="gap-band" x="0" y="{y0:.1}" width="{w:.0}" height="{gh:.1}"/><text class="gap-label" x="{lx:.1}" y="{ly:.1}" text-anchor="end">≈ {skip} idle, compressed</text></g>"#,
+            y0 = g.y0,
+            gh = g.y1 - g.y0,
+            lx = w - 8.0,
+            ly = (g.y0 + g.y1) / 2.0 + 4.0,
+            skip = ms(g.skipped_ms)
+        );
+    }
+    s.push_str(r#"<g class="items">"#);
+    for item in &layout.items {
+        item_svg(&mut s, item);
+    }
+    s.push_str("</g></svg>");
+    s
+}
+
+/// Renders one item as a `<g>` carrying its classes and events, so a page can find it.
+pub fn item_svg(s: &mut String, item: &Item) {
+    let _ = write!(s, r#"<g class="item {}" data-events="{} {}">"#, item.class, item.events.0, item.events.1);
+    match item.shape {
+        Shape::Arrow { x1, y1, x2, y2, lost } => {
+            let marker = if lost { "cross" } else { marker_for(item.class) };
+            let _ = write!(s, r#"<line class="shaft" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" marker-end="url(#{marker})"/>"#);
+        }
+        Shape::Span { x, y0, y1 } => {
+            let width = if item.class.starts_with("pause") { 18.0 } else if item.class.contains("service") { 6.0 } else { 10.0 };
+            let _ = write!(s, r#"<rect class="span" x="{:.1}" y="{y0:.1}" width="{width}" height="{:.1}" rx="2"/>"#, x - width / 2.0, (y1 - y0).max(1.0));
+        }
+        Shape::Band { x0, x1, y0, y1 } => {
+            let _ = write!(s, r#"<rect class="band" x="{x0:.1}" y="{y0:.1}" width="{:.1}" height="{:.1}"/>"#, x1 - x0, (y1 - y0).max(1.0));
+        }
+        Shape::Mark { x, y, glyph } => {
+            let _ = write!(s, r#"<circle class="dot" cx="{x:.1}" cy="{y:.1}" r="9"/><text class="glyph" x="{x:.1}" y="{:.1}" text-anchor="middle">{glyph}</text>"#, y + 4.0);
+        }
+    }
+    if let Some(label) = &item.label {
+        label_svg(s, label);
+    }
+    s.push_str("</g>");
+}
+
+fn label_svg(s: &mut String, l: &Label) {
+    let anchor = match l.anchor {
+        Anchor::Start => "start",
+        Anchor::Middle => "middle",
+        Anchor::End => "end",
+    };
+    let _ = write!(s, r#"<text class="label" x="{:.1}" y="{:.1}" text-anchor="{anchor}">{}</text>"#, l.x, l.y, escape(&l.text));
+}
+
+fn marker_for(class: &str) -> &'static str {
+    if class.contains("rejected") {
+        "head-rejected"
+    } else if class.contains("refusal") {
+        "head-refusal"
+    } else if class.contains("reply") {
+        "head-reply"
+    } else {
+        "head"
+    }
+}
+
+const DEFS: &str = concat!(
+    "<defs>",
+    r#"<marker id="head" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="11" markerHeight="11" orient="auto-start-reverse"><path class="head" d="M0,0 L10,5 L0,10 z"/></marker>"#,
+    r#"<marker id="head-reply" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="11" markerHeight="11" orient="auto-start-reverse"><path class="head head--reply" d="M0,0 L10,5 L0,10 z"/></marker>"#,
+    r#"<marker id="head-refusal" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="11" markerHeight="11" orient="auto-start-reverse"><path class="head head--refusal" d="M0,0 L10,5 L0,10 z"/></marker>"#,
+    r#"<marker id="head-rejected" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="11" markerHeight="11" orient="auto-start-reverse"><path class="head head--rejected" d="M0,0 L10,5 L0,10 z"/></marker>"#,
+    r#"<marker id="cross" viewBox="0 0 10 10" refX="5" refY="5" markerUnits="userSpaceOnUse" markerWidth="14" markerHeight="14" orient="0"><path class="cross" d="M1,1 L9,9 M9,1 L1,9"/></marker>"#,
+    r#"<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect class="hatch-bg" width="6" height="6"/><line class="hatch-line" x1="0" y1="0" x2="0" y2="6"/></pattern>"#,
+    r#"<pattern id="stale" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><rect class="stale-bg" width="8" height="8"/><line class="stale-line" x1="0" y1="0" x2="0" y2="8"/></pattern>"#,
+    "</defs>"
+);
