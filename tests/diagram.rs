@@ -1,0 +1,109 @@
+//! The pure diagram: geometry of arrows and marks, label overlap, compressed gaps, the SVG and
+//! Mermaid snapshots, and the inspector's folded state.
+
+mod support;
+
+use lockstep::diagram::inspect::{snapshots, Status};
+use lockstep::diagram::layout::{layout, Shape};
+use lockstep::diagram::{mermaid, svg};
+use lockstep::engine::{EventKind, NodeId};
+use lockstep::scenario::lessons;
+use support::run_lesson;
+
+fn overlaps(a: (f32, f32, f32, f32), b: (f32, f32, f32, f32)) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+#[test]
+fn arrows_run_between_the_right_lifelines_at_the_right_times() {
+    let t = run_lesson("lease-race-fenced");
+    let l = layout(&t);
+    let send = t.events.iter().position(|e| matches!(&e.kind, EventKind::Send { msg, .. } if msg.label() == "write \"A\" with token 41")).unwrap();
+    let deliver = t.events.iter().position(|e| matches!(&e.kind, EventKind::Deliver { msg, .. } if msg.label() == "write \"A\" with token 41")).unwrap();
+    let arrow = l.items.iter().find(|i| i.events == (send, deliver)).expect("A's write is drawn");
+    let Shape::Arrow { x1, y1, x2, y2, lost } = arrow.shape else { panic!("not an arrow") };
+    assert_eq!((x1, x2), (l.lanes[0].x, l.lanes[2].x), "from Client A to the resource");
+    assert_eq!((y1, y2), (l.rows[send], l.rows[deliver]));
+    assert!(y2 > y1 && !lost, "in flight for 5 ms, so slanted down");
+    assert_eq!(arrow.class, "msg msg--write");
+    let rejected = l.items.iter().find(|i| i.class == "write write--rejected").unwrap();
+    assert_eq!(rejected.label.as_ref().unwrap().text, "rejected: token 41 < 42");
+    assert!(matches!(rejected.shape, Shape::Mark { x, glyph: "✗", .. } if x == l.lanes[2].x));
+}
+
+#[test]
+fn rows_follow_time_and_long_idle_gaps_are_compressed_and_marked() {
+    let t = run_lesson("lease-race-fenced");
+    let l = layout(&t);
+    assert!(l.rows.windows(2).all(|w| w[0] <= w[1]));
+    let skipped: Vec<u64> = l.gaps.iter().map(|g| g.skipped_ms).collect();
+    assert_eq!(skipped, vec![955, 370], "A's pause and B's idle wait are compressed");
+    let svg = svg::render(&l, "t", false);
+    assert!(svg.contains("≈ 955 ms idle, compressed"));
+}
+
+#[test]
+fn no_two_labels_overlap_and_all_fit_in_every_lesson() {
+    for lesson in lessons::all() {
+        let t = lockstep::engine::run(&lesson.spec).unwrap();
+        let l = layout(&t);
+        let labels: Vec<_> = l.items.iter().filter_map(|i| i.label.as_ref()).collect();
+        assert!(labels.len() > 10, "{}", lesson.id());
+        for (i, a) in labels.iter().enumerate() {
+            let b0 = a.bbox();
+            assert!(b0.0 >= 0.0 && b0.2 <= l.width && b0.3 <= l.height, "{}: {:?} leaves the canvas", lesson.id(), a.text);
+            for b in &labels[i + 1..] {
+                assert!(!overlaps(b0, b.bbox()), "{}: {:?} overlaps {:?}", lesson.id(), a.text, b.text);
+            }
+        }
+    }
+}
+
+#[test]
+fn stale_belief_is_shaded_after_the_service_expired_the_lease() {
+    let t = run_lesson("lease-race-fenced");
+    let l = layout(&t);
+    let expiry = t.events.iter().position(|e| matches!(e.kind, EventKind::LeaseEnded { token: 41, .. })).unwrap();
+    let stale = l.items.iter().find(|i| i.class == "belief belief--stale").expect("A's stale belief is drawn");
+    let Shape::Span { y0, .. } = stale.shape else { panic!() };
+    assert_eq!(y0, l.rows[expiry]);
+    assert_eq!(l.items.iter().filter(|i| i.class == "pause").count(), 1);
+    assert!(l.items.iter().any(|i| i.class == "mark mark--hazard"));
+}
+
+#[test]
+fn violations_are_drawn_in_their_own_class() {
+    let l = layout(&run_lesson("lease-race-unfenced"));
+    let v = l.items.iter().find(|i| i.class == "write write--violation").expect("violation mark");
+    assert_eq!(v.label.as_ref().unwrap().text, "accepted token 41: STALE, LOST UPDATE");
+}
+
+#[test]
+fn svg_snapshot_of_the_fenced_lease_race() {
+    let t = run_lesson("lease-race-fenced");
+    let svg = svg::render(&layout(&t), "The lease expiration race, fenced", true);
+    expect_test::expect_file!["snapshots/lease-race-fenced.svg"].assert_eq(&svg);
+}
+
+#[test]
+fn mermaid_export_uses_the_seed_notation() {
+    let text = mermaid::render(&run_lesson("lease-race-fenced"));
+    expect_test::expect_file!["snapshots/lease-race-fenced.mmd"].assert_eq(&text);
+    assert!(text.contains("R--xA: rejected: token 41 < 42"));
+    assert!(text.contains("Note over A: paused for 1,500 ms"));
+}
+
+#[test]
+fn inspector_folds_state_exactly() {
+    let t = run_lesson("lease-race-fenced");
+    let snaps = snapshots(&t);
+    assert_eq!(snaps.len(), t.events.len());
+    let b_grant = t.events.iter().position(|e| matches!(e.kind, EventKind::BeliefStart { token: 42, .. })).unwrap();
+    let s = &snaps[b_grant];
+    assert_eq!(s.holder.map(|h| (h.0, h.1)), Some((NodeId(3), 42)));
+    assert_eq!(s.nodes[0].belief, Some((41, 1_000)), "A still believes");
+    assert_eq!(s.nodes[0].status, Status::Paused);
+    let last = snaps.last().unwrap();
+    assert_eq!((last.resource.data.as_deref(), last.resource.highest_token, last.resource.version), (Some("B"), 42, 1));
+    assert_eq!(last.nodes[0].belief, None);
+}
