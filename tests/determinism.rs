@@ -40,3 +40,13 @@ fn seeded_latency_and_jitter_replay_and_vary() {
     let distinct = (1..6).map(|s| times(&run_seed(s))).collect::<std::collections::BTreeSet<_>>();
     assert!(distinct.len() >= 4, "seeds should change the schedule, got {} distinct of 5", distinct.len());
 }
+
+#[test]
+fn stress_scenarios_come_close_to_their_size() {
+    for n in [100u64, 1_000, 10_000] {
+        let (_, spec) = lockstep::scenario::stress::stress(n).unwrap();
+        let got = engine::run(&spec).unwrap().events.len() as u64;
+        assert!(got >= n * 8 / 10 && got <= n * 12 / 10, "asked for {n}, got {got}");
+    }
+    assert!(lockstep::scenario::stress::stress(5).is_err());
+}

@@ -4,6 +4,7 @@
 
 pub mod format;
 pub mod lessons;
+pub mod stress;
 pub mod validate;
 
 pub use format::Scenario;
