@@ -9,3 +9,4 @@
 pub mod diagram;
 pub mod engine;
 pub mod scenario;
+pub mod ui;

@@ -10,8 +10,8 @@ use crate::engine::trace::{EventKind, LeaseEnd, Trace};
 use crate::engine::NodeId;
 use std::collections::BTreeMap;
 
-pub const LANE_GAP: f32 = 210.0;
-pub const LEFT: f32 = 96.0;
+pub const LANE_GAP: f32 = 190.0;
+pub const LEFT: f32 = 78.0;
 pub const TOP: f32 = 64.0;
 pub const ROW: f32 = 24.0;
 pub const MAX_IDLE_PX: f32 = 72.0;
@@ -135,7 +135,7 @@ pub fn layout(trace: &Trace) -> Layout {
         .participants
         .iter()
         .enumerate()
-        .map(|(i, p)| Lane { x: LEFT + 70.0 + i as f32 * LANE_GAP, name: p.name.clone(), role: p.role })
+        .map(|(i, p)| Lane { x: LEFT + 72.0 + i as f32 * LANE_GAP, name: p.name.clone(), role: p.role })
         .collect();
     let x = |n: NodeId| lanes[n.0].x;
     let px_per_ms = scale(trace);
@@ -300,7 +300,7 @@ pub fn layout(trace: &Trace) -> Layout {
         let label = Label { x: x0 + 4.0, y: y0 + 14.0, text: "network partition".into(), anchor: Anchor::Start };
         b.items.insert(0, Item { shape: Shape::Band { x0, x1, y0, y1 }, class: "partition", label: Some(label), events: (i, i) });
     }
-    let width = lanes.last().map_or(LEFT, |l| l.x) + 260.0;
+    let width = lanes.last().map_or(LEFT, |l| l.x) + 230.0;
     Layout { width, height: bottom + 16.0, lanes, rows, items: b.items, gaps, ticks }
 }
 

@@ -43,12 +43,12 @@ pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
     for l in &layout.lanes {
         let _ = write!(
             s,
-            r#"<g class="lane lane--{role}"><line class="lifeline" x1="{x:.1}" y1="{y0:.1}" x2="{x:.1}" y2="{y1:.1}"/><rect class="lane-head" x="{hx:.1}" y="8" width="170" height="32" rx="6"/><text class="lane-name" x="{x:.1}" y="29" text-anchor="middle">{name}</text></g>"#,
+            r#"<g class="lane lane--{role}"><line class="lifeline" x1="{x:.1}" y1="{y0:.1}" x2="{x:.1}" y2="{y1:.1}"/><rect class="lane-head" x="{hx:.1}" y="8" width="160" height="32" rx="6"/><text class="lane-name" x="{x:.1}" y="29" text-anchor="middle">{name}</text></g>"#,
             role = l.role,
             x = l.x,
             y0 = TOP - 20.0,
             y1 = h - 12.0,
-            hx = l.x - 85.0,
+            hx = l.x - 80.0,
             name = escape(&l.name)
         );
     }

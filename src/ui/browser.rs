@@ -1,0 +1,75 @@
+//! The few browser services the app uses: the URL hash, downloads, the theme, scrolling.
+
+use wasm_bindgen::{JsCast, JsValue};
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("the app runs in a window")
+}
+
+/// Returns the location hash, `#` included.
+pub fn hash() -> String {
+    window().location().hash().unwrap_or_default()
+}
+
+/// Replaces the hash without adding a history entry.
+pub fn replace_hash(hash: &str) {
+    if self::hash() != hash {
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(hash));
+        }
+    }
+}
+
+/// Offers text as a file download.
+pub fn download(filename: &str, mime: &str, text: &str) {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    let document = window().document().expect("a window has a document");
+    if let Ok(a) = document.create_element("a") {
+        let a: web_sys::HtmlAnchorElement = a.unchecked_into();
+        a.set_href(&url);
+        a.set_download(filename);
+        a.click();
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Returns the saved theme, else the system preference.
+pub fn initial_theme() -> &'static str {
+    let saved = window().local_storage().ok().flatten().and_then(|s| s.get_item("lockstep-theme").ok().flatten());
+    match saved.as_deref() {
+        Some("dark") => "dark",
+        Some("light") => "light",
+        _ => {
+            let dark = window().match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches());
+            if dark {
+                "dark"
+            } else {
+                "light"
+            }
+        }
+    }
+}
+
+/// Applies and saves a theme.
+pub fn apply_theme(theme: &str) {
+    if let Some(root) = window().document().and_then(|d| d.document_element()) {
+        let _ = root.set_attribute("data-theme", theme);
+    }
+    if let Some(storage) = window().local_storage().ok().flatten() {
+        let _ = storage.set_item("lockstep-theme", theme);
+    }
+}
+
+/// Scrolls `container` so that a point `y_px` down its content is comfortably in view.
+pub fn keep_in_view(container: &web_sys::Element, y_px: f64) {
+    let top = f64::from(container.scroll_top());
+    let height = f64::from(container.client_height());
+    let margin = (height * 0.25).min(160.0);
+    if y_px < top + margin || y_px > top + height - margin {
+        container.set_scroll_top((y_px - height / 2.0).max(0.0) as i32);
+    }
+}

@@ -1,0 +1,90 @@
+//! Playback controls: jump, step, play, speed and a scrubber over simulated time.
+
+use super::player::{Action, Player, Speed};
+use super::run::RunRef;
+use crate::engine::msg::group;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub run: RunRef,
+    pub player: Player,
+    pub on_action: Callback<Action>,
+}
+
+/// A 16×16 icon drawn from one path, in the button's text colour.
+fn icon(d: &'static str) -> Html {
+    html! { <svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path d={d} /></svg> }
+}
+
+const TO_START: &str = "M3 3h2v10H3z M13 3 6 8l7 5z";
+const BACK: &str = "M11 3 4 8l7 5z";
+const FORWARD: &str = "M5 3l7 5-7 5z";
+const TO_END: &str = "M11 3h2v10h-2z M3 3l7 5-7 5z";
+const PLAY: &str = "M4 2.5l10 5.5-10 5.5z";
+const PAUSE: &str = "M4 3h3v10H4z M9 3h3v10H9z";
+
+#[component]
+pub fn Controls(props: &Props) -> Html {
+    let p = props.player;
+    let events = &props.run.trace.events;
+    let end_ms = events.last().map_or(0, |e| e.at_ms);
+    let now_ms = p.cursor().map_or(0, |c| events[c].at_ms);
+    let button = |label: Html, aria: &'static str, testid: &'static str, action: Action, disabled: bool| {
+        let on_action = props.on_action.clone();
+        html! {
+            <button class="btn btn--icon" aria-label={aria} title={aria} data-testid={testid} {disabled}
+                onclick={Callback::from(move |_| on_action.emit(action))}>{label}</button>
+        }
+    };
+    let on_scrub = {
+        let on_action = props.on_action.clone();
+        let times: Vec<u64> = events.iter().map(|e| e.at_ms).collect();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            if let Ok(ms) = input.value().parse::<u64>() {
+                on_action.emit(Action::Seek(times.partition_point(|&t| t <= ms)));
+            }
+        })
+    };
+    let on_speed = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if let Some(speed) = Speed::ALL.get(select.selected_index().max(0) as usize) {
+                on_action.emit(Action::SetSpeed(*speed));
+            }
+        })
+    };
+    let (at_start, at_end) = (p.step == 0, p.step >= p.steps);
+    html! {
+        <div class="controls" role="group" aria-label="Playback">
+            <div class="controls-buttons">
+                { button(icon(TO_START), "Jump to start (Home)", "to-start", Action::ToStart, at_start) }
+                { button(icon(BACK), "Step back (←)", "step-back", Action::Back, at_start) }
+                <button class="btn btn--play" data-testid="play" onclick={let a = props.on_action.clone(); Callback::from(move |_| a.emit(Action::TogglePlay))}
+                    aria-label={if p.playing { "Pause (space)" } else { "Play (space)" }} aria-pressed={p.playing.to_string()}>
+                    { if p.playing { icon(PAUSE) } else { icon(PLAY) } }
+                    <span>{ if p.playing { "Pause" } else { "Play" } }</span>
+                </button>
+                { button(icon(FORWARD), "Step forward (→)", "step-forward", Action::Forward, at_end) }
+                { button(icon(TO_END), "Jump to end (End)", "to-end", Action::ToEnd, at_end) }
+                <label class="speed">
+                    <span class="visually-hidden">{"Playback speed"}</span>
+                    <select onchange={on_speed} aria-label="Playback speed" data-testid="speed">
+                        { for Speed::ALL.iter().map(|s| html! { <option selected={*s == p.speed}>{s.label()}</option> }) }
+                    </select>
+                </label>
+            </div>
+            <div class="scrubber">
+                <input type="range" min="0" max={end_ms.to_string()} value={now_ms.to_string()} step="1"
+                    aria-label="Simulated time" aria-valuetext={format!("{} ms", group(now_ms as i64))}
+                    oninput={on_scrub} data-testid="scrubber" />
+                <span class="step-count" data-testid="step-count" aria-live="polite">
+                    { format!("Step {} of {}", p.step, p.steps) }
+                    <span class="step-time">{ format!(" · {} ms", group(now_ms as i64)) }</span>
+                </span>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,85 @@
+//! The diagram on the page: the run's SVG, drawn once, under a light overlay that veils the
+//! future, draws the cursor line and highlights the items of the current event.
+
+use super::browser;
+use super::player::Action;
+use super::run::RunRef;
+use crate::diagram::layout::{Layout, TOP};
+use crate::diagram::svg::item_svg;
+use std::fmt::Write;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub run: RunRef,
+    pub cursor: Option<usize>,
+    pub on_seek: Callback<Action>,
+}
+
+#[derive(Properties, PartialEq)]
+struct StaticProps {
+    run: RunRef,
+}
+
+/// The full diagram; re-rendered only when the run changes.
+#[component]
+fn StaticDiagram(props: &StaticProps) -> Html {
+    Html::from_html_unchecked(props.run.svg.clone())
+}
+
+/// Draws the overlay for the cursor at `cursor` (none: only the lane heads are unveiled).
+fn overlay(layout: &Layout, cursor: Option<usize>) -> String {
+    let (w, h) = (layout.width, layout.height);
+    let y = cursor.map_or(TOP - 26.0, |c| layout.rows[c]);
+    let mut s = format!(
+        r#"<svg class="lockstep-diagram overlay" viewBox="0 0 {w:.0} {h:.0}" aria-hidden="true"><rect class="veil" x="0" y="{:.1}" width="{w:.0}" height="{:.1}"/>"#,
+        y + 14.0,
+        (h - y - 14.0).max(0.0)
+    );
+    if let Some(c) = cursor {
+        let _ = write!(s, r#"<line class="cursor-line" x1="0" y1="{y:.1}" x2="{w:.0}" y2="{y:.1}"/><g class="current">"#);
+        for item in layout.items.iter().filter(|i| i.events.0 == c || i.events.1 == c) {
+            item_svg(&mut s, item);
+        }
+        s.push_str("</g>");
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// The diagram with its overlay, scrolled to keep the cursor in view; a click on an item seeks to it.
+#[component]
+pub fn DiagramView(props: &Props) -> Html {
+    let scroller = use_node_ref();
+    let layout = &props.run.layout;
+    {
+        let scroller = scroller.clone();
+        let y = props.cursor.map_or(0.0, |c| layout.rows[c]);
+        let width = layout.width;
+        use_effect_with((props.run.clone(), props.cursor), move |_| {
+            if let Some(el) = scroller.cast::<web_sys::Element>() {
+                let scale = f64::from(el.client_width()).min(f64::from(width) * 1.6) / f64::from(width);
+                browser::keep_in_view(&el, f64::from(y) * scale);
+            }
+        });
+    }
+    let onclick = {
+        let on_seek = props.on_seek.clone();
+        Callback::from(move |e: MouseEvent| {
+            let item = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest(".item").ok().flatten());
+            let last = item.and_then(|i| i.get_attribute("data-events")).and_then(|d| d.split(' ').nth(1)?.parse::<usize>().ok());
+            if let Some(last) = last {
+                on_seek.emit(Action::Seek(last + 1));
+            }
+        })
+    };
+    html! {
+        <div class="diagram-scroll" ref={scroller} data-testid="diagram">
+            <div class="diagram-stack" style={format!("max-width: {:.0}px; --natural-width: {:.0}px", layout.width * 1.6, layout.width)} {onclick}>
+                <StaticDiagram run={props.run.clone()} />
+                { Html::from_html_unchecked(overlay(layout, props.cursor).into()) }
+            </div>
+        </div>
+    }
+}

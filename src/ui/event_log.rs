@@ -1,0 +1,50 @@
+//! The event log: the trace as text, the accessible alternative to the diagram. Shows a window
+//! of events around the cursor so long traces stay cheap to update.
+
+use super::player::Action;
+use super::run::RunRef;
+use crate::engine::msg::group;
+use yew::prelude::*;
+
+/// Events shown on each side of the cursor.
+const WINDOW: usize = 40;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub run: RunRef,
+    pub cursor: Option<usize>,
+    pub on_seek: Callback<Action>,
+}
+
+#[component]
+pub fn EventLog(props: &Props) -> Html {
+    let t = &props.run.trace;
+    let center = props.cursor.unwrap_or(0);
+    let (from, to) = (center.saturating_sub(WINDOW), (center + WINDOW + 1).min(t.events.len()));
+    let items = (from..to).map(|i| {
+        let e = &t.events[i];
+        let current = props.cursor == Some(i);
+        let future = props.cursor.is_none_or(|c| i > c);
+        let on_seek = props.on_seek.clone();
+        let class = classes!("log-row", current.then_some("is-current"), future.then_some("is-future"));
+        html! {
+            <li class={class} aria-current={current.then_some("step")}>
+                <button class="log-button" onclick={Callback::from(move |_| on_seek.emit(Action::Seek(i + 1)))}>
+                    <span class="log-index">{i + 1}</span>
+                    <span class="log-time">{format!("{} ms", group(e.at_ms as i64))}</span>
+                    <span class="log-node">{t.name(e.node)}</span>
+                    <span class="log-text">{t.summary(e)}</span>
+                </button>
+            </li>
+        }
+    });
+    html! {
+        <details class="card log" open=true data-testid="event-log">
+            <summary>
+                <h2>{"Event log"}</h2>
+                <span class="muted">{ format!("{} events; the text alternative to the diagram", t.events.len()) }</span>
+            </summary>
+            <ol start={(from + 1).to_string()}>{ for items }</ol>
+        </details>
+    }
+}

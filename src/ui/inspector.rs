@@ -1,0 +1,73 @@
+//! The state inspector at the cursor: each node's clock and status, each client's belief, the
+//! lock service's holder and the resource's data.
+
+use super::run::RunRef;
+use crate::diagram::inspect::Status;
+use crate::engine::msg::group;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub run: RunRef,
+    pub cursor: Option<usize>,
+}
+
+#[component]
+pub fn Inspector(props: &Props) -> Html {
+    let t = &props.run.trace;
+    let snap = props.cursor.map(|c| &props.run.snaps[c]);
+    let now_ms = snap.map_or(0, |s| s.at_ms);
+    let rows = t.participants.iter().enumerate().map(|(i, p)| {
+        let node = snap.map(|s| &s.nodes[i]);
+        let local = node.map_or(p.clock.local_at(0), |n| n.local_ms);
+        let status = match node.map(|n| n.status) {
+            Some(Status::Paused) => html! { <span class="pill pill--paused">{"paused"}</span> },
+            Some(Status::Down) => html! { <span class="pill pill--down">{"down"}</span> },
+            _ => html! {},
+        };
+        let detail = match p.role {
+            "client" => match node.and_then(|n| n.belief) {
+                Some((token, until)) => {
+                    let service_agrees = snap.and_then(|s| s.holder).is_some_and(|h| h.0 .0 == i && h.1 == token);
+                    html! {
+                        <span class={if service_agrees { "belief-ok" } else { "belief-stale" }}>
+                            { format!("believes it holds token {token} until local {} ms", group(until)) }
+                            if !service_agrees { <strong>{" — the service disagrees"}</strong> }
+                        </span>
+                    }
+                }
+                None => html! { <span class="muted">{"holds nothing"}</span> },
+            },
+            "lock_service" => match snap.and_then(|s| s.holder) {
+                Some((holder, token, until)) => html! {
+                    <span>{ format!("holder {}, token {token}, expires at local {} ms", t.name(holder), group(until)) }</span>
+                },
+                None => html! { <span class="muted">{"lock is free"}</span> },
+            },
+            _ => {
+                let r = snap.map(|s| s.resource.clone()).unwrap_or_default();
+                match r.data {
+                    Some(data) => html! {
+                        <span>{ format!("data {data:?} (by {}, token {}), version {}, highest token {}", r.writer.map_or("?", |w| t.name(w)), r.data_token, r.version, r.highest_token) }</span>
+                    },
+                    None => html! { <span class="muted">{"empty, version 0"}</span> },
+                }
+            }
+        };
+        html! {
+            <li class={classes!("node", format!("node--{}", p.role))} data-testid={format!("inspect-{}", p.key)}>
+                <div class="node-head">
+                    <span class="node-name">{&p.name}</span>{status}
+                    <span class="clock" title="this node's own clock">{ format!("clock {} ms", group(local)) }</span>
+                </div>
+                <div class="node-detail">{detail}</div>
+            </li>
+        }
+    });
+    html! {
+        <section class="card inspector" data-testid="inspector">
+            <h2>{ format!("State at {} ms", group(now_ms as i64)) }</h2>
+            <ul class="nodes">{ for rows }</ul>
+        </section>
+    }
+}

@@ -1,0 +1,55 @@
+//! The lesson picker, grouped by topic in teaching order.
+
+use super::route::Target;
+use crate::scenario::Lesson;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub lessons: Rc<Vec<Lesson>>,
+    pub current: Target,
+    pub on_select: Callback<Target>,
+}
+
+impl PartialEq for Lesson {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.source, other.source)
+    }
+}
+
+#[component]
+pub fn Picker(props: &Props) -> Html {
+    let mut topics: Vec<(&str, Vec<&Lesson>)> = Vec::new();
+    for l in props.lessons.iter() {
+        match topics.iter_mut().find(|(t, _)| *t == l.scenario.topic) {
+            Some((_, list)) => list.push(l),
+            None => topics.push((&l.scenario.topic, vec![l])),
+        }
+    }
+    let entry = |target: Target, title: String, testid: String| {
+        let current = props.current == target;
+        let on_select = props.on_select.clone();
+        html! {
+            <li>
+                <button class={classes!("lesson-link", current.then_some("is-current"))}
+                    aria-current={current.then_some("page")} data-testid={testid}
+                    onclick={Callback::from(move |_| on_select.emit(target.clone()))}>{title}</button>
+            </li>
+        }
+    };
+    html! {
+        <div class="picker">
+            { for topics.into_iter().map(|(topic, list)| html! {
+                <section class="topic">
+                    <h2>{topic}</h2>
+                    <ul>{ for list.into_iter().map(|l| entry(Target::Lesson(l.id().to_string()), l.scenario.title.clone(), format!("lesson-{}", l.id()))) }</ul>
+                </section>
+            }) }
+            <section class="topic">
+                <h2>{"Explore"}</h2>
+                <ul>{ entry(Target::Stress(1_000), "Many clients contending".into(), "lesson-stress".into()) }</ul>
+            </section>
+        </div>
+    }
+}

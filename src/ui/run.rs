@@ -1,0 +1,57 @@
+//! A run on screen: the scenario's texts, its trace, and everything derived from it once.
+
+use super::route::Target;
+use crate::diagram::inspect::{snapshots, Snapshot};
+use crate::diagram::{layout, svg, Layout};
+use crate::engine::{self, Trace};
+use crate::scenario::{lessons, stress, Scenario};
+use std::rc::Rc;
+use yew::AttrValue;
+
+/// A lesson (or stress run) with its trace, layout, SVG and per-event snapshots.
+pub struct Run {
+    pub target: Target,
+    pub scenario: Scenario,
+    /// The scenario file's text, for download.
+    pub source: Option<&'static str>,
+    pub trace: Trace,
+    pub layout: Layout,
+    pub svg: AttrValue,
+    pub snaps: Vec<Snapshot>,
+}
+
+/// A shared run, compared by identity so components skip work when it has not changed.
+#[derive(Clone)]
+pub struct RunRef(pub Rc<Run>);
+
+impl PartialEq for RunRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl std::ops::Deref for RunRef {
+    type Target = Run;
+    fn deref(&self) -> &Run {
+        &self.0
+    }
+}
+
+/// Runs a target, or says why it cannot be shown.
+pub fn load(target: &Target) -> Result<RunRef, String> {
+    let (scenario, spec, source) = match target {
+        Target::Lesson(id) => {
+            let l = lessons::find(id).map_err(|e| e.to_string())?;
+            (l.scenario, l.spec, Some(l.source))
+        }
+        Target::Stress(n) => {
+            let (s, spec) = stress::stress(*n).map_err(|e| e.to_string())?;
+            (s, spec, None)
+        }
+    };
+    let trace = engine::run(&spec).map_err(|e| e.to_string())?;
+    let layout = layout(&trace);
+    let svg = AttrValue::from(svg::render(&layout, &scenario.title, false));
+    let snaps = snapshots(&trace);
+    Ok(RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, svg, snaps })))
+}

@@ -1,0 +1,153 @@
+//! Browser tests in headless Chromium: mount the app, choose a lesson, step, and read the DOM.
+//! Run by `cargo test --target wasm32-unknown-unknown` (see scripts/test).
+
+#![cfg(target_arch = "wasm32")]
+
+use lockstep::engine::{self, Trace};
+use lockstep::scenario::lessons;
+use lockstep::ui::App;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+fn set_hash(hash: &str) {
+    let history = web_sys::window().unwrap().history().unwrap();
+    history.replace_state_with_url(&JsValue::NULL, "", Some(if hash.is_empty() { "#" } else { hash })).unwrap();
+}
+
+fn hash() -> String {
+    web_sys::window().unwrap().location().hash().unwrap()
+}
+
+struct Mounted {
+    root: Element,
+    handle: Option<yew::AppHandle<App>>,
+}
+
+impl Mounted {
+    async fn new(hash: &str) -> Mounted {
+        set_hash(hash);
+        let root = document().create_element("div").unwrap();
+        document().body().unwrap().append_child(&root).unwrap();
+        let handle = yew::Renderer::<App>::with_root(root.clone()).render();
+        yew::scheduler::flush().await;
+        Mounted { root, handle: Some(handle) }
+    }
+
+    fn find(&self, selector: &str) -> Element {
+        self.root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("{selector} is on the page"))
+    }
+
+    fn text(&self, selector: &str) -> String {
+        self.find(selector).text_content().unwrap_or_default()
+    }
+
+    async fn click(&self, selector: &str) {
+        self.find(selector).dyn_into::<HtmlElement>().unwrap().click();
+        yew::scheduler::flush().await;
+    }
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+fn trace_of(id: &str) -> Trace {
+    engine::run(&lessons::find(id).unwrap().spec).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn stepping_to_the_end_shows_the_rejected_write_and_stepping_back_restores() {
+    let app = Mounted::new("").await;
+    app.click("[data-testid=lesson-short-pause]").await;
+    app.click("[data-testid=lesson-lease-race-fenced]").await;
+    assert_eq!(app.text("[data-testid=lesson-title]"), "The lease expiration race, fenced");
+    let t = trace_of("lease-race-fenced");
+    let n = t.events.len();
+
+    app.click("[data-testid=to-end]").await;
+    assert_eq!(app.text("[data-testid=step-count]"), format!("Step {n} of {n} · 1,570 ms"));
+    assert_eq!(hash(), format!("#/lease-race-fenced/{n}"));
+    let diagram = app.text("[data-testid=diagram]");
+    assert!(diagram.contains("rejected: token 41 < 42"), "the rejection is drawn with its token");
+    assert_eq!(app.text("[data-testid=verdict]"), "Safe, though two clients held it at once");
+    assert!(app.text("[data-testid=inspect-R]").contains("data \"B\" (by Client B, token 42), version 1, highest token 42"));
+
+    // Step back to the rejection itself: the narration and the state are exactly those of that event.
+    let reject = t.events.iter().position(|e| e.text.contains("rejects")).unwrap();
+    for _ in 0..(n - 1 - reject) {
+        app.click("[data-testid=step-back]").await;
+    }
+    assert_eq!(app.text("[data-testid=narration-text]"), t.events[reject].text);
+    assert!(app.text("[data-testid=narration]").contains("stale write rejected"));
+    assert!(app.text("[data-testid=inspect-A]").contains("believes it holds token 41"), "A still believes");
+    // One more step back: the write has not been judged yet.
+    app.click("[data-testid=step-back]").await;
+    assert_eq!(app.text("[data-testid=narration-text]"), t.events[reject - 1].text);
+    assert!(app.find(".overlay .current").inner_html().contains("write"), "the arriving write is highlighted");
+}
+
+#[wasm_bindgen_test]
+async fn the_unfenced_race_ends_unsafe() {
+    let app = Mounted::new("#/lease-race-unfenced/0").await;
+    assert_eq!(app.text("[data-testid=verdict]"), "No violation so far");
+    app.click("[data-testid=to-end]").await;
+    assert_eq!(app.text("[data-testid=verdict]"), "Unsafe: stale write accepted, lost update");
+    assert!(app.text("[data-testid=diagram]").contains("accepted token 41: STALE, LOST UPDATE"));
+}
+
+#[wasm_bindgen_test]
+async fn a_shared_link_restores_lesson_and_step() {
+    let t = trace_of("clock-jump");
+    let app = Mounted::new("#/clock-jump/5").await;
+    assert_eq!(app.text("[data-testid=lesson-title]"), "The lock service's clock jumps");
+    assert_eq!(app.text("[data-testid=narration-text]"), t.events[4].text);
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_link_gets_a_message_naming_the_problem() {
+    let app = Mounted::new("#/short-pause/abc").await;
+    assert_eq!(app.text("[data-testid=notice]"), "Could not read the link: the link's step “abc” is not a whole number.✕");
+    drop(app);
+    let app = Mounted::new("#/no-such-lesson/3").await;
+    assert!(app.text("[data-testid=notice]").starts_with("no lesson named \"no-such-lesson\""));
+    assert_eq!(app.text("[data-testid=lesson-title]"), "The lease expiration race, fenced");
+    drop(app);
+    let app = Mounted::new("#/short-pause/999").await;
+    assert!(app.text("[data-testid=notice]").contains("asks for step 999"));
+}
+
+#[wasm_bindgen_test]
+async fn keyboard_steps_the_run() {
+    let app = Mounted::new("#/short-pause/0").await;
+    let key = |k: &str| {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(k);
+        init.set_bubbles(true);
+        let e = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+        document().dispatch_event(&e).unwrap();
+    };
+    key("ArrowRight");
+    key("ArrowRight");
+    yew::scheduler::flush().await;
+    assert!(app.text("[data-testid=step-count]").starts_with("Step 2 of"));
+    key("End");
+    key("ArrowLeft");
+    yew::scheduler::flush().await;
+    let n = trace_of("short-pause").events.len();
+    assert!(app.text("[data-testid=step-count]").starts_with(&format!("Step {} of {n}", n - 1)));
+    key("Home");
+    yew::scheduler::flush().await;
+    assert!(app.text("[data-testid=narration]").contains("The setup"));
+}
