@@ -32,7 +32,7 @@ fn runs_a_lesson_as_text_and_json() {
 fn help_explains_usage() {
     let (code, out, _) = lockstep(&["--help"]);
     assert_eq!(code, 0);
-    assert!(out.contains("USAGE:") && out.contains("--format text|json"));
+    assert!(out.contains("USAGE:") && out.contains("--format FORMAT") && out.contains("mermaid"));
 }
 
 #[test]

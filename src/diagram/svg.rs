@@ -43,15 +43,14 @@ pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
     for l in &layout.lanes {
         let _ = write!(
             s,
-            r#"<g class="lane lane--{role}"><line class="lifeline" x1="{x:.1}" y1="{y0:.1}" x2="{x:.1}" y2="{y1:.1}"/><rect class="lane-head" x="{hx:.1}" y="8" width="160" height="32" rx="6"/><text class="lane-name" x="{x:.1}" y="29" text-anchor="middle">{name}</text></g>"#,
-            role = l.role,
-            x = l.x,
-            y0 = TOP - 20.0,
-            y1 = h - 12.0,
-            hx = l.x - 80.0,
-            name = escape(&l.name)
+            r#"<g class="lane lane--{}"><line class="lifeline" x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}"/></g>"#,
+            l.role,
+            TOP - 20.0,
+            h - 12.0,
+            x = l.x
         );
     }
+    s.push_str(&lane_heads(layout));
     for g in &layout.gaps {
         let _ = write!(
             s,
@@ -68,6 +67,22 @@ pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
         item_svg(&mut s, item);
     }
     s.push_str("</g></svg>");
+    s
+}
+
+/// Renders the participants' name boxes across the top.
+pub fn lane_heads(layout: &Layout) -> String {
+    let mut s = String::from(r#"<g class="lane-heads">"#);
+    for l in &layout.lanes {
+        let _ = write!(
+            s,
+            r#"<rect class="lane-head" x="{:.1}" y="8" width="160" height="32" rx="6"/><text class="lane-name" x="{:.1}" y="29" text-anchor="middle">{}</text>"#,
+            l.x - 80.0,
+            l.x,
+            escape(&l.name)
+        );
+    }
+    s.push_str("</g>");
     s
 }
 

@@ -15,7 +15,7 @@ use super::run::{load, RunRef};
 use crate::diagram::mermaid;
 use crate::diagram::svg;
 use crate::scenario::lessons;
-use gloo::events::EventListener;
+use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -112,7 +112,8 @@ pub fn App() -> Html {
     {
         let dispatch = state.dispatcher();
         use_effect_with((), move |_| {
-            let listener = EventListener::new(&gloo::utils::document(), "keydown", move |e| {
+            let options = EventListenerOptions::enable_prevent_default();
+            let listener = EventListener::new_with_options(&gloo::utils::document(), "keydown", options, move |e| {
                 let e: &KeyboardEvent = e.unchecked_ref();
                 if e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return;

@@ -5,7 +5,7 @@ use super::browser;
 use super::player::Action;
 use super::run::RunRef;
 use crate::diagram::layout::{Layout, TOP};
-use crate::diagram::svg::item_svg;
+use crate::diagram::svg::{item_svg, lane_heads};
 use std::fmt::Write;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -22,11 +22,26 @@ struct StaticProps {
     run: RunRef,
 }
 
-/// The full diagram; re-rendered only when the run changes.
+/// The full diagram, with the lane names in a strip that stays on top while scrolling;
+/// re-rendered only when the run changes.
 #[component]
 fn StaticDiagram(props: &StaticProps) -> Html {
-    Html::from_html_unchecked(props.run.svg.clone())
+    let l = &props.run.layout;
+    let strip = format!(
+        r#"<svg class="lockstep-diagram lane-strip" viewBox="0 0 {w:.0} {STRIP_HEIGHT}" aria-hidden="true"><rect class="strip-bg" width="{w:.0}" height="{STRIP_HEIGHT}"/>{}</svg>"#,
+        lane_heads(l),
+        w = l.width
+    );
+    html! {
+        <>
+            { Html::from_html_unchecked(strip.into()) }
+            { Html::from_html_unchecked(props.run.svg.clone()) }
+        </>
+    }
 }
+
+/// The height of the sticky strip of lane names, in diagram units.
+const STRIP_HEIGHT: f32 = 46.0;
 
 /// Draws the overlay for the cursor at `cursor` (none: only the lane heads are unveiled).
 fn overlay(layout: &Layout, cursor: Option<usize>) -> String {
@@ -76,7 +91,7 @@ pub fn DiagramView(props: &Props) -> Html {
     };
     html! {
         <div class="diagram-scroll" ref={scroller} data-testid="diagram">
-            <div class="diagram-stack" style={format!("max-width: {:.0}px; --natural-width: {:.0}px", layout.width * 1.6, layout.width)} {onclick}>
+            <div class="diagram-stack" style={format!("max-width: {:.0}px; --natural-width: {:.0}px; --strip-height: {:.2}%", layout.width * 1.6, layout.width, STRIP_HEIGHT / layout.width * 100.0)} {onclick}>
                 <StaticDiagram run={props.run.clone()} />
                 { Html::from_html_unchecked(overlay(layout, props.cursor).into()) }
             </div>

@@ -1,0 +1,107 @@
+// End to end: load every lesson of the release build in headless Chromium, step to the end,
+// check the rendered DOM against the engine's own verdict, fail on any console error or panic,
+// and save screenshots to test-output/screenshots/.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { serve, chromium, ROOT, CHROMIUM, CHROMIUM_ARGS } from './serve.mjs';
+
+const SHOTS = path.join(ROOT, 'test-output/screenshots');
+fs.mkdirSync(SHOTS, { recursive: true });
+
+const cli = (...args) => execFileSync(path.join(ROOT, 'target/debug/lockstep'), args, { encoding: 'utf8' });
+const lessons = cli('list').trim().split('\n').map((line) => line.split(/\s+/)[0]);
+
+const { url, close } = await serve(path.join(ROOT, 'dist'));
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+let passed = 0;
+let failed = 0;
+
+async function check(name, body) {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  try {
+    await body(page);
+    if (problems.length) throw new Error(problems.join('\n'));
+    passed += 1;
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed += 1;
+    console.log(`FAIL ${name}\n     ${String(e.message || e).split('\n').join('\n     ')}`);
+  } finally {
+    await page.close();
+  }
+}
+
+const text = (page, id) => page.locator(`[data-testid=${id}]`).innerText();
+function expect(cond, message) { if (!cond) throw new Error(message); }
+
+for (const id of lessons) {
+  await check(`lesson ${id}`, async (page) => {
+    const trace = JSON.parse(cli('run', id, '--format', 'json'));
+    const scenario = JSON.parse(fs.readFileSync(path.join(ROOT, `src/scenario/lessons/${id}.json`), 'utf8'));
+    await page.goto(`${url}#/${id}/0`);
+    await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
+    expect((await text(page, 'lesson-title')) === scenario.title, 'title shown');
+    expect((await text(page, 'narration')).includes(scenario.intro.slice(0, 40)), 'intro shown at step 0');
+    const items = await page.locator('[data-testid=diagram] svg:not(.overlay) .item').count();
+    expect(items >= 10, `diagram has ${items} items`);
+    await page.keyboard.press('End');
+    const n = trace.events.length;
+    await page.waitForFunction((n) => document.querySelector('[data-testid=step-count]').innerText.startsWith(`Step ${n} of ${n}`), n);
+    const verdict = await text(page, 'verdict');
+    expect(trace.verdict.safe ? verdict.startsWith('Safe') : verdict.startsWith('Unsafe'), `verdict badge "${verdict}" matches the engine`);
+    expect((await text(page, 'takeaway')).includes(scenario.takeaway), 'takeaway at the end');
+    const diagram = await page.locator('[data-testid=diagram]').innerText();
+    for (const e of trace.events.filter((e) => e.kind === 'write_rejected')) {
+      expect(diagram.includes(`rejected: ${e.reason}`), `rejection "${e.reason}" drawn`);
+    }
+    expect(page.url().endsWith(`#/${id}/${n}`), `hash follows the step (${page.url()})`);
+    await page.screenshot({ path: path.join(SHOTS, `${id}.png`) });
+  });
+}
+
+await check('dark theme, mid-run, after a reload', async (page) => {
+  await page.goto(`${url}#/lease-race-fenced/14`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  await page.click('[data-testid=theme]');
+  await page.reload();
+  await page.waitForSelector('[data-testid=diagram] svg');
+  expect((await page.getAttribute('html', 'data-theme')) === 'dark', 'theme kept across reload');
+  expect((await text(page, 'step-count')).startsWith('Step 14 of'), 'step kept across reload');
+  await page.screenshot({ path: path.join(SHOTS, 'dark-lease-race-fenced.png') });
+});
+
+await check('playback advances on its own and stops at the end', async (page) => {
+  await page.goto(`${url}#/short-pause/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  await page.selectOption('[data-testid=speed]', { label: '10×' });
+  await page.click('[data-testid=play]');
+  await page.waitForFunction(() => /^Step (\d+) of \1 /.test(document.querySelector('[data-testid=step-count]').innerText), null, { timeout: 20000 });
+  expect((await text(page, 'play')).includes('Play'), 'play button back to Play at the end');
+});
+
+await check('exports download SVG and Mermaid', async (page) => {
+  await page.goto(`${url}#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-svg]')]);
+  const svgText = fs.readFileSync(await svg.path(), 'utf8');
+  expect(svg.suggestedFilename() === 'lockstep-lease-race-fenced.svg' && svgText.includes('<style>') && svgText.includes('rejected: token 41 &lt; 42'), 'standalone SVG');
+  const [mmd] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-mermaid]')]);
+  const mmdText = fs.readFileSync(await mmd.path(), 'utf8');
+  expect(mmdText.startsWith('sequenceDiagram') && mmdText.includes('R--xA: rejected: token 41 < 42'), 'Mermaid text');
+});
+
+await check('narrow screen stays usable', async (page) => {
+  await page.setViewportSize({ width: 420, height: 900 });
+  await page.goto(`${url}#/network-delay/20`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  await page.screenshot({ path: path.join(SHOTS, 'narrow-network-delay.png') });
+});
+
+await browser.close();
+close();
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
