@@ -6,7 +6,6 @@ use super::player::Action;
 use super::run::RunRef;
 use crate::diagram::layout::{Layout, TOP};
 use crate::diagram::svg::{item_svg, lane_heads};
-use std::fmt::Write;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -43,24 +42,28 @@ fn StaticDiagram(props: &StaticProps) -> Html {
 /// The height of the sticky strip of lane names, in diagram units.
 const STRIP_HEIGHT: f32 = 46.0;
 
-/// Draws the overlay for the cursor at `cursor` (none: only the lane heads are unveiled).
-fn overlay(layout: &Layout, cursor: Option<usize>) -> String {
+/// Draws the cursor's overlay: a veil over the future, the cursor line, and the current event's
+/// items drawn again on top. The `<svg>` stays in place between steps; only attributes and the
+/// small group of current items change, so a step costs the same at any trace length.
+fn overlay(layout: &Layout, cursor: Option<usize>) -> Html {
     let (w, h) = (layout.width, layout.height);
     let y = cursor.map_or(TOP - 26.0, |c| layout.rows[c]);
-    let mut s = format!(
-        r#"<svg class="lockstep-diagram overlay" viewBox="0 0 {w:.0} {h:.0}" aria-hidden="true"><rect class="veil" x="0" y="{:.1}" width="{w:.0}" height="{:.1}"/>"#,
-        y + 14.0,
-        (h - y - 14.0).max(0.0)
-    );
-    if let Some(c) = cursor {
-        let _ = write!(s, r#"<line class="cursor-line" x1="0" y1="{y:.1}" x2="{w:.0}" y2="{y:.1}"/><g class="current">"#);
+    let current = cursor.map(|c| {
+        let mut s = String::new();
         for item in layout.items.iter().filter(|i| i.events.0 == c || i.events.1 == c) {
             item_svg(&mut s, item);
         }
-        s.push_str("</g>");
+        s
+    });
+    html! {
+        <svg class="lockstep-diagram overlay" viewBox={format!("0 0 {w:.0} {h:.0}")} aria-hidden="true">
+            <rect class="veil" x="0" y={format!("{:.1}", y + 14.0)} width={format!("{w:.0}")} height={format!("{:.1}", (h - y - 14.0).max(0.0))} />
+            if let Some(current) = current {
+                <line class="cursor-line" x1="0" y1={format!("{y:.1}")} x2={format!("{w:.0}")} y2={format!("{y:.1}")} />
+                <g class="current">{ Html::from_html_unchecked(current.into()) }</g>
+            }
+        </svg>
     }
-    s.push_str("</svg>");
-    s
 }
 
 /// The diagram with its overlay, scrolled to keep the cursor in view; a click on an item seeks to it.
@@ -93,7 +96,7 @@ pub fn DiagramView(props: &Props) -> Html {
         <div class="diagram-scroll" ref={scroller} data-testid="diagram">
             <div class="diagram-stack" style={format!("max-width: {:.0}px; --natural-width: {:.0}px; --strip-height: {:.2}%", layout.width * 1.6, layout.width, STRIP_HEIGHT / layout.width * 100.0)} {onclick}>
                 <StaticDiagram run={props.run.clone()} />
-                { Html::from_html_unchecked(overlay(layout, props.cursor).into()) }
+                { overlay(layout, props.cursor) }
             </div>
         </div>
     }

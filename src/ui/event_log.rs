@@ -1,5 +1,5 @@
 //! The event log: the trace as text, the accessible alternative to the diagram. Shows a window
-//! of events around the cursor so long traces stay cheap to update.
+//! of events around the cursor, keyed by event, so a step changes only a few rows.
 
 use super::player::Action;
 use super::run::RunRef;
@@ -7,7 +7,7 @@ use crate::engine::msg::group;
 use yew::prelude::*;
 
 /// Events shown on each side of the cursor.
-const WINDOW: usize = 40;
+const WINDOW: usize = 30;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -28,7 +28,7 @@ pub fn EventLog(props: &Props) -> Html {
         let on_seek = props.on_seek.clone();
         let class = classes!("log-row", current.then_some("is-current"), future.then_some("is-future"));
         html! {
-            <li class={class} aria-current={current.then_some("step")}>
+            <li key={i} class={class} aria-current={current.then_some("step")}>
                 <button class="log-button" onclick={Callback::from(move |_| on_seek.emit(Action::Seek(i + 1)))}>
                     <span class="log-index">{i + 1}</span>
                     <span class="log-time">{format!("{} ms", group(e.at_ms as i64))}</span>
