@@ -7,6 +7,24 @@ use std::fmt::Write;
 /// The diagram's stylesheet, embedded in exported files so they stand alone.
 pub const STYLE: &str = include_str!("../../static/diagram.css");
 
+/// A coordinate printed to a tenth of a unit (integer arithmetic keeps float formatting out of
+/// the wasm binary).
+#[derive(Clone, Copy, Debug)]
+pub struct Px(pub f32);
+
+impl std::fmt::Display for Px {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tenths = (self.0 * 10.0).round() as i64;
+        let sign = if tenths < 0 { "-" } else { "" };
+        let (whole, frac) = (tenths.abs() / 10, tenths.abs() % 10);
+        if frac == 0 {
+            write!(f, "{sign}{whole}")
+        } else {
+            write!(f, "{sign}{whole}.{frac}")
+        }
+    }
+}
+
 /// Escapes text for SVG content and attributes.
 pub fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -25,40 +43,40 @@ pub fn escape(s: &str) -> String {
 /// Renders the whole diagram; `standalone` embeds the stylesheet and an XML namespace for a file.
 pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
     let mut s = String::with_capacity(256 + layout.items.len() * 220);
-    let (w, h) = (layout.width, layout.height);
+    let (w, h) = (Px(layout.width), Px(layout.height));
     let _ = write!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="lockstep-diagram" viewBox="0 0 {w:.0} {h:.0}" width="{w:.0}" height="{h:.0}" role="img" aria-label="Sequence diagram: {}">"#,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="lockstep-diagram" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="Sequence diagram: {}">"#,
         escape(title)
     );
     if standalone {
-        let _ = write!(s, "<style>{STYLE}</style><rect class=\"paper\" width=\"{w:.0}\" height=\"{h:.0}\"/>");
+        let _ = write!(s, "<style>{STYLE}</style><rect class=\"paper\" width=\"{w}\" height=\"{h}\"/>");
     }
     s.push_str(DEFS);
     s.push_str(r#"<g class="axis">"#);
     for t in &layout.ticks {
-        let _ = write!(s, r#"<text class="tick" x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, super::layout::LEFT - 6.0, t.y + 4.0, tick_text(t.at_ms));
+        let _ = write!(s, r#"<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>"#, Px(super::layout::LEFT - 6.0), Px(t.y + 4.0), tick_text(t.at_ms));
     }
     s.push_str("</g>");
     for l in &layout.lanes {
         let _ = write!(
             s,
-            r#"<g class="lane lane--{}"><line class="lifeline" x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}"/></g>"#,
+            r#"<g class="lane lane--{}"><line class="lifeline" x1="{x}" y1="{}" x2="{x}" y2="{}"/></g>"#,
             l.role,
-            TOP - 20.0,
-            h - 12.0,
-            x = l.x
+            Px(TOP - 20.0),
+            Px(layout.height - 12.0),
+            x = Px(l.x)
         );
     }
     s.push_str(&lane_heads(layout));
     for g in &layout.gaps {
         let _ = write!(
             s,
-            r#"<g class="gap"><rect class="gap-band" x="0" y="{y0:.1}" width="{w:.0}" height="{gh:.1}"/><text class="gap-label" x="{lx:.1}" y="{ly:.1}" text-anchor="end">≈ {skip} idle, compressed</text></g>"#,
-            y0 = g.y0,
-            gh = g.y1 - g.y0,
-            lx = w - 8.0,
-            ly = (g.y0 + g.y1) / 2.0 + 4.0,
+            r#"<g class="gap"><rect class="gap-band" x="0" y="{y0}" width="{w}" height="{gh}"/><text class="gap-label" x="{lx}" y="{ly}" text-anchor="end">≈ {skip} idle, compressed</text></g>"#,
+            y0 = Px(g.y0),
+            gh = Px(g.y1 - g.y0),
+            lx = Px(layout.width - 8.0),
+            ly = Px((g.y0 + g.y1) / 2.0 + 4.0),
             skip = ms(g.skipped_ms)
         );
     }
@@ -76,9 +94,9 @@ pub fn lane_heads(layout: &Layout) -> String {
     for l in &layout.lanes {
         let _ = write!(
             s,
-            r#"<rect class="lane-head" x="{:.1}" y="8" width="160" height="32" rx="6"/><text class="lane-name" x="{:.1}" y="29" text-anchor="middle">{}</text>"#,
-            l.x - 80.0,
-            l.x,
+            r#"<rect class="lane-head" x="{}" y="8" width="160" height="32" rx="6"/><text class="lane-name" x="{}" y="29" text-anchor="middle">{}</text>"#,
+            Px(l.x - 80.0),
+            Px(l.x),
             escape(&l.name)
         );
     }
@@ -92,17 +110,18 @@ pub fn item_svg(s: &mut String, item: &Item) {
     match item.shape {
         Shape::Arrow { x1, y1, x2, y2, lost } => {
             let marker = if lost { "cross" } else { marker_for(item.class) };
-            let _ = write!(s, r#"<line class="shaft" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" marker-end="url(#{marker})"/>"#);
+            let (x1, y1, x2, y2) = (Px(x1), Px(y1), Px(x2), Px(y2));
+            let _ = write!(s, r#"<line class="shaft" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" marker-end="url(#{marker})"/>"#);
         }
         Shape::Span { x, y0, y1 } => {
             let width = if item.class.starts_with("pause") { 18.0 } else if item.class.contains("service") { 6.0 } else { 10.0 };
-            let _ = write!(s, r#"<rect class="span" x="{:.1}" y="{y0:.1}" width="{width}" height="{:.1}" rx="2"/>"#, x - width / 2.0, (y1 - y0).max(1.0));
+            let _ = write!(s, r#"<rect class="span" x="{}" y="{}" width="{}" height="{}" rx="2"/>"#, Px(x - width / 2.0), Px(y0), Px(width), Px((y1 - y0).max(1.0)));
         }
         Shape::Band { x0, x1, y0, y1 } => {
-            let _ = write!(s, r#"<rect class="band" x="{x0:.1}" y="{y0:.1}" width="{:.1}" height="{:.1}"/>"#, x1 - x0, (y1 - y0).max(1.0));
+            let _ = write!(s, r#"<rect class="band" x="{}" y="{}" width="{}" height="{}"/>"#, Px(x0), Px(y0), Px(x1 - x0), Px((y1 - y0).max(1.0)));
         }
         Shape::Mark { x, y, glyph } => {
-            let _ = write!(s, r#"<circle class="dot" cx="{x:.1}" cy="{y:.1}" r="9"/><text class="glyph" x="{x:.1}" y="{:.1}" text-anchor="middle">{glyph}</text>"#, y + 4.0);
+            let _ = write!(s, r#"<circle class="dot" cx="{}" cy="{}" r="9"/><text class="glyph" x="{}" y="{}" text-anchor="middle">{glyph}</text>"#, Px(x), Px(y), Px(x), Px(y + 4.0));
         }
     }
     if let Some(label) = &item.label {
@@ -117,7 +136,7 @@ fn label_svg(s: &mut String, l: &Label) {
         Anchor::Middle => "middle",
         Anchor::End => "end",
     };
-    let _ = write!(s, r#"<text class="label" x="{:.1}" y="{:.1}" text-anchor="{anchor}">{}</text>"#, l.x, l.y, escape(&l.text));
+    let _ = write!(s, r#"<text class="label" x="{}" y="{}" text-anchor="{anchor}">{}</text>"#, Px(l.x), Px(l.y), escape(&l.text));
 }
 
 fn marker_for(class: &str) -> &'static str {

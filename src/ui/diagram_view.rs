@@ -5,7 +5,7 @@ use super::browser;
 use super::player::Action;
 use super::run::RunRef;
 use crate::diagram::layout::{Layout, TOP};
-use crate::diagram::svg::{item_svg, lane_heads};
+use crate::diagram::svg::{item_svg, lane_heads, Px};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -27,9 +27,10 @@ struct StaticProps {
 fn StaticDiagram(props: &StaticProps) -> Html {
     let l = &props.run.layout;
     let strip = format!(
-        r#"<svg class="lockstep-diagram lane-strip" viewBox="0 0 {w:.0} {STRIP_HEIGHT}" aria-hidden="true"><rect class="strip-bg" width="{w:.0}" height="{STRIP_HEIGHT}"/>{}</svg>"#,
+        r#"<svg class="lockstep-diagram lane-strip" viewBox="0 0 {w} {h}" aria-hidden="true"><rect class="strip-bg" width="{w}" height="{h}"/>{}</svg>"#,
         lane_heads(l),
-        w = l.width
+        w = Px(l.width),
+        h = Px(STRIP_HEIGHT)
     );
     html! {
         <>
@@ -46,7 +47,7 @@ const STRIP_HEIGHT: f32 = 46.0;
 /// items drawn again on top. The `<svg>` stays in place between steps; only attributes and the
 /// small group of current items change, so a step costs the same at any trace length.
 fn overlay(layout: &Layout, cursor: Option<usize>) -> Html {
-    let (w, h) = (layout.width, layout.height);
+    let (w, h) = (Px(layout.width), Px(layout.height));
     let y = cursor.map_or(TOP - 26.0, |c| layout.rows[c]);
     let current = cursor.map(|c| {
         let mut s = String::new();
@@ -56,10 +57,10 @@ fn overlay(layout: &Layout, cursor: Option<usize>) -> Html {
         s
     });
     html! {
-        <svg class="lockstep-diagram overlay" viewBox={format!("0 0 {w:.0} {h:.0}")} aria-hidden="true">
-            <rect class="veil" x="0" y={format!("{:.1}", y + 14.0)} width={format!("{w:.0}")} height={format!("{:.1}", (h - y - 14.0).max(0.0))} />
+        <svg class="lockstep-diagram overlay" viewBox={format!("0 0 {w} {h}")} aria-hidden="true">
+            <rect class="veil" x="0" y={Px(y + 14.0).to_string()} width={w.to_string()} height={Px((layout.height - y - 14.0).max(0.0)).to_string()} />
             if let Some(current) = current {
-                <line class="cursor-line" x1="0" y1={format!("{y:.1}")} x2={format!("{w:.0}")} y2={format!("{y:.1}")} />
+                <line class="cursor-line" x1="0" y1={Px(y).to_string()} x2={w.to_string()} y2={Px(y).to_string()} />
                 <g class="current">{ Html::from_html_unchecked(current.into()) }</g>
             }
         </svg>
@@ -94,7 +95,7 @@ pub fn DiagramView(props: &Props) -> Html {
     };
     html! {
         <div class="diagram-scroll" ref={scroller} data-testid="diagram">
-            <div class="diagram-stack" style={format!("max-width: {:.0}px; --natural-width: {:.0}px; --strip-height: {:.2}%", layout.width * 1.6, layout.width, STRIP_HEIGHT / layout.width * 100.0)} {onclick}>
+            <div class="diagram-stack" style={format!("max-width: {}px; --natural-width: {}px; --strip-height: {}%", Px(layout.width * 1.6), Px(layout.width), Px(STRIP_HEIGHT / layout.width * 100.0))} {onclick}>
                 <StaticDiagram run={props.run.clone()} />
                 { overlay(layout, props.cursor) }
             </div>
