@@ -71,21 +71,32 @@ impl Verdict {
     }
 }
 
-/// Evaluates every property over a trace.
-/// `names` are the participants' display names, indexed by node.
+/// Evaluates every property over a trace. `names` are the participants' display names.
+///
+/// Leases are tracked per holder and ordered by grant, so designs without a fencing token
+/// (every token 0) are judged the same way as those with one.
 pub fn check(events: &[Event], names: &[String]) -> Verdict {
-    let mut live: BTreeMap<u64, NodeId> = BTreeMap::new();
+    // The live lease of each holder: (token, grant order).
+    let mut live: BTreeMap<NodeId, (u64, u64)> = BTreeMap::new();
+    let mut latest_grant: BTreeMap<NodeId, u64> = BTreeMap::new();
+    let mut grants = 0u64;
     let mut believers: BTreeMap<NodeId, u64> = BTreeMap::new();
-    let mut data_token: Option<u64> = None;
+    // The grant order and token under which the current data was written.
+    let mut data: Option<(u64, u64)> = None;
     let mut findings = Vec::new();
     let mut find = |kind, i: usize, text: String| findings.push(Finding { kind, event: i, at_ms: events[i].at_ms, text });
+    let lease = |token: u64| if token == 0 { "its lease".to_string() } else { format!("lease {token}") };
     for (i, e) in events.iter().enumerate() {
         match &e.kind {
             EventKind::LeaseGranted { token, holder, .. } => {
-                live.insert(*token, *holder);
+                grants += 1;
+                live.insert(*holder, (*token, grants));
+                latest_grant.insert(*holder, grants);
             }
-            EventKind::LeaseEnded { token, .. } => {
-                live.remove(token);
+            EventKind::LeaseEnded { token, holder, .. } => {
+                if live.get(holder).is_some_and(|l| l.0 == *token) {
+                    live.remove(holder);
+                }
             }
             EventKind::BeliefStart { token, .. } => {
                 if let Some((other, their)) = believers.iter().find(|(n, _)| **n != e.node) {
@@ -100,14 +111,16 @@ pub fn check(events: &[Event], names: &[String]) -> Verdict {
             EventKind::BeliefEnd { .. } => {
                 believers.remove(&e.node);
             }
-            EventKind::WriteAccepted { token, .. } => {
-                if !live.contains_key(token) {
-                    find(FindingKind::StaleWriteAccepted, i, format!("a write with token {token} was accepted after lease {token} had ended"));
+            EventKind::WriteAccepted { writer, token, .. } => {
+                let who = &names[writer.0];
+                if live.get(writer).map(|l| l.0) != Some(*token) {
+                    find(FindingKind::StaleWriteAccepted, i, format!("{who}'s write with token {token} was accepted after {} had ended", lease(*token)));
                 }
-                if let Some(newer) = data_token.filter(|d| d > token) {
-                    find(FindingKind::LostUpdate, i, format!("a write with token {token} overwrote data written under token {newer}"));
+                let order = latest_grant.get(writer).copied().unwrap_or(0);
+                if let Some((_, newer)) = data.filter(|d| d.0 > order) {
+                    find(FindingKind::LostUpdate, i, format!("{who}'s write overwrote data written under a newer lease (token {newer})"));
                 }
-                data_token = Some(*token);
+                data = Some((order, *token));
             }
             EventKind::WriteRejected { token, reason, .. } => {
                 find(FindingKind::StaleWriteRejected, i, format!("the write with token {token} was rejected ({reason})"));
