@@ -104,7 +104,7 @@ async fn the_unfenced_race_ends_unsafe() {
     assert_eq!(app.text("[data-testid=verdict]"), "No violation so far");
     app.click("[data-testid=to-end]").await;
     assert_eq!(app.text("[data-testid=verdict]"), "Unsafe: stale write accepted, lost update");
-    assert!(app.text("[data-testid=diagram]").contains("accepted token 41: STALE, LOST UPDATE"));
+    assert!(app.text("[data-testid=diagram]").contains("accepted, token 41: STALE, LOST UPDATE"));
 }
 
 #[wasm_bindgen_test]

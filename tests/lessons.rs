@@ -7,14 +7,6 @@ use lockstep::engine::FindingKind::*;
 use lockstep::scenario::lessons;
 use support::*;
 
-fn ok(at: u64, who: &str, token: u64, value: &str, version: u64) -> Write {
-    (at, who.into(), token, value.into(), Ok(version))
-}
-
-fn rejected(at: u64, who: &str, token: u64, value: &str, reason: &str) -> Write {
-    (at, who.into(), token, value.into(), Err(reason.into()))
-}
-
 #[test]
 fn fenced_lease_race_rejects_token_41_after_42() {
     let t = run_lesson("lease-race-fenced");
@@ -80,11 +72,26 @@ fn conditional_write_rejects_by_version() {
 }
 
 #[test]
-fn every_lesson_has_metadata_and_a_test_above() {
+fn every_lesson_has_metadata_and_an_outcome_test() {
+    // Adding a lesson means adding its outcome test here or in tests/redis.rs, then its id below.
     let ids: Vec<String> = lessons::all().iter().map(|l| l.id().to_string()).collect();
     assert_eq!(
         ids,
-        ["lease-race-fenced", "lease-race-unfenced", "short-pause", "clock-jump", "network-delay", "conditional-write"]
+        [
+            "lease-race-fenced",
+            "lease-race-unfenced",
+            "short-pause",
+            "clock-jump",
+            "network-delay",
+            "conditional-write",
+            "redis-del-release",
+            "redis-safe-release",
+            "redis-renewal-abort",
+            "redis-renewal-carry-on",
+            "redis-value-not-token",
+            "redis-incr-token",
+            "redis-idempotent-job"
+        ]
     );
     for l in lessons::all() {
         let s = &l.scenario;

@@ -12,6 +12,8 @@ use serde_json::json;
 
 #[derive(Debug, Clone)]
 struct Schedule {
+    /// Run on a single Redis with an INCR token instead of the lease lock.
+    redis: bool,
     seed: u64,
     ttl_ms: u64,
     fenced: bool,
@@ -36,7 +38,7 @@ fn schedule() -> impl Strategy<Value = Schedule> {
         prop::option::of((0usize..3, 0u64..2000, 0u64..2000)),
     )
         .prop_map(|((seed, ttl_ms, fenced, (lo, extra)), (starts, works), pauses, jump, delay, partition, crash)| {
-            Schedule { seed, ttl_ms, fenced, latency: (lo, lo + extra), starts, works, pauses, jump, delay, partition, crash }
+            Schedule { redis: false, seed, ttl_ms, fenced, latency: (lo, lo + extra), starts, works, pauses, jump, delay, partition, crash }
         })
 }
 
@@ -76,7 +78,11 @@ fn scenario(s: &Schedule) -> String {
     }
     json!({
         "version": 1, "seed": s.seed,
-        "lock": {"design": "lease", "ttl_ms": s.ttl_ms, "first_token": 1},
+        "lock": if s.redis {
+            json!({"design": "redis", "ttl_ms": s.ttl_ms, "incr_token": true})
+        } else {
+            json!({"design": "lease", "ttl_ms": s.ttl_ms, "first_token": 1})
+        },
         "network": {"latency_ms": {"min_ms": s.latency.0, "max_ms": s.latency.1}},
         "participants": participants, "faults": faults
     })
@@ -126,6 +132,13 @@ proptest! {
     }
 
     #[test]
+    fn fenced_resource_never_accepts_a_lower_redis_incr_token(mut s in schedule()) {
+        (s.fenced, s.redis) = (true, true);
+        let tokens = accepted_tokens(&run(&s));
+        prop_assert!(tokens.windows(2).all(|w| w[0] <= w[1]), "accepted tokens went down: {:?}", tokens);
+    }
+
+    #[test]
     fn checker_agrees_with_the_oracle(s in schedule()) {
         let t = run(&s);
         prop_assert_eq!(!t.verdict.safe, oracle_unsafe(&t), "{}", t.to_text());
@@ -142,4 +155,22 @@ fn the_oracle_is_not_vacuous() {
         if oracle_unsafe(&run(&s)) { unsafe_ += 1 } else { safe += 1 }
     }
     assert!(safe > 20 && unsafe_ > 20, "safe {safe}, unsafe {unsafe_}");
+}
+
+#[test]
+fn a_search_over_pause_lengths_finds_the_unfenced_redis_violation() {
+    let base: serde_json::Value = serde_json::from_str(lockstep::scenario::lessons::find("redis-value-not-token").unwrap().source).unwrap();
+    let unsafe_pauses: Vec<u64> = (0..=3_000u64)
+        .step_by(50)
+        .filter(|&pause| {
+            let mut v = base.clone();
+            v["faults"][0]["for_ms"] = pause.into();
+            let (_, spec) = load(&v.to_string()).unwrap();
+            !engine::run(&spec).unwrap().verdict.safe
+        })
+        .collect();
+    // A pauses at 50 ms holding a key that expires at 1,005 ms; its write takes 5 ms to arrive.
+    // From a 950 ms pause on, the write lands once the key is gone.
+    assert_eq!(unsafe_pauses.first(), Some(&950), "{unsafe_pauses:?}");
+    assert!(unsafe_pauses.windows(2).all(|w| w[1] - w[0] == 50), "every longer pause is unsafe too");
 }

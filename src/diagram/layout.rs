@@ -5,7 +5,7 @@
 //! [`MAX_IDLE_PX`] is compressed and marked. Messages in flight are slanted arrows.
 
 use crate::engine::checker::FindingKind;
-use crate::engine::msg::{group, ms, Msg};
+use crate::engine::msg::{group, lease_name, ms, token_name, Msg};
 use crate::engine::trace::{EventKind, LeaseEnd, Trace};
 use crate::engine::NodeId;
 use std::collections::BTreeMap;
@@ -164,7 +164,9 @@ pub fn layout(trace: &Trace) -> Layout {
     let mut sends: BTreeMap<u64, usize> = BTreeMap::new();
     let mut open: BTreeMap<(NodeId, &'static str), (usize, String)> = BTreeMap::new();
     let mut lease_end: BTreeMap<u64, usize> = BTreeMap::new();
-    let mut partitions: Vec<(usize, f32, f32)> = Vec::new();
+    // Open partitions: (item index of the band).
+    let mut partitions: Vec<usize> = Vec::new();
+    let (band_x0, band_x1) = (lanes[0].x - 40.0, lanes.last().map_or(LEFT, |l| l.x) + 40.0);
     let violations: BTreeMap<usize, Vec<FindingKind>> = trace.verdict.findings.iter().fold(BTreeMap::new(), |mut m, f| {
         m.entry(f.event).or_insert_with(Vec::new).push(f.kind);
         m
@@ -190,7 +192,7 @@ pub fn layout(trace: &Trace) -> Layout {
                     _ => "msg",
                 };
                 let text = if lost { format!("{} ✗", msg.label()) } else { msg.label() };
-                let label = arrow_label(x1, y1, x2, ey, text);
+                let label = b.arrow_label(x1, y1, x2, ey, text);
                 b.push(Shape::Arrow { x1, y1, x2, y2: ey, lost }, class, Some(label), (s, i));
             }
             EventKind::PauseStart { until_ms } => {
@@ -204,7 +206,7 @@ pub fn layout(trace: &Trace) -> Layout {
                 }
             }
             EventKind::LeaseGranted { token, .. } => {
-                open.insert((e.node, "lease"), (i, format!("lease {token}")));
+                open.insert((e.node, "lease"), (i, lease_name(*token)));
             }
             EventKind::LeaseEnded { token, how, holder } => {
                 lease_end.insert(*token, i);
@@ -212,10 +214,10 @@ pub fn layout(trace: &Trace) -> Layout {
                     b.push(Shape::Span { x: ex, y0: rows[s], y1: ey }, "lease lease--service", None, (s, i));
                 }
                 let (glyph, class, text) = match how {
-                    LeaseEnd::Expired => ("◷", "mark mark--expiry", format!("lease {token} expires")),
-                    LeaseEnd::Released => ("", "mark mark--release", format!("lease {token} released")),
-                    LeaseEnd::DeletedByOther => ("✗", "mark mark--violation", format!("lease {token} of {} deleted", trace.name(*holder))),
-                    LeaseEnd::LostOnRestart => ("✗", "mark mark--expiry", format!("lease {token} lost")),
+                    LeaseEnd::Expired => ("◷", "mark mark--expiry", format!("{} expires", lease_name(*token))),
+                    LeaseEnd::Released => ("", "mark mark--release", String::new()),
+                    LeaseEnd::DeletedByOther => ("✗", "mark mark--violation", format!("{} of {} deleted", lease_name(*token), trace.name(*holder))),
+                    LeaseEnd::LostOnRestart => ("✗", "mark mark--expiry", format!("{} lost", lease_name(*token))),
                 };
                 if !glyph.is_empty() {
                     let label = side_label(ex, ey + 4.0, text, lanes.len(), e.node, 14.0);
@@ -236,8 +238,8 @@ pub fn layout(trace: &Trace) -> Layout {
                 let violation = found.iter().any(|k| k.is_violation());
                 let (glyph, class, mut text) = match &e.kind {
                     EventKind::WriteRejected { reason, .. } => ("✗", "write write--rejected", format!("rejected: {reason}")),
-                    _ if violation => ("!", "write write--violation", format!("accepted token {token}")),
-                    _ => ("✓", "write write--accepted", format!("accepted token {token}")),
+                    _ if violation => ("!", "write write--violation", format!("accepted, {}", token_name(*token))),
+                    _ => ("✓", "write write--accepted", format!("accepted, {}", token_name(*token))),
                 };
                 if violation && !rejected {
                     let lost = found.contains(&FindingKind::LostUpdate);
@@ -264,10 +266,14 @@ pub fn layout(trace: &Trace) -> Layout {
                 let label = side_label(ex, ey + 4.0, text, lanes.len(), e.node, 14.0);
                 b.push(Shape::Mark { x: ex, y: ey, glyph }, class, Some(label), (i, i));
             }
-            EventKind::PartitionStart { .. } => partitions.push((i, ey, bottom)),
+            EventKind::PartitionStart { .. } => {
+                let label = Label { x: band_x0 + 4.0, y: ey + 14.0, text: "network partition".into(), anchor: Anchor::Start };
+                partitions.push(b.items.len());
+                b.push(Shape::Band { x0: band_x0, x1: band_x1, y0: ey, y1: bottom }, "partition", Some(label), (i, i));
+            }
             EventKind::PartitionEnd { .. } => {
-                if let Some(p) = partitions.iter_mut().rev().find(|p| p.2 == bottom) {
-                    p.2 = ey;
+                if let Some(Shape::Band { y1, .. }) = partitions.pop().map(|k| &mut b.items[k].shape) {
+                    *y1 = ey;
                 }
             }
             _ => {}
@@ -295,11 +301,6 @@ pub fn layout(trace: &Trace) -> Layout {
             }
         }
     }
-    let (x0, x1) = (lanes[0].x - 40.0, lanes.last().map_or(LEFT, |l| l.x) + 40.0);
-    for (i, y0, y1) in partitions {
-        let label = Label { x: x0 + 4.0, y: y0 + 14.0, text: "network partition".into(), anchor: Anchor::Start };
-        b.items.insert(0, Item { shape: Shape::Band { x0, x1, y0, y1 }, class: "partition", label: Some(label), events: (i, i) });
-    }
     let width = lanes.last().map_or(LEFT, |l| l.x) + 230.0;
     Layout { width, height: bottom + 16.0, lanes, rows, items: b.items, gaps, ticks }
 }
@@ -311,6 +312,18 @@ struct Builder {
 impl Builder {
     fn push(&mut self, shape: Shape, class: &'static str, label: Option<Label>, events: (usize, usize)) {
         self.items.push(Item { shape, class, label, events });
+    }
+
+    /// Places an arrow's label just above the arrow, at the middle if that spot is free, else at
+    /// the first point along the arrow where it overlaps no label drawn so far.
+    fn arrow_label(&self, x1: f32, y1: f32, x2: f32, y2: f32, text: String) -> Label {
+        let at = |t: f32| Label { x: x1 + (x2 - x1) * t, y: y1 + (y2 - y1) * t - 6.0, text: text.clone(), anchor: Anchor::Middle };
+        let placed: Vec<_> = self.items.iter().filter_map(|i| i.label.as_ref().map(Label::bbox)).collect();
+        let free = |l: &Label| {
+            let a = l.bbox();
+            !placed.iter().any(|b| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3)
+        };
+        [0.5, 0.35, 0.65, 0.25, 0.75].into_iter().map(at).find(|l| free(l)).unwrap_or_else(|| at(0.5))
     }
 
     /// Draws a client's belief: the part while the service agrees, then the stale part shaded.
@@ -328,11 +341,6 @@ impl Builder {
     }
 }
 
-fn arrow_label(x1: f32, y1: f32, x2: f32, y2: f32, text: String) -> Label {
-    let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
-    // Above the line, nudged against the slope so the text does not sit on the arrow.
-    Label { x: mx, y: my - 6.0, text, anchor: Anchor::Middle }
-}
 
 /// Places a label `offset` beside its lane: to the right, or to the left on the last lane.
 fn side_label(x: f32, y: f32, text: String, lanes: usize, node: NodeId, offset: f32) -> Label {

@@ -81,7 +81,9 @@ pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
         );
     }
     s.push_str(r#"<g class="items">"#);
-    for item in &layout.items {
+    // Bands first, so they sit behind everything else.
+    let (bands, rest): (Vec<&Item>, Vec<&Item>) = layout.items.iter().partition(|i| matches!(i.shape, Shape::Band { .. }));
+    for item in bands.into_iter().chain(rest) {
         item_svg(&mut s, item);
     }
     s.push_str("</g></svg>");

@@ -6,7 +6,7 @@
 //! - a stale write rejected by the resource (the defence working).
 
 use super::ids::NodeId;
-use super::msg::ms;
+use super::msg::{lease_name, ms, token_name};
 use super::trace::{Event, EventKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -85,7 +85,6 @@ pub fn check(events: &[Event], names: &[String]) -> Verdict {
     let mut data: Option<(u64, u64)> = None;
     let mut findings = Vec::new();
     let mut find = |kind, i: usize, text: String| findings.push(Finding { kind, event: i, at_ms: events[i].at_ms, text });
-    let lease = |token: u64| if token == 0 { "its lease".to_string() } else { format!("lease {token}") };
     for (i, e) in events.iter().enumerate() {
         match &e.kind {
             EventKind::LeaseGranted { token, holder, .. } => {
@@ -101,8 +100,11 @@ pub fn check(events: &[Event], names: &[String]) -> Verdict {
             EventKind::BeliefStart { token, .. } => {
                 if let Some((other, their)) = believers.iter().find(|(n, _)| **n != e.node) {
                     let text = format!(
-                        "{} (token {token}) and {} (token {their}) both believe they hold the lock",
-                        names[e.node.0], names[other.0]
+                        "{} ({}) and {} ({}) both believe they hold the lock",
+                        names[e.node.0],
+                        token_name(*token),
+                        names[other.0],
+                        token_name(*their)
                     );
                     find(FindingKind::TwoHolders, i, text);
                 }
@@ -114,16 +116,16 @@ pub fn check(events: &[Event], names: &[String]) -> Verdict {
             EventKind::WriteAccepted { writer, token, .. } => {
                 let who = &names[writer.0];
                 if live.get(writer).map(|l| l.0) != Some(*token) {
-                    find(FindingKind::StaleWriteAccepted, i, format!("{who}'s write with token {token} was accepted after {} had ended", lease(*token)));
+                    find(FindingKind::StaleWriteAccepted, i, format!("{who}'s write ({}) was accepted after {} had ended", token_name(*token), lease_name(*token)));
                 }
                 let order = latest_grant.get(writer).copied().unwrap_or(0);
                 if let Some((_, newer)) = data.filter(|d| d.0 > order) {
-                    find(FindingKind::LostUpdate, i, format!("{who}'s write overwrote data written under a newer lease (token {newer})"));
+                    find(FindingKind::LostUpdate, i, format!("{who}'s write overwrote data written under a newer lease ({})", token_name(newer)));
                 }
                 data = Some((order, *token));
             }
             EventKind::WriteRejected { token, reason, .. } => {
-                find(FindingKind::StaleWriteRejected, i, format!("the write with token {token} was rejected ({reason})"));
+                find(FindingKind::StaleWriteRejected, i, format!("the write ({}) was rejected: {reason}", token_name(*token)));
             }
             _ => {}
         }

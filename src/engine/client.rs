@@ -34,6 +34,8 @@ struct Holding {
 /// A client node.
 pub struct Client {
     spec: ClientSpec,
+    /// The expiry to name in acquire requests, for designs where the client sets it.
+    px_ms: Option<u64>,
     lock: NodeId,
     resource: NodeId,
     pc: usize,
@@ -51,9 +53,10 @@ pub struct Client {
 
 impl Client {
     /// Builds a client that talks to one lock service and one resource.
-    pub fn new(spec: ClientSpec, lock: NodeId, resource: NodeId) -> Self {
+    pub fn new(spec: ClientSpec, px_ms: Option<u64>, lock: NodeId, resource: NodeId) -> Self {
         Client {
             spec,
+            px_ms,
             lock,
             resource,
             pc: 0,
@@ -69,7 +72,7 @@ impl Client {
     }
 
     fn reset(&mut self) {
-        *self = Client::new(self.spec.clone(), self.lock, self.resource);
+        *self = Client::new(self.spec.clone(), self.px_ms, self.lock, self.resource);
     }
 
     /// Runs steps until one has to wait.
@@ -136,7 +139,7 @@ impl Client {
     fn send_acquire(&mut self, cx: &mut Cx) {
         self.value = cx.rng.next_u64();
         self.acquire_sent_at = cx.now;
-        cx.send(self.lock, Msg::Acquire { value: self.value });
+        cx.send(self.lock, Msg::Acquire { value: self.value, px_ms: self.px_ms });
         self.await_reply(cx, Wait::Acquire);
     }
 

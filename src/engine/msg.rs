@@ -16,8 +16,9 @@ pub enum ReleaseMode {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Msg {
-    /// Ask for the lock, naming a random value that identifies this acquisition.
-    Acquire { value: u64 },
+    /// Ask for the lock, naming a random value that identifies this acquisition; `px_ms` is set
+    /// when the client chooses the expiry itself (Redis `SET key value NX PX ms`).
+    Acquire { value: u64, px_ms: Option<u64> },
     /// The lock is yours with this fencing token for `ttl_ms` on the service's clock.
     Granted { token: u64, ttl_ms: u64 },
     /// Someone else holds the lock.
@@ -42,12 +43,18 @@ impl Msg {
     /// Labels the message for a diagram arrow.
     pub fn label(&self) -> String {
         match self {
-            Msg::Acquire { .. } => "acquire".into(),
+            Msg::Acquire { px_ms: None, .. } => "acquire".into(),
+            Msg::Acquire { value, px_ms: Some(px) } => format!("SET lock {} NX PX {px}", short(*value)),
+            Msg::Granted { token: 0, .. } => "OK (no token)".into(),
             Msg::Granted { token, ttl_ms } => format!("granted: token {token}, TTL {}", ms(*ttl_ms)),
             Msg::Busy => "busy".into(),
+            Msg::Renew { token: 0, value } => format!("PEXPIRE if value = {}", short(*value)),
             Msg::Renew { token, .. } => format!("renew token {token}"),
+            Msg::Renewed { token: 0, .. } => "renewed".into(),
             Msg::Renewed { token, .. } => format!("renewed token {token}"),
+            Msg::RenewRefused { token: 0 } => "renewal refused: not yours".into(),
             Msg::RenewRefused { token } => format!("renewal refused (token {token})"),
+            Msg::Release { token: 0, value, mode: ReleaseMode::Safe } => format!("DEL if value = {}", short(*value)),
             Msg::Release { token, mode: ReleaseMode::Safe, .. } => format!("release token {token} if mine"),
             Msg::Release { mode: ReleaseMode::Unsafe, .. } => "DEL lock (no check)".into(),
             Msg::ReleaseResult { released: true, .. } => "released".into(),
@@ -68,6 +75,29 @@ impl Msg {
             Msg::Busy | Msg::RenewRefused { .. } | Msg::WriteRejected { .. } | Msg::ReleaseResult { released: false, .. }
         )
     }
+}
+
+/// Names a lease for people: `lease 41`, or `the key` for a design without tokens.
+pub fn lease_name(token: u64) -> String {
+    if token == 0 {
+        "the key".into()
+    } else {
+        format!("lease {token}")
+    }
+}
+
+/// Names a token for people: `token 41`, or `no token`.
+pub fn token_name(token: u64) -> String {
+    if token == 0 {
+        "no token".into()
+    } else {
+        format!("token {token}")
+    }
+}
+
+/// Shows a random lock value briefly, as its last four hex digits.
+pub fn short(value: u64) -> String {
+    format!("{:04x}", value & 0xffff)
 }
 
 /// Formats milliseconds with thousands separators: `1,500 ms`.

@@ -1,7 +1,7 @@
 //! One plain sentence per event, written for a learner.
 
 use super::ids::NodeId;
-use super::msg::{group, ms, Msg, ReleaseMode};
+use super::msg::{group, lease_name, ms, short, token_name, Msg, ReleaseMode};
 use super::spec::Spec;
 use super::trace::{BeliefEnd, EventKind, LeaseEnd};
 
@@ -60,53 +60,66 @@ impl Narrator {
                 ms(*extra_ms),
                 ms(*until_ms)
             ),
+            EventKind::LeaseGranted { token: 0, holder, expires_local } => format!(
+                "{me} sets the key for {}; it expires when {me}'s clock reads {}. There is no fencing token.",
+                n(*holder),
+                group(*expires_local)
+            ),
             EventKind::LeaseGranted { token, holder, expires_local } => format!(
                 "{me} grants the lock to {} with fencing token {token}; the lease ends when {me}'s clock reads {}.",
                 n(*holder),
                 group(*expires_local)
             ),
             EventKind::LeaseRenewed { token, holder, expires_local } => format!(
-                "{me} extends {}'s lease {token} to local {}.",
+                "{me} extends {}'s {} to local {}.",
                 n(*holder),
+                lease_name(*token),
                 group(*expires_local)
             ),
             EventKind::LeaseEnded { token, holder, how } => match how {
                 LeaseEnd::Expired => format!(
-                    "Lease {token} expires on {me}'s clock. Nobody tells {}: it may still think the lock is its own.",
+                    "{} expires on {me}'s clock. Nobody tells {}: it may still think the lock is its own.",
+                    capital(&lease_name(*token)),
                     n(*holder)
                 ),
-                LeaseEnd::Released => format!("{} released lease {token}; the lock is free.", n(*holder)),
+                LeaseEnd::Released => format!("{} released {}; the lock is free.", n(*holder), lease_name(*token)),
                 LeaseEnd::DeletedByOther => format!(
-                    "An unchecked release deletes lease {token}, which belongs to {}: the lock is free while {} still works.",
+                    "An unchecked release deletes {}, which belongs to {}: the lock is free while {} still works.",
+                    lease_name(*token),
                     n(*holder),
                     n(*holder)
                 ),
-                LeaseEnd::LostOnRestart => format!("Lease {token} of {} is lost with {me}'s memory.", n(*holder)),
+                LeaseEnd::LostOnRestart => {
+                    format!("{} of {} is lost with {me}'s memory.", capital(&lease_name(*token)), n(*holder))
+                }
             },
             EventKind::BeliefStart { token, until_local } => format!(
-                "{me} believes it holds the lock with token {token} until its own clock reads {}.",
+                "{me} believes it holds the lock ({}) until its own clock reads {}.",
+                token_name(*token),
                 group(*until_local)
             ),
-            EventKind::BeliefExtended { token, until_local } => {
-                format!("{me} now believes token {token} is good until its clock reads {}.", group(*until_local))
+            EventKind::BeliefExtended { until_local, .. } => {
+                format!("{me} now believes the lock is its own until its clock reads {}.", group(*until_local))
             }
             EventKind::BeliefEnd { token, why } => match why {
-                BeliefEnd::Released => format!("{me} is done with token {token} and lets the lock go."),
-                BeliefEnd::RenewalFailed => {
-                    format!("{me} could not renew token {token}, so it stops working before touching the resource.")
-                }
-                BeliefEnd::Crashed => format!("{me}'s belief in token {token} dies with the process."),
+                BeliefEnd::Released => format!("{me} is done with {} and lets the lock go.", lease_name(*token)),
+                BeliefEnd::RenewalFailed => format!(
+                    "{me} could not renew {}, so it stops working before touching the resource.",
+                    lease_name(*token)
+                ),
+                BeliefEnd::Crashed => format!("{me}'s belief in {} dies with the process.", lease_name(*token)),
             },
             EventKind::RenewalFailed { token, abort: true } => {
-                format!("{me}'s renewal of token {token} failed; its policy is to abort.")
+                format!("{me}'s renewal of {} failed; its policy is to abort.", lease_name(*token))
             }
             EventKind::RenewalFailed { token, abort: false } => {
-                format!("{me}'s renewal of token {token} failed, but its policy is to carry on regardless.")
+                format!("{me}'s renewal of {} failed, but its policy is to carry on regardless.", lease_name(*token))
             }
             EventKind::GaveUp { attempts } => format!("{me} gives up on the lock after {attempts} attempts."),
             EventKind::WriteAccepted { writer, token, value, version } => format!(
-                "{me} accepts {value:?} from {} (token {token}); the data is now at version {version}.",
-                n(*writer)
+                "{me} accepts {value:?} from {} ({}); the data is now at version {version}.",
+                n(*writer),
+                token_name(*token)
             ),
             EventKind::WriteRejected { writer, value, reason, .. } => {
                 format!("{me} rejects {value:?} from {}: {reason}. The resource itself stopped a stale writer.", n(*writer))
@@ -117,18 +130,31 @@ impl Narrator {
 
     fn sending(&self, me: &str, to: &str, msg: &Msg) -> String {
         match msg {
-            Msg::Acquire { value } => format!("{me} asks {to} for the lock (random value {:04x}).", value & 0xffff),
+            Msg::Acquire { value, px_ms: None } => format!("{me} asks {to} for the lock (random value {}).", short(*value)),
+            Msg::Acquire { value, px_ms: Some(px) } => format!(
+                "{me} runs SET lock {} NX PX {px} on {to}: set the key only if nobody holds it, expiring in {}.",
+                short(*value),
+                ms(*px)
+            ),
+            Msg::Granted { token: 0, .. } => format!("{me} answers {to}: OK, the key is set."),
             Msg::Granted { token, ttl_ms } => {
                 format!("{me} tells {to}: the lock is yours, token {token}, for {}.", ms(*ttl_ms))
             }
             Msg::Busy => format!("{me} tells {to} the lock is taken."),
-            Msg::Renew { token, .. } => format!("{me} asks {to} to extend lease {token}."),
+            Msg::Renew { token, .. } => format!("{me} asks {to} to extend {}.", lease_name(*token)),
+            Msg::Write { token: 0, value, expected_version: None } => {
+                format!("{me} sends a write of {value:?} to {to}; it has no token to carry.")
+            }
             Msg::Write { token, value, expected_version: None } => {
                 format!("{me} sends a write of {value:?} to {to}, carrying token {token}.")
             }
             Msg::Write { value, expected_version: Some(v), .. } => {
                 format!("{me} sends a write of {value:?} to {to}, valid only if the data is still at version {v}.")
             }
+            Msg::Release { token: 0, value, mode: ReleaseMode::Safe } => format!(
+                "{me} runs the compare-and-delete script on {to}: delete the key only if it still holds {}.",
+                short(*value)
+            ),
             Msg::Release { token, mode: ReleaseMode::Safe, .. } => {
                 format!("{me} asks {to} to release the lock, but only if token {token} is still the holder.")
             }

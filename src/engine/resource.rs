@@ -11,16 +11,18 @@ pub struct Resource {
     mode: ResourceMode,
     version: u64,
     highest_token: u64,
+    /// Values already applied, for the deduplicated mode.
+    applied: Vec<String>,
 }
 
 impl Resource {
     /// Builds an empty resource at version 0.
     pub fn new(mode: ResourceMode) -> Self {
-        Resource { mode, version: 0, highest_token: 0 }
+        Resource { mode, version: 0, highest_token: 0, applied: Vec::new() }
     }
 
     /// Decides whether a write is accepted; `Err` holds the reason it is not.
-    fn judge(&self, token: u64, expected_version: Option<u64>) -> Result<(), String> {
+    fn judge(&self, token: u64, value: &str, expected_version: Option<u64>) -> Result<(), String> {
         match self.mode {
             ResourceMode::Unfenced => Ok(()),
             ResourceMode::Fenced if token < self.highest_token => {
@@ -32,6 +34,10 @@ impl Resource {
                 Some(v) => Err(format!("expected version {v}, found {}", self.version)),
                 None => Err("no version given".into()),
             },
+            ResourceMode::Deduplicated if self.applied.iter().any(|a| a == value) => {
+                Err(format!("{value} already applied; duplicate ignored"))
+            }
+            ResourceMode::Deduplicated => Ok(()),
         }
     }
 }
@@ -42,9 +48,12 @@ impl Actor for Resource {
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
         match msg {
             Msg::Read => cx.send(from, Msg::ReadResult { version: self.version }),
-            Msg::Write { token, value, expected_version } => match self.judge(*token, *expected_version) {
+            Msg::Write { token, value, expected_version } => match self.judge(*token, value, *expected_version) {
                 Ok(()) => {
                     self.version += 1;
+                    if self.mode == ResourceMode::Deduplicated {
+                        self.applied.push(value.clone());
+                    }
                     self.highest_token = self.highest_token.max(*token);
                     let (token, value, version) = (*token, value.clone(), self.version);
                     cx.note(EventKind::WriteAccepted { writer: from, token, value, version });

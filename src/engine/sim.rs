@@ -129,7 +129,7 @@ impl<'s> Sim<'s> {
             .enumerate()
             .map(|(i, n)| {
                 let actor: Box<dyn Actor> = match &n.role {
-                    Role::Client(c) => Box::new(Client::new(c.clone(), lock_node, resource)),
+                    Role::Client(c) => Box::new(Client::new(c.clone(), spec.lock.client_px_ms(), lock_node, resource)),
                     Role::LockService => lock::build(&spec.lock),
                     Role::Resource(mode) => Box::new(Resource::new(*mode)),
                 };

@@ -108,6 +108,8 @@ pub enum ResourceMode {
     Fenced,
     /// Accepts a write only if it names the current version (compare-and-set).
     Conditional,
+    /// Applies each distinct value (a job's idempotency key) once; repeats change nothing.
+    Deduplicated,
 }
 
 /// Which lock service runs on the lock-service nodes, with its parameters.
@@ -116,13 +118,28 @@ pub enum ResourceMode {
 pub enum LockDesign {
     /// A lease with a monotonically increasing generation as its fencing token.
     Lease { ttl_ms: u64, first_token: u64 },
+    /// One Redis instance: `SET key value NX PX ttl`, expiry on the Redis clock, and no fencing
+    /// token unless `incr_token` has each acquisition also `INCR` a counter.
+    Redis {
+        ttl_ms: u64,
+        #[serde(default)]
+        incr_token: bool,
+    },
 }
 
 impl LockDesign {
     /// Returns the lease length every design has.
     pub fn ttl_ms(&self) -> u64 {
         match self {
-            LockDesign::Lease { ttl_ms, .. } => *ttl_ms,
+            LockDesign::Lease { ttl_ms, .. } | LockDesign::Redis { ttl_ms, .. } => *ttl_ms,
+        }
+    }
+
+    /// Returns the expiry a client names in its request, for designs where the client sets it.
+    pub fn client_px_ms(&self) -> Option<u64> {
+        match self {
+            LockDesign::Lease { .. } => None,
+            LockDesign::Redis { ttl_ms, .. } => Some(*ttl_ms),
         }
     }
 }

@@ -3,7 +3,7 @@
 use super::checker::Verdict;
 use super::clock::Clock;
 use super::ids::NodeId;
-use super::msg::{group, Msg};
+use super::msg::{group, lease_name, token_name, Msg};
 use serde::Serialize;
 
 /// Why a lease stopped existing at the lock service.
@@ -137,28 +137,28 @@ impl Trace {
                 format!("link to {} slowed by {} ms until {} ms", n(*to), group(*extra_ms as i64), group(*until_ms as i64))
             }
             EventKind::LeaseGranted { token, holder, expires_local } => {
-                format!("lease {token} → {} until local {}", n(*holder), group(*expires_local))
+                format!("{} → {} until local {}", lease_name(*token), n(*holder), group(*expires_local))
             }
             EventKind::LeaseRenewed { token, expires_local, .. } => {
-                format!("lease {token} renewed until local {}", group(*expires_local))
+                format!("{} renewed until local {}", lease_name(*token), group(*expires_local))
             }
-            EventKind::LeaseEnded { token, holder, how } => format!("lease {token} of {} ended: {how:?}", n(*holder)),
+            EventKind::LeaseEnded { token, holder, how } => format!("{} of {} ended: {how:?}", lease_name(*token), n(*holder)),
             EventKind::BeliefStart { token, until_local } => {
-                format!("believes: holds {token} until local {}", group(*until_local))
+                format!("believes: holds {} until local {}", lease_name(*token), group(*until_local))
             }
             EventKind::BeliefExtended { token, until_local } => {
-                format!("believes: holds {token} until local {}", group(*until_local))
+                format!("believes: holds {} until local {}", lease_name(*token), group(*until_local))
             }
-            EventKind::BeliefEnd { token, why } => format!("stops believing it holds {token}: {why:?}"),
+            EventKind::BeliefEnd { token, why } => format!("stops believing it holds {}: {why:?}", lease_name(*token)),
             EventKind::RenewalFailed { token, abort } => {
-                format!("renewal of {token} failed: {}", if *abort { "abort" } else { "carry on" })
+                format!("renewal of {} failed: {}", lease_name(*token), if *abort { "abort" } else { "carry on" })
             }
             EventKind::GaveUp { attempts } => format!("gives up after {attempts} attempts"),
             EventKind::WriteAccepted { writer, token, value, version } => {
-                format!("ACCEPT {value:?} from {} token {token} → version {version}", n(*writer))
+                format!("ACCEPT {value:?} from {} {} → version {version}", n(*writer), token_name(*token))
             }
             EventKind::WriteRejected { writer, token, value, reason } => {
-                format!("REJECT {value:?} from {} token {token}: {reason}", n(*writer))
+                format!("REJECT {value:?} from {} {}: {reason}", n(*writer), token_name(*token))
             }
             EventKind::Done => "script done".into(),
         }

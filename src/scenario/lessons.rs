@@ -12,6 +12,13 @@ const SOURCES: &[&str] = &[
     include_str!("lessons/clock-jump.json"),
     include_str!("lessons/network-delay.json"),
     include_str!("lessons/conditional-write.json"),
+    include_str!("lessons/redis-del-release.json"),
+    include_str!("lessons/redis-safe-release.json"),
+    include_str!("lessons/redis-renewal-abort.json"),
+    include_str!("lessons/redis-renewal-carry-on.json"),
+    include_str!("lessons/redis-value-not-token.json"),
+    include_str!("lessons/redis-incr-token.json"),
+    include_str!("lessons/redis-idempotent-job.json"),
 ];
 
 /// A preset lesson: its parsed scenario, the spec to run, and its JSON source.

@@ -130,7 +130,7 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     let resources = count(|p| matches!(p, Participant::Resource { .. }));
     let clients = count(|p| matches!(p, Participant::Client { .. }));
     if locks != 1 {
-        return err("participants", format!("the lease design runs on exactly one lock_service, found {locks}"));
+        return err("participants", format!("this lock design runs on exactly one lock_service, found {locks}"));
     }
     if resources != 1 {
         return err("participants", format!("a scenario protects exactly one resource, found {resources}"));
@@ -174,6 +174,9 @@ fn compile_lock(design: &LockDesign) -> Result<LockDesign, ScenarioError> {
         LockDesign::Lease { ttl_ms, first_token } => {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
             within("lock.first_token", *first_token, 1, u64::from(u32::MAX))?;
+        }
+        LockDesign::Redis { ttl_ms, .. } => {
+            within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
         }
     }
     Ok(design.clone())

@@ -65,3 +65,25 @@ pub fn lease_ends(trace: &Trace) -> Vec<(u64, u64, String)> {
         })
         .collect()
 }
+
+/// An accepted write, as [`writes`] lists it.
+pub fn ok(at: u64, who: &str, token: u64, value: &str, version: u64) -> Write {
+    (at, who.into(), token, value.into(), Ok(version))
+}
+
+/// A rejected write, as [`writes`] lists it.
+pub fn rejected(at: u64, who: &str, token: u64, value: &str, reason: &str) -> Write {
+    (at, who.into(), token, value.into(), Err(reason.into()))
+}
+
+/// Lists (true ms, holder, token) for every grant, with the holder's name.
+pub fn grants_named(trace: &Trace) -> Vec<(u64, &str, u64)> {
+    trace
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::LeaseGranted { token, holder, .. } => Some((e.at_ms, trace.name(*holder), *token)),
+            _ => None,
+        })
+        .collect()
+}

@@ -4,15 +4,18 @@
 //! clock, and where the fencing token comes from. Pure: no IO.
 
 mod lease;
+mod redis;
 
 use super::actor::Actor;
 use super::spec::LockDesign;
 
 pub use lease::LeaseLock;
+pub use redis::RedisLock;
 
 /// Builds one lock-service node of a design.
 pub fn build(design: &LockDesign) -> Box<dyn Actor> {
     match design {
         LockDesign::Lease { ttl_ms, first_token } => Box::new(LeaseLock::new(*ttl_ms, *first_token)),
+        LockDesign::Redis { ttl_ms, incr_token } => Box::new(RedisLock::new(*ttl_ms, *incr_token)),
     }
 }

@@ -1,0 +1,98 @@
+//! The single-instance Redis lessons, asserted exactly: who held the key when, which writes were
+//! accepted or rejected with which token at which simulated time, and the verdict.
+
+mod support;
+
+use lockstep::engine::msg::Msg;
+use lockstep::engine::EventKind;
+use lockstep::engine::FindingKind::*;
+use support::*;
+
+fn ends(t: &lockstep::engine::Trace) -> Vec<(u64, u64, String)> {
+    lease_ends(t)
+}
+
+fn end(at: u64, token: u64, how: &str) -> (u64, u64, String) {
+    (at, token, how.into())
+}
+
+#[test]
+fn plain_del_frees_the_next_holders_key_and_two_clients_write() {
+    let t = run_lesson("redis-del-release");
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_105, "Client B", 0), (1_605, "Client C", 0)]);
+    assert_eq!(ends(&t), vec![end(1_005, 0, "Expired"), end(1_555, 0, "DeletedByOther"), end(1_675, 0, "Released")]);
+    assert_eq!(writes(&t), vec![ok(1_665, "Client C", 0, "C", 1), ok(1_915, "Client B", 0, "B", 2)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (TwoHolders, 1_610), (StaleWriteAccepted, 1_915), (LostUpdate, 1_915)]);
+}
+
+#[test]
+fn compare_and_delete_refuses_the_late_release() {
+    let t = run_lesson("redis-safe-release");
+    let refused = t.events.iter().find(|e| matches!(e.kind, EventKind::Deliver { msg: Msg::ReleaseResult { released: false, .. }, .. }));
+    assert_eq!(refused.map(|e| (e.at_ms, t.name(e.node))), Some((1_560, "Client A")));
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_105, "Client B", 0), (1_935, "Client C", 0)]);
+    assert_eq!(writes(&t), vec![ok(1_915, "Client B", 0, "B", 1), ok(1_995, "Client C", 0, "C", 2)]);
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110)]);
+}
+
+fn renewal_failures(t: &lockstep::engine::Trace) -> Vec<(u64, bool)> {
+    t.events
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::RenewalFailed { abort, .. } => Some((e.at_ms, abort)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn failed_renewal_with_abort_stops_before_writing() {
+    let t = run_lesson("redis-renewal-abort");
+    assert_eq!(renewal_failures(&t), vec![(820, true)]);
+    assert_eq!(ends(&t), vec![end(1_315, 0, "Expired"), end(1_475, 0, "Released")]);
+    assert_eq!(writes(&t), vec![ok(1_465, "Client B", 0, "B", 1)], "A never writes");
+    assert!(t.verdict.safe);
+    assert!(findings(&t).is_empty());
+}
+
+#[test]
+fn failed_renewal_with_carry_on_overwrites_the_next_holder() {
+    let t = run_lesson("redis-renewal-carry-on");
+    assert_eq!(renewal_failures(&t), vec![(820, false), (1_320, false), (1_820, false)]);
+    assert_eq!(writes(&t), vec![ok(1_465, "Client B", 0, "B", 1), ok(2_015, "Client A", 0, "A", 2)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_410), (StaleWriteAccepted, 2_015), (LostUpdate, 2_015)]);
+}
+
+#[test]
+fn a_random_value_gives_the_fenced_resource_nothing_to_compare() {
+    let t = run_lesson("redis-value-not-token");
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_105, "Client B", 0)]);
+    assert_eq!(writes(&t), vec![ok(1_165, "Client B", 0, "B", 1), ok(1_555, "Client A", 0, "A", 2)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555), (LostUpdate, 1_555)]);
+}
+
+#[test]
+fn an_incr_counter_is_a_fencing_token() {
+    let t = run_lesson("redis-incr-token");
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 1), (1_105, "Client B", 2)]);
+    assert_eq!(writes(&t), vec![ok(1_165, "Client B", 2, "B", 1), rejected(1_555, "Client A", 1, "A", "token 1 < 2")]);
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteRejected, 1_555)]);
+}
+
+#[test]
+fn an_idempotent_job_makes_duplicate_work_harmless() {
+    let t = run_lesson("redis-idempotent-job");
+    assert_eq!(
+        writes(&t),
+        vec![
+            ok(1_165, "Worker B", 0, "job-7", 1),
+            rejected(1_555, "Worker A", 0, "job-7", "job-7 already applied; duplicate ignored")
+        ]
+    );
+    assert!(t.verdict.safe);
+}
