@@ -163,7 +163,8 @@ pub fn layout(trace: &Trace) -> Layout {
     let mut b = Builder { items: Vec::new() };
     let mut sends: BTreeMap<u64, usize> = BTreeMap::new();
     let mut open: BTreeMap<(NodeId, &'static str), (usize, String)> = BTreeMap::new();
-    let mut lease_end: BTreeMap<u64, usize> = BTreeMap::new();
+    // Where each holder's lease (by token) last ended at the service.
+    let mut lease_end: BTreeMap<(NodeId, u64), usize> = BTreeMap::new();
     // Open partitions: (item index of the band).
     let mut partitions: Vec<usize> = Vec::new();
     let (band_x0, band_x1) = (lanes[0].x - 40.0, lanes.last().map_or(LEFT, |l| l.x) + 40.0);
@@ -209,7 +210,7 @@ pub fn layout(trace: &Trace) -> Layout {
                 open.insert((e.node, "lease"), (i, lease_name(*token)));
             }
             EventKind::LeaseEnded { token, how, holder } => {
-                lease_end.insert(*token, i);
+                lease_end.insert((*holder, *token), i);
                 if let Some((s, _)) = open.remove(&(e.node, "lease")) {
                     b.push(Shape::Span { x: ex, y0: rows[s], y1: ey }, "lease lease--service", None, (s, i));
                 }
@@ -229,7 +230,8 @@ pub fn layout(trace: &Trace) -> Layout {
             }
             EventKind::BeliefEnd { token, .. } => {
                 if let Some((s, _)) = open.remove(&(e.node, "belief")) {
-                    b.belief(ex, rows[s], ey, lease_end.get(token).map(|&j| rows[j]), (s, i));
+                    let service_end = lease_end.get(&(e.node, *token)).filter(|&&j| j > s).map(|&j| rows[j]);
+                    b.belief(ex, rows[s], ey, service_end, (s, i));
                 }
             }
             EventKind::WriteAccepted { token, writer, .. } | EventKind::WriteRejected { token, writer, .. } => {
@@ -297,7 +299,8 @@ pub fn layout(trace: &Trace) -> Layout {
             "lease" => b.push(Shape::Span { x: nx, y0, y1: bottom }, "lease lease--service", None, (s, last)),
             _ => {
                 let token = text.trim_start_matches("token ").parse::<u64>().unwrap_or(0);
-                b.belief(nx, y0, bottom, lease_end.get(&token).map(|&j| rows[j]), (s, last));
+                let service_end = lease_end.get(&(node, token)).filter(|&&j| j > s).map(|&j| rows[j]);
+                b.belief(nx, y0, bottom, service_end, (s, last));
             }
         }
     }
@@ -310,20 +313,29 @@ struct Builder {
 }
 
 impl Builder {
+    /// Adds an item; its label moves a line down or up if it would cover a label already placed.
     fn push(&mut self, shape: Shape, class: &'static str, label: Option<Label>, events: (usize, usize)) {
+        let label = label.map(|l| {
+            let shifted = |dy: f32| Label { y: l.y + dy, ..l.clone() };
+            self.first_free([0.0, 14.0, -14.0, 28.0, -28.0].map(shifted)).unwrap_or(l)
+        });
         self.items.push(Item { shape, class, label, events });
+    }
+
+    /// Returns the first candidate label that overlaps no label placed so far.
+    fn first_free(&self, candidates: impl IntoIterator<Item = Label>) -> Option<Label> {
+        let placed: Vec<_> = self.items.iter().filter_map(|i| i.label.as_ref().map(Label::bbox)).collect();
+        candidates.into_iter().find(|l| {
+            let a = l.bbox();
+            !placed.iter().any(|b| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3)
+        })
     }
 
     /// Places an arrow's label just above the arrow, at the middle if that spot is free, else at
     /// the first point along the arrow where it overlaps no label drawn so far.
     fn arrow_label(&self, x1: f32, y1: f32, x2: f32, y2: f32, text: String) -> Label {
         let at = |t: f32| Label { x: x1 + (x2 - x1) * t, y: y1 + (y2 - y1) * t - 6.0, text: text.clone(), anchor: Anchor::Middle };
-        let placed: Vec<_> = self.items.iter().filter_map(|i| i.label.as_ref().map(Label::bbox)).collect();
-        let free = |l: &Label| {
-            let a = l.bbox();
-            !placed.iter().any(|b| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3)
-        };
-        [0.5, 0.35, 0.65, 0.25, 0.75].into_iter().map(at).find(|l| free(l)).unwrap_or_else(|| at(0.5))
+        self.first_free([0.5, 0.35, 0.65, 0.25, 0.75].map(at)).unwrap_or_else(|| at(0.5))
     }
 
     /// Draws a client's belief: the part while the service agrees, then the stale part shaded.

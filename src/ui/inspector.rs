@@ -3,7 +3,7 @@
 
 use super::run::RunRef;
 use crate::diagram::inspect::Status;
-use crate::engine::msg::group;
+use crate::engine::msg::{group, token_name};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -31,7 +31,7 @@ pub fn Inspector(props: &Props) -> Html {
                     let service_agrees = snap.and_then(|s| s.holder).is_some_and(|h| h.0 .0 == i && h.1 == token);
                     html! {
                         <span class={if service_agrees { "belief-ok" } else { "belief-stale" }}>
-                            { format!("believes it holds token {token} until local {} ms", group(until)) }
+                            { format!("believes it holds the lock ({}) until local {} ms", token_name(token), group(until)) }
                             if !service_agrees { <strong>{" — the service disagrees"}</strong> }
                         </span>
                     }
@@ -40,7 +40,7 @@ pub fn Inspector(props: &Props) -> Html {
             },
             "lock_service" => match snap.and_then(|s| s.holder) {
                 Some((holder, token, until)) => html! {
-                    <span>{ format!("holder {}, token {token}, expires at local {} ms", t.name(holder), group(until)) }</span>
+                    <span>{ format!("holder {}, {}, expires at local {} ms", t.name(holder), token_name(token), group(until)) }</span>
                 },
                 None => html! { <span class="muted">{"lock is free"}</span> },
             },
@@ -48,7 +48,10 @@ pub fn Inspector(props: &Props) -> Html {
                 let r = snap.map(|s| s.resource.clone()).unwrap_or_default();
                 match r.data {
                     Some(data) => html! {
-                        <span>{ format!("data {data:?} (by {}, token {}), version {}, highest token {}", r.writer.map_or("?", |w| t.name(w)), r.data_token, r.version, r.highest_token) }</span>
+                        <span>
+                            { format!("data {data:?} (by {}, {}), version {}", r.writer.map_or("?", |w| t.name(w)), token_name(r.data_token), r.version) }
+                            if r.highest_token > 0 { { format!(", highest token {}", r.highest_token) } }
+                        </span>
                     },
                     None => html! { <span class="muted">{"empty, version 0"}</span> },
                 }
