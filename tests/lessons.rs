@@ -96,5 +96,7 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
     for l in lessons::all() {
         let s = &l.scenario;
         assert!(!s.title.is_empty() && !s.topic.is_empty() && s.intro.len() > 80 && !s.takeaway.is_empty(), "{}", s.id);
+        let g = s.guarantees.as_ref().unwrap_or_else(|| panic!("{} states its guarantees", s.id));
+        assert!(g.safety.len() > 40 && g.liveness.len() > 20 && g.assumes.len() > 20, "{}", s.id);
     }
 }

@@ -61,6 +61,7 @@ impl Msg {
             Msg::ReleaseResult { released: false, .. } => "not released: not yours".into(),
             Msg::Read => "read version".into(),
             Msg::ReadResult { version } => format!("version {version}"),
+            Msg::Write { token: 0, value, expected_version: None } => format!("write {value:?} (no token)"),
             Msg::Write { token, value, expected_version: None } => format!("write {value:?} with token {token}"),
             Msg::Write { value, expected_version: Some(v), .. } => format!("write {value:?} if version = {v}"),
             Msg::WriteAccepted { version } => format!("ok (version {version})"),

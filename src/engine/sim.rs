@@ -8,6 +8,7 @@ use super::client::Client;
 use super::error::RunError;
 use super::ids::NodeId;
 use super::lock;
+use super::metrics::Metrics;
 use super::msg::Msg;
 use super::narrate::Narrator;
 use super::network::{Fate, Network};
@@ -38,7 +39,8 @@ pub fn run(spec: &Spec) -> Result<Trace, RunError> {
         .collect();
     let names: Vec<String> = spec.nodes.iter().map(|n| n.name.clone()).collect();
     let verdict = checker::check(&sim.events, &names);
-    Ok(Trace { seed: spec.seed, participants, ttl_ms: spec.lock.ttl_ms(), events: sim.events, verdict })
+    let metrics = Metrics::of(&sim.events, &verdict);
+    Ok(Trace { seed: spec.seed, participants, ttl_ms: spec.lock.ttl_ms(), events: sim.events, verdict, metrics })
 }
 
 #[derive(Clone, Debug)]

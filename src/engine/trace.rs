@@ -1,6 +1,7 @@
 //! The trace: every event of a run, in order, with true and local time and a sentence for a learner.
 
 use super::checker::Verdict;
+use super::metrics::Metrics;
 use super::clock::Clock;
 use super::ids::NodeId;
 use super::msg::{group, lease_name, token_name, Msg};
@@ -86,6 +87,7 @@ pub struct Trace {
     pub ttl_ms: u64,
     pub events: Vec<Event>,
     pub verdict: Verdict,
+    pub metrics: Metrics,
 }
 
 impl Trace {
@@ -109,6 +111,7 @@ impl Trace {
             ));
         }
         out.push_str(&self.verdict.to_text());
+        out.push_str(&self.metrics.to_text());
         out
     }
 

@@ -24,6 +24,9 @@ pub struct Scenario {
     /// What the run is meant to show; checked by the tests for every lesson.
     #[serde(default)]
     pub takeaway: String,
+    /// What the lock in this scenario promises, shown beside the diagram.
+    #[serde(default)]
+    pub guarantees: Option<Guarantees>,
     #[serde(default)]
     pub seed: u64,
     pub lock: LockDesign,
@@ -35,6 +38,28 @@ pub struct Scenario {
     pub faults: Vec<Fault>,
     #[serde(default)]
     pub limits: Limits,
+}
+
+/// A design's stated promises and the assumptions they rest on.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Guarantees {
+    /// Whether the lock is trusted for correctness or only saves work.
+    pub lock: LockKind,
+    pub safety: String,
+    /// What happens when a holder dies or stalls.
+    pub liveness: String,
+    pub assumes: String,
+}
+
+/// The two reasons to take a lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LockKind {
+    /// Duplicate work is undesirable but harmless.
+    Efficiency,
+    /// Two writers must never corrupt the resource.
+    Correctness,
 }
 
 /// One participant, tagged by its role.

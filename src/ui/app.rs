@@ -5,6 +5,7 @@ use super::browser;
 use super::controls::Controls;
 use super::diagram_view::DiagramView;
 use super::event_log::EventLog;
+use super::guarantees::Guarantees;
 use super::inspector::Inspector;
 use super::legend::Legend;
 use super::narration::{Narration, VerdictBadge};
@@ -229,6 +230,7 @@ pub fn App() -> Html {
             <aside class="panel" aria-label="Narration and state">
                 <Narration run={run.clone()} cursor={cursor} />
                 <Inspector run={run.clone()} cursor={cursor} />
+                <Guarantees run={run.clone()} />
                 <Legend />
             </aside>
             <section class="log-area" aria-label="Event log">

@@ -17,6 +17,8 @@ mod diagram_view;
 #[cfg(target_arch = "wasm32")]
 mod event_log;
 #[cfg(target_arch = "wasm32")]
+mod guarantees;
+#[cfg(target_arch = "wasm32")]
 mod inspector;
 #[cfg(target_arch = "wasm32")]
 mod legend;

@@ -54,6 +54,9 @@ for (const id of lessons) {
     const verdict = await text(page, 'verdict');
     expect(trace.verdict.safe ? verdict.startsWith('Safe') : verdict.startsWith('Unsafe'), `verdict badge "${verdict}" matches the engine`);
     expect((await text(page, 'takeaway')).includes(scenario.takeaway), 'takeaway at the end');
+    const promises = await text(page, 'guarantees');
+    expect(promises.includes(scenario.guarantees.safety), 'guarantees shown');
+    expect((await text(page, 'metrics')).includes(`${trace.metrics.acquire_attempts}\nacquire attempts`), 'metrics shown');
     const diagram = await page.locator('[data-testid=diagram]').innerText();
     for (const e of trace.events.filter((e) => e.kind === 'write_rejected')) {
       expect(diagram.includes(`rejected: ${e.reason}`), `rejection "${e.reason}" drawn`);

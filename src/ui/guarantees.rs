@@ -1,0 +1,50 @@
+//! What the lesson's lock promises, under which assumptions, and the run's metrics.
+
+use super::run::RunRef;
+use crate::scenario::format::LockKind;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub run: RunRef,
+}
+
+#[component]
+pub fn Guarantees(props: &Props) -> Html {
+    let m = &props.run.trace.metrics;
+    let metric = |label: &'static str, value: u32, bad: bool| {
+        html! {
+            <div class={classes!("metric", (bad && value > 0).then_some("metric--bad"))}>
+                <span class="metric-value">{value}</span>
+                <span class="metric-label">{label}</span>
+            </div>
+        }
+    };
+    html! {
+        <section class="card guarantees" data-testid="guarantees">
+            if let Some(g) = &props.run.scenario.guarantees {
+                <h2>
+                    {"What this lock promises"}
+                    <span class={classes!("pill", if g.lock == LockKind::Correctness { "pill--correctness" } else { "pill--efficiency" })}>
+                        { if g.lock == LockKind::Correctness { "correctness lock" } else { "efficiency lock" } }
+                    </span>
+                </h2>
+                <dl>
+                    <dt>{"Safety"}</dt><dd>{&g.safety}</dd>
+                    <dt>{"If a holder dies"}</dt><dd>{&g.liveness}</dd>
+                    <dt>{"Assumes"}</dt><dd>{&g.assumes}</dd>
+                </dl>
+            }
+            <h3>{"Whole run"}</h3>
+            <div class="metrics" data-testid="metrics">
+                { metric("acquire attempts", m.acquire_attempts, false) }
+                { metric("refused", m.contended, false) }
+                { metric("lease expiries", m.lease_expiries, false) }
+                { metric("renewal failures", m.renewal_failures, true) }
+                { metric("duplicate work", m.duplicate_work, true) }
+                { metric("stale writes accepted", m.stale_writes_accepted, true) }
+                { metric("stale writes rejected", m.stale_writes_rejected, false) }
+            </div>
+        </section>
+    }
+}
