@@ -53,7 +53,7 @@ fn ttl_out_of_range() {
 #[test]
 fn unknown_design_and_step() {
     let e = with(|v| v["lock"]["design"] = "paxos".into());
-    assert!(e.starts_with("lock.design: unknown variant `paxos`, expected `lease`"), "{e}");
+    assert!(e.starts_with("lock.design: unknown variant `paxos`, expected one of `lease`, `redis`, `redlock`"), "{e}");
     let e = with(|v| v["participants"][0]["script"][1] = serde_json::json!({"step": "sleep"}));
     assert!(e.contains("unknown variant `sleep`"), "{e}");
 }
@@ -115,4 +115,17 @@ fn limits_stop_a_runaway_scenario() {
     let (_, spec) = load(&v.to_string()).unwrap();
     let e = lockstep::engine::run(&spec).unwrap_err().to_string();
     assert!(e.starts_with("the run went past 1,000 ms of simulated time"), "{e}");
+}
+
+#[test]
+fn redlock_rules_are_checked() {
+    let e = with(|v| v["lock"] = serde_json::json!({"design": "redlock", "ttl_ms": 1000, "instance_timeout_ms": 5000}));
+    assert_eq!(e, "lock.instance_timeout_ms: must be at least 1 and much smaller than ttl_ms");
+    let e = with(|v| {
+        v["lock"] = serde_json::json!({"design": "redlock", "ttl_ms": 1000});
+        v["participants"][0]["renew"] = serde_json::json!({"every_ms": 300, "on_failure": "abort"});
+    });
+    assert_eq!(e, "participants[0].renew: renewal is not modelled for redlock");
+    let e = with(|v| v["lock"] = serde_json::json!({"design": "redis", "ttl_ms": 1000, "incr": true}));
+    assert!(e.starts_with("lock: unknown field `incr`"), "{e}");
 }

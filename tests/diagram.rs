@@ -100,7 +100,8 @@ fn inspector_folds_state_exactly() {
     assert_eq!(snaps.len(), t.events.len());
     let b_grant = t.events.iter().position(|e| matches!(e.kind, EventKind::BeliefStart { token: 42, .. })).unwrap();
     let s = &snaps[b_grant];
-    assert_eq!(s.holder.map(|h| (h.0, h.1)), Some((NodeId(3), 42)));
+    assert_eq!(s.nodes[1].key.map(|k| (k.0, k.1)), Some((NodeId(3), 42)), "the lock service's key");
+    assert!(s.nodes[3].holds && !s.nodes[0].holds);
     assert_eq!(s.nodes[0].belief, Some((41, 1_000)), "A still believes");
     assert_eq!(s.nodes[0].status, Status::Paused);
     let last = snaps.last().unwrap();

@@ -73,7 +73,7 @@ fn conditional_write_rejects_by_version() {
 
 #[test]
 fn every_lesson_has_metadata_and_an_outcome_test() {
-    // Adding a lesson means adding its outcome test here or in tests/redis.rs, then its id below.
+    // Adding a lesson means adding its outcome test (here, tests/redis.rs or tests/redlock.rs), then its id below.
     let ids: Vec<String> = lessons::all().iter().map(|l| l.id().to_string()).collect();
     assert_eq!(
         ids,
@@ -90,7 +90,14 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "redis-renewal-carry-on",
             "redis-value-not-token",
             "redis-incr-token",
-            "redis-idempotent-job"
+            "redis-idempotent-job",
+            "redlock-happy",
+            "redlock-clock-jump",
+            "redlock-pause",
+            "redlock-pause-checked",
+            "redlock-restart",
+            "redlock-delayed-restart",
+            "redlock-slow-acquisition"
         ]
     );
     for l in lessons::all() {

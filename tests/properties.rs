@@ -174,3 +174,22 @@ fn a_search_over_pause_lengths_finds_the_unfenced_redis_violation() {
     assert_eq!(unsafe_pauses.first(), Some(&950), "{unsafe_pauses:?}");
     assert!(unsafe_pauses.windows(2).all(|w| w[1] - w[0] == 50), "every longer pause is unsafe too");
 }
+
+#[test]
+fn a_search_over_pause_lengths_finds_the_redlock_violation() {
+    let base: serde_json::Value = serde_json::from_str(lockstep::scenario::lessons::find("redlock-pause").unwrap().source).unwrap();
+    let verdicts: Vec<(u64, bool)> = (0..=2_000u64)
+        .step_by(100)
+        .map(|pause| {
+            let mut v = base.clone();
+            v["faults"][0]["for_ms"] = pause.into();
+            let (_, spec) = load(&v.to_string()).unwrap();
+            (pause, engine::run(&spec).unwrap().verdict.safe)
+        })
+        .collect();
+    let first_unsafe = verdicts.iter().find(|v| !v.1).map(|v| v.0);
+    // Client 1 pauses at 100 ms; its five keys expire at 1,005, 1,015, … 1,045 ms, so it loses the
+    // majority at 1,025 ms. Its write lands 5 ms after it wakes: a 900 ms pause is just in time.
+    assert_eq!(first_unsafe, Some(1_000), "{verdicts:?}");
+    assert!(verdicts.iter().all(|&(pause, safe)| safe == (pause < 1_000)), "{verdicts:?}");
+}

@@ -103,12 +103,12 @@ fn metrics_count_contention_expiries_renewal_failures_and_duplicates() {
     let m = |id| run_lesson(id).metrics;
     assert_eq!(
         m("redis-idempotent-job"),
-        Metrics { acquire_attempts: 2, lease_expiries: 1, duplicate_work: 1, stale_writes_rejected: 1, ..Metrics::default() }
+        Metrics { acquire_requests: 2, lease_expiries: 1, duplicate_work: 1, stale_writes_rejected: 1, ..Metrics::default() }
     );
     assert_eq!(
         m("redis-renewal-carry-on"),
-        Metrics { acquire_attempts: 2, lease_expiries: 1, renewal_failures: 3, stale_writes_accepted: 1, ..Metrics::default() }
+        Metrics { acquire_requests: 2, lease_expiries: 1, renewal_failures: 3, stale_writes_accepted: 1, ..Metrics::default() }
     );
     let safe = m("redis-safe-release");
-    assert_eq!((safe.acquire_attempts, safe.contended, safe.lease_expiries), (6, 3, 1), "C waited three times");
+    assert_eq!((safe.acquire_requests, safe.contended, safe.lease_expiries), (6, 3, 1), "C waited three times");
 }

@@ -1,6 +1,7 @@
 //! The state of the world after each event, for the inspector: folded from the trace alone, so
 //! stepping back is exact and needs no re-run.
 
+use crate::engine::holdings::{Change, Holdings};
 use crate::engine::trace::{EventKind, Trace};
 use crate::engine::NodeId;
 
@@ -19,10 +20,11 @@ pub struct NodeState {
     pub status: Status,
     /// A client's belief: (token, until local ms).
     pub belief: Option<(u64, i64)>,
+    /// Whether the lock services agree that this client holds the lock.
+    pub holds: bool,
+    /// A lock-service node's key: (holder, token, expires at local ms).
+    pub key: Option<(NodeId, u64, i64)>,
 }
-
-/// The lock service's view: (holder, token, expires at local ms).
-pub type Holder = Option<(NodeId, u64, i64)>;
 
 /// The protected resource's state.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -39,7 +41,6 @@ pub struct ResourceState {
 pub struct Snapshot {
     pub at_ms: u64,
     pub nodes: Vec<NodeState>,
-    pub holder: Holder,
     pub resource: ResourceState,
 }
 
@@ -47,15 +48,20 @@ pub struct Snapshot {
 pub fn snapshots(trace: &Trace) -> Vec<Snapshot> {
     let mut cur = Snapshot {
         at_ms: 0,
-        nodes: trace.participants.iter().map(|_| NodeState { local_ms: 0, status: Status::Up, belief: None }).collect(),
-        holder: None,
+        nodes: trace.participants.iter().map(|_| NodeState { local_ms: 0, status: Status::Up, belief: None, holds: false, key: None }).collect(),
         resource: ResourceState::default(),
     };
+    let mut holdings = Holdings::new(trace.quorum);
     let mut out = Vec::with_capacity(trace.events.len());
     for e in &trace.events {
         cur.at_ms = e.at_ms;
         for (n, p) in cur.nodes.iter_mut().zip(&trace.participants) {
             n.local_ms = p.clock.local_at(e.at_ms);
+        }
+        match holdings.apply(e) {
+            Some(Change::Gained { holder, .. }) => cur.nodes[holder.0].holds = true,
+            Some(Change::Lost { holder, .. }) => cur.nodes[holder.0].holds = false,
+            None => {}
         }
         let node = &mut cur.nodes[e.node.0];
         match &e.kind {
@@ -73,8 +79,8 @@ pub fn snapshots(trace: &Trace) -> Vec<Snapshot> {
             }
             EventKind::BeliefEnd { .. } => node.belief = None,
             EventKind::LeaseGranted { token, holder, expires_local }
-            | EventKind::LeaseRenewed { token, holder, expires_local } => cur.holder = Some((*holder, *token, *expires_local)),
-            EventKind::LeaseEnded { .. } => cur.holder = None,
+            | EventKind::LeaseRenewed { token, holder, expires_local } => node.key = Some((*holder, *token, *expires_local)),
+            EventKind::LeaseEnded { .. } => node.key = None,
             EventKind::WriteAccepted { writer, token, value, version } => {
                 let r = &mut cur.resource;
                 r.data = Some(value.clone());

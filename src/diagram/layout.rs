@@ -5,12 +5,14 @@
 //! [`MAX_IDLE_PX`] is compressed and marked. Messages in flight are slanted arrows.
 
 use crate::engine::checker::FindingKind;
+use crate::engine::holdings::{Change, Holdings};
 use crate::engine::msg::{group, lease_name, ms, token_name, Msg};
 use crate::engine::trace::{EventKind, LeaseEnd, Trace};
 use crate::engine::NodeId;
 use std::collections::BTreeMap;
 
 pub const LANE_GAP: f32 = 190.0;
+pub const LANE_GAP_TIGHT: f32 = 165.0;
 pub const LEFT: f32 = 78.0;
 pub const TOP: f32 = 64.0;
 pub const ROW: f32 = 24.0;
@@ -109,6 +111,15 @@ pub struct Layout {
     pub ticks: Vec<Tick>,
 }
 
+/// Returns the distance between lifelines: tighter when there are many.
+fn lane_gap(lanes: usize) -> f32 {
+    if lanes > 5 {
+        LANE_GAP_TIGHT
+    } else {
+        LANE_GAP
+    }
+}
+
 /// Says whether an event takes a row of its own (it draws something with a label).
 fn takes_row(kind: &EventKind) -> bool {
     !matches!(
@@ -135,7 +146,7 @@ pub fn layout(trace: &Trace) -> Layout {
         .participants
         .iter()
         .enumerate()
-        .map(|(i, p)| Lane { x: LEFT + 72.0 + i as f32 * LANE_GAP, name: p.name.clone(), role: p.role })
+        .map(|(i, p)| Lane { x: LEFT + 72.0 + i as f32 * lane_gap(trace.participants.len()), name: p.name.clone(), role: p.role })
         .collect();
     let x = |n: NodeId| lanes[n.0].x;
     let px_per_ms = scale(trace);
@@ -163,7 +174,7 @@ pub fn layout(trace: &Trace) -> Layout {
     let mut b = Builder { items: Vec::new() };
     let mut sends: BTreeMap<u64, usize> = BTreeMap::new();
     let mut open: BTreeMap<(NodeId, &'static str), (usize, String)> = BTreeMap::new();
-    // Where each holder's lease (by token) last ended at the service.
+    // Where each holder last lost the lock (by token) at the lock services.
     let mut lease_end: BTreeMap<(NodeId, u64), usize> = BTreeMap::new();
     // Open partitions: (item index of the band).
     let mut partitions: Vec<usize> = Vec::new();
@@ -173,8 +184,12 @@ pub fn layout(trace: &Trace) -> Layout {
         m
     });
 
+    let mut holdings = Holdings::new(trace.quorum);
     for (i, e) in trace.events.iter().enumerate() {
         let (ex, ey) = (x(e.node), rows[i]);
+        if let Some(Change::Lost { holder, token }) = holdings.apply(e) {
+            lease_end.insert((holder, token), i);
+        }
         match &e.kind {
             EventKind::Send { msg_id, .. } => {
                 sends.insert(*msg_id, i);
@@ -210,7 +225,6 @@ pub fn layout(trace: &Trace) -> Layout {
                 open.insert((e.node, "lease"), (i, lease_name(*token)));
             }
             EventKind::LeaseEnded { token, how, holder } => {
-                lease_end.insert((*holder, *token), i);
                 if let Some((s, _)) = open.remove(&(e.node, "lease")) {
                     b.push(Shape::Span { x: ex, y0: rows[s], y1: ey }, "lease lease--service", None, (s, i));
                 }

@@ -5,6 +5,7 @@
 //! - two clients believing they hold the lock at once (a hazard, even when fencing saves the data);
 //! - a stale write rejected by the resource (the defence working).
 
+use super::holdings::{Change, Holdings};
 use super::ids::NodeId;
 use super::msg::{lease_name, ms, token_name};
 use super::trace::{Event, EventKind};
@@ -71,13 +72,13 @@ impl Verdict {
     }
 }
 
-/// Evaluates every property over a trace. `names` are the participants' display names.
+/// Evaluates every property over a trace. `names` are the participants' display names; a client
+/// holds the lock while `quorum` lock-service nodes hold its key.
 ///
-/// Leases are tracked per holder and ordered by grant, so designs without a fencing token
+/// Holders are ordered by when they gained the lock, so designs without a fencing token
 /// (every token 0) are judged the same way as those with one.
-pub fn check(events: &[Event], names: &[String]) -> Verdict {
-    // The live lease of each holder: (token, grant order).
-    let mut live: BTreeMap<NodeId, (u64, u64)> = BTreeMap::new();
+pub fn check(events: &[Event], names: &[String], quorum: usize) -> Verdict {
+    let mut holdings = Holdings::new(quorum);
     let mut latest_grant: BTreeMap<NodeId, u64> = BTreeMap::new();
     let mut grants = 0u64;
     let mut believers: BTreeMap<NodeId, u64> = BTreeMap::new();
@@ -86,17 +87,11 @@ pub fn check(events: &[Event], names: &[String]) -> Verdict {
     let mut findings = Vec::new();
     let mut find = |kind, i: usize, text: String| findings.push(Finding { kind, event: i, at_ms: events[i].at_ms, text });
     for (i, e) in events.iter().enumerate() {
+        if let Some(Change::Gained { holder, .. }) = holdings.apply(e) {
+            grants += 1;
+            latest_grant.insert(holder, grants);
+        }
         match &e.kind {
-            EventKind::LeaseGranted { token, holder, .. } => {
-                grants += 1;
-                live.insert(*holder, (*token, grants));
-                latest_grant.insert(*holder, grants);
-            }
-            EventKind::LeaseEnded { token, holder, .. } => {
-                if live.get(holder).is_some_and(|l| l.0 == *token) {
-                    live.remove(holder);
-                }
-            }
             EventKind::BeliefStart { token, .. } => {
                 if let Some((other, their)) = believers.iter().find(|(n, _)| **n != e.node) {
                     let text = format!(
@@ -115,7 +110,7 @@ pub fn check(events: &[Event], names: &[String]) -> Verdict {
             }
             EventKind::WriteAccepted { writer, token, .. } => {
                 let who = &names[writer.0];
-                if live.get(writer).map(|l| l.0) != Some(*token) {
+                if holdings.token_of(*writer) != Some(*token) {
                     find(FindingKind::StaleWriteAccepted, i, format!("{who}'s write ({}) was accepted after {} had ended", token_name(*token), lease_name(*token)));
                 }
                 let order = latest_grant.get(writer).copied().unwrap_or(0);

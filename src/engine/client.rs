@@ -7,8 +7,49 @@
 use super::actor::{Actor, Cx, Timer};
 use super::ids::NodeId;
 use super::msg::{Msg, ReleaseMode};
-use super::spec::{ClientSpec, RenewFailure, Step};
+use super::redlock;
+use super::spec::{ClientSpec, LockDesign, RenewFailure, Step};
 use super::trace::{BeliefEnd, EventKind};
+
+/// How a client reaches the lock: which nodes, and with which algorithm.
+#[derive(Clone, Debug)]
+pub struct LockAccess {
+    /// The lock-service nodes; single-node designs use the first.
+    pub nodes: Vec<NodeId>,
+    /// The expiry a client names in its requests, for designs where the client sets it.
+    pub px_ms: Option<u64>,
+    pub redlock: Option<RedlockPolicy>,
+}
+
+/// Redlock's parameters, as the client runs the algorithm.
+#[derive(Clone, Copy, Debug)]
+pub struct RedlockPolicy {
+    pub ttl_ms: u64,
+    pub retry_count: u32,
+    pub retry_delay_ms: u64,
+    pub instance_timeout_ms: u64,
+}
+
+impl LockAccess {
+    /// Describes access to `nodes` under a design.
+    pub fn new(design: &LockDesign, nodes: Vec<NodeId>) -> Self {
+        let redlock = match *design {
+            LockDesign::Redlock { ttl_ms, retry_count, retry_delay_ms, instance_timeout_ms } => {
+                Some(RedlockPolicy { ttl_ms, retry_count, retry_delay_ms, instance_timeout_ms })
+            }
+            _ => None,
+        };
+        LockAccess { nodes, px_ms: design.client_px_ms(), redlock }
+    }
+}
+
+/// One Redlock attempt in progress: masters are tried in turn.
+#[derive(Clone, Debug, Default)]
+struct Attempt {
+    next: usize,
+    granted: usize,
+    started_at: i64,
+}
 
 /// What the client is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,9 +75,10 @@ struct Holding {
 /// A client node.
 pub struct Client {
     spec: ClientSpec,
-    /// The expiry to name in acquire requests, for designs where the client sets it.
-    px_ms: Option<u64>,
+    access: LockAccess,
+    /// The node single-node designs talk to.
     lock: NodeId,
+    attempt: Attempt,
     resource: NodeId,
     pc: usize,
     wait: Wait,
@@ -53,11 +95,12 @@ pub struct Client {
 
 impl Client {
     /// Builds a client that talks to one lock service and one resource.
-    pub fn new(spec: ClientSpec, px_ms: Option<u64>, lock: NodeId, resource: NodeId) -> Self {
+    pub fn new(spec: ClientSpec, access: LockAccess, resource: NodeId) -> Self {
         Client {
             spec,
-            px_ms,
-            lock,
+            lock: access.nodes[0],
+            access,
+            attempt: Attempt::default(),
             resource,
             pc: 0,
             wait: Wait::Nothing,
@@ -72,7 +115,7 @@ impl Client {
     }
 
     fn reset(&mut self) {
-        *self = Client::new(self.spec.clone(), self.px_ms, self.lock, self.resource);
+        *self = Client::new(self.spec.clone(), self.access.clone(), self.resource);
     }
 
     /// Runs steps until one has to wait.
@@ -95,6 +138,14 @@ impl Client {
                     let token = self.holding.map_or(self.last_token, |h| h.token);
                     cx.send(self.resource, Msg::Write { token, value, expected_version: self.read_version });
                     return self.await_reply(cx, Wait::Write);
+                }
+                Step::Release { mode } if self.access.redlock.is_some() => {
+                    // Redlock releases every master and does not wait for the answers.
+                    if let Some(h) = self.holding.take() {
+                        cx.note(EventKind::BeliefEnd { token: h.token, why: BeliefEnd::Released });
+                    }
+                    self.release_all(cx, mode);
+                    self.pc += 1;
                 }
                 Step::Release { mode } => {
                     if let Some(h) = self.holding.take() {
@@ -139,8 +190,49 @@ impl Client {
     fn send_acquire(&mut self, cx: &mut Cx) {
         self.value = cx.rng.next_u64();
         self.acquire_sent_at = cx.now;
-        cx.send(self.lock, Msg::Acquire { value: self.value, px_ms: self.px_ms });
-        self.await_reply(cx, Wait::Acquire);
+        self.attempt = Attempt { next: 0, granted: 0, started_at: cx.now };
+        self.ask_next(cx);
+    }
+
+    /// Sends the acquire request to the next node: the only one, or the next Redlock master.
+    fn ask_next(&mut self, cx: &mut Cx) {
+        let node = self.access.nodes[self.attempt.next];
+        cx.send(node, Msg::Acquire { value: self.value, px_ms: self.access.px_ms });
+        self.wait = Wait::Acquire;
+        let timeout = self.access.redlock.map_or(self.spec.acquire.timeout_ms, |r| r.instance_timeout_ms);
+        cx.after(Timer::Timeout, timeout);
+    }
+
+    /// Records one master's answer (or its silence) and moves on; after the last, decides.
+    fn redlock_step(&mut self, cx: &mut Cx, r: RedlockPolicy, granted: bool) {
+        cx.cancel(Timer::Timeout);
+        self.attempt.granted += usize::from(granted);
+        self.attempt.next += 1;
+        if self.attempt.next < self.access.nodes.len() {
+            return self.ask_next(cx);
+        }
+        let elapsed = cx.now - self.attempt.started_at;
+        let validity = redlock::validity_ms(r.ttl_ms, elapsed);
+        if self.attempt.granted >= redlock::quorum(self.access.nodes.len()) && validity > 0 {
+            // The lock is good for the validity left, counted from when the attempt began.
+            return self.on_granted(cx, 0, (elapsed + validity) as u64);
+        }
+        // Failed: unlock every master, then retry after a random delay.
+        self.release_all(cx, ReleaseMode::Safe);
+        if self.attempts >= r.retry_count {
+            cx.note(EventKind::GaveUp { attempts: self.attempts });
+            return self.finish(cx);
+        }
+        self.attempts += 1;
+        self.wait = Wait::RetryDelay;
+        let delay = cx.rng.range_inclusive(0, r.retry_delay_ms);
+        cx.after(Timer::Step, delay);
+    }
+
+    fn release_all(&mut self, cx: &mut Cx, mode: ReleaseMode) {
+        for &node in &self.access.nodes {
+            cx.send(node, Msg::Release { token: 0, value: self.value, mode });
+        }
     }
 
     fn retry_or_give_up(&mut self, cx: &mut Cx) {
@@ -209,7 +301,17 @@ impl Actor for Client {
         cx.at(Timer::Start, self.spec.start_ms as i64);
     }
 
-    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &Msg) {
+    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
+        if let (Some(r), Wait::Acquire) = (self.access.redlock, self.wait) {
+            if from == self.access.nodes[self.attempt.next] {
+                match msg {
+                    Msg::Granted { .. } => self.redlock_step(cx, r, true),
+                    Msg::Busy => self.redlock_step(cx, r, false),
+                    _ => {}
+                }
+            }
+            return;
+        }
         match (self.wait, msg) {
             (Wait::Acquire, Msg::Granted { token, ttl_ms }) => self.on_granted(cx, *token, *ttl_ms),
             (Wait::Acquire, Msg::Busy) => self.retry_or_give_up(cx),
@@ -233,7 +335,10 @@ impl Actor for Client {
             (Timer::Start, Wait::StartTime) => self.run(cx),
             (Timer::Step, Wait::Work) => self.advance(cx),
             (Timer::Step, Wait::RetryDelay) => self.send_acquire(cx),
-            (Timer::Timeout, Wait::Acquire) => self.retry_or_give_up(cx),
+            (Timer::Timeout, Wait::Acquire) => match self.access.redlock {
+                Some(r) => self.redlock_step(cx, r, false),
+                None => self.retry_or_give_up(cx),
+            },
             (Timer::Timeout, Wait::Read | Wait::Write | Wait::Release) => self.advance(cx),
             (Timer::Renew, _) => self.renew(cx),
             (Timer::RenewTimeout, _) => self.renewal_failed(cx),

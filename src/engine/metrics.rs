@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 /// What a run cost and how often things went wrong.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Metrics {
-    pub acquire_attempts: u32,
+    pub acquire_requests: u32,
     /// Attempts that were refused or went unanswered.
     pub contended: u32,
     pub gave_up: u32,
@@ -30,7 +30,7 @@ impl Metrics {
         let mut writers: BTreeMap<&str, Vec<NodeId>> = BTreeMap::new();
         for e in events {
             match &e.kind {
-                EventKind::Send { msg: Msg::Acquire { .. }, .. } => m.acquire_attempts += 1,
+                EventKind::Send { msg: Msg::Acquire { .. }, .. } => m.acquire_requests += 1,
                 EventKind::Deliver { msg: Msg::Busy, .. } => m.contended += 1,
                 EventKind::GaveUp { .. } => m.gave_up += 1,
                 EventKind::LeaseEnded { how: LeaseEnd::Expired, .. } => m.lease_expiries += 1,
@@ -53,8 +53,8 @@ impl Metrics {
     /// Renders the metrics as one line for the text trace.
     pub fn to_text(&self) -> String {
         format!(
-            "metrics: {} acquire attempts ({} refused, {} gave up), {} lease expiries, {} renewal failures, {} duplicate work, stale writes {} accepted / {} rejected\n",
-            self.acquire_attempts,
+            "metrics: {} acquire requests ({} refused, {} gave up), {} lease expiries, {} renewal failures, {} duplicate work, stale writes {} accepted / {} rejected\n",
+            self.acquire_requests,
             self.contended,
             self.gave_up,
             self.lease_expiries,

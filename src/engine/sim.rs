@@ -4,7 +4,7 @@
 use super::actor::{Actor, Command, Cx, Timer};
 use super::checker;
 use super::clock::Clock;
-use super::client::Client;
+use super::client::{Client, LockAccess};
 use super::error::RunError;
 use super::ids::NodeId;
 use super::lock;
@@ -38,9 +38,10 @@ pub fn run(spec: &Spec) -> Result<Trace, RunError> {
         })
         .collect();
     let names: Vec<String> = spec.nodes.iter().map(|n| n.name.clone()).collect();
-    let verdict = checker::check(&sim.events, &names);
+    let quorum = spec.lock.quorum(spec.lock_nodes().len());
+    let verdict = checker::check(&sim.events, &names, quorum);
     let metrics = Metrics::of(&sim.events, &verdict);
-    Ok(Trace { seed: spec.seed, participants, ttl_ms: spec.lock.ttl_ms(), events: sim.events, verdict, metrics })
+    Ok(Trace { seed: spec.seed, participants, ttl_ms: spec.lock.ttl_ms(), quorum, events: sim.events, verdict, metrics })
 }
 
 #[derive(Clone, Debug)]
@@ -122,7 +123,7 @@ struct Sim<'s> {
 impl<'s> Sim<'s> {
     fn new(spec: &'s Spec) -> Result<Self, RunError> {
         let locks = spec.lock_nodes();
-        let (Some(&lock_node), Some(resource)) = (locks.first(), spec.resource()) else {
+        let (Some(_), Some(resource)) = (locks.first(), spec.resource()) else {
             return Err(RunError::MissingRole);
         };
         let nodes = spec
@@ -131,7 +132,7 @@ impl<'s> Sim<'s> {
             .enumerate()
             .map(|(i, n)| {
                 let actor: Box<dyn Actor> = match &n.role {
-                    Role::Client(c) => Box::new(Client::new(c.clone(), spec.lock.client_px_ms(), lock_node, resource)),
+                    Role::Client(c) => Box::new(Client::new(c.clone(), LockAccess::new(&spec.lock, locks.clone()), resource)),
                     Role::LockService => lock::build(&spec.lock),
                     Role::Resource(mode) => Box::new(Resource::new(*mode)),
                 };

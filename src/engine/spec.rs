@@ -125,13 +125,43 @@ pub enum LockDesign {
         #[serde(default)]
         incr_token: bool,
     },
+    /// Redlock over every lock-service node, each an independent Redis master: a client needs
+    /// a majority of keys, set within the validity time, and retries after a random delay.
+    Redlock {
+        ttl_ms: u64,
+        #[serde(default = "redlock_retry_count")]
+        retry_count: u32,
+        #[serde(default = "redlock_retry_delay_ms")]
+        retry_delay_ms: u64,
+        /// How long to wait for one master before moving to the next (much less than the TTL).
+        #[serde(default = "redlock_instance_timeout_ms")]
+        instance_timeout_ms: u64,
+    },
+}
+
+fn redlock_retry_count() -> u32 {
+    3
+}
+fn redlock_retry_delay_ms() -> u64 {
+    200
+}
+fn redlock_instance_timeout_ms() -> u64 {
+    50
 }
 
 impl LockDesign {
     /// Returns the lease length every design has.
     pub fn ttl_ms(&self) -> u64 {
         match self {
-            LockDesign::Lease { ttl_ms, .. } | LockDesign::Redis { ttl_ms, .. } => *ttl_ms,
+            LockDesign::Lease { ttl_ms, .. } | LockDesign::Redis { ttl_ms, .. } | LockDesign::Redlock { ttl_ms, .. } => *ttl_ms,
+        }
+    }
+
+    /// Returns how many lock-service nodes must agree that a client holds the lock.
+    pub fn quorum(&self, lock_nodes: usize) -> usize {
+        match self {
+            LockDesign::Redlock { .. } => super::redlock::quorum(lock_nodes),
+            _ => 1,
         }
     }
 
@@ -139,7 +169,7 @@ impl LockDesign {
     pub fn client_px_ms(&self) -> Option<u64> {
         match self {
             LockDesign::Lease { .. } => None,
-            LockDesign::Redis { ttl_ms, .. } => Some(*ttl_ms),
+            LockDesign::Redis { ttl_ms, .. } | LockDesign::Redlock { ttl_ms, .. } => Some(*ttl_ms),
         }
     }
 }

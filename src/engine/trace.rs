@@ -85,6 +85,8 @@ pub struct Trace {
     pub seed: u64,
     pub participants: Vec<Participant>,
     pub ttl_ms: u64,
+    /// How many lock-service nodes must hold a client's key for it to hold the lock.
+    pub quorum: usize,
     pub events: Vec<Event>,
     pub verdict: Verdict,
     pub metrics: Metrics,

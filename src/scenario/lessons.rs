@@ -19,6 +19,13 @@ const SOURCES: &[&str] = &[
     include_str!("lessons/redis-value-not-token.json"),
     include_str!("lessons/redis-incr-token.json"),
     include_str!("lessons/redis-idempotent-job.json"),
+    include_str!("lessons/redlock-happy.json"),
+    include_str!("lessons/redlock-clock-jump.json"),
+    include_str!("lessons/redlock-pause.json"),
+    include_str!("lessons/redlock-pause-checked.json"),
+    include_str!("lessons/redlock-restart.json"),
+    include_str!("lessons/redlock-delayed-restart.json"),
+    include_str!("lessons/redlock-slow-acquisition.json"),
 ];
 
 /// A preset lesson: its parsed scenario, the spec to run, and its JSON source.

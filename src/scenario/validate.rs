@@ -129,8 +129,19 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     let locks = count(|p| matches!(p, Participant::LockService { .. }));
     let resources = count(|p| matches!(p, Participant::Resource { .. }));
     let clients = count(|p| matches!(p, Participant::Client { .. }));
-    if locks != 1 {
-        return err("participants", format!("this lock design runs on exactly one lock_service, found {locks}"));
+    match s.lock {
+        LockDesign::Redlock { .. } if locks == 0 => {
+            return err("participants", "redlock needs at least one lock_service (a Redis master), found 0");
+        }
+        LockDesign::Redlock { .. } => {
+            if let Some(i) = s.participants.iter().position(|p| matches!(p, Participant::Client { renew: Some(_), .. })) {
+                return err(format!("participants[{i}].renew"), "renewal is not modelled for redlock");
+            }
+        }
+        _ if locks != 1 => {
+            return err("participants", format!("this lock design runs on exactly one lock_service, found {locks}"));
+        }
+        _ => {}
     }
     if resources != 1 {
         return err("participants", format!("a scenario protects exactly one resource, found {resources}"));
@@ -177,6 +188,14 @@ fn compile_lock(design: &LockDesign) -> Result<LockDesign, ScenarioError> {
         }
         LockDesign::Redis { ttl_ms, .. } => {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
+        }
+        LockDesign::Redlock { ttl_ms, retry_count, retry_delay_ms, instance_timeout_ms } => {
+            within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
+            within("lock.retry_count", u64::from(*retry_count), 1, 100)?;
+            within("lock.retry_delay_ms", *retry_delay_ms, 0, 60_000)?;
+            if *instance_timeout_ms == 0 || *instance_timeout_ms >= *ttl_ms {
+                return err("lock.instance_timeout_ms", "must be at least 1 and much smaller than ttl_ms");
+            }
         }
     }
     Ok(design.clone())

@@ -37,7 +37,7 @@ pub fn Guarantees(props: &Props) -> Html {
             }
             <h3>{"Whole run"}</h3>
             <div class="metrics" data-testid="metrics">
-                { metric("acquire attempts", m.acquire_attempts, false) }
+                { metric("acquire requests", m.acquire_requests, false) }
                 { metric("refused", m.contended, false) }
                 { metric("lease expiries", m.lease_expiries, false) }
                 { metric("renewal failures", m.renewal_failures, true) }

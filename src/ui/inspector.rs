@@ -28,7 +28,7 @@ pub fn Inspector(props: &Props) -> Html {
         let detail = match p.role {
             "client" => match node.and_then(|n| n.belief) {
                 Some((token, until)) => {
-                    let service_agrees = snap.and_then(|s| s.holder).is_some_and(|h| h.0 .0 == i && h.1 == token);
+                    let service_agrees = node.is_some_and(|n| n.holds);
                     html! {
                         <span class={if service_agrees { "belief-ok" } else { "belief-stale" }}>
                             { format!("believes it holds the lock ({}) until local {} ms", token_name(token), group(until)) }
@@ -38,11 +38,11 @@ pub fn Inspector(props: &Props) -> Html {
                 }
                 None => html! { <span class="muted">{"holds nothing"}</span> },
             },
-            "lock_service" => match snap.and_then(|s| s.holder) {
+            "lock_service" => match node.and_then(|n| n.key) {
                 Some((holder, token, until)) => html! {
                     <span>{ format!("holder {}, {}, expires at local {} ms", t.name(holder), token_name(token), group(until)) }</span>
                 },
-                None => html! { <span class="muted">{"lock is free"}</span> },
+                None => html! { <span class="muted">{"no key: free"}</span> },
             },
             _ => {
                 let r = snap.map(|s| s.resource.clone()).unwrap_or_default();

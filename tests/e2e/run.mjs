@@ -56,7 +56,7 @@ for (const id of lessons) {
     expect((await text(page, 'takeaway')).includes(scenario.takeaway), 'takeaway at the end');
     const promises = await text(page, 'guarantees');
     expect(promises.includes(scenario.guarantees.safety), 'guarantees shown');
-    expect((await text(page, 'metrics')).includes(`${trace.metrics.acquire_attempts}\nacquire attempts`), 'metrics shown');
+    expect((await text(page, 'metrics')).includes(`${trace.metrics.acquire_requests}\nacquire requests`), 'metrics shown');
     const diagram = await page.locator('[data-testid=diagram]').innerText();
     for (const e of trace.events.filter((e) => e.kind === 'write_rejected')) {
       expect(diagram.includes(`rejected: ${e.reason}`), `rejection "${e.reason}" drawn`);

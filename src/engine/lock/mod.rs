@@ -17,5 +17,7 @@ pub fn build(design: &LockDesign) -> Box<dyn Actor> {
     match design {
         LockDesign::Lease { ttl_ms, first_token } => Box::new(LeaseLock::new(*ttl_ms, *first_token)),
         LockDesign::Redis { ttl_ms, incr_token } => Box::new(RedisLock::new(*ttl_ms, *incr_token)),
+        // Each Redlock master is a plain Redis instance; the algorithm lives in the client.
+        LockDesign::Redlock { ttl_ms, .. } => Box::new(RedisLock::new(*ttl_ms, false)),
     }
 }

@@ -1,0 +1,69 @@
+//! Who holds the lock according to the lock services, derived from the trace's lease events.
+//!
+//! A client holds the lock while it holds keys on at least `quorum` lock-service nodes (one for
+//! single-node designs, a majority for Redlock). The checker, the diagram and the inspector all
+//! read holdership through this one place.
+
+use super::ids::NodeId;
+use super::trace::{Event, EventKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A change in who holds the lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// `holder` now holds the lock under `token`.
+    Gained { holder: NodeId, token: u64 },
+    /// `holder` no longer holds it.
+    Lost { holder: NodeId, token: u64 },
+}
+
+/// Tracks each client's keys across lock-service nodes.
+#[derive(Clone, Debug)]
+pub struct Holdings {
+    quorum: usize,
+    keys: BTreeMap<NodeId, BTreeSet<NodeId>>,
+    held: BTreeMap<NodeId, u64>,
+}
+
+impl Holdings {
+    /// Starts with nobody holding anything.
+    pub fn new(quorum: usize) -> Self {
+        Holdings { quorum: quorum.max(1), keys: BTreeMap::new(), held: BTreeMap::new() }
+    }
+
+    /// Applies one event, reporting when a client crosses the quorum either way.
+    pub fn apply(&mut self, e: &Event) -> Option<Change> {
+        match e.kind {
+            EventKind::LeaseGranted { token, holder, .. } => {
+                let keys = self.keys.entry(holder).or_default();
+                keys.insert(e.node);
+                if keys.len() >= self.quorum && !self.held.contains_key(&holder) {
+                    self.held.insert(holder, token);
+                    return Some(Change::Gained { holder, token });
+                }
+                None
+            }
+            EventKind::LeaseEnded { holder, .. } => {
+                let keys = self.keys.entry(holder).or_default();
+                keys.remove(&e.node);
+                if keys.len() < self.quorum {
+                    if let Some(token) = self.held.remove(&holder) {
+                        return Some(Change::Lost { holder, token });
+                    }
+                }
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Returns the token under which `client` holds the lock now, if it does.
+    pub fn token_of(&self, client: NodeId) -> Option<u64> {
+        self.held.get(&client).copied()
+    }
+
+    /// Returns how many lock-service nodes hold a key for `client`.
+    pub fn keys_of(&self, client: NodeId) -> usize {
+        self.keys.get(&client).map_or(0, BTreeSet::len)
+    }
+}
