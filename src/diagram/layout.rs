@@ -282,10 +282,16 @@ pub fn layout(trace: &Trace) -> Layout {
                 let label = side_label(ex, ey + 4.0, text, lanes.len(), e.node, 14.0);
                 b.push(Shape::Mark { x: ex, y: ey, glyph }, class, Some(label), (i, i));
             }
-            EventKind::PartitionStart { .. } => {
-                let label = Label { x: band_x0 + 4.0, y: ey + 14.0, text: "network partition".into(), anchor: Anchor::Start };
+            EventKind::PartitionStart { from, to, .. } => {
+                // The band spans the lanes cut off from each other.
+                let xs = from.iter().chain(to).map(|&n| x(n));
+                let (x0, x1) = xs.fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+                let (x0, x1) = ((x0 - 30.0).max(band_x0), (x1 + 30.0).min(band_x1));
+                let names = |ids: &[NodeId]| ids.iter().map(|&n| trace.name(n)).collect::<Vec<_>>().join(", ");
+                let text = format!("partition: {} ✕ {}", names(from), names(to));
+                let label = Label { x: x0 + 4.0, y: ey + 14.0, text, anchor: Anchor::Start };
                 partitions.push(b.items.len());
-                b.push(Shape::Band { x0: band_x0, x1: band_x1, y0: ey, y1: bottom }, "partition", Some(label), (i, i));
+                b.push(Shape::Band { x0, x1, y0: ey, y1: bottom }, "partition", Some(label), (i, i));
             }
             EventKind::PartitionEnd { .. } => {
                 if let Some(Shape::Band { y1, .. }) = partitions.pop().map(|k| &mut b.items[k].shape) {

@@ -46,6 +46,9 @@ for (const id of lessons) {
     await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
     expect((await text(page, 'lesson-title')) === scenario.title, 'title shown');
     expect((await text(page, 'narration')).includes(scenario.intro.slice(0, 40)), 'intro shown at step 0');
+    const veil = await page.locator('svg.overlay .veil').boundingBox();
+    const whole = await page.locator('[data-testid=diagram] svg[role=img]').boundingBox();
+    expect(veil && veil.height > whole.height * 0.8, 'at step 0 the veil hides the run');
     const items = await page.locator('[data-testid=diagram] svg:not(.overlay) .item').count();
     expect(items >= 10, `diagram has ${items} items`);
     await page.keyboard.press('End');
