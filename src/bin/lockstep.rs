@@ -86,9 +86,11 @@ fn dispatch(args: &[String]) -> Result<String, (u8, String)> {
 }
 
 fn list() -> String {
-    lessons::all()
-        .iter()
-        .map(|l: &Lesson| format!("{:<24} {:<26} {}\n", l.id(), l.scenario.topic, l.scenario.title))
+    let all = lessons::all();
+    let id_width = all.iter().map(|l| l.id().len()).max().unwrap_or(0);
+    let topic_width = all.iter().map(|l| l.scenario.topic.len()).max().unwrap_or(0);
+    all.iter()
+        .map(|l: &Lesson| format!("{:<id_width$}  {:<topic_width$}  {}\n", l.id(), l.scenario.topic, l.scenario.title))
         .collect()
 }
 
