@@ -91,6 +91,8 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "redis-value-not-token",
             "redis-incr-token",
             "redis-idempotent-job",
+            "redis-failover",
+            "redis-failover-replicated",
             "redlock-happy",
             "redlock-clock-jump",
             "redlock-pause",

@@ -112,3 +112,43 @@ fn metrics_count_contention_expiries_renewal_failures_and_duplicates() {
     let safe = m("redis-safe-release");
     assert_eq!((safe.acquire_requests, safe.contended, safe.lease_expiries), (6, 3, 1), "C waited three times");
 }
+
+#[test]
+fn failover_before_replication_gives_the_lock_to_a_second_client() {
+    let t = run_lesson("redis-failover");
+    assert!(!t.events.iter().any(|e| matches!(e.kind, EventKind::KeyReplicated { .. })), "A's key never reached the replica");
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (705, "Client B", 0)]);
+    let granted_by: Vec<&str> =
+        t.events.iter().filter(|e| matches!(e.kind, EventKind::LeaseGranted { .. })).map(|e| t.name(e.node)).collect();
+    assert_eq!(granted_by, vec!["Redis primary", "Redis replica"]);
+    assert_eq!(writes(&t), vec![ok(765, "Client B", 0, "B", 1), ok(915, "Client A", 0, "A", 2)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 710), (StaleWriteAccepted, 915), (LostUpdate, 915)]);
+}
+
+#[test]
+fn failover_after_replication_keeps_the_lock() {
+    let t = run_lesson("redis-failover-replicated");
+    let copied: Vec<u64> = t.events.iter().filter(|e| matches!(e.kind, EventKind::KeyReplicated { .. })).map(|e| e.at_ms).collect();
+    assert_eq!(copied, vec![20]);
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_035, "Client B", 0)]);
+    assert_eq!(writes(&t), vec![ok(915, "Client A", 0, "A", 1), ok(1_095, "Client B", 0, "B", 2)]);
+    assert!(t.verdict.safe && t.verdict.findings.is_empty());
+    assert_eq!(t.metrics.contended, 3, "B was told busy three times by the promoted replica");
+}
+
+#[test]
+fn the_key_expires_on_the_redis_nodes_own_clock() {
+    // Redis runs 10 % fast and then jumps 100 ms forward: the 1,000 ms key set at true 5 ms
+    // (local 5) is due at local 1,005, which this clock reaches at true 823 ms.
+    let json = lockstep::scenario::lessons::find("redis-safe-release").unwrap().source;
+    let mut v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v["participants"][1]["clock"] = serde_json::json!({"drift_ppm": 100000});
+    v["faults"] = serde_json::json!([{"fault": "clock_jump", "at_ms": 500, "node": "L", "by_ms": 100}]);
+    v["participants"][0]["script"] = serde_json::json!([{"step": "acquire"}, {"step": "work", "ms": 2000}]);
+    let t = run_json(&v.to_string());
+    let expiry = lease_ends(&t).into_iter().find(|e| e.2 == "Expired").unwrap();
+    assert_eq!(expiry.0, 823);
+    let local = t.events.iter().find(|e| e.at_ms == 823 && matches!(e.kind, EventKind::LeaseEnded { .. })).unwrap().local_ms;
+    assert_eq!(local, 1_005);
+}

@@ -58,10 +58,11 @@ pub fn snapshots(trace: &Trace) -> Vec<Snapshot> {
         for (n, p) in cur.nodes.iter_mut().zip(&trace.participants) {
             n.local_ms = p.clock.local_at(e.at_ms);
         }
-        match holdings.apply(e) {
-            Some(Change::Gained { holder, .. }) => cur.nodes[holder.0].holds = true,
-            Some(Change::Lost { holder, .. }) => cur.nodes[holder.0].holds = false,
-            None => {}
+        for change in holdings.apply(e) {
+            match change {
+                Change::Gained { holder, .. } => cur.nodes[holder.0].holds = true,
+                Change::Lost { holder, .. } => cur.nodes[holder.0].holds = false,
+            }
         }
         let node = &mut cur.nodes[e.node.0];
         match &e.kind {
@@ -80,6 +81,7 @@ pub fn snapshots(trace: &Trace) -> Vec<Snapshot> {
             EventKind::BeliefEnd { .. } => node.belief = None,
             EventKind::LeaseGranted { token, holder, expires_local }
             | EventKind::LeaseRenewed { token, holder, expires_local } => node.key = Some((*holder, *token, *expires_local)),
+            EventKind::KeyReplicated { token, holder } => node.key = Some((*holder, *token, node.local_ms + trace.ttl_ms as i64)),
             EventKind::LeaseEnded { .. } => node.key = None,
             EventKind::WriteAccepted { writer, token, value, version } => {
                 let r = &mut cur.resource;

@@ -127,6 +127,7 @@ fn takes_row(kind: &EventKind) -> bool {
         EventKind::Send { .. }
             | EventKind::LeaseGranted { .. }
             | EventKind::LeaseRenewed { .. }
+            | EventKind::KeyReplicated { .. }
             | EventKind::BeliefStart { .. }
             | EventKind::BeliefExtended { .. }
             | EventKind::BeliefEnd { .. }
@@ -187,8 +188,10 @@ pub fn layout(trace: &Trace) -> Layout {
     let mut holdings = Holdings::new(trace.quorum);
     for (i, e) in trace.events.iter().enumerate() {
         let (ex, ey) = (x(e.node), rows[i]);
-        if let Some(Change::Lost { holder, token }) = holdings.apply(e) {
-            lease_end.insert((holder, token), i);
+        for change in holdings.apply(e) {
+            if let Change::Lost { holder, token } = change {
+                lease_end.insert((holder, token), i);
+            }
         }
         match &e.kind {
             EventKind::Send { msg_id, .. } => {
@@ -221,7 +224,7 @@ pub fn layout(trace: &Trace) -> Layout {
                     b.push(Shape::Span { x: ex, y0: rows[s], y1: ey }, "pause", Some(label), (s, i));
                 }
             }
-            EventKind::LeaseGranted { token, .. } => {
+            EventKind::LeaseGranted { token, .. } | EventKind::KeyReplicated { token, .. } => {
                 open.insert((e.node, "lease"), (i, lease_name(*token)));
             }
             EventKind::LeaseEnded { token, how, holder } => {
@@ -269,9 +272,16 @@ pub fn layout(trace: &Trace) -> Layout {
                 };
                 b.push(Shape::Mark { x: ex, y: ey, glyph }, class, Some(label), (i, i));
             }
-            EventKind::Crash | EventKind::Restart { .. } | EventKind::ClockJump { .. } | EventKind::GaveUp { .. } | EventKind::RenewalFailed { .. } | EventKind::LinkSlow { .. } => {
+            EventKind::Crash
+            | EventKind::Restart { .. }
+            | EventKind::Promoted
+            | EventKind::ClockJump { .. }
+            | EventKind::GaveUp { .. }
+            | EventKind::RenewalFailed { .. }
+            | EventKind::LinkSlow { .. } => {
                 let (glyph, class, text) = match &e.kind {
                     EventKind::Crash => ("✗", "mark mark--crash", "crash".to_string()),
+                    EventKind::Promoted => ("↑", "mark mark--restart", "promoted to primary".to_string()),
                     EventKind::Restart { keep_state } => ("↻", "mark mark--restart", if *keep_state { "restart (state kept)".into() } else { "restart (state lost)".into() }),
                     EventKind::ClockJump { by_ms } => ("↷", "mark mark--clock", format!("clock {}{}", if *by_ms >= 0 { "+" } else { "−" }, ms(by_ms.unsigned_abs()))),
                     EventKind::GaveUp { attempts } => ("✗", "mark mark--gaveup", format!("gives up after {attempts} tries")),

@@ -31,6 +31,7 @@ pub fn render(trace: &Trace) -> String {
             EventKind::PauseEnd => format!("Note over {me}: resumes"),
             EventKind::Crash => format!("Note over {me}: crash"),
             EventKind::Restart { keep_state } => format!("Note over {me}: restart{}", if *keep_state { "" } else { ", state lost" }),
+            EventKind::Promoted => format!("Note over {me}: promoted to primary"),
             EventKind::ClockJump { by_ms } => format!("Note over {me}: clock jumps {by_ms:+} ms"),
             EventKind::LeaseEnded { token, how: LeaseEnd::Expired, .. } => format!("Note over {me}: lease {token} expires"),
             EventKind::LeaseEnded { token, how: LeaseEnd::DeletedByOther, .. } => format!("Note over {me}: lease {token} deleted by another client"),

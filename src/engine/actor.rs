@@ -19,8 +19,10 @@ pub enum Timer {
     Timeout,
     Renew,
     RenewTimeout,
-    /// The lease with this token reaches its expiry on the service's clock.
+    /// The lease with this token (or Redis key with this value) reaches its expiry on the service's clock.
     LeaseExpiry(u64),
+    /// The primary's next batch of changes goes to its replica.
+    Replicate,
 }
 
 /// What a node asks the simulator to do.
@@ -80,4 +82,6 @@ pub trait Actor {
     fn on_crash(&mut self, cx: &mut Cx);
     /// Comes back after a crash, keeping persisted state or starting empty.
     fn on_restart(&mut self, cx: &mut Cx, keep_state: bool);
+    /// Becomes the primary; only replicas do anything.
+    fn on_promote(&mut self, _cx: &mut Cx) {}
 }

@@ -87,9 +87,11 @@ pub fn check(events: &[Event], names: &[String], quorum: usize) -> Verdict {
     let mut findings = Vec::new();
     let mut find = |kind, i: usize, text: String| findings.push(Finding { kind, event: i, at_ms: events[i].at_ms, text });
     for (i, e) in events.iter().enumerate() {
-        if let Some(Change::Gained { holder, .. }) = holdings.apply(e) {
-            grants += 1;
-            latest_grant.insert(holder, grants);
+        for change in holdings.apply(e) {
+            if let Change::Gained { holder, .. } = change {
+                grants += 1;
+                latest_grant.insert(holder, grants);
+            }
         }
         match &e.kind {
             EventKind::BeliefStart { token, .. } => {

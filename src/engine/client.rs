@@ -196,7 +196,7 @@ impl Client {
 
     /// Sends the acquire request to the next node: the only one, or the next Redlock master.
     fn ask_next(&mut self, cx: &mut Cx) {
-        let node = self.access.nodes[self.attempt.next];
+        let node = if self.access.redlock.is_some() { self.access.nodes[self.attempt.next] } else { self.lock };
         cx.send(node, Msg::Acquire { value: self.value, px_ms: self.access.px_ms });
         self.wait = Wait::Acquire;
         let timeout = self.access.redlock.map_or(self.spec.acquire.timeout_ms, |r| r.instance_timeout_ms);
@@ -232,6 +232,13 @@ impl Client {
     fn release_all(&mut self, cx: &mut Cx, mode: ReleaseMode) {
         for &node in &self.access.nodes {
             cx.send(node, Msg::Release { token: 0, value: self.value, mode });
+        }
+    }
+
+    /// Moves on to the next lock-service node (a client library failing over to a replica).
+    fn fail_over(&mut self) {
+        if let Some(i) = self.access.nodes.iter().position(|&n| n == self.lock) {
+            self.lock = self.access.nodes[(i + 1) % self.access.nodes.len()];
         }
     }
 
@@ -315,6 +322,10 @@ impl Actor for Client {
         match (self.wait, msg) {
             (Wait::Acquire, Msg::Granted { token, ttl_ms }) => self.on_granted(cx, *token, *ttl_ms),
             (Wait::Acquire, Msg::Busy) => self.retry_or_give_up(cx),
+            (Wait::Acquire, Msg::ReadOnly) => {
+                self.fail_over();
+                self.retry_or_give_up(cx)
+            }
             (Wait::Read, Msg::ReadResult { version }) => {
                 self.read_version = Some(*version);
                 self.advance(cx);
@@ -337,7 +348,10 @@ impl Actor for Client {
             (Timer::Step, Wait::RetryDelay) => self.send_acquire(cx),
             (Timer::Timeout, Wait::Acquire) => match self.access.redlock {
                 Some(r) => self.redlock_step(cx, r, false),
-                None => self.retry_or_give_up(cx),
+                None => {
+                    self.fail_over();
+                    self.retry_or_give_up(cx)
+                }
             },
             (Timer::Timeout, Wait::Read | Wait::Write | Wait::Release) => self.advance(cx),
             (Timer::Renew, _) => self.renew(cx),

@@ -31,30 +31,44 @@ impl Holdings {
         Holdings { quorum: quorum.max(1), keys: BTreeMap::new(), held: BTreeMap::new() }
     }
 
-    /// Applies one event, reporting when a client crosses the quorum either way.
-    pub fn apply(&mut self, e: &Event) -> Option<Change> {
+    /// Applies one event, reporting each client that crosses the quorum either way.
+    pub fn apply(&mut self, e: &Event) -> Vec<Change> {
         match e.kind {
-            EventKind::LeaseGranted { token, holder, .. } => {
+            EventKind::LeaseGranted { token, holder, .. } | EventKind::KeyReplicated { token, holder } => {
                 let keys = self.keys.entry(holder).or_default();
                 keys.insert(e.node);
                 if keys.len() >= self.quorum && !self.held.contains_key(&holder) {
                     self.held.insert(holder, token);
-                    return Some(Change::Gained { holder, token });
+                    return vec![Change::Gained { holder, token }];
                 }
-                None
+                Vec::new()
             }
             EventKind::LeaseEnded { holder, .. } => {
-                let keys = self.keys.entry(holder).or_default();
-                keys.remove(&e.node);
-                if keys.len() < self.quorum {
-                    if let Some(token) = self.held.remove(&holder) {
-                        return Some(Change::Lost { holder, token });
-                    }
-                }
-                None
+                self.keys.entry(holder).or_default().remove(&e.node);
+                self.settle(holder).into_iter().collect()
             }
-            _ => None,
+            // After a failover only the new primary's keys count.
+            EventKind::Promoted => {
+                let holders: Vec<NodeId> = self.keys.keys().copied().collect();
+                holders
+                    .into_iter()
+                    .filter_map(|h| {
+                        self.keys.entry(h).or_default().retain(|n| *n == e.node);
+                        self.settle(h)
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
         }
+    }
+
+    fn settle(&mut self, holder: NodeId) -> Option<Change> {
+        if self.keys_of(holder) < self.quorum {
+            if let Some(token) = self.held.remove(&holder) {
+                return Some(Change::Lost { holder, token });
+            }
+        }
+        None
     }
 
     /// Returns the token under which `client` holds the lock now, if it does.

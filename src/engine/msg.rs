@@ -1,5 +1,6 @@
 //! Messages between clients, lock services and the protected resource.
 
+use super::ids::NodeId;
 use serde::{Deserialize, Serialize};
 
 /// How a client gives a lock back.
@@ -23,6 +24,12 @@ pub enum Msg {
     Granted { token: u64, ttl_ms: u64 },
     /// Someone else holds the lock.
     Busy,
+    /// A replica refuses writes until it is promoted.
+    ReadOnly,
+    /// The primary streams a key to its replica, asynchronously.
+    Replicate { holder: NodeId, value: u64, token: u64, expires_in_ms: u64 },
+    /// The primary streams a key's deletion to its replica.
+    ReplicateDelete { value: u64 },
     /// Extend my lease, if it is still mine.
     Renew { token: u64, value: u64 },
     Renewed { token: u64, ttl_ms: u64 },
@@ -48,6 +55,9 @@ impl Msg {
             Msg::Granted { token: 0, .. } => "OK (no token)".into(),
             Msg::Granted { token, ttl_ms } => format!("granted: token {token}, TTL {}", ms(*ttl_ms)),
             Msg::Busy => "busy".into(),
+            Msg::ReadOnly => "READONLY (replica)".into(),
+            Msg::Replicate { value, .. } => format!("replicate key {}", short(*value)),
+            Msg::ReplicateDelete { value } => format!("replicate DEL {}", short(*value)),
             Msg::Renew { token: 0, value } => format!("PEXPIRE if value = {}", short(*value)),
             Msg::Renew { token, .. } => format!("renew token {token}"),
             Msg::Renewed { token: 0, .. } => "renewed".into(),
@@ -73,7 +83,7 @@ impl Msg {
     pub fn is_refusal(&self) -> bool {
         matches!(
             self,
-            Msg::Busy | Msg::RenewRefused { .. } | Msg::WriteRejected { .. } | Msg::ReleaseResult { released: false, .. }
+            Msg::Busy | Msg::ReadOnly | Msg::RenewRefused { .. } | Msg::WriteRejected { .. } | Msg::ReleaseResult { released: false, .. }
         )
     }
 }

@@ -93,6 +93,12 @@ impl Narrator {
                     format!("{} of {} is lost with {me}'s memory.", capital(&lease_name(*token)), n(*holder))
                 }
             },
+            EventKind::KeyReplicated { token, holder } => {
+                format!("{me} stores its copy of {} held by {}.", lease_name(*token), n(*holder))
+            }
+            EventKind::Promoted => format!(
+                "{me} is promoted to primary (as Sentinel would do). Any key the old primary granted but never replicated does not exist here."
+            ),
             EventKind::BeliefStart { token, until_local } => format!(
                 "{me} believes it holds the lock ({}) until its own clock reads {}.",
                 token_name(*token),

@@ -133,7 +133,7 @@ impl<'s> Sim<'s> {
             .map(|(i, n)| {
                 let actor: Box<dyn Actor> = match &n.role {
                     Role::Client(c) => Box::new(Client::new(c.clone(), LockAccess::new(&spec.lock, locks.clone()), resource)),
-                    Role::LockService => lock::build(&spec.lock),
+                    Role::LockService => lock::build(&spec.lock, &locks, locks.iter().position(|&l| l.0 == i).unwrap_or(0)),
                     Role::Resource(mode) => Box::new(Resource::new(*mode)),
                 };
                 Slot {
@@ -278,6 +278,13 @@ impl<'s> Sim<'s> {
                 self.call(node, |a, cx| a.on_restart(cx, keep_state));
             }
             FaultKind::ClockJump { node, by_ms } => self.record(node, EventKind::ClockJump { by_ms }),
+            FaultKind::Promote { node } => {
+                if self.nodes[node.0].status == Status::Down {
+                    return;
+                }
+                self.record(node, EventKind::Promoted);
+                self.call(node, |a, cx| a.on_promote(cx));
+            }
             FaultKind::Partition { from, to, two_way, for_ms } => {
                 self.net.cut(i, from.clone(), to.clone(), two_way);
                 let until_ms = now + for_ms;

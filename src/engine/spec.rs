@@ -120,10 +120,14 @@ pub enum LockDesign {
     Lease { ttl_ms: u64, first_token: u64 },
     /// One Redis instance: `SET key value NX PX ttl`, expiry on the Redis clock, and no fencing
     /// token unless `incr_token` has each acquisition also `INCR` a counter.
+    /// With a second lock-service node, that node is an asynchronous replica that receives each
+    /// change `replication_lag_ms` after the primary made it.
     Redis {
         ttl_ms: u64,
         #[serde(default)]
         incr_token: bool,
+        #[serde(default = "redis_replication_lag_ms")]
+        replication_lag_ms: u64,
     },
     /// Redlock over every lock-service node, each an independent Redis master: a client needs
     /// a majority of keys, set within the validity time, and retries after a random delay.
@@ -139,6 +143,9 @@ pub enum LockDesign {
     },
 }
 
+fn redis_replication_lag_ms() -> u64 {
+    100
+}
 fn redlock_retry_count() -> u32 {
     3
 }
@@ -212,6 +219,8 @@ pub enum FaultKind {
     Pause { node: NodeId, for_ms: u64 },
     Crash { node: NodeId },
     Restart { node: NodeId, keep_state: bool },
+    /// A replica becomes the primary (a Sentinel failover).
+    Promote { node: NodeId },
     /// Recorded here for the trace; the jump itself lives in the node's [`Clock`].
     ClockJump { node: NodeId, by_ms: i64 },
     /// Messages from `from` to `to` (and back, if two-way) are dropped for `for_ms`.

@@ -46,6 +46,10 @@ pub enum EventKind {
     LeaseGranted { token: u64, holder: NodeId, expires_local: i64 },
     LeaseRenewed { token: u64, holder: NodeId, expires_local: i64 },
     LeaseEnded { token: u64, holder: NodeId, how: LeaseEnd },
+    /// A replica now keeps a copy of a holder's key.
+    KeyReplicated { token: u64, holder: NodeId },
+    /// A replica became the primary; keys it never received are gone.
+    Promoted,
     BeliefStart { token: u64, until_local: i64 },
     BeliefExtended { token: u64, until_local: i64 },
     BeliefEnd { token: u64, why: BeliefEnd },
@@ -148,6 +152,8 @@ impl Trace {
                 format!("{} renewed until local {}", lease_name(*token), group(*expires_local))
             }
             EventKind::LeaseEnded { token, holder, how } => format!("{} of {} ended: {how:?}", lease_name(*token), n(*holder)),
+            EventKind::KeyReplicated { token, holder } => format!("copy of {} of {}", lease_name(*token), n(*holder)),
+            EventKind::Promoted => "promoted to primary".into(),
             EventKind::BeliefStart { token, until_local } => {
                 format!("believes: holds {} until local {}", lease_name(*token), group(*until_local))
             }

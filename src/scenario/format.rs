@@ -163,6 +163,7 @@ pub enum Fault {
     Pause { at_ms: i64, node: String, for_ms: i64 },
     Crash { at_ms: i64, node: String },
     Restart { at_ms: i64, node: String, keep_state: bool },
+    Promote { at_ms: i64, node: String },
     ClockJump { at_ms: i64, node: String, by_ms: i64 },
     Partition {
         at_ms: i64,
@@ -186,6 +187,7 @@ impl Fault {
             Fault::Pause { at_ms, .. }
             | Fault::Crash { at_ms, .. }
             | Fault::Restart { at_ms, .. }
+            | Fault::Promote { at_ms, .. }
             | Fault::ClockJump { at_ms, .. }
             | Fault::Partition { at_ms, .. }
             | Fault::Delay { at_ms, .. } => *at_ms,

@@ -19,6 +19,8 @@ const SOURCES: &[&str] = &[
     include_str!("lessons/redis-value-not-token.json"),
     include_str!("lessons/redis-incr-token.json"),
     include_str!("lessons/redis-idempotent-job.json"),
+    include_str!("lessons/redis-failover.json"),
+    include_str!("lessons/redis-failover-replicated.json"),
     include_str!("lessons/redlock-happy.json"),
     include_str!("lessons/redlock-clock-jump.json"),
     include_str!("lessons/redlock-pause.json"),

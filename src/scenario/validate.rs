@@ -138,6 +138,10 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
                 return err(format!("participants[{i}].renew"), "renewal is not modelled for redlock");
             }
         }
+        LockDesign::Redis { .. } if locks > 2 => {
+            return err("participants", format!("redis runs on one primary and at most one replica, found {locks} lock_service nodes"));
+        }
+        LockDesign::Redis { .. } => {}
         _ if locks != 1 => {
             return err("participants", format!("this lock design runs on exactly one lock_service, found {locks}"));
         }
@@ -186,8 +190,9 @@ fn compile_lock(design: &LockDesign) -> Result<LockDesign, ScenarioError> {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
             within("lock.first_token", *first_token, 1, u64::from(u32::MAX))?;
         }
-        LockDesign::Redis { ttl_ms, .. } => {
+        LockDesign::Redis { ttl_ms, replication_lag_ms, .. } => {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
+            within("lock.replication_lag_ms", *replication_lag_ms, 0, 60_000)?;
         }
         LockDesign::Redlock { ttl_ms, retry_count, retry_delay_ms, instance_timeout_ms } => {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
@@ -276,6 +281,7 @@ fn compile_fault(path: &str, f: &Fault, ids: &Ids) -> Result<FaultKind, Scenario
         Fault::Pause { node: id, for_ms, .. } => FaultKind::Pause { node: node(id)?, for_ms: span("for_ms", *for_ms)? },
         Fault::Crash { node: id, .. } => FaultKind::Crash { node: node(id)? },
         Fault::Restart { node: id, keep_state, .. } => FaultKind::Restart { node: node(id)?, keep_state: *keep_state },
+        Fault::Promote { node: id, .. } => FaultKind::Promote { node: node(id)? },
         Fault::ClockJump { node: id, by_ms, .. } => {
             if by_ms.abs() > MAX_SPAN_MS {
                 return err(format!("{path}.by_ms"), format!("must be within ±{MAX_SPAN_MS}"));

@@ -7,17 +7,26 @@ mod lease;
 mod redis;
 
 use super::actor::Actor;
+use super::ids::NodeId;
 use super::spec::LockDesign;
 
 pub use lease::LeaseLock;
-pub use redis::RedisLock;
+pub use redis::{RedisLock, RedisRole};
 
 /// Builds one lock-service node of a design.
-pub fn build(design: &LockDesign) -> Box<dyn Actor> {
-    match design {
-        LockDesign::Lease { ttl_ms, first_token } => Box::new(LeaseLock::new(*ttl_ms, *first_token)),
-        LockDesign::Redis { ttl_ms, incr_token } => Box::new(RedisLock::new(*ttl_ms, *incr_token)),
+/// Builds lock-service node `index` of `nodes` (all the lock-service nodes) for a design.
+pub fn build(design: &LockDesign, nodes: &[NodeId], index: usize) -> Box<dyn Actor> {
+    match *design {
+        LockDesign::Lease { ttl_ms, first_token } => Box::new(LeaseLock::new(ttl_ms, first_token)),
+        LockDesign::Redis { ttl_ms, incr_token, replication_lag_ms } => {
+            let role = match (index, nodes.get(1)) {
+                (0, Some(&replica)) => RedisRole::Primary { replica: Some((replica, replication_lag_ms)) },
+                (0, None) => RedisRole::Primary { replica: None },
+                _ => RedisRole::Replica,
+            };
+            Box::new(RedisLock::new(ttl_ms, incr_token, role))
+        }
         // Each Redlock master is a plain Redis instance; the algorithm lives in the client.
-        LockDesign::Redlock { ttl_ms, .. } => Box::new(RedisLock::new(*ttl_ms, false)),
+        LockDesign::Redlock { ttl_ms, .. } => Box::new(RedisLock::new(ttl_ms, false, RedisRole::Primary { replica: None })),
     }
 }
