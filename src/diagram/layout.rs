@@ -193,6 +193,12 @@ pub fn layout(trace: &Trace) -> Layout {
                 lease_end.insert((holder, token), i);
             }
         }
+        if matches!(e.kind, EventKind::Crash) {
+            // What a crashed lock service holds is out of service until it restarts.
+            if let Some((s, _)) = open.remove(&(e.node, "lease")) {
+                b.push(Shape::Span { x: ex, y0: rows[s], y1: ey }, "lease lease--service", None, (s, i));
+            }
+        }
         match &e.kind {
             EventKind::Send { msg_id, .. } => {
                 sends.insert(*msg_id, i);
