@@ -2,7 +2,7 @@
 //! future, draws the cursor line and highlights the items of the current event.
 
 use super::browser;
-use super::player::Action;
+use crate::ui::player::Action;
 use super::run::RunRef;
 use crate::diagram::layout::{Layout, TOP};
 use crate::diagram::svg::{item_svg, lane_heads, Px};

@@ -1,6 +1,6 @@
 //! Playback controls: jump, step, play, speed and a scrubber over simulated time.
 
-use super::player::{Action, Player, Speed};
+use crate::ui::player::{Action, Player, Speed};
 use super::run::RunRef;
 use crate::engine::msg::group;
 use yew::prelude::*;

@@ -1,7 +1,7 @@
 //! The event log: the trace as text, the accessible alternative to the diagram. Shows a window
 //! of events around the cursor, keyed by event, so a step changes only a few rows.
 
-use super::player::Action;
+use crate::ui::player::Action;
 use super::run::RunRef;
 use crate::engine::msg::group;
 use yew::prelude::*;

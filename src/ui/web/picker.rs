@@ -1,6 +1,6 @@
 //! The lesson picker, grouped by topic in teaching order.
 
-use super::route::Target;
+use crate::ui::route::Target;
 use crate::scenario::Lesson;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -1,6 +1,6 @@
 //! A run on screen: the scenario's texts, its trace, and everything derived from it once.
 
-use super::route::Target;
+use crate::ui::route::Target;
 use crate::diagram::inspect::{snapshots, Snapshot};
 use crate::diagram::{layout, svg, Layout};
 use crate::engine::{self, Trace};
