@@ -53,7 +53,7 @@ fn ttl_out_of_range() {
 #[test]
 fn unknown_design_and_step() {
     let e = with(|v| v["lock"]["design"] = "paxos".into());
-    assert!(e.starts_with("lock.design: unknown variant `paxos`, expected one of `lease`, `redis`, `redlock`"), "{e}");
+    assert!(e.starts_with("lock.design: unknown variant `paxos`, expected one of `lease`, `redis`, `etcd`, `redlock`"), "{e}");
     let e = with(|v| v["participants"][0]["script"][1] = serde_json::json!({"step": "sleep"}));
     assert!(e.contains("unknown variant `sleep`"), "{e}");
 }

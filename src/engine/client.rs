@@ -90,6 +90,8 @@ pub struct Client {
     holding: Option<Holding>,
     /// The last token this client held, carried on writes after it stops believing.
     last_token: u64,
+    /// Whether it waits in a queue (etcd), keeping its session alive meanwhile.
+    queued: bool,
     read_version: Option<u64>,
 }
 
@@ -110,6 +112,7 @@ impl Client {
             renew_sent_at: 0,
             holding: None,
             last_token: 0,
+            queued: false,
             read_version: None,
         }
     }
@@ -255,7 +258,10 @@ impl Client {
     }
 
     fn on_granted(&mut self, cx: &mut Cx, token: u64, ttl_ms: u64) {
-        let until_local = self.acquire_sent_at + ttl_ms as i64;
+        // A queued client's session was last extended by its latest keep-alive.
+        let since = if self.queued { self.acquire_sent_at.max(self.renew_sent_at) } else { self.acquire_sent_at };
+        self.queued = false;
+        let until_local = since + ttl_ms as i64;
         self.holding = Some(Holding { token, value: self.value, until_local });
         self.last_token = token;
         self.read_version = None;
@@ -267,14 +273,24 @@ impl Client {
     }
 
     fn renew(&mut self, cx: &mut Cx) {
-        if let Some(h) = self.holding {
-            self.renew_sent_at = cx.now;
-            cx.send(self.lock, Msg::Renew { token: h.token, value: h.value });
-            cx.after(Timer::RenewTimeout, self.spec.acquire.timeout_ms);
-        }
+        let token = match (self.holding, self.queued) {
+            (Some(h), _) => h.token,
+            (None, true) => 0,
+            (None, false) => return,
+        };
+        self.renew_sent_at = cx.now;
+        cx.send(self.lock, Msg::Renew { token, value: self.value });
+        cx.after(Timer::RenewTimeout, self.spec.acquire.timeout_ms);
     }
 
     fn on_renewed(&mut self, cx: &mut Cx, token: u64, ttl_ms: u64) {
+        if self.queued && self.holding.is_none() {
+            cx.cancel(Timer::RenewTimeout);
+            if let Some(renew) = self.spec.renew {
+                cx.after(Timer::Renew, renew.every_ms);
+            }
+            return;
+        }
         let Some(h) = self.holding.as_mut().filter(|h| h.token == token) else { return };
         h.until_local = self.renew_sent_at + ttl_ms as i64;
         cx.cancel(Timer::RenewTimeout);
@@ -322,6 +338,15 @@ impl Actor for Client {
         match (self.wait, msg) {
             (Wait::Acquire, Msg::Granted { token, ttl_ms }) => self.on_granted(cx, *token, *ttl_ms),
             (Wait::Acquire, Msg::Busy) => self.retry_or_give_up(cx),
+            // Queued behind another contender: keep the session alive and wait, however long, for
+            // the lock to be handed on.
+            (Wait::Acquire, Msg::Queued { .. }) => {
+                cx.cancel(Timer::Timeout);
+                self.queued = true;
+                if let Some(renew) = self.spec.renew {
+                    cx.after(Timer::Renew, renew.every_ms);
+                }
+            }
             (Wait::Acquire, Msg::ReadOnly) => {
                 self.fail_over();
                 self.retry_or_give_up(cx)

@@ -129,6 +129,13 @@ pub enum LockDesign {
         #[serde(default = "redis_replication_lag_ms")]
         replication_lag_ms: u64,
     },
+    /// etcd's concurrency mutex: session leases kept alive by the client, contenders ordered by
+    /// create revision, and the owner's create revision as the fencing token.
+    Etcd {
+        ttl_ms: u64,
+        #[serde(default = "etcd_first_revision")]
+        first_revision: u64,
+    },
     /// Redlock over every lock-service node, each an independent Redis master: a client needs
     /// a majority of keys, set within the validity time, and retries after a random delay.
     Redlock {
@@ -143,6 +150,9 @@ pub enum LockDesign {
     },
 }
 
+fn etcd_first_revision() -> u64 {
+    1
+}
 fn redis_replication_lag_ms() -> u64 {
     100
 }
@@ -160,7 +170,10 @@ impl LockDesign {
     /// Returns the lease length every design has.
     pub fn ttl_ms(&self) -> u64 {
         match self {
-            LockDesign::Lease { ttl_ms, .. } | LockDesign::Redis { ttl_ms, .. } | LockDesign::Redlock { ttl_ms, .. } => *ttl_ms,
+            LockDesign::Lease { ttl_ms, .. }
+            | LockDesign::Redis { ttl_ms, .. }
+            | LockDesign::Etcd { ttl_ms, .. }
+            | LockDesign::Redlock { ttl_ms, .. } => *ttl_ms,
         }
     }
 
@@ -175,7 +188,7 @@ impl LockDesign {
     /// Returns the expiry a client names in its request, for designs where the client sets it.
     pub fn client_px_ms(&self) -> Option<u64> {
         match self {
-            LockDesign::Lease { .. } => None,
+            LockDesign::Lease { .. } | LockDesign::Etcd { .. } => None,
             LockDesign::Redis { ttl_ms, .. } | LockDesign::Redlock { ttl_ms, .. } => Some(*ttl_ms),
         }
     }

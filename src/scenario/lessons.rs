@@ -21,6 +21,8 @@ const SOURCES: &[&str] = &[
     include_str!("lessons/redis-idempotent-job.json"),
     include_str!("lessons/redis-failover.json"),
     include_str!("lessons/redis-failover-replicated.json"),
+    include_str!("lessons/etcd-lease-expires.json"),
+    include_str!("lessons/etcd-unchecked.json"),
     include_str!("lessons/redlock-happy.json"),
     include_str!("lessons/redlock-clock-jump.json"),
     include_str!("lessons/redlock-pause.json"),

@@ -4,6 +4,7 @@
 
 pub mod format;
 pub mod lessons;
+pub mod questions;
 pub mod stress;
 pub mod validate;
 

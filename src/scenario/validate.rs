@@ -194,6 +194,10 @@ fn compile_lock(design: &LockDesign) -> Result<LockDesign, ScenarioError> {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
             within("lock.replication_lag_ms", *replication_lag_ms, 0, 60_000)?;
         }
+        LockDesign::Etcd { ttl_ms, first_revision } => {
+            within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
+            within("lock.first_revision", *first_revision, 1, u64::from(u32::MAX))?;
+        }
         LockDesign::Redlock { ttl_ms, retry_count, retry_delay_ms, instance_timeout_ms } => {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
             within("lock.retry_count", u64::from(*retry_count), 1, 100)?;

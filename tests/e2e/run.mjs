@@ -100,6 +100,16 @@ await check('exports download SVG and Mermaid', async (page) => {
   expect(mmdText.startsWith('sequenceDiagram') && mmdText.includes('R--xA: rejected: token 41 < 42'), 'Mermaid text');
 });
 
+await check('interview questions link to the lessons that answer them', async (page) => {
+  await page.goto(`${url}#/short-pause/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  await page.click('[data-testid=questions] summary:has-text("What is a fencing token?")');
+  expect((await text(page, 'questions')).includes('remembers the highest token'), 'answer shown');
+  await page.click('[data-testid=questions] button:has-text("redis-incr-token")');
+  await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]').innerText === 'A separate INCR counter as the fencing token');
+  expect(page.url().endsWith('#/redis-incr-token/0'), 'the link opens the lesson at its start');
+});
+
 await check('narrow screen stays usable', async (page) => {
   await page.setViewportSize({ width: 420, height: 900 });
   await page.goto(`${url}#/network-delay/20`);

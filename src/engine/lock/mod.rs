@@ -3,6 +3,7 @@
 //! A design decides how leases are granted, renewed, released and expired on the service's own
 //! clock, and where the fencing token comes from. Pure: no IO.
 
+mod etcd;
 mod lease;
 mod redis;
 
@@ -10,6 +11,7 @@ use super::actor::Actor;
 use super::ids::NodeId;
 use super::spec::LockDesign;
 
+pub use etcd::EtcdLock;
 pub use lease::LeaseLock;
 pub use redis::{RedisLock, RedisRole};
 
@@ -26,6 +28,7 @@ pub fn build(design: &LockDesign, nodes: &[NodeId], index: usize) -> Box<dyn Act
             };
             Box::new(RedisLock::new(ttl_ms, incr_token, role))
         }
+        LockDesign::Etcd { ttl_ms, first_revision } => Box::new(EtcdLock::new(ttl_ms, first_revision)),
         // Each Redlock master is a plain Redis instance; the algorithm lives in the client.
         LockDesign::Redlock { ttl_ms, .. } => Box::new(RedisLock::new(ttl_ms, false, RedisRole::Primary { replica: None })),
     }

@@ -10,6 +10,7 @@ use super::inspector::Inspector;
 use super::legend::Legend;
 use super::narration::{Narration, VerdictBadge};
 use super::picker::Picker;
+use super::questions::Questions;
 use crate::ui::player::{Action, Player};
 use crate::ui::route::{self, Route, Target};
 use super::run::{load, RunRef};
@@ -214,7 +215,8 @@ pub fn App() -> Html {
                 </div>
             }
             <nav class="sidebar" aria-label="Lessons">
-                <Picker lessons={lessons.clone()} current={run.target.clone()} on_select={on_select} />
+                <Picker lessons={lessons.clone()} current={run.target.clone()} on_select={on_select.clone()} />
+                <Questions on_select={on_select} />
             </nav>
             <main class="stage" aria-labelledby="lesson-title">
                 <div class="lesson-head">

@@ -10,6 +10,7 @@ mod inspector;
 mod legend;
 mod narration;
 mod picker;
+mod questions;
 mod run;
 
 pub use app::App;

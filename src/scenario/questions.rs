@@ -1,0 +1,52 @@
+//! The interview questions that close the reference text, each answered briefly and linked to the
+//! lessons that demonstrate the answer.
+
+/// One question with its answer and the lessons that show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Question {
+    pub question: &'static str,
+    pub answer: &'static str,
+    /// Lesson ids, most telling first.
+    pub lessons: &'static [&'static str],
+}
+
+/// The questions, in the reference's order. The ZooKeeper question waits for its lessons.
+pub const QUESTIONS: &[Question] = &[
+    Question {
+        question: "Why are distributed locks harder than mutexes?",
+        answer: "A mutex lives in one process's memory, and the scheduler cannot hand it to a second thread while the first still runs. A distributed lock is a message from another machine: it can arrive late, the holder can freeze after receiving it, the lock service measures the lease on its own clock, and nobody can tell a slow holder from a dead one. The lease has to expire for the system to make progress, and then the old holder may still act.",
+        lessons: &["lease-race-unfenced", "network-delay", "clock-jump"],
+    },
+    Question {
+        question: "What is a fencing token?",
+        answer: "A number that increases with every grant of the lock and travels with every write. The protected resource remembers the highest token it has accepted and rejects anything lower, so a holder whose lease expired cannot overwrite the work of its successor, however late it wakes. A random lock value is not one: it identifies the owner but has no order.",
+        lessons: &["lease-race-fenced", "redis-value-not-token", "redis-incr-token"],
+    },
+    Question {
+        question: "Is Redlock always unsafe?",
+        answer: "It depends on what the lock is for. Redlock keeps a single holder while clocks drift slowly, pauses and delays stay short and masters keep their keys; a clock jump, a long pause or a master that forgets a key breaks that. For efficiency (avoiding duplicate work) it can be a pragmatic choice; for correctness the resource still needs its own check, since Redlock hands out no fencing token.",
+        lessons: &["redlock-happy", "redlock-clock-jump", "redlock-pause", "redlock-pause-checked"],
+    },
+    Question {
+        question: "When should you avoid a distributed lock?",
+        answer: "When the resource can enforce the invariant itself: a conditional update (UPDATE … WHERE version = expected), a unique constraint, an idempotency key with a durable results table, a partitioned queue with one consumer per partition, or a transactional outbox. Then the lock becomes an optimisation at most, and a stale holder can do no harm.",
+        lessons: &["conditional-write", "redis-idempotent-job"],
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::lessons;
+
+    #[test]
+    fn every_linked_lesson_exists() {
+        let ids: Vec<String> = lessons::all().iter().map(|l| l.id().to_string()).collect();
+        for q in QUESTIONS {
+            assert!(!q.lessons.is_empty(), "{}", q.question);
+            for l in q.lessons {
+                assert!(ids.iter().any(|id| id == l), "{} links to unknown lesson {l}", q.question);
+            }
+        }
+    }
+}
