@@ -19,6 +19,8 @@ pub struct LockAccess {
     /// The expiry a client names in its requests, for designs where the client sets it.
     pub px_ms: Option<u64>,
     pub redlock: Option<RedlockPolicy>,
+    /// Whether renewal keeps a session alive (etcd) rather than extending one lock.
+    pub session: bool,
 }
 
 /// Redlock's parameters, as the client runs the algorithm.
@@ -39,7 +41,7 @@ impl LockAccess {
             }
             _ => None,
         };
-        LockAccess { nodes, px_ms: design.client_px_ms(), redlock }
+        LockAccess { nodes, px_ms: design.client_px_ms(), redlock, session: matches!(design, LockDesign::Etcd { .. }) }
     }
 }
 
@@ -279,7 +281,8 @@ impl Client {
             (None, false) => return,
         };
         self.renew_sent_at = cx.now;
-        cx.send(self.lock, Msg::Renew { token, value: self.value });
+        let msg = if self.access.session { Msg::KeepAlive } else { Msg::Renew { token, value: self.value } };
+        cx.send(self.lock, msg);
         cx.after(Timer::RenewTimeout, self.spec.acquire.timeout_ms);
     }
 
@@ -357,7 +360,12 @@ impl Actor for Client {
             }
             (Wait::Write, Msg::WriteAccepted { .. } | Msg::WriteRejected { .. })
             | (Wait::Release, Msg::ReleaseResult { .. }) => self.advance(cx),
+            (_, Msg::Renewed { ttl_ms, .. }) if self.access.session => {
+                let token = self.holding.map_or(0, |h| h.token);
+                self.on_renewed(cx, token, *ttl_ms)
+            }
             (_, Msg::Renewed { token, ttl_ms }) => self.on_renewed(cx, *token, *ttl_ms),
+            (_, Msg::RenewRefused { .. }) if self.access.session && self.holding.is_some() => self.renewal_failed(cx),
             (_, Msg::RenewRefused { token }) if self.holding.is_some_and(|h| h.token == *token) => {
                 self.renewal_failed(cx)
             }

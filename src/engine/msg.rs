@@ -24,6 +24,8 @@ pub enum Msg {
     Granted { token: u64, ttl_ms: u64 },
     /// Someone else holds the lock.
     Busy,
+    /// etcd: keep my session lease alive.
+    KeepAlive,
     /// etcd: your key has this create revision; wait for the deletion of the one before it.
     Queued { revision: u64, behind: u64 },
     /// A replica refuses writes until it is promoted.
@@ -58,6 +60,7 @@ impl Msg {
             Msg::Granted { token, ttl_ms } => format!("granted: token {token}, TTL {}", ms(*ttl_ms)),
             Msg::Busy => "busy".into(),
             Msg::ReadOnly => "READONLY (replica)".into(),
+            Msg::KeepAlive => "keep-alive".into(),
             Msg::Queued { revision, behind } => format!("queued at revision {revision}, watching {behind}"),
             Msg::Replicate { value, .. } => format!("replicate key {}", short(*value)),
             Msg::ReplicateDelete { value } => format!("replicate DEL {}", short(*value)),

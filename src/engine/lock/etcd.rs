@@ -87,7 +87,7 @@ impl Actor for EtcdLock {
                 }
             }
             // A keep-alive extends the session lease, whether or not the lock is owned yet.
-            Msg::Renew { token, .. } => match self.keys.iter_mut().find(|k| k.holder == from) {
+            Msg::KeepAlive => match self.keys.iter_mut().find(|k| k.holder == from) {
                 Some(k) => {
                     k.lease_expires_local = cx.now + self.ttl_ms as i64;
                     let (expires_local, rev, owner) = (k.lease_expires_local, k.create_revision, k.owner);
@@ -95,9 +95,9 @@ impl Actor for EtcdLock {
                     if owner {
                         cx.note(EventKind::LeaseRenewed { token: rev, holder: from, expires_local });
                     }
-                    cx.send(from, Msg::Renewed { token, ttl_ms: self.ttl_ms });
+                    cx.send(from, Msg::Renewed { token: 0, ttl_ms: self.ttl_ms });
                 }
-                None => cx.send(from, Msg::RenewRefused { token }),
+                None => cx.send(from, Msg::RenewRefused { token: 0 }),
             },
             Msg::Release { token, .. } => {
                 let mine = self.keys.iter().any(|k| k.holder == from && k.create_revision == token);
@@ -160,7 +160,7 @@ mod tests {
         call(&mut e, 0, 1, Msg::Acquire { value: 1, px_ms: None });
         call(&mut e, 0, 2, Msg::Acquire { value: 2, px_ms: None });
         // Client 2 keeps its session alive; client 1 does not.
-        call(&mut e, 900, 2, Msg::Renew { token: 0, value: 2 });
+        call(&mut e, 900, 2, Msg::KeepAlive);
         let out = call(&mut e, 1000, 3, Msg::Read);
         assert!(out.contains(&Command::Note(EventKind::LeaseEnded { token: 1, holder: NodeId(1), how: LeaseEnd::Expired })));
         assert_eq!(sent(&out), vec![(2, Msg::Granted { token: 2, ttl_ms: 1000 })]);
