@@ -53,7 +53,7 @@ fn ttl_out_of_range() {
 #[test]
 fn unknown_design_and_step() {
     let e = with(|v| v["lock"]["design"] = "paxos".into());
-    assert!(e.starts_with("lock.design: unknown variant `paxos`, expected one of `lease`, `redis`, `etcd`, `redlock`"), "{e}");
+    assert!(e.starts_with("lock.design: unknown variant `paxos`, expected one of `lease`, `redis`"), "{e}");
     let e = with(|v| v["participants"][0]["script"][1] = serde_json::json!({"step": "sleep"}));
     assert!(e.contains("unknown variant `sleep`"), "{e}");
 }
@@ -128,4 +128,10 @@ fn redlock_rules_are_checked() {
     assert_eq!(e, "participants[0].renew: renewal is not modelled for redlock");
     let e = with(|v| v["lock"] = serde_json::json!({"design": "redis", "ttl_ms": 1000, "incr": true}));
     assert!(e.starts_with("lock: unknown field `incr`"), "{e}");
+}
+
+#[test]
+fn zookeeper_session_timeout_is_bounded_by_ticks() {
+    let e = with(|v| v["lock"] = serde_json::json!({"design": "zookeeper", "tick_time_ms": 100, "session_timeout_ms": 5000}));
+    assert_eq!(e, "lock.session_timeout_ms: must be between 200 and 2000, got 5000");
 }

@@ -73,7 +73,7 @@ fn conditional_write_rejects_by_version() {
 
 #[test]
 fn every_lesson_has_metadata_and_an_outcome_test() {
-    // Adding a lesson means adding its outcome test (here, tests/redis.rs, tests/etcd.rs or tests/redlock.rs), then its id below.
+    // Adding a lesson means adding its outcome test (here or in tests/redis.rs, zookeeper.rs, etcd.rs, redlock.rs), then its id below.
     let ids: Vec<String> = lessons::all().iter().map(|l| l.id().to_string()).collect();
     assert_eq!(
         ids,
@@ -93,6 +93,10 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "redis-idempotent-job",
             "redis-failover",
             "redis-failover-replicated",
+            "zk-queue",
+            "zk-herd",
+            "zk-session-expiry",
+            "zk-session-expiry-unchecked",
             "etcd-lease-expires",
             "etcd-unchecked",
             "redlock-happy",

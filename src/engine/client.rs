@@ -41,7 +41,8 @@ impl LockAccess {
             }
             _ => None,
         };
-        LockAccess { nodes, px_ms: design.client_px_ms(), redlock, session: matches!(design, LockDesign::Etcd { .. }) }
+        let session = matches!(design, LockDesign::Etcd { .. } | LockDesign::Zookeeper { .. });
+        LockAccess { nodes, px_ms: design.client_px_ms(), redlock, session }
     }
 }
 
@@ -343,7 +344,9 @@ impl Actor for Client {
             (Wait::Acquire, Msg::Busy) => self.retry_or_give_up(cx),
             // Queued behind another contender: keep the session alive and wait, however long, for
             // the lock to be handed on.
-            (Wait::Acquire, Msg::Queued { .. }) => {
+            // A watch fired: list the children again.
+            (Wait::Acquire, Msg::WatchFired { .. }) => cx.send(self.lock, Msg::Relist),
+            (Wait::Acquire, Msg::Queued { .. } | Msg::Waiting { .. }) => {
                 cx.cancel(Timer::Timeout);
                 self.queued = true;
                 if let Some(renew) = self.spec.renew {
@@ -365,7 +368,7 @@ impl Actor for Client {
                 self.on_renewed(cx, token, *ttl_ms)
             }
             (_, Msg::Renewed { token, ttl_ms }) => self.on_renewed(cx, *token, *ttl_ms),
-            (_, Msg::RenewRefused { .. }) if self.access.session && self.holding.is_some() => self.renewal_failed(cx),
+            (_, Msg::SessionExpired) if self.holding.is_some() => self.renewal_failed(cx),
             (_, Msg::RenewRefused { token }) if self.holding.is_some_and(|h| h.token == *token) => {
                 self.renewal_failed(cx)
             }

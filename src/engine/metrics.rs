@@ -19,6 +19,8 @@ pub struct Metrics {
     pub renewal_failures: u32,
     /// Pieces of work (distinct written values) done again by another client.
     pub duplicate_work: u32,
+    /// Waiters woken by a watch (ZooKeeper).
+    pub wake_ups: u32,
     pub stale_writes_accepted: u32,
     pub stale_writes_rejected: u32,
 }
@@ -32,6 +34,7 @@ impl Metrics {
             match &e.kind {
                 EventKind::Send { msg: Msg::Acquire { .. }, .. } => m.acquire_requests += 1,
                 EventKind::Deliver { msg: Msg::Busy, .. } => m.contended += 1,
+                EventKind::Deliver { msg: Msg::WatchFired { .. }, .. } => m.wake_ups += 1,
                 EventKind::GaveUp { .. } => m.gave_up += 1,
                 EventKind::LeaseEnded { how: LeaseEnd::Expired, .. } => m.lease_expiries += 1,
                 EventKind::RenewalFailed { .. } => m.renewal_failures += 1,
@@ -53,10 +56,11 @@ impl Metrics {
     /// Renders the metrics as one line for the text trace.
     pub fn to_text(&self) -> String {
         format!(
-            "metrics: {} acquire requests ({} refused, {} gave up), {} lease expiries, {} renewal failures, {} duplicate work, stale writes {} accepted / {} rejected\n",
+            "metrics: {} acquire requests ({} refused, {} gave up, {} wake-ups), {} lease expiries, {} renewal failures, {} duplicate work, stale writes {} accepted / {} rejected\n",
             self.acquire_requests,
             self.contended,
             self.gave_up,
+            self.wake_ups,
             self.lease_expiries,
             self.renewal_failures,
             self.duplicate_work,

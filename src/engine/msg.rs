@@ -24,8 +24,16 @@ pub enum Msg {
     Granted { token: u64, ttl_ms: u64 },
     /// Someone else holds the lock.
     Busy,
-    /// etcd: keep my session lease alive.
+    /// etcd and ZooKeeper: keep my session alive.
     KeepAlive,
+    /// etcd and ZooKeeper: that session no longer exists.
+    SessionExpired,
+    /// ZooKeeper: your znode is not first; you now watch `watching` (or, if none, the lock node).
+    Waiting { znode: u64, watching: Option<u64> },
+    /// ZooKeeper: the znode you watched was deleted.
+    WatchFired { deleted: u64 },
+    /// ZooKeeper: list the lock node's children again.
+    Relist,
     /// etcd: your key has this create revision; wait for the deletion of the one before it.
     Queued { revision: u64, behind: u64 },
     /// A replica refuses writes until it is promoted.
@@ -61,6 +69,13 @@ impl Msg {
             Msg::Busy => "busy".into(),
             Msg::ReadOnly => "READONLY (replica)".into(),
             Msg::KeepAlive => "keep-alive".into(),
+            Msg::SessionExpired => "session expired".into(),
+            Msg::WatchFired { deleted } => format!("watch fired: {} deleted", super::lock::znode_name(*deleted)),
+            Msg::Relist => "getChildren".into(),
+            Msg::Waiting { znode, watching: Some(w) } => {
+                format!("{} not first; watch {}", super::lock::znode_name(*znode), super::lock::znode_name(*w))
+            }
+            Msg::Waiting { znode, watching: None } => format!("{} not first; watch the lock node", super::lock::znode_name(*znode)),
             Msg::Queued { revision, behind } => format!("queued at revision {revision}, watching {behind}"),
             Msg::Replicate { value, .. } => format!("replicate key {}", short(*value)),
             Msg::ReplicateDelete { value } => format!("replicate DEL {}", short(*value)),
@@ -89,7 +104,7 @@ impl Msg {
     pub fn is_refusal(&self) -> bool {
         matches!(
             self,
-            Msg::Busy | Msg::ReadOnly | Msg::RenewRefused { .. } | Msg::WriteRejected { .. } | Msg::ReleaseResult { released: false, .. }
+            Msg::Busy | Msg::ReadOnly | Msg::SessionExpired | Msg::RenewRefused { .. } | Msg::WriteRejected { .. } | Msg::ReleaseResult { released: false, .. }
         )
     }
 }

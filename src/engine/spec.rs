@@ -136,6 +136,15 @@ pub enum LockDesign {
         #[serde(default = "etcd_first_revision")]
         first_revision: u64,
     },
+    /// The ZooKeeper lock recipe: ephemeral sequential znodes, sessions kept alive by heartbeats,
+    /// the owner's `czxid` as fencing token.
+    Zookeeper {
+        tick_time_ms: u64,
+        /// Must lie between 2 and 20 ticks, as the server enforces.
+        session_timeout_ms: u64,
+        #[serde(default)]
+        watch: ZkWatch,
+    },
     /// Redlock over every lock-service node, each an independent Redis master: a client needs
     /// a majority of keys, set within the validity time, and retries after a random delay.
     Redlock {
@@ -148,6 +157,17 @@ pub enum LockDesign {
         #[serde(default = "redlock_instance_timeout_ms")]
         instance_timeout_ms: u64,
     },
+}
+
+/// What a waiting ZooKeeper contender watches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ZkWatch {
+    /// Only its immediate predecessor (the recipe).
+    #[default]
+    Predecessor,
+    /// The whole lock node (the herd effect).
+    LockNode,
 }
 
 fn etcd_first_revision() -> u64 {
@@ -174,6 +194,7 @@ impl LockDesign {
             | LockDesign::Redis { ttl_ms, .. }
             | LockDesign::Etcd { ttl_ms, .. }
             | LockDesign::Redlock { ttl_ms, .. } => *ttl_ms,
+            LockDesign::Zookeeper { session_timeout_ms, .. } => *session_timeout_ms,
         }
     }
 
@@ -188,7 +209,7 @@ impl LockDesign {
     /// Returns the expiry a client names in its request, for designs where the client sets it.
     pub fn client_px_ms(&self) -> Option<u64> {
         match self {
-            LockDesign::Lease { .. } | LockDesign::Etcd { .. } => None,
+            LockDesign::Lease { .. } | LockDesign::Etcd { .. } | LockDesign::Zookeeper { .. } => None,
             LockDesign::Redis { ttl_ms, .. } | LockDesign::Redlock { ttl_ms, .. } => Some(*ttl_ms),
         }
     }

@@ -10,7 +10,7 @@ pub struct Question {
     pub lessons: &'static [&'static str],
 }
 
-/// The questions, in the reference's order. The ZooKeeper question waits for its lessons.
+/// The questions, in the reference's order.
 pub const QUESTIONS: &[Question] = &[
     Question {
         question: "Why are distributed locks harder than mutexes?",
@@ -26,6 +26,11 @@ pub const QUESTIONS: &[Question] = &[
         question: "Is Redlock always unsafe?",
         answer: "It depends on what the lock is for. Redlock keeps a single holder while clocks drift slowly, pauses and delays stay short and masters keep their keys; a clock jump, a long pause or a master that forgets a key breaks that. For efficiency (avoiding duplicate work) it can be a pragmatic choice; for correctness the resource still needs its own check, since Redlock hands out no fencing token.",
         lessons: &["redlock-happy", "redlock-clock-jump", "redlock-pause", "redlock-pause-checked"],
+    },
+    Question {
+        question: "Why watch a predecessor in ZooKeeper?",
+        answer: "So that a release wakes exactly one contender, the next in line. If every waiter watched the lock node, each deletion would wake them all, they would all list the children, and all but one would go back to sleep: a herd whose cost grows with the square of the queue. The woken contender still lists the children again, because its predecessor may have gone for another reason, such as an expired session.",
+        lessons: &["zk-queue", "zk-herd"],
     },
     Question {
         question: "When should you avoid a distributed lock?",

@@ -198,6 +198,10 @@ fn compile_lock(design: &LockDesign) -> Result<LockDesign, ScenarioError> {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
             within("lock.first_revision", *first_revision, 1, u64::from(u32::MAX))?;
         }
+        LockDesign::Zookeeper { tick_time_ms, session_timeout_ms, .. } => {
+            within("lock.tick_time_ms", *tick_time_ms, 1, 60_000)?;
+            within("lock.session_timeout_ms", *session_timeout_ms, 2 * tick_time_ms, 20 * tick_time_ms)?;
+        }
         LockDesign::Redlock { ttl_ms, retry_count, retry_delay_ms, instance_timeout_ms } => {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
             within("lock.retry_count", u64::from(*retry_count), 1, 100)?;

@@ -97,7 +97,7 @@ impl Actor for EtcdLock {
                     }
                     cx.send(from, Msg::Renewed { token: 0, ttl_ms: self.ttl_ms });
                 }
-                None => cx.send(from, Msg::RenewRefused { token: 0 }),
+                None => cx.send(from, Msg::SessionExpired),
             },
             Msg::Release { token, .. } => {
                 let mine = self.keys.iter().any(|k| k.holder == from && k.create_revision == token);

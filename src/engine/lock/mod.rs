@@ -6,14 +6,16 @@
 mod etcd;
 mod lease;
 mod redis;
+mod zookeeper;
 
 use super::actor::Actor;
 use super::ids::NodeId;
-use super::spec::LockDesign;
+use super::spec::{LockDesign, ZkWatch};
 
 pub use etcd::EtcdLock;
 pub use lease::LeaseLock;
 pub use redis::{RedisLock, RedisRole};
+pub use zookeeper::{znode_name, ZkLock};
 
 /// Builds one lock-service node of a design.
 /// Builds lock-service node `index` of `nodes` (all the lock-service nodes) for a design.
@@ -29,6 +31,9 @@ pub fn build(design: &LockDesign, nodes: &[NodeId], index: usize) -> Box<dyn Act
             Box::new(RedisLock::new(ttl_ms, incr_token, role))
         }
         LockDesign::Etcd { ttl_ms, first_revision } => Box::new(EtcdLock::new(ttl_ms, first_revision)),
+        LockDesign::Zookeeper { session_timeout_ms, watch, .. } => {
+            Box::new(ZkLock::new(session_timeout_ms, watch == ZkWatch::LockNode))
+        }
         // Each Redlock master is a plain Redis instance; the algorithm lives in the client.
         LockDesign::Redlock { ttl_ms, .. } => Box::new(RedisLock::new(ttl_ms, false, RedisRole::Primary { replica: None })),
     }

@@ -39,6 +39,7 @@ pub fn Guarantees(props: &Props) -> Html {
             <div class="metrics" data-testid="metrics">
                 { metric("acquire requests", m.acquire_requests, false) }
                 { metric("refused", m.contended, false) }
+                if m.wake_ups > 0 { { metric("watch wake-ups", m.wake_ups, false) } }
                 { metric("lease expiries", m.lease_expiries, false) }
                 { metric("renewal failures", m.renewal_failures, true) }
                 { metric("duplicate work", m.duplicate_work, true) }

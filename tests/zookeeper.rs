@@ -1,0 +1,63 @@
+//! The ZooKeeper lessons, asserted exactly: the order the lock is handed on, wake-ups per release
+//! with and without the herd, and who learns of a session's expiry when.
+
+mod support;
+
+use lockstep::engine::msg::Msg;
+use lockstep::engine::FindingKind::*;
+use lockstep::engine::{EventKind, Trace};
+use support::*;
+
+/// Lists (true ms, client) for every watch notification delivered.
+fn wake_ups(t: &Trace) -> Vec<(u64, &str)> {
+    t.events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::Deliver { msg: Msg::WatchFired { .. }, .. }))
+        .map(|e| (e.at_ms, t.name(e.node)))
+        .collect()
+}
+
+#[test]
+fn the_queue_hands_the_lock_on_in_order_with_one_wake_up_per_release() {
+    let t = run_lesson("zk-queue");
+    assert_eq!(
+        grants_named(&t),
+        vec![(5, "Client A", 1), (135, "Client B", 2), (265, "Client C", 3), (395, "Client D", 4)],
+        "czxids 1 to 4 are the tokens"
+    );
+    assert_eq!(wake_ups(&t), vec![(130, "Client B"), (260, "Client C"), (390, "Client D")]);
+    assert_eq!(t.metrics.wake_ups, 3);
+    let tokens: Vec<u64> = writes(&t).iter().map(|w| w.2).collect();
+    assert_eq!(tokens, vec![1, 2, 3, 4]);
+    assert!(t.verdict.safe && t.verdict.findings.is_empty());
+}
+
+#[test]
+fn the_herd_wakes_every_waiter_on_every_release() {
+    let herd = run_lesson("zk-herd");
+    let queue = run_lesson("zk-queue");
+    assert_eq!(grants_named(&herd), grants_named(&queue), "the same order either way");
+    assert_eq!(herd.metrics.wake_ups, 6, "3 + 2 + 1");
+    let first_release: Vec<&str> = wake_ups(&herd).into_iter().filter(|w| w.0 == 130).map(|w| w.1).collect();
+    assert_eq!(first_release, vec!["Client B", "Client C", "Client D"]);
+}
+
+#[test]
+fn the_ensemble_expires_the_partitioned_session_and_the_old_holder_learns_late() {
+    let t = run_lesson("zk-session-expiry");
+    assert_eq!(lease_ends(&t)[0], (1_005, 1, "Expired".into()));
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 1), (1_015, "Client B", 2)]);
+    assert_eq!(writes(&t), vec![ok(1_075, "Client B", 2, "B", 1), rejected(1_515, "Client A", 1, "A", "token 1 < 2")]);
+    // A hears "session expired" only after the partition heals at 2,100 ms.
+    let learned = t.events.iter().find(|e| matches!(e.kind, EventKind::Deliver { msg: Msg::SessionExpired, .. }));
+    assert_eq!(learned.map(|e| (e.at_ms, t.name(e.node))), Some((2_720, "Client A")));
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_020), (StaleWriteRejected, 1_515)]);
+}
+
+#[test]
+fn without_the_czxid_check_the_disconnected_holder_overwrites() {
+    let t = run_lesson("zk-session-expiry-unchecked");
+    assert_eq!(writes(&t), vec![ok(1_075, "Client B", 2, "B", 1), ok(1_515, "Client A", 1, "A", 2)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_020), (StaleWriteAccepted, 1_515), (LostUpdate, 1_515)]);
+}
