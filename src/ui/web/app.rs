@@ -148,13 +148,15 @@ pub fn App() -> Html {
         use_effect_with(*theme, |theme| browser::apply_theme(theme));
     }
 
+    // Callbacks keep their identity across renders, so components whose other props did not
+    // change are not rendered again on every step.
     let on_action = {
         let dispatch = state.dispatcher();
-        Callback::from(move |a: Action| dispatch.dispatch(Msg::Player(a)))
+        use_callback((), move |a: Action, _| dispatch.dispatch(Msg::Player(a)))
     };
     let on_select = {
         let dispatch = state.dispatcher();
-        Callback::from(move |t: Target| dispatch.dispatch(Msg::Open(t, 0)))
+        use_callback((), move |t: Target, _| dispatch.dispatch(Msg::Open(t, 0)))
     };
     let on_theme = {
         let theme = theme.clone();
@@ -184,7 +186,7 @@ pub fn App() -> Html {
     };
     let on_dismiss = {
         let dispatch = state.dispatcher();
-        Callback::from(move |_| dispatch.dispatch(Msg::Dismiss))
+        use_callback((), move |_: MouseEvent, _| dispatch.dispatch(Msg::Dismiss))
     };
     let cursor = state.player.cursor();
     let s = &run.scenario;

@@ -77,10 +77,15 @@ pub fn DiagramView(props: &Props) -> Html {
         let y = props.cursor.map_or(0.0, |c| layout.rows[c]);
         let width = layout.width;
         use_effect_with((props.run.clone(), props.cursor), move |_| {
-            if let Some(el) = scroller.cast::<web_sys::Element>() {
-                let scale = f64::from(el.client_width()).min(f64::from(width) * 1.6) / f64::from(width);
-                browser::keep_in_view(&el, f64::from(y) * scale);
-            }
+            // Scroll in the next animation frame, when the browser lays the page out anyway,
+            // rather than forcing a layout in the middle of the step.
+            let frame = gloo::render::request_animation_frame(move |_| {
+                if let Some(el) = scroller.cast::<web_sys::Element>() {
+                    let scale = f64::from(el.client_width()).min(f64::from(width) * 1.6) / f64::from(width);
+                    browser::keep_in_view(&el, f64::from(y) * scale);
+                }
+            });
+            move || drop(frame)
         });
     }
     let onclick = {

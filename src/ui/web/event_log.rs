@@ -4,10 +4,11 @@
 use crate::ui::player::Action;
 use super::run::RunRef;
 use crate::engine::msg::group;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Events shown on each side of the cursor.
-const WINDOW: usize = 30;
+const WINDOW: usize = 20;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -25,11 +26,10 @@ pub fn EventLog(props: &Props) -> Html {
         let e = &t.events[i];
         let current = props.cursor == Some(i);
         let future = props.cursor.is_none_or(|c| i > c);
-        let on_seek = props.on_seek.clone();
         let class = classes!("log-row", current.then_some("is-current"), future.then_some("is-future"));
         html! {
             <li key={i} class={class} aria-current={current.then_some("step")}>
-                <button class="log-button" onclick={Callback::from(move |_| on_seek.emit(Action::Seek(i + 1)))}>
+                <button class="log-button" data-step={(i + 1).to_string()}>
                     <span class="log-index">{i + 1}</span>
                     <span class="log-time">{format!("{} ms", group(e.at_ms as i64))}</span>
                     <span class="log-node">{t.name(e.node)}</span>
@@ -38,13 +38,23 @@ pub fn EventLog(props: &Props) -> Html {
             </li>
         }
     });
+    // One handler for the whole list: a row's button names the step it opens.
+    let onclick = {
+        let on_seek = props.on_seek.clone();
+        Callback::from(move |e: MouseEvent| {
+            let button = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest(".log-button").ok().flatten());
+            if let Some(step) = button.and_then(|b| b.get_attribute("data-step")).and_then(|s| s.parse().ok()) {
+                on_seek.emit(Action::Seek(step));
+            }
+        })
+    };
     html! {
         <details class="card log" open=true data-testid="event-log">
             <summary>
                 <h2>{"Event log"}</h2>
                 <span class="muted">{ format!("{} events; the text alternative to the diagram", t.events.len()) }</span>
             </summary>
-            <ol start={(from + 1).to_string()}>{ for items }</ol>
+            <ol start={(from + 1).to_string()} {onclick}>{ for items }</ol>
         </details>
     }
 }
