@@ -73,7 +73,7 @@ fn conditional_write_rejects_by_version() {
 
 #[test]
 fn every_lesson_has_metadata_and_an_outcome_test() {
-    // Adding a lesson means adding its outcome test (here or in tests/redis.rs, zookeeper.rs, etcd.rs, redlock.rs), then its id below.
+    // Adding a lesson means adding its outcome test (here or in tests/redis.rs, zookeeper.rs, etcd.rs, postgres.rs, redlock.rs), then its id below.
     let ids: Vec<String> = lessons::all().iter().map(|l| l.id().to_string()).collect();
     assert_eq!(
         ids,
@@ -99,6 +99,9 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "zk-session-expiry-unchecked",
             "etcd-lease-expires",
             "etcd-unchecked",
+            "pg-same-database",
+            "pg-external",
+            "pg-no-timeout",
             "redlock-happy",
             "redlock-clock-jump",
             "redlock-pause",

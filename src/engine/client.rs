@@ -41,7 +41,7 @@ impl LockAccess {
             }
             _ => None,
         };
-        let session = matches!(design, LockDesign::Etcd { .. } | LockDesign::Zookeeper { .. });
+        let session = matches!(design, LockDesign::Etcd { .. } | LockDesign::Zookeeper { .. } | LockDesign::Postgres { .. });
         LockAccess { nodes, px_ms: design.client_px_ms(), redlock, session }
     }
 }
@@ -264,7 +264,8 @@ impl Client {
         // A queued client's session was last extended by its latest keep-alive.
         let since = if self.queued { self.acquire_sent_at.max(self.renew_sent_at) } else { self.acquire_sent_at };
         self.queued = false;
-        let until_local = since + ttl_ms as i64;
+        // A lock granted without a TTL does not expire on its own.
+        let until_local = if ttl_ms == 0 { i64::MAX } else { since + ttl_ms as i64 };
         self.holding = Some(Holding { token, value: self.value, until_local });
         self.last_token = token;
         self.read_version = None;
@@ -296,7 +297,7 @@ impl Client {
             return;
         }
         let Some(h) = self.holding.as_mut().filter(|h| h.token == token) else { return };
-        h.until_local = self.renew_sent_at + ttl_ms as i64;
+        h.until_local = if ttl_ms == 0 { i64::MAX } else { self.renew_sent_at + ttl_ms as i64 };
         cx.cancel(Timer::RenewTimeout);
         cx.note(EventKind::BeliefExtended { token, until_local: h.until_local });
         if let Some(renew) = self.spec.renew {
@@ -346,7 +347,7 @@ impl Actor for Client {
             // the lock to be handed on.
             // A watch fired: list the children again.
             (Wait::Acquire, Msg::WatchFired { .. }) => cx.send(self.lock, Msg::Relist),
-            (Wait::Acquire, Msg::Queued { .. } | Msg::Waiting { .. }) => {
+            (Wait::Acquire, Msg::Queued { .. } | Msg::Waiting { .. } | Msg::Blocked) => {
                 cx.cancel(Timer::Timeout);
                 self.queued = true;
                 if let Some(renew) = self.spec.renew {

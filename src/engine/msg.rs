@@ -26,6 +26,8 @@ pub enum Msg {
     Busy,
     /// etcd and ZooKeeper: keep my session alive.
     KeepAlive,
+    /// PostgreSQL: the lock is held by another session; this request waits.
+    Blocked,
     /// etcd and ZooKeeper: that session no longer exists.
     SessionExpired,
     /// ZooKeeper: your znode is not first; you now watch `watching` (or, if none, the lock node).
@@ -70,6 +72,7 @@ impl Msg {
             Msg::ReadOnly => "READONLY (replica)".into(),
             Msg::KeepAlive => "keep-alive".into(),
             Msg::SessionExpired => "session expired".into(),
+            Msg::Blocked => "blocked: waiting for the lock".into(),
             Msg::WatchFired { deleted } => format!("watch fired: {} deleted", super::lock::znode_name(*deleted)),
             Msg::Relist => "getChildren".into(),
             Msg::Waiting { znode, watching: Some(w) } => {
@@ -109,12 +112,21 @@ impl Msg {
     }
 }
 
-/// Names a lease for people: `lease 41`, or `the key` for a design without tokens.
+/// Names a lease for people: `lease 41`, or `the lock` for a design without tokens.
 pub fn lease_name(token: u64) -> String {
     if token == 0 {
-        "the key".into()
+        "the lock".into()
     } else {
         format!("lease {token}")
+    }
+}
+
+/// Says until when, on a node's own clock: `until local 1,005`, or `with no expiry`.
+pub fn until_local(local_ms: i64) -> String {
+    if local_ms == i64::MAX {
+        "with no expiry".into()
+    } else {
+        format!("until local {}", group(local_ms))
     }
 }
 

@@ -1,7 +1,7 @@
 //! One plain sentence per event, written for a learner.
 
 use super::ids::NodeId;
-use super::msg::{group, lease_name, ms, short, token_name, Msg, ReleaseMode};
+use super::msg::{group, lease_name, ms, short, token_name, until_local as until, Msg, ReleaseMode};
 use super::spec::Spec;
 use super::trace::{BeliefEnd, EventKind, LeaseEnd};
 
@@ -60,8 +60,11 @@ impl Narrator {
                 ms(*extra_ms),
                 ms(*until_ms)
             ),
+            EventKind::LeaseGranted { token: 0, holder, expires_local: i64::MAX } => {
+                format!("{me} gives the lock to {}; it does not expire on its own. There is no fencing token.", n(*holder))
+            }
             EventKind::LeaseGranted { token: 0, holder, expires_local } => format!(
-                "{me} sets the key for {}; it expires when {me}'s clock reads {}. There is no fencing token.",
+                "{me} gives the lock to {}; it expires when {me}'s clock reads {}. There is no fencing token.",
                 n(*holder),
                 group(*expires_local)
             ),
@@ -100,12 +103,12 @@ impl Narrator {
                 "{me} is promoted to primary (as Sentinel would do). Any key the old primary granted but never replicated does not exist here."
             ),
             EventKind::BeliefStart { token, until_local } => format!(
-                "{me} believes it holds the lock ({}) until its own clock reads {}.",
+                "{me} believes it holds the lock ({}), {} on its own clock.",
                 token_name(*token),
-                group(*until_local)
+                until(*until_local)
             ),
             EventKind::BeliefExtended { until_local, .. } => {
-                format!("{me} now believes the lock is its own until its clock reads {}.", group(*until_local))
+                format!("{me} now believes the lock is its own, {} on its own clock.", until(*until_local))
             }
             EventKind::BeliefEnd { token, why } => match why {
                 BeliefEnd::Released => format!("{me} is done with {} and lets the lock go.", lease_name(*token)),

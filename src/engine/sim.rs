@@ -123,7 +123,7 @@ struct Sim<'s> {
 impl<'s> Sim<'s> {
     fn new(spec: &'s Spec) -> Result<Self, RunError> {
         let locks = spec.lock_nodes();
-        let (Some(_), Some(resource)) = (locks.first(), spec.resource()) else {
+        let (Some(_), Some(resource)) = (locks.first(), spec.write_target()) else {
             return Err(RunError::MissingRole);
         };
         let nodes = spec

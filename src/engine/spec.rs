@@ -129,6 +129,14 @@ pub enum LockDesign {
         #[serde(default = "redis_replication_lag_ms")]
         replication_lag_ms: u64,
     },
+    /// PostgreSQL session-level advisory locks. With `same_database`, the protected rows live in
+    /// the same database and writes commit only inside a live session.
+    Postgres {
+        #[serde(default)]
+        session_timeout_ms: Option<u64>,
+        #[serde(default)]
+        same_database: bool,
+    },
     /// etcd's concurrency mutex: session leases kept alive by the client, contenders ordered by
     /// create revision, and the owner's create revision as the fencing token.
     Etcd {
@@ -195,6 +203,7 @@ impl LockDesign {
             | LockDesign::Etcd { ttl_ms, .. }
             | LockDesign::Redlock { ttl_ms, .. } => *ttl_ms,
             LockDesign::Zookeeper { session_timeout_ms, .. } => *session_timeout_ms,
+            LockDesign::Postgres { session_timeout_ms, .. } => session_timeout_ms.unwrap_or(0),
         }
     }
 
@@ -209,7 +218,7 @@ impl LockDesign {
     /// Returns the expiry a client names in its request, for designs where the client sets it.
     pub fn client_px_ms(&self) -> Option<u64> {
         match self {
-            LockDesign::Lease { .. } | LockDesign::Etcd { .. } | LockDesign::Zookeeper { .. } => None,
+            LockDesign::Lease { .. } | LockDesign::Etcd { .. } | LockDesign::Zookeeper { .. } | LockDesign::Postgres { .. } => None,
             LockDesign::Redis { ttl_ms, .. } | LockDesign::Redlock { ttl_ms, .. } => Some(*ttl_ms),
         }
     }
@@ -277,6 +286,15 @@ impl Default for Limits {
 }
 
 impl Spec {
+    /// Returns where clients send writes: the resource, or the database itself for a PostgreSQL
+    /// lock guarding rows in the same database.
+    pub fn write_target(&self) -> Option<NodeId> {
+        match self.lock {
+            LockDesign::Postgres { same_database: true, .. } => self.lock_nodes().first().copied(),
+            _ => self.resource(),
+        }
+    }
+
     /// Returns the ids of nodes with the lock-service role, in order.
     pub fn lock_nodes(&self) -> Vec<NodeId> {
         self.ids_where(|r| matches!(r, Role::LockService))

@@ -4,7 +4,7 @@ use super::checker::Verdict;
 use super::metrics::Metrics;
 use super::clock::Clock;
 use super::ids::NodeId;
-use super::msg::{group, lease_name, token_name, Msg};
+use super::msg::{group, lease_name, token_name, until_local as until, Msg};
 use serde::Serialize;
 
 /// Why a lease stopped existing at the lock service.
@@ -146,7 +146,7 @@ impl Trace {
                 format!("link to {} slowed by {} ms until {} ms", n(*to), group(*extra_ms as i64), group(*until_ms as i64))
             }
             EventKind::LeaseGranted { token, holder, expires_local } => {
-                format!("{} → {} until local {}", lease_name(*token), n(*holder), group(*expires_local))
+                format!("{} → {} {}", lease_name(*token), n(*holder), until(*expires_local))
             }
             EventKind::LeaseRenewed { token, expires_local, .. } => {
                 format!("{} renewed until local {}", lease_name(*token), group(*expires_local))
@@ -155,10 +155,10 @@ impl Trace {
             EventKind::KeyReplicated { token, holder } => format!("copy of {} of {}", lease_name(*token), n(*holder)),
             EventKind::Promoted => "promoted to primary".into(),
             EventKind::BeliefStart { token, until_local } => {
-                format!("believes: holds {} until local {}", lease_name(*token), group(*until_local))
+                format!("believes: holds {} {}", lease_name(*token), until(*until_local))
             }
             EventKind::BeliefExtended { token, until_local } => {
-                format!("believes: holds {} until local {}", lease_name(*token), group(*until_local))
+                format!("believes: holds {} {}", lease_name(*token), until(*until_local))
             }
             EventKind::BeliefEnd { token, why } => format!("stops believing it holds {}: {why:?}", lease_name(*token)),
             EventKind::RenewalFailed { token, abort } => {

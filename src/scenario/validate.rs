@@ -147,7 +147,11 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
         }
         _ => {}
     }
-    if resources != 1 {
+    let same_database = matches!(s.lock, LockDesign::Postgres { same_database: true, .. });
+    if same_database && resources != 0 {
+        return err("participants", "with same_database the rows live in PostgreSQL: list no separate resource");
+    }
+    if !same_database && resources != 1 {
         return err("participants", format!("a scenario protects exactly one resource, found {resources}"));
     }
     if clients == 0 {
@@ -193,6 +197,11 @@ fn compile_lock(design: &LockDesign) -> Result<LockDesign, ScenarioError> {
         LockDesign::Redis { ttl_ms, replication_lag_ms, .. } => {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
             within("lock.replication_lag_ms", *replication_lag_ms, 0, 60_000)?;
+        }
+        LockDesign::Postgres { session_timeout_ms, .. } => {
+            if let Some(t) = session_timeout_ms {
+                within("lock.session_timeout_ms", *t, 1, 3_600_000)?;
+            }
         }
         LockDesign::Etcd { ttl_ms, first_revision } => {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;

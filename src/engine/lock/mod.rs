@@ -5,6 +5,7 @@
 
 mod etcd;
 mod lease;
+mod postgres;
 mod redis;
 mod zookeeper;
 
@@ -14,6 +15,7 @@ use super::spec::{LockDesign, ZkWatch};
 
 pub use etcd::EtcdLock;
 pub use lease::LeaseLock;
+pub use postgres::PgLock;
 pub use redis::{RedisLock, RedisRole};
 pub use zookeeper::{znode_name, ZkLock};
 
@@ -30,6 +32,7 @@ pub fn build(design: &LockDesign, nodes: &[NodeId], index: usize) -> Box<dyn Act
             };
             Box::new(RedisLock::new(ttl_ms, incr_token, role))
         }
+        LockDesign::Postgres { session_timeout_ms, .. } => Box::new(PgLock::new(session_timeout_ms)),
         LockDesign::Etcd { ttl_ms, first_revision } => Box::new(EtcdLock::new(ttl_ms, first_revision)),
         LockDesign::Zookeeper { session_timeout_ms, watch, .. } => {
             Box::new(ZkLock::new(session_timeout_ms, watch == ZkWatch::LockNode))

@@ -3,7 +3,7 @@
 
 use super::run::RunRef;
 use crate::diagram::inspect::Status;
-use crate::engine::msg::{group, token_name};
+use crate::engine::msg::{group, token_name, until_local};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -31,7 +31,7 @@ pub fn Inspector(props: &Props) -> Html {
                     let service_agrees = node.is_some_and(|n| n.holds);
                     html! {
                         <span class={if service_agrees { "belief-ok" } else { "belief-stale" }}>
-                            { format!("believes it holds the lock ({}) until local {} ms", token_name(token), group(until)) }
+                            { format!("believes it holds the lock ({}) {}", token_name(token), until_local(until)) }
                             if !service_agrees { <strong>{" — the service disagrees"}</strong> }
                         </span>
                     }
@@ -40,7 +40,7 @@ pub fn Inspector(props: &Props) -> Html {
             },
             "lock_service" => match node.and_then(|n| n.key) {
                 Some((holder, token, until)) => html! {
-                    <span>{ format!("holder {}, {}, expires at local {} ms", t.name(holder), token_name(token), group(until)) }</span>
+                    <span>{ format!("holder {}, {}, {}", t.name(holder), token_name(token), until_local(until)) }</span>
                 },
                 None => html! { <span class="muted">{"no key: free"}</span> },
             },

@@ -1,0 +1,50 @@
+//! The PostgreSQL advisory-lock lessons, asserted exactly: when sessions end, who gets the lock,
+//! which writes commit, and how long a waiter stalls without a timeout.
+
+mod support;
+
+use lockstep::engine::msg::Msg;
+use lockstep::engine::EventKind;
+use lockstep::engine::FindingKind::*;
+use support::*;
+
+#[test]
+fn a_terminated_session_cannot_commit_in_the_same_database() {
+    let t = run_lesson("pg-same-database");
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_005, "Client B", 0)]);
+    assert_eq!(lease_ends(&t)[0], (1_005, 0, "Expired".into()), "the session ended after 1,000 ms of silence");
+    assert_eq!(
+        writes(&t),
+        vec![
+            ok(1_065, "Client B", 0, "B", 1),
+            rejected(1_555, "Client A", 0, "A", "session terminated: cannot commit")
+        ]
+    );
+    let judged_by: Vec<&str> = t
+        .events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::WriteAccepted { .. } | EventKind::WriteRejected { .. }))
+        .map(|e| t.name(e.node))
+        .collect();
+    assert_eq!(judged_by, vec!["PostgreSQL", "PostgreSQL"], "the rows live in the database");
+    assert!(t.verdict.safe);
+}
+
+#[test]
+fn an_external_resource_takes_the_stale_write() {
+    let t = run_lesson("pg-external");
+    assert_eq!(writes(&t), vec![ok(1_065, "Client B", 0, "B", 1), ok(1_555, "Client A", 0, "A", 2)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_010), (StaleWriteAccepted, 1_555), (LostUpdate, 1_555)]);
+}
+
+#[test]
+fn without_a_timeout_the_waiter_stalls_until_the_holder_wakes() {
+    let t = run_lesson("pg-no-timeout");
+    let blocked = t.events.iter().find(|e| matches!(e.kind, EventKind::Deliver { msg: Msg::Blocked, .. })).map(|e| e.at_ms);
+    assert_eq!(blocked, Some(30));
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (5_065, "Client B", 0)], "B waited five seconds");
+    assert_eq!(writes(&t), vec![ok(5_055, "Client A", 0, "A", 1), ok(5_125, "Client B", 0, "B", 2)]);
+    assert!(t.verdict.safe && t.verdict.findings.is_empty());
+    assert_eq!(t.metrics.lease_expiries, 0);
+}
