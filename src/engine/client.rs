@@ -194,7 +194,8 @@ impl Client {
     }
 
     fn send_acquire(&mut self, cx: &mut Cx) {
-        self.value = cx.rng.next_u64();
+        // Session-based designs identify the owner by its session, not by a random value.
+        self.value = if self.access.session { 0 } else { cx.rng.next_u64() };
         self.acquire_sent_at = cx.now;
         self.attempt = Attempt { next: 0, granted: 0, started_at: cx.now };
         self.ask_next(cx);

@@ -88,6 +88,7 @@ impl Msg {
             Msg::Renewed { token, .. } => format!("renewed token {token}"),
             Msg::RenewRefused { token: 0 } => "renewal refused: not yours".into(),
             Msg::RenewRefused { token } => format!("renewal refused (token {token})"),
+            Msg::Release { token: 0, value: 0, mode: ReleaseMode::Safe } => "unlock".into(),
             Msg::Release { token: 0, value, mode: ReleaseMode::Safe } => format!("DEL if value = {}", short(*value)),
             Msg::Release { token, mode: ReleaseMode::Safe, .. } => format!("release token {token} if mine"),
             Msg::Release { mode: ReleaseMode::Unsafe, .. } => "DEL lock (no check)".into(),

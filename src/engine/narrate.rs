@@ -160,6 +160,7 @@ impl Narrator {
             Msg::Write { value, expected_version: Some(v), .. } => {
                 format!("{me} sends a write of {value:?} to {to}, valid only if the data is still at version {v}.")
             }
+            Msg::Release { token: 0, value: 0, mode: ReleaseMode::Safe } => format!("{me} asks {to} to unlock."),
             Msg::Release { token: 0, value, mode: ReleaseMode::Safe } => format!(
                 "{me} runs the compare-and-delete script on {to}: delete the key only if it still holds {}.",
                 short(*value)
