@@ -130,17 +130,7 @@ impl Actor for EtcdLock {
 mod tests {
     use super::*;
     use crate::engine::actor::Command;
-    use crate::engine::rng::Rng;
-
-    fn call(lock: &mut EtcdLock, now: i64, from: usize, msg: Msg) -> Vec<Command> {
-        let (mut rng, mut out) = (Rng::new(0), Vec::new());
-        lock.on_message(&mut Cx { me: NodeId(9), now, rng: &mut rng, out: &mut out }, NodeId(from), &msg);
-        out
-    }
-
-    fn sent(out: &[Command]) -> Vec<(usize, Msg)> {
-        out.iter().filter_map(|c| if let Command::Send { to, msg } = c { Some((to.0, msg.clone())) } else { None }).collect()
-    }
+    use crate::engine::lock::testing::{call, sent};
 
     #[test]
     fn lowest_create_revision_owns_and_the_next_waits_on_its_predecessor() {

@@ -41,3 +41,24 @@ pub fn build(design: &LockDesign, nodes: &[NodeId], index: usize) -> Box<dyn Act
         LockDesign::Redlock { ttl_ms, .. } => Box::new(RedisLock::new(ttl_ms, false, RedisRole::Primary { replica: None })),
     }
 }
+
+/// Drives a lock-service node directly in unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use crate::engine::actor::{Actor, Command, Cx};
+    use crate::engine::ids::NodeId;
+    use crate::engine::msg::Msg;
+    use crate::engine::rng::Rng;
+
+    /// Delivers `msg` from node `from` at local time `now` and returns every command written.
+    pub fn call(node: &mut dyn Actor, now: i64, from: usize, msg: Msg) -> Vec<Command> {
+        let (mut rng, mut out) = (Rng::new(0), Vec::new());
+        node.on_message(&mut Cx { me: NodeId(99), now, rng: &mut rng, out: &mut out }, NodeId(from), &msg);
+        out
+    }
+
+    /// Returns the messages among `out`, as (recipient, message).
+    pub fn sent(out: &[Command]) -> Vec<(usize, Msg)> {
+        out.iter().filter_map(|c| if let Command::Send { to, msg } = c { Some((to.0, msg.clone())) } else { None }).collect()
+    }
+}

@@ -157,14 +157,11 @@ impl Actor for PgLock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::actor::Command;
     use crate::engine::msg::ReleaseMode;
-    use crate::engine::rng::Rng;
+    use crate::engine::lock::testing::{self, sent};
 
-    fn call(pg: &mut PgLock, now: i64, from: usize, msg: Msg) -> Vec<(usize, Msg)> {
-        let (mut rng, mut out) = (Rng::new(0), Vec::new());
-        pg.on_message(&mut Cx { me: NodeId(9), now, rng: &mut rng, out: &mut out }, NodeId(from), &msg);
-        out.into_iter().filter_map(|c| if let Command::Send { to, msg } = c { Some((to.0, msg)) } else { None }).collect()
+    fn call(node: &mut PgLock, now: i64, from: usize, msg: Msg) -> Vec<(usize, Msg)> {
+        sent(&testing::call(node, now, from, msg))
     }
 
     fn lock() -> Msg {

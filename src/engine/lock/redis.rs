@@ -208,16 +208,10 @@ impl Actor for RedisLock {
 mod tests {
     use super::*;
     use crate::engine::actor::Command;
-    use crate::engine::rng::Rng;
-
-    fn call(lock: &mut RedisLock, now: i64, from: usize, msg: Msg) -> Vec<Command> {
-        let (mut rng, mut out) = (Rng::new(0), Vec::new());
-        lock.on_message(&mut Cx { me: NodeId(9), now, rng: &mut rng, out: &mut out }, NodeId(from), &msg);
-        out
-    }
+    use crate::engine::lock::testing::{call, sent};
 
     fn reply(out: &[Command]) -> Msg {
-        out.iter().find_map(|c| if let Command::Send { msg, .. } = c { Some(msg.clone()) } else { None }).unwrap()
+        sent(out).remove(0).1
     }
 
     #[test]
