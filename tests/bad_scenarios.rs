@@ -53,7 +53,7 @@ fn ttl_out_of_range() {
 #[test]
 fn unknown_design_and_step() {
     let e = with(|v| v["lock"]["design"] = "paxos".into());
-    assert!(e.starts_with("lock.design: unknown variant `paxos`, expected one of `lease`, `redis`"), "{e}");
+    assert!(e.starts_with("lock.design: unknown variant `paxos`, expected one of `none`, `lease`, `redis`"), "{e}");
     let e = with(|v| v["participants"][0]["script"][1] = serde_json::json!({"step": "sleep"}));
     assert!(e.contains("unknown variant `sleep`"), "{e}");
 }
@@ -134,4 +134,16 @@ fn redlock_rules_are_checked() {
 fn zookeeper_session_timeout_is_bounded_by_ticks() {
     let e = with(|v| v["lock"] = serde_json::json!({"design": "zookeeper", "tick_time_ms": 100, "session_timeout_ms": 5000}));
     assert_eq!(e, "lock.session_timeout_ms: must be between 200 and 2000, got 5000");
+}
+
+#[test]
+fn lock_free_scenarios_have_no_lock() {
+    let none = serde_json::json!({"design": "none"});
+    let e = with(|v| v["lock"] = none.clone());
+    assert_eq!(e, "participants: with lock design none there is no lock service, found 1 lock_service nodes");
+    let e = with(|v| {
+        v["lock"] = none.clone();
+        v["participants"].as_array_mut().unwrap().remove(1);
+    });
+    assert_eq!(e, "participants[0].script[0]: there is no lock to acquire or release (lock design none)");
 }

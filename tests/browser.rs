@@ -90,7 +90,7 @@ async fn stepping_to_the_end_shows_the_rejected_write_and_stepping_back_restores
         app.click("[data-testid=step-back]").await;
     }
     assert_eq!(app.text("[data-testid=narration-text]"), t.events[reject].text);
-    assert!(app.text("[data-testid=narration]").contains("stale write rejected"));
+    assert!(app.text("[data-testid=narration]").contains("write rejected"));
     assert!(app.text("[data-testid=inspect-A]").contains("believes it holds the lock (token 41)"), "A still believes");
     // One more step back: the write has not been judged yet.
     app.click("[data-testid=step-back]").await;

@@ -48,7 +48,7 @@ fn no_two_labels_overlap_and_all_fit_in_every_lesson() {
         let t = lockstep::engine::run(&lesson.spec).unwrap();
         let l = layout(&t);
         let labels: Vec<_> = l.items.iter().filter_map(|i| i.label.as_ref()).collect();
-        assert!(labels.len() > 10, "{}", lesson.id());
+        assert!(labels.len() >= 6, "{}: {} labels", lesson.id(), labels.len());
         for (i, a) in labels.iter().enumerate() {
             let b0 = a.bbox();
             assert!(b0.0 >= 0.0 && b0.2 <= l.width && b0.3 <= l.height, "{}: {:?} leaves the canvas", lesson.id(), a.text);

@@ -72,6 +72,80 @@ fn conditional_write_rejects_by_version() {
 }
 
 #[test]
+fn without_a_lock_a_read_modify_write_loses_an_update() {
+    let t = run_lesson("no-lock-lost-update");
+    assert!(grants(&t).is_empty(), "there is no lock service");
+    assert_eq!(
+        writes(&t),
+        vec![ok(85, "Client B", 0, "balance 150 (B)", 1), ok(115, "Client A", 0, "balance 150 (A)", 2)]
+    );
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(LostUpdate, 115)]);
+    assert!(t.verdict.findings[0].text.contains("based on version 0"), "{}", t.verdict.findings[0].text);
+}
+
+#[test]
+fn optimistic_version_refuses_the_write_based_on_old_data() {
+    let t = run_lesson("optimistic-version");
+    assert_eq!(
+        writes(&t),
+        vec![
+            ok(85, "Client B", 0, "balance 150 (B)", 1),
+            rejected(115, "Client A", 0, "balance 150 (A)", "expected version 0, found 1")
+        ]
+    );
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![(StaleWriteRejected, 115)]);
+}
+
+#[test]
+fn unique_constraint_lets_one_insert_in() {
+    let t = run_lesson("unique-constraint");
+    assert_eq!(
+        writes(&t),
+        vec![
+            ok(75, "Worker B", 0, "order-7", 1),
+            rejected(105, "Worker A", 0, "order-7", "duplicate key order-7 violates unique constraint")
+        ]
+    );
+    assert!(t.verdict.safe);
+}
+
+#[test]
+fn idempotency_table_applies_a_redelivered_job_once() {
+    let t = run_lesson("idempotency-table");
+    assert_eq!(
+        writes(&t),
+        vec![ok(545, "Worker B", 0, "job-7", 1), rejected(1_025, "Worker A", 0, "job-7", "job-7 already applied: stored result returned")]
+    );
+    assert!(t.verdict.safe);
+    assert_eq!(t.metrics.duplicate_work, 1);
+}
+
+#[test]
+fn partitioned_queue_fences_the_consumer_that_lost_its_partition() {
+    let t = run_lesson("partitioned-queue");
+    assert_eq!(grants(&t), vec![(5, "Consumer 1".into(), 1), (1_345, "Consumer 2".into(), 2)]);
+    assert_eq!(lease_ends(&t)[0], (1_315, 1, "Expired".into()));
+    assert_eq!(
+        writes(&t),
+        vec![ok(1_405, "Consumer 2", 2, "order-7 offset 8", 1), rejected(1_855, "Consumer 1", 1, "order-7 offset 8", "token 1 < 2")]
+    );
+    assert!(t.verdict.safe);
+}
+
+#[test]
+fn outbox_relay_publishes_twice_and_the_consumer_applies_once() {
+    let t = run_lesson("transactional-outbox");
+    assert_eq!(
+        writes(&t),
+        vec![ok(5, "Outbox relay", 0, "msg-7", 1), rejected(305, "Outbox relay", 0, "msg-7", "msg-7 already applied: stored result returned")]
+    );
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![(StaleWriteRejected, 305)]);
+}
+
+#[test]
 fn every_lesson_has_metadata_and_an_outcome_test() {
     // Adding a lesson means adding its outcome test (here or in tests/redis.rs, zookeeper.rs, etcd.rs, postgres.rs, redlock.rs), then its id below.
     let ids: Vec<String> = lessons::all().iter().map(|l| l.id().to_string()).collect();
@@ -84,6 +158,12 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "clock-jump",
             "network-delay",
             "conditional-write",
+            "no-lock-lost-update",
+            "optimistic-version",
+            "unique-constraint",
+            "idempotency-table",
+            "partitioned-queue",
+            "transactional-outbox",
             "redis-del-release",
             "redis-safe-release",
             "redis-renewal-abort",

@@ -340,7 +340,9 @@ pub fn layout(trace: &Trace) -> Layout {
             }
         }
     }
-    let width = lanes.last().map_or(LEFT, |l| l.x) + 230.0;
+    // Wide enough for the last lane's side labels, and for any longer label.
+    let widest = b.items.iter().filter_map(|i| i.label.as_ref()).map(|l| l.bbox().2 + 12.0).fold(0.0, f32::max);
+    let width = (lanes.last().map_or(LEFT, |l| l.x) + 230.0).max(widest);
     Layout { width, height: bottom + 16.0, lanes, rows, items: b.items, gaps, ticks }
 }
 

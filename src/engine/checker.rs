@@ -1,13 +1,14 @@
 //! The checker: safety properties evaluated over a finished trace, recorded as data.
 //!
 //! - a write accepted from a client whose lease had already ended at the lock service;
-//! - a lost update: an accepted write overwrote data written under a newer token;
+//! - a lost update: an accepted write overwrote data written under a newer lease, or data changed
+//!   since the writer read the version its write was based on;
 //! - two clients believing they hold the lock at once (a hazard, even when fencing saves the data);
-//! - a stale write rejected by the resource (the defence working).
+//! - a write rejected by the resource (the defence working).
 
 use super::holdings::{Change, Holdings};
 use super::ids::NodeId;
-use super::msg::{lease_name, ms, token_name};
+use super::msg::{lease_name, ms, token_name, Msg};
 use super::trace::{Event, EventKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -34,7 +35,7 @@ impl FindingKind {
             FindingKind::StaleWriteAccepted => "stale write accepted",
             FindingKind::LostUpdate => "lost update",
             FindingKind::TwoHolders => "two holders",
-            FindingKind::StaleWriteRejected => "stale write rejected",
+            FindingKind::StaleWriteRejected => "write rejected",
         }
     }
 }
@@ -73,7 +74,8 @@ impl Verdict {
 }
 
 /// Evaluates every property over a trace. `names` are the participants' display names; a client
-/// holds the lock while `quorum` lock-service nodes hold its key.
+/// holds the lock while `quorum` lock-service nodes hold its key. With `quorum` 0 there is no
+/// lock, so no write can be stale; only lost updates and rejections are found.
 ///
 /// Holders are ordered by when they gained the lock, so designs without a fencing token
 /// (every token 0) are judged the same way as those with one.
@@ -84,6 +86,8 @@ pub fn check(events: &[Event], names: &[String], quorum: usize) -> Verdict {
     let mut believers: BTreeMap<NodeId, u64> = BTreeMap::new();
     // The grant order and token under which the current data was written.
     let mut data: Option<(u64, u64)> = None;
+    // The version each resource's write in progress was based on, if the writer read one.
+    let mut based_on: BTreeMap<NodeId, Option<u64>> = BTreeMap::new();
     let mut findings = Vec::new();
     let mut find = |kind, i: usize, text: String| findings.push(Finding { kind, event: i, at_ms: events[i].at_ms, text });
     for (i, e) in events.iter().enumerate() {
@@ -110,14 +114,21 @@ pub fn check(events: &[Event], names: &[String], quorum: usize) -> Verdict {
             EventKind::BeliefEnd { .. } => {
                 believers.remove(&e.node);
             }
-            EventKind::WriteAccepted { writer, token, .. } => {
+            EventKind::Deliver { msg: Msg::Write { expected_version, .. }, .. } => {
+                based_on.insert(e.node, *expected_version);
+            }
+            EventKind::WriteAccepted { writer, token, version, .. } => {
                 let who = &names[writer.0];
-                if holdings.token_of(*writer) != Some(*token) {
+                if quorum > 0 && holdings.token_of(*writer) != Some(*token) {
                     find(FindingKind::StaleWriteAccepted, i, format!("{who}'s write ({}) was accepted after {} had ended", token_name(*token), lease_name(*token)));
                 }
                 let order = latest_grant.get(writer).copied().unwrap_or(0);
+                let read = based_on.remove(&e.node).flatten();
                 if let Some((_, newer)) = data.filter(|d| d.0 > order) {
                     find(FindingKind::LostUpdate, i, format!("{who}'s write overwrote data written under a newer lease ({})", token_name(newer)));
+                } else if let Some(read) = read.filter(|r| r + 1 < *version) {
+                    let text = format!("{who}'s write was based on version {read}, but the data had changed since (it was at version {}): that update is lost", version - 1);
+                    find(FindingKind::LostUpdate, i, text);
                 }
                 data = Some((order, *token));
             }

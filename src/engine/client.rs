@@ -99,11 +99,12 @@ pub struct Client {
 }
 
 impl Client {
-    /// Builds a client that talks to one lock service and one resource.
+    /// Builds a client that talks to one lock service and one resource. A lock-free client has
+    /// no lock steps (validation sees to it), so its lock node is never used.
     pub fn new(spec: ClientSpec, access: LockAccess, resource: NodeId) -> Self {
         Client {
             spec,
-            lock: access.nodes[0],
+            lock: access.nodes.first().copied().unwrap_or(resource),
             access,
             attempt: Attempt::default(),
             resource,

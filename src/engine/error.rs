@@ -24,7 +24,7 @@ impl fmt::Display for RunError {
                 "the run went past {} ms of simulated time (limits.max_time_ms): is a client retrying or renewing forever?",
                 group(*limit_ms as i64)
             ),
-            RunError::MissingRole => write!(f, "a run needs at least one lock_service and one resource"),
+            RunError::MissingRole => write!(f, "a run needs one resource, and a lock_service unless the lock design is none"),
         }
     }
 }

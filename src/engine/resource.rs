@@ -11,7 +11,7 @@ pub struct Resource {
     mode: ResourceMode,
     version: u64,
     highest_token: u64,
-    /// Values already applied, for the deduplicated mode.
+    /// Values already applied, for the deduplicated and unique modes.
     applied: Vec<String>,
 }
 
@@ -34,10 +34,9 @@ impl Resource {
                 Some(v) => Err(format!("expected version {v}, found {}", self.version)),
                 None => Err("no version given".into()),
             },
-            ResourceMode::Deduplicated if self.applied.iter().any(|a| a == value) => {
-                Err(format!("{value} already applied; duplicate ignored"))
-            }
-            ResourceMode::Deduplicated => Ok(()),
+            ResourceMode::Deduplicated | ResourceMode::Unique if !self.applied.iter().any(|a| a == value) => Ok(()),
+            ResourceMode::Deduplicated => Err(format!("{value} already applied: stored result returned")),
+            ResourceMode::Unique => Err(format!("duplicate key {value} violates unique constraint")),
         }
     }
 }
@@ -51,7 +50,7 @@ impl Actor for Resource {
             Msg::Write { token, value, expected_version } => match self.judge(*token, value, *expected_version) {
                 Ok(()) => {
                     self.version += 1;
-                    if self.mode == ResourceMode::Deduplicated {
+                    if matches!(self.mode, ResourceMode::Deduplicated | ResourceMode::Unique) {
                         self.applied.push(value.clone());
                     }
                     self.highest_token = self.highest_token.max(*token);

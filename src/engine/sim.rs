@@ -14,7 +14,7 @@ use super::narrate::Narrator;
 use super::network::{Fate, Network};
 use super::resource::Resource;
 use super::rng::Rng;
-use super::spec::{FaultKind, Role, Spec};
+use super::spec::{FaultKind, LockDesign, Role, Spec};
 use super::trace::{Event, EventKind, Participant, Trace};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap};
@@ -123,7 +123,8 @@ struct Sim<'s> {
 impl<'s> Sim<'s> {
     fn new(spec: &'s Spec) -> Result<Self, RunError> {
         let locks = spec.lock_nodes();
-        let (Some(_), Some(resource)) = (locks.first(), spec.write_target()) else {
+        let lock_free = matches!(spec.lock, LockDesign::None);
+        let Some(resource) = spec.write_target().filter(|_| lock_free == locks.is_empty()) else {
             return Err(RunError::MissingRole);
         };
         let nodes = spec
@@ -133,18 +134,21 @@ impl<'s> Sim<'s> {
             .map(|(i, n)| {
                 let actor: Box<dyn Actor> = match &n.role {
                     Role::Client(c) => Box::new(Client::new(c.clone(), LockAccess::new(&spec.lock, locks.clone()), resource)),
-                    Role::LockService => lock::build(&spec.lock, &locks, locks.iter().position(|&l| l.0 == i).unwrap_or(0)),
+                    Role::LockService => {
+                        let index = locks.iter().position(|&l| l.0 == i).unwrap_or(0);
+                        lock::build(&spec.lock, &locks, index).ok_or(RunError::MissingRole)?
+                    }
                     Role::Resource(mode) => Box::new(Resource::new(*mode)),
                 };
-                Slot {
+                Ok(Slot {
                     actor,
                     clock: n.clock.clone(),
                     rng: Rng::derive(spec.seed, &format!("node:{i}")),
                     status: Status::Up,
                     held: Vec::new(),
-                }
+                })
             })
-            .collect();
+            .collect::<Result<Vec<_>, RunError>>()?;
         let mut sim = Sim {
             spec,
             now_ms: 0,

@@ -110,12 +110,16 @@ pub enum ResourceMode {
     Conditional,
     /// Applies each distinct value (a job's idempotency key) once; repeats change nothing.
     Deduplicated,
+    /// Inserts each value as a row whose column is unique; inserting it again fails.
+    Unique,
 }
 
 /// Which lock service runs on the lock-service nodes, with its parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "design", rename_all = "snake_case", deny_unknown_fields)]
 pub enum LockDesign {
+    /// No lock at all: the resource alone keeps the data safe (the alternatives to a lock).
+    None,
     /// A lease with a monotonically increasing generation as its fencing token.
     Lease { ttl_ms: u64, first_token: u64 },
     /// One Redis instance: `SET key value NX PX ttl`, expiry on the Redis clock, and no fencing
@@ -204,12 +208,15 @@ impl LockDesign {
             | LockDesign::Redlock { ttl_ms, .. } => *ttl_ms,
             LockDesign::Zookeeper { session_timeout_ms, .. } => *session_timeout_ms,
             LockDesign::Postgres { session_timeout_ms, .. } => session_timeout_ms.unwrap_or(0),
+            LockDesign::None => 0,
         }
     }
 
-    /// Returns how many lock-service nodes must agree that a client holds the lock.
+    /// Returns how many lock-service nodes must agree that a client holds the lock; 0 when there
+    /// is no lock.
     pub fn quorum(&self, lock_nodes: usize) -> usize {
         match self {
+            LockDesign::None => 0,
             LockDesign::Redlock { .. } => super::redlock::quorum(lock_nodes),
             _ => 1,
         }
@@ -218,7 +225,11 @@ impl LockDesign {
     /// Returns the expiry a client names in its request, for designs where the client sets it.
     pub fn client_px_ms(&self) -> Option<u64> {
         match self {
-            LockDesign::Lease { .. } | LockDesign::Etcd { .. } | LockDesign::Zookeeper { .. } | LockDesign::Postgres { .. } => None,
+            LockDesign::None
+            | LockDesign::Lease { .. }
+            | LockDesign::Etcd { .. }
+            | LockDesign::Zookeeper { .. }
+            | LockDesign::Postgres { .. } => None,
             LockDesign::Redis { ttl_ms, .. } | LockDesign::Redlock { ttl_ms, .. } => Some(*ttl_ms),
         }
     }

@@ -60,6 +60,19 @@ pub enum LockKind {
     Efficiency,
     /// Two writers must never corrupt the resource.
     Correctness,
+    /// No lock: the resource keeps the invariant by itself.
+    None,
+}
+
+impl LockKind {
+    /// Returns the short label shown beside the guarantees.
+    pub fn label(self) -> &'static str {
+        match self {
+            LockKind::Efficiency => "efficiency lock",
+            LockKind::Correctness => "correctness lock",
+            LockKind::None => "no lock",
+        }
+    }
 }
 
 /// One participant, tagged by its role.

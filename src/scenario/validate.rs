@@ -142,6 +142,20 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
             return err("participants", format!("redis runs on one primary and at most one replica, found {locks} lock_service nodes"));
         }
         LockDesign::Redis { .. } => {}
+        LockDesign::None if locks > 0 => {
+            return err("participants", format!("with lock design none there is no lock service, found {locks} lock_service nodes"));
+        }
+        LockDesign::None => {
+            for (i, p) in s.participants.iter().enumerate() {
+                let Participant::Client { script, renew, .. } = p else { continue };
+                if renew.is_some() {
+                    return err(format!("participants[{i}].renew"), "there is no lock to renew (lock design none)");
+                }
+                if let Some(j) = script.iter().position(|st| matches!(st, Step::Acquire | Step::Release { .. })) {
+                    return err(format!("participants[{i}].script[{j}]"), "there is no lock to acquire or release (lock design none)");
+                }
+            }
+        }
         _ if locks != 1 => {
             return err("participants", format!("this lock design runs on exactly one lock_service, found {locks}"));
         }
@@ -190,6 +204,7 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
 
 fn compile_lock(design: &LockDesign) -> Result<LockDesign, ScenarioError> {
     match design {
+        LockDesign::None => {}
         LockDesign::Lease { ttl_ms, first_token } => {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
             within("lock.first_token", *first_token, 1, u64::from(u32::MAX))?;

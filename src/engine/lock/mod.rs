@@ -19,10 +19,11 @@ pub use postgres::PgLock;
 pub use redis::{RedisLock, RedisRole};
 pub use zookeeper::{znode_name, ZkLock};
 
-/// Builds one lock-service node of a design.
-/// Builds lock-service node `index` of `nodes` (all the lock-service nodes) for a design.
-pub fn build(design: &LockDesign, nodes: &[NodeId], index: usize) -> Box<dyn Actor> {
-    match *design {
+/// Builds lock-service node `index` of `nodes` (all the lock-service nodes) for a design; `None`
+/// for the lock-free design, which has no lock service.
+pub fn build(design: &LockDesign, nodes: &[NodeId], index: usize) -> Option<Box<dyn Actor>> {
+    Some(match *design {
+        LockDesign::None => return None,
         LockDesign::Lease { ttl_ms, first_token } => Box::new(LeaseLock::new(ttl_ms, first_token)),
         LockDesign::Redis { ttl_ms, incr_token, replication_lag_ms } => {
             let role = match (index, nodes.get(1)) {
@@ -39,7 +40,7 @@ pub fn build(design: &LockDesign, nodes: &[NodeId], index: usize) -> Box<dyn Act
         }
         // Each Redlock master is a plain Redis instance; the algorithm lives in the client.
         LockDesign::Redlock { ttl_ms, .. } => Box::new(RedisLock::new(ttl_ms, false, RedisRole::Primary { replica: None })),
-    }
+    })
 }
 
 /// Drives a lock-service node directly in unit tests.

@@ -24,9 +24,9 @@ pub fn Guarantees(props: &Props) -> Html {
         <section class="card guarantees" data-testid="guarantees">
             if let Some(g) = &props.run.scenario.guarantees {
                 <h2>
-                    {"What this lock promises"}
+                    { if g.lock == LockKind::None { "What keeps the data safe" } else { "What this lock promises" } }
                     <span class={classes!("pill", if g.lock == LockKind::Correctness { "pill--correctness" } else { "pill--efficiency" })}>
-                        { if g.lock == LockKind::Correctness { "correctness lock" } else { "efficiency lock" } }
+                        { g.lock.label() }
                     </span>
                 </h2>
                 <dl>

@@ -34,7 +34,7 @@ pub fn Legend() -> Html {
                 { entry(span("belief", "10"), "client believes it holds the lock") }
                 { entry(span("belief belief--stale", "10"), "belief after the service expired it") }
                 { entry(mark("write write--accepted", "✓"), "write accepted") }
-                { entry(mark("write write--rejected", "✗"), "stale write rejected") }
+                { entry(mark("write write--rejected", "✗"), "write rejected") }
                 { entry(mark("write write--violation", "!"), "violation: stale write accepted") }
                 { entry(mark("mark mark--expiry", "◷"), "lease expires on the service's clock") }
                 { entry(mark("mark mark--hazard", "⚠"), "two clients believe they hold it") }
