@@ -147,3 +147,9 @@ fn lock_free_scenarios_have_no_lock() {
     });
     assert_eq!(e, "participants[0].script[0]: there is no lock to acquire or release (lock design none)");
 }
+
+#[test]
+fn commit_is_only_for_postgres() {
+    let e = with(|v| v["participants"][0]["script"][3] = serde_json::json!({"step": "release", "mode": "commit"}));
+    assert_eq!(e, "participants[0].script[3].mode: commit ends a PostgreSQL transaction: use it only with the postgres design");
+}

@@ -44,3 +44,15 @@ fn keep_alives_hold_a_waiting_session_open() {
     assert_eq!(b_keepalives, 3);
     assert!(!lease_ends(&t).iter().any(|e| e.1 == 8 && e.2 == "Expired"));
 }
+
+#[test]
+fn a_transaction_guarded_by_the_create_revision_refuses_the_expired_holder() {
+    let t = run_lesson("etcd-txn-guard");
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 7), (1_005, "Client B", 8)]);
+    assert_eq!(
+        writes(&t),
+        vec![ok(1_065, "Client B", 8, "B", 1), rejected(1_555, "Client A", 7, "A", "txn failed: no lock key with create revision 7")]
+    );
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_010), (StaleWriteRejected, 1_555)]);
+}

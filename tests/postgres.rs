@@ -3,7 +3,7 @@
 
 mod support;
 
-use lockstep::engine::msg::Msg;
+use lockstep::engine::msg::{Msg, ReleaseMode};
 use lockstep::engine::EventKind;
 use lockstep::engine::FindingKind::*;
 use support::*;
@@ -47,4 +47,17 @@ fn without_a_timeout_the_waiter_stalls_until_the_holder_wakes() {
     assert_eq!(writes(&t), vec![ok(5_055, "Client A", 0, "A", 1), ok(5_125, "Client B", 0, "B", 2)]);
     assert!(t.verdict.safe && t.verdict.findings.is_empty());
     assert_eq!(t.metrics.lease_expiries, 0);
+}
+
+#[test]
+fn one_commit_releases_a_stacked_transaction_level_lock() {
+    let t = run_lesson("pg-xact-lock");
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (135, "Client B", 0)]);
+    // A locked twice and never unlocked: its single COMMIT at 135 ended the lock.
+    assert_eq!(lease_ends(&t), vec![(135, 0, "Released".into()), (205, 0, "Released".into())]);
+    let commits = t.events.iter().filter(|e| matches!(e.kind, EventKind::Send { msg: Msg::Release { mode: ReleaseMode::Commit, .. }, .. })).count();
+    assert_eq!(commits, 2);
+    assert_eq!(writes(&t), vec![ok(125, "Client A", 0, "A", 1), ok(195, "Client B", 0, "B", 2)]);
+    assert!(t.verdict.safe);
+    assert!(findings(&t).is_empty());
 }

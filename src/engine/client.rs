@@ -268,12 +268,18 @@ impl Client {
         self.queued = false;
         // A lock granted without a TTL does not expire on its own.
         let until_local = if ttl_ms == 0 { i64::MAX } else { since + ttl_ms as i64 };
+        // A stacked request (PostgreSQL) only extends what the client already believes.
+        let stacked = self.holding.is_some_and(|h| h.token == token);
         self.holding = Some(Holding { token, value: self.value, until_local });
         self.last_token = token;
         self.read_version = None;
-        cx.note(EventKind::BeliefStart { token, until_local });
-        if let Some(renew) = self.spec.renew {
-            cx.after(Timer::Renew, renew.every_ms);
+        if stacked {
+            cx.note(EventKind::BeliefExtended { token, until_local });
+        } else {
+            cx.note(EventKind::BeliefStart { token, until_local });
+            if let Some(renew) = self.spec.renew {
+                cx.after(Timer::Renew, renew.every_ms);
+            }
         }
         self.advance(cx);
     }

@@ -11,6 +11,9 @@ pub enum ReleaseMode {
     Safe,
     /// Delete whatever lock is there (a plain `DEL`).
     Unsafe,
+    /// End the transaction with `COMMIT`, which releases its transaction-level advisory locks
+    /// (PostgreSQL only).
+    Commit,
 }
 
 /// Every message the protocols exchange.
@@ -92,6 +95,7 @@ impl Msg {
             Msg::Release { token: 0, value, mode: ReleaseMode::Safe } => format!("DEL if value = {}", short(*value)),
             Msg::Release { token, mode: ReleaseMode::Safe, .. } => format!("release token {token} if mine"),
             Msg::Release { mode: ReleaseMode::Unsafe, .. } => "DEL lock (no check)".into(),
+            Msg::Release { mode: ReleaseMode::Commit, .. } => "COMMIT".into(),
             Msg::ReleaseResult { released: true, .. } => "released".into(),
             Msg::ReleaseResult { released: false, .. } => "not released: not yours".into(),
             Msg::Read => "read version".into(),

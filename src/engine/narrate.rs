@@ -171,6 +171,9 @@ impl Narrator {
             Msg::Release { mode: ReleaseMode::Unsafe, .. } => {
                 format!("{me} deletes the lock on {to} without checking whose it is.")
             }
+            Msg::Release { mode: ReleaseMode::Commit, .. } => {
+                format!("{me} commits its transaction on {to}; the commit releases every transaction-level advisory lock it took.")
+            }
             other => format!("{me} replies to {to}: {}.", other.label()),
         }
     }

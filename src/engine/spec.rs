@@ -135,18 +135,26 @@ pub enum LockDesign {
     },
     /// PostgreSQL session-level advisory locks. With `same_database`, the protected rows live in
     /// the same database and writes commit only inside a live session.
+    /// With `transaction_level`, locks are `pg_advisory_xact_lock`s, released all at once when
+    /// the transaction commits or rolls back.
     Postgres {
         #[serde(default)]
         session_timeout_ms: Option<u64>,
         #[serde(default)]
         same_database: bool,
+        #[serde(default)]
+        transaction_level: bool,
     },
     /// etcd's concurrency mutex: session leases kept alive by the client, contenders ordered by
     /// create revision, and the owner's create revision as the fencing token.
+    /// With `data_in_etcd`, the protected data is a key in etcd itself, written by a transaction
+    /// that succeeds only while the writer's lock key still has its create revision.
     Etcd {
         ttl_ms: u64,
         #[serde(default = "etcd_first_revision")]
         first_revision: u64,
+        #[serde(default)]
+        data_in_etcd: bool,
     },
     /// The ZooKeeper lock recipe: ephemeral sequential znodes, sessions kept alive by heartbeats,
     /// the owner's `czxid` as fencing token.
@@ -210,6 +218,12 @@ impl LockDesign {
             LockDesign::Postgres { session_timeout_ms, .. } => session_timeout_ms.unwrap_or(0),
             LockDesign::None => 0,
         }
+    }
+
+    /// Says whether the protected data lives in the lock service (PostgreSQL rows in the same
+    /// database, or a key in etcd) rather than in a separate resource.
+    pub fn data_in_lock_service(&self) -> bool {
+        matches!(self, LockDesign::Postgres { same_database: true, .. } | LockDesign::Etcd { data_in_etcd: true, .. })
     }
 
     /// Returns how many lock-service nodes must agree that a client holds the lock; 0 when there
@@ -297,12 +311,13 @@ impl Default for Limits {
 }
 
 impl Spec {
-    /// Returns where clients send writes: the resource, or the database itself for a PostgreSQL
-    /// lock guarding rows in the same database.
+    /// Returns where clients send writes: the resource, or the lock service itself when the
+    /// protected data lives there.
     pub fn write_target(&self) -> Option<NodeId> {
-        match self.lock {
-            LockDesign::Postgres { same_database: true, .. } => self.lock_nodes().first().copied(),
-            _ => self.resource(),
+        if self.lock.data_in_lock_service() {
+            self.lock_nodes().first().copied()
+        } else {
+            self.resource()
         }
     }
 

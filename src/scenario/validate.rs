@@ -4,6 +4,7 @@
 use super::format::{Fault, Participant, Scenario};
 use crate::engine::clock::{Clock, ClockJump, MAX_DRIFT_PPM};
 use crate::engine::ids::NodeId;
+use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::{self, ClientSpec, FaultKind, LinkSpec, LockDesign, NetworkSpec, NodeSpec, Role, Spec, Step};
 use std::fmt;
 
@@ -161,11 +162,11 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
         }
         _ => {}
     }
-    let same_database = matches!(s.lock, LockDesign::Postgres { same_database: true, .. });
-    if same_database && resources != 0 {
-        return err("participants", "with same_database the rows live in PostgreSQL: list no separate resource");
+    let in_lock_service = s.lock.data_in_lock_service();
+    if in_lock_service && resources != 0 {
+        return err("participants", "the protected data lives in the lock service here (same_database or data_in_etcd): list no separate resource");
     }
-    if !same_database && resources != 1 {
+    if !in_lock_service && resources != 1 {
         return err("participants", format!("a scenario protects exactly one resource, found {resources}"));
     }
     if clients == 0 {
@@ -175,7 +176,7 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
         .participants
         .iter()
         .enumerate()
-        .map(|(i, p)| compile_participant(&format!("participants[{i}]"), p))
+        .map(|(i, p)| compile_participant(&format!("participants[{i}]"), p, &s.lock))
         .collect::<Result<Vec<_>, _>>()?;
     let limits = spec::Limits {
         max_events: within("limits.max_events", s.limits.max_events, 1, MAX_EVENTS_CAP)? as usize,
@@ -218,7 +219,7 @@ fn compile_lock(design: &LockDesign) -> Result<LockDesign, ScenarioError> {
                 within("lock.session_timeout_ms", *t, 1, 3_600_000)?;
             }
         }
-        LockDesign::Etcd { ttl_ms, first_revision } => {
+        LockDesign::Etcd { ttl_ms, first_revision, .. } => {
             within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
             within("lock.first_revision", *first_revision, 1, u64::from(u32::MAX))?;
         }
@@ -238,7 +239,7 @@ fn compile_lock(design: &LockDesign) -> Result<LockDesign, ScenarioError> {
     Ok(design.clone())
 }
 
-fn compile_participant(path: &str, p: &Participant) -> Result<NodeSpec, ScenarioError> {
+fn compile_participant(path: &str, p: &Participant, design: &LockDesign) -> Result<NodeSpec, ScenarioError> {
     let c = p.clock();
     if c.drift_ppm.abs() > MAX_DRIFT_PPM {
         return err(format!("{path}.clock.drift_ppm"), format!("must be within ±{MAX_DRIFT_PPM}"));
@@ -260,6 +261,9 @@ fn compile_participant(path: &str, p: &Participant) -> Result<NodeSpec, Scenario
                     }
                     Step::Write { value } if value.is_empty() || value.chars().count() > MAX_NAME_CHARS => {
                         return err(format!("{at}.value"), format!("must be 1 to {MAX_NAME_CHARS} characters"));
+                    }
+                    Step::Release { mode: ReleaseMode::Commit } if !matches!(design, LockDesign::Postgres { .. }) => {
+                        return err(format!("{at}.mode"), "commit ends a PostgreSQL transaction: use it only with the postgres design");
                     }
                     _ => {}
                 }

@@ -3,6 +3,10 @@
 //! are ordered by the key's create revision; the lowest owns the lock, and each waiter waits for
 //! the deletion of the key just before its own. The owner's create revision is the fencing token.
 //!
+//! When the protected data is a key in etcd, a write is a transaction
+//! `If(CreateRevision(lock key) == token).Then(Put(data))`: it commits only while the writer's
+//! lock key still exists with the create revision it was granted under.
+//!
 //! Simplifications, said in the lessons: the cluster is one linearizable service; the session
 //! grant and the lock transaction are one request; a waiter's watch and its re-check of ownership
 //! arrive as one notification.
@@ -28,12 +32,14 @@ pub struct EtcdLock {
     revision: u64,
     /// Contenders in create-revision order.
     keys: Vec<Key>,
+    /// How many times the data key has been put.
+    data_version: u64,
 }
 
 impl EtcdLock {
     /// Builds a service whose next write gets `first_revision`.
     pub fn new(ttl_ms: u64, first_revision: u64) -> Self {
-        EtcdLock { ttl_ms, revision: first_revision.saturating_sub(1), keys: Vec::new() }
+        EtcdLock { ttl_ms, revision: first_revision.saturating_sub(1), keys: Vec::new(), data_version: 0 }
     }
 
     /// Deletes a key (its lease ended) and hands the lock on if the owner went.
@@ -99,6 +105,21 @@ impl Actor for EtcdLock {
                 }
                 None => cx.send(from, Msg::SessionExpired),
             },
+            Msg::Write { token, ref value, .. } => {
+                let guard_holds = self.keys.iter().any(|k| k.holder == from && k.owner && k.create_revision == token);
+                let value = value.clone();
+                if guard_holds {
+                    self.revision += 1;
+                    self.data_version += 1;
+                    let version = self.data_version;
+                    cx.note(EventKind::WriteAccepted { writer: from, token, value, version });
+                    cx.send(from, Msg::WriteAccepted { version });
+                } else {
+                    let reason = format!("txn failed: no lock key with create revision {token}");
+                    cx.note(EventKind::WriteRejected { writer: from, token, value, reason: reason.clone() });
+                    cx.send(from, Msg::WriteRejected { reason });
+                }
+            }
             Msg::Release { token, .. } => {
                 let mine = self.keys.iter().any(|k| k.holder == from && k.create_revision == token);
                 if mine {
@@ -142,6 +163,22 @@ mod tests {
         let out = call(&mut e, 20, 1, Msg::Release { token: 10, value: 1, mode: crate::engine::msg::ReleaseMode::Safe });
         assert_eq!(sent(&out), vec![(2, Msg::Granted { token: 11, ttl_ms: 1000 }), (1, Msg::ReleaseResult { token: 10, released: true })]);
         assert_eq!(e.revision, 13);
+    }
+
+    #[test]
+    fn a_guarded_put_commits_only_while_the_lock_key_keeps_its_create_revision() {
+        let mut e = EtcdLock::new(1000, 1);
+        call(&mut e, 0, 1, Msg::Acquire { value: 1, px_ms: None });
+        call(&mut e, 0, 2, Msg::Acquire { value: 2, px_ms: None });
+        let put = |token| Msg::Write { token, value: "v".into(), expected_version: None };
+        assert_eq!(sent(&call(&mut e, 10, 2, put(2))), vec![(2, Msg::WriteRejected { reason: "txn failed: no lock key with create revision 2".into() })], "a waiter does not own the lock");
+        assert_eq!(sent(&call(&mut e, 20, 1, put(1))), vec![(1, Msg::WriteAccepted { version: 1 })]);
+        call(&mut e, 900, 2, Msg::KeepAlive);
+        // Client 1's session expired at 1,000: its key is gone, client 2 owns the lock, and
+        // client 1's guarded put fails.
+        let out = sent(&call(&mut e, 1_200, 1, put(1)));
+        let refused = Msg::WriteRejected { reason: "txn failed: no lock key with create revision 1".into() };
+        assert_eq!(out, vec![(2, Msg::Granted { token: 2, ttl_ms: 1000 }), (1, refused)]);
     }
 
     #[test]

@@ -33,8 +33,10 @@ pub fn build(design: &LockDesign, nodes: &[NodeId], index: usize) -> Option<Box<
             };
             Box::new(RedisLock::new(ttl_ms, incr_token, role))
         }
-        LockDesign::Postgres { session_timeout_ms, .. } => Box::new(PgLock::new(session_timeout_ms)),
-        LockDesign::Etcd { ttl_ms, first_revision } => Box::new(EtcdLock::new(ttl_ms, first_revision)),
+        LockDesign::Postgres { session_timeout_ms, transaction_level, .. } => {
+            Box::new(PgLock::new(session_timeout_ms, transaction_level))
+        }
+        LockDesign::Etcd { ttl_ms, first_revision, .. } => Box::new(EtcdLock::new(ttl_ms, first_revision)),
         LockDesign::Zookeeper { session_timeout_ms, watch, .. } => {
             Box::new(ZkLock::new(session_timeout_ms, watch == ZkWatch::LockNode))
         }

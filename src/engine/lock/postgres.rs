@@ -1,24 +1,28 @@
-//! PostgreSQL session-level advisory locks (`pg_advisory_lock`, `pg_advisory_unlock`): held until
-//! unlocked or until the session ends, requests from the same session stack, and a waiter blocks
-//! until the lock is free. A session ends when the server stops hearing from the client for
+//! PostgreSQL advisory locks. Session-level (`pg_advisory_lock`, `pg_advisory_unlock`): held until
+//! unlocked or until the session ends; requests from the same session stack, each needing its own
+//! unlock. Transaction-level (`pg_advisory_xact_lock`): released all at once when the transaction
+//! commits or rolls back, and `pg_advisory_unlock` cannot release them. A waiter blocks until the
+//! lock is free. A session ends when the server stops hearing from the client for
 //! `session_timeout_ms` (TCP keepalives or `idle_session_timeout`), and then
 //! `pg_advisory_unlock_all` runs implicitly. There is no fencing token.
 //!
 //! When the protected rows live in the same database, writes go to this node and commit only
 //! inside a live session: a client whose session was terminated cannot commit.
 //!
-//! Simplifications, said in the lessons: keepalives are client heartbeats; only session-level
-//! locks are modelled.
+//! Simplifications, said in the lessons: keepalives are client heartbeats; a client holds one
+//! kind of lock, and its writes apply at once rather than at commit.
 
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::ids::NodeId;
-use crate::engine::msg::Msg;
+use crate::engine::msg::{Msg, ReleaseMode};
 use crate::engine::trace::{EventKind, LeaseEnd};
 use std::collections::VecDeque;
 
 /// A PostgreSQL server holding one advisory lock key.
 pub struct PgLock {
     session_timeout_ms: Option<u64>,
+    /// Whether locks are transaction-level (`pg_advisory_xact_lock`).
+    transaction_level: bool,
     /// Live sessions and when the server last heard from each, on its clock.
     sessions: Vec<(NodeId, i64)>,
     /// The holder and how many times its session has locked the key.
@@ -30,8 +34,8 @@ pub struct PgLock {
 
 impl PgLock {
     /// Builds a server; without a timeout, sessions of silent clients never end.
-    pub fn new(session_timeout_ms: Option<u64>) -> Self {
-        PgLock { session_timeout_ms, sessions: Vec::new(), holder: None, waiters: VecDeque::new(), version: 0 }
+    pub fn new(session_timeout_ms: Option<u64>, transaction_level: bool) -> Self {
+        PgLock { session_timeout_ms, transaction_level, sessions: Vec::new(), holder: None, waiters: VecDeque::new(), version: 0 }
     }
 
     fn heard(&mut self, cx: &mut Cx, client: NodeId) {
@@ -119,9 +123,16 @@ impl Actor for PgLock {
                     }
                 }
             }
-            Msg::Release { token, .. } => {
+            Msg::Release { token, mode, .. } => {
+                // COMMIT releases transaction-level locks (however often they were taken) and
+                // never session-level ones; pg_advisory_unlock the other way round.
+                let commit = *mode == ReleaseMode::Commit;
                 let released = match self.holder {
-                    Some((h, n)) if h == from && alive => {
+                    Some((h, _)) if h == from && alive && commit && self.transaction_level => {
+                        self.free(cx, LeaseEnd::Released);
+                        true
+                    }
+                    Some((h, n)) if h == from && alive && !commit && !self.transaction_level => {
                         if n > 1 {
                             self.holder = Some((h, n - 1));
                         } else {
@@ -157,7 +168,6 @@ impl Actor for PgLock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::msg::ReleaseMode;
     use crate::engine::lock::testing::{self, sent};
 
     fn call(node: &mut PgLock, now: i64, from: usize, msg: Msg) -> Vec<(usize, Msg)> {
@@ -174,7 +184,7 @@ mod tests {
 
     #[test]
     fn requests_stack_and_need_as_many_unlocks() {
-        let mut pg = PgLock::new(None);
+        let mut pg = PgLock::new(None, false);
         call(&mut pg, 0, 1, lock());
         call(&mut pg, 1, 1, lock());
         assert_eq!(call(&mut pg, 2, 2, lock()), vec![(2, Msg::Blocked)]);
@@ -187,7 +197,7 @@ mod tests {
 
     #[test]
     fn a_silent_session_ends_and_its_locks_go_with_it() {
-        let mut pg = PgLock::new(Some(1000));
+        let mut pg = PgLock::new(Some(1000), false);
         call(&mut pg, 0, 1, lock());
         call(&mut pg, 10, 2, lock());
         call(&mut pg, 900, 2, Msg::KeepAlive);
@@ -199,8 +209,40 @@ mod tests {
     }
 
     #[test]
+    fn one_commit_releases_every_transaction_level_lock() {
+        let mut pg = PgLock::new(None, true);
+        call(&mut pg, 0, 1, lock());
+        call(&mut pg, 1, 1, lock());
+        assert_eq!(call(&mut pg, 2, 2, lock()), vec![(2, Msg::Blocked)]);
+        // pg_advisory_unlock cannot release a transaction-level lock.
+        assert_eq!(call(&mut pg, 3, 1, unlock()), vec![(1, Msg::ReleaseResult { token: 0, released: false })]);
+        let commit = Msg::Release { token: 0, value: 0, mode: ReleaseMode::Commit };
+        let out = call(&mut pg, 4, 1, commit);
+        assert_eq!(out[0], (2, Msg::Granted { token: 0, ttl_ms: 0 }), "one commit frees both requests");
+    }
+
+    #[test]
+    fn a_rollback_at_session_end_releases_a_transaction_level_lock() {
+        let mut pg = PgLock::new(Some(1000), true);
+        call(&mut pg, 0, 1, lock());
+        call(&mut pg, 10, 2, lock());
+        call(&mut pg, 900, 2, Msg::KeepAlive);
+        let out = call(&mut pg, 1000, 2, Msg::KeepAlive);
+        assert!(out.contains(&(2, Msg::Granted { token: 0, ttl_ms: 1000 })));
+    }
+
+    #[test]
+    fn commit_does_not_release_a_session_level_lock() {
+        let mut pg = PgLock::new(None, false);
+        call(&mut pg, 0, 1, lock());
+        let commit = Msg::Release { token: 0, value: 0, mode: ReleaseMode::Commit };
+        assert_eq!(call(&mut pg, 1, 1, commit), vec![(1, Msg::ReleaseResult { token: 0, released: false })]);
+        assert_eq!(pg.holder, Some((NodeId(1), 1)));
+    }
+
+    #[test]
     fn without_a_timeout_a_silent_holder_keeps_the_lock() {
-        let mut pg = PgLock::new(None);
+        let mut pg = PgLock::new(None, false);
         call(&mut pg, 0, 1, lock());
         assert_eq!(call(&mut pg, 60_000, 2, lock()), vec![(2, Msg::Blocked)]);
     }
