@@ -64,3 +64,20 @@ fn bad_arguments_exit_2() {
     let (code, _, _) = lockstep(&["frobnicate"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn prints_the_comparison_table_and_runs_one_cell() {
+    let (code, out, _) = lockstep(&["compare"]);
+    assert_eq!(code, 0);
+    let row = |design: &str| out.lines().find(|l| l.starts_with(design)).unwrap_or_else(|| panic!("{design} row")).split_whitespace().rev().take(3).collect::<Vec<_>>();
+    // Columns read right to left: clock jump, partition, pause.
+    assert_eq!(row("Redis + INCR token"), ["safe", "safe", "safe"]);
+    assert_eq!(row("Redlock, 5 masters"), ["safe", "unsafe", "unsafe"]);
+    assert_eq!(row("PostgreSQL, no session timeout"), ["safe", "stalls", "stalls"]);
+    assert!(out.contains("pause · lease-fenced: safe — Client A's late write was refused (token 33 < 34)."));
+    let (code, out, _) = lockstep(&["run", "compare-pause-redis-incr"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("token 1 < 2") && out.contains("verdict: SAFE"), "{out}");
+    let (code, _, err) = lockstep(&["compare", "extra"]);
+    assert_eq!((code, err.trim()), (2, "lockstep: compare takes no arguments (try --help)"));
+}

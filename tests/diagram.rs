@@ -42,19 +42,33 @@ fn rows_follow_time_and_long_idle_gaps_are_compressed_and_marked() {
     assert!(svg.contains("≈ 955 ms idle, compressed"));
 }
 
+fn assert_labels_apart(id: &str, t: &lockstep::engine::Trace) {
+    let l = layout(t);
+    let labels: Vec<_> = l.items.iter().filter_map(|i| i.label.as_ref()).collect();
+    assert!(labels.len() >= 6, "{id}: {} labels", labels.len());
+    for (i, a) in labels.iter().enumerate() {
+        let b0 = a.bbox();
+        assert!(b0.0 >= 0.0 && b0.2 <= l.width && b0.3 <= l.height, "{id}: {:?} leaves the canvas", a.text);
+        for b in &labels[i + 1..] {
+            assert!(!overlaps(b0, b.bbox()), "{id}: {:?} overlaps {:?}", a.text, b.text);
+        }
+    }
+}
+
 #[test]
 fn no_two_labels_overlap_and_all_fit_in_every_lesson() {
     for lesson in lessons::all() {
-        let t = lockstep::engine::run(&lesson.spec).unwrap();
-        let l = layout(&t);
-        let labels: Vec<_> = l.items.iter().filter_map(|i| i.label.as_ref()).collect();
-        assert!(labels.len() >= 6, "{}: {} labels", lesson.id(), labels.len());
-        for (i, a) in labels.iter().enumerate() {
-            let b0 = a.bbox();
-            assert!(b0.0 >= 0.0 && b0.2 <= l.width && b0.3 <= l.height, "{}: {:?} leaves the canvas", lesson.id(), a.text);
-            for b in &labels[i + 1..] {
-                assert!(!overlaps(b0, b.bbox()), "{}: {:?} overlaps {:?}", lesson.id(), a.text, b.text);
-            }
+        assert_labels_apart(lesson.id(), &lockstep::engine::run(&lesson.spec).unwrap());
+    }
+}
+
+#[test]
+fn no_two_labels_overlap_in_any_comparison_cell() {
+    use lockstep::scenario::compare::{cell, DESIGNS, SCHEDULES};
+    for d in DESIGNS {
+        for s in SCHEDULES {
+            let (c, _, t) = cell(s, d).unwrap();
+            assert_labels_apart(&c.id(), &t);
         }
     }
 }

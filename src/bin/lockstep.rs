@@ -2,7 +2,7 @@
 
 use lockstep::diagram::{self, mermaid, svg};
 use lockstep::engine::{self, Trace};
-use lockstep::scenario::{self, lessons, Lesson};
+use lockstep::scenario::{self, compare, lessons, Lesson};
 use std::process::ExitCode;
 
 const HELP: &str = "\
@@ -11,6 +11,9 @@ lockstep: distributed locks and fencing tokens, step by step
 USAGE:
     lockstep list                         list the lessons
     lockstep run <LESSON|FILE> [options]  run a lesson by id, or a scenario file (*.json)
+    lockstep compare                      run every fault schedule against every design and
+                                          print the table of outcomes (a cell runs on its own
+                                          as `lockstep run compare-<schedule>-<design>`)
 
 OPTIONS:
     --format FORMAT      text (fixed-column trace, the default), json, svg (the diagram) or mermaid
@@ -49,6 +52,8 @@ fn dispatch(args: &[String]) -> Result<String, (u8, String)> {
     match args.first().map(String::as_str) {
         None | Some("-h" | "--help" | "help") => Ok(HELP.to_string()),
         Some("list") => Ok(list()),
+        Some("compare") if args.len() == 1 => compare::table().map(|rows| compare::to_text(&rows)).map_err(|m| (1, m)),
+        Some("compare") => Err(usage("compare takes no arguments".into())),
         Some("run") => {
             let target = args.get(1).ok_or_else(|| usage("run needs a lesson id or a file".into()))?;
             let mut format = Format::Text;
@@ -96,6 +101,13 @@ fn list() -> String {
 
 /// Runs a lesson or a scenario file, returning its title and trace.
 fn run(target: &str, seed: Option<u64>) -> Result<(String, Trace), String> {
+    if target.starts_with("compare-") {
+        if seed.is_some() {
+            return Err("a comparison cell has a fixed seed".into());
+        }
+        let (_, scenario, trace) = compare::cell_by_id(target)?;
+        return Ok((scenario.title, trace));
+    }
     let (scenario, mut spec) = if target.ends_with(".json") || target.contains('/') {
         let text = std::fs::read_to_string(target).map_err(|e| format!("{target}: {e}"))?;
         scenario::load(&text).map_err(|e| format!("{target}: {e}"))?

@@ -2,6 +2,7 @@
 //!
 //! Depends on the engine's spec types; never on the UI.
 
+pub mod compare;
 pub mod format;
 pub mod lessons;
 pub mod questions;

@@ -1,0 +1,74 @@
+//! The comparison table: every cell of every schedule asserted, and the details that explain the
+//! most telling ones.
+
+use lockstep::scenario::compare::{self, Outcome, DESIGNS, SCHEDULES};
+use Outcome::{Safe as S, Stalls as W, Unsafe as X};
+
+/// Rows in design order; columns: pause 2 × TTL, partition 10 s, clock jump.
+const EXPECTED: [(&str, [Outcome; 3]); 13] = [
+    ("lease", [X, X, X]),
+    ("lease-fenced", [S, S, S]),
+    ("redis", [X, X, X]),
+    ("redis-incr", [S, S, S]),
+    // One master's clock jumping cannot give B a majority; a pause or a partition can.
+    ("redlock", [X, X, S]),
+    ("zookeeper", [X, X, S]),
+    ("zookeeper-fenced", [S, S, S]),
+    ("etcd", [X, X, S]),
+    ("etcd-fenced", [S, S, S]),
+    ("etcd-txn", [S, S, S]),
+    ("pg-same", [S, S, S]),
+    ("pg-external", [X, X, S]),
+    ("pg-no-timeout", [W, W, S]),
+];
+
+#[test]
+fn every_cell_of_every_schedule() {
+    let rows = compare::table().expect("every cell runs");
+    assert_eq!(rows.len(), DESIGNS.len());
+    for (row, (id, outcomes)) in rows.iter().zip(EXPECTED) {
+        assert_eq!(row[0].design.id, id);
+        let got: Vec<Outcome> = row.iter().map(|c| c.outcome).collect();
+        assert_eq!(got, outcomes, "{id}: {:#?}", row.iter().map(|c| &c.detail).collect::<Vec<_>>());
+        assert_eq!(row.iter().map(|c| c.schedule.id).collect::<Vec<_>>(), ["pause", "partition", "clock-jump"]);
+    }
+}
+
+fn detail(schedule: &str, design: &str) -> String {
+    compare::cell_by_id(&compare::id(schedule, design)).expect("cell runs").0.detail
+}
+
+#[test]
+fn details_name_the_token_the_reason_and_the_time() {
+    assert_eq!(detail("pause", "lease-fenced"), "Client A's late write was refused (token 33 < 34).");
+    assert_eq!(detail("pause", "redis"), "Client A's write (no token) was accepted after the lock had ended at 2,085 ms.");
+    assert_eq!(detail("partition", "redis-incr"), "Client A's late write was refused (token 1 < 2).");
+    assert_eq!(detail("partition", "etcd-txn"), "Client A's late write was refused (txn failed: no lock key with create revision 33).");
+    assert_eq!(detail("partition", "pg-same"), "Client A's late write was refused (session terminated: cannot commit).");
+    assert_eq!(
+        detail("partition", "pg-no-timeout"),
+        "Client B got the lock only at 10,530 ms, after A came back at 10,050 ms: everyone waited for A."
+    );
+    assert_eq!(detail("clock-jump", "redis"), "Client A's write (no token) was accepted after the lock had ended at 315 ms.");
+    assert_eq!(detail("clock-jump", "redlock"), "Client B got the lock at 429 ms and no stale write reached the data.");
+}
+
+#[test]
+fn only_wall_clock_designs_feel_the_jump() {
+    for d in DESIGNS {
+        let (_, scenario, trace) = compare::cell_by_id(&compare::id("clock-jump", d.id)).unwrap();
+        let jumped = trace.events.iter().any(|e| matches!(e.kind, lockstep::engine::EventKind::ClockJump { .. }));
+        let wall = ["lease", "lease-fenced", "redis", "redis-incr", "redlock"].contains(&d.id);
+        assert_eq!(jumped, wall, "{}", d.id);
+        assert_eq!(scenario.intro.contains("elapsed-time timer"), !wall, "{}", d.id);
+    }
+}
+
+#[test]
+fn unknown_cells_are_named() {
+    let e = compare::cell_by_id("compare-pause-paxos").unwrap_err();
+    assert!(e.starts_with("no design named \"paxos\" (designs: lease, lease-fenced,"), "{e}");
+    let e = compare::cell_by_id("compare-flood-redis").unwrap_err();
+    assert_eq!(e, "no comparison named \"compare-flood-redis\": expected compare-<schedule>-<design>, with a schedule among pause, partition, clock-jump");
+    assert_eq!(SCHEDULES.len(), 3);
+}
