@@ -91,7 +91,7 @@ fn an_idempotent_job_makes_duplicate_work_harmless() {
         writes(&t),
         vec![
             ok(1_165, "Worker B", 0, "job-7", 1),
-            rejected(1_555, "Worker A", 0, "job-7", "job-7 already applied: stored result returned")
+            rejected(1_555, "Worker A", 0, "job-7", "job-7 already applied")
         ]
     );
     assert!(t.verdict.safe);

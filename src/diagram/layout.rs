@@ -216,7 +216,12 @@ pub fn layout(trace: &Trace) -> Layout {
                     Msg::Granted { .. } | Msg::Renewed { .. } | Msg::ReleaseResult { .. } | Msg::ReadResult { .. } | Msg::WriteAccepted { .. } => "msg msg--reply",
                     _ => "msg",
                 };
-                let text = if lost { format!("{} ✗", msg.label()) } else { msg.label() };
+                let text = match msg {
+                    _ if lost => format!("{} ✗", msg.label()),
+                    // The ✗ at the resource already gives the reason.
+                    Msg::WriteRejected { .. } => "rejected".into(),
+                    _ => msg.label(),
+                };
                 let label = b.arrow_label(x1, y1, x2, ey, text);
                 b.push(Shape::Arrow { x1, y1, x2, y2: ey, lost }, class, Some(label), (s, i));
             }
@@ -261,14 +266,22 @@ pub fn layout(trace: &Trace) -> Layout {
                 let rejected = matches!(e.kind, EventKind::WriteRejected { .. });
                 let found = violations.get(&i).cloned().unwrap_or_default();
                 let violation = found.iter().any(|k| k.is_violation());
+                // Without a lock there is no token to speak of.
+                let accepted = if trace.quorum == 0 { "accepted".into() } else { format!("accepted, {}", token_name(*token)) };
                 let (glyph, class, mut text) = match &e.kind {
                     EventKind::WriteRejected { reason, .. } => ("✗", "write write--rejected", format!("rejected: {reason}")),
-                    _ if violation => ("!", "write write--violation", format!("accepted, {}", token_name(*token))),
-                    _ => ("✓", "write write--accepted", format!("accepted, {}", token_name(*token))),
+                    _ if violation => ("!", "write write--violation", accepted),
+                    _ => ("✓", "write write--accepted", accepted),
                 };
                 if violation && !rejected {
                     let lost = found.contains(&FindingKind::LostUpdate);
-                    text = format!("{text}: {}", if lost { "STALE, LOST UPDATE" } else { "STALE WRITE" });
+                    let stale = found.contains(&FindingKind::StaleWriteAccepted);
+                    let what = match (stale, lost) {
+                        (true, true) => "STALE, LOST UPDATE",
+                        (true, false) => "STALE WRITE",
+                        _ => "LOST UPDATE",
+                    };
+                    text = format!("{text}: {what}");
                 }
                 // The reply goes back toward the writer, so the verdict sits on the other side.
                 let label = if x(*writer) > ex {
@@ -341,7 +354,7 @@ pub fn layout(trace: &Trace) -> Layout {
         }
     }
     // Wide enough for the last lane's side labels, and for any longer label.
-    let widest = b.items.iter().filter_map(|i| i.label.as_ref()).map(|l| l.bbox().2 + 12.0).fold(0.0, f32::max);
+    let widest = b.items.iter().filter_map(|i| i.label.as_ref()).map(|l| l.bbox().2 + 40.0).fold(0.0, f32::max);
     let width = (lanes.last().map_or(LEFT, |l| l.x) + 230.0).max(widest);
     Layout { width, height: bottom + 16.0, lanes, rows, items: b.items, gaps, ticks }
 }

@@ -102,7 +102,7 @@ impl Msg {
             Msg::ReadResult { version } => format!("version {version}"),
             Msg::Write { token: 0, value, expected_version: None } => format!("write {value:?} (no token)"),
             Msg::Write { token, value, expected_version: None } => format!("write {value:?} with token {token}"),
-            Msg::Write { value, expected_version: Some(v), .. } => format!("write {value:?} if version = {v}"),
+            Msg::Write { value, expected_version: Some(v), .. } => format!("write {value:?} (read v{v})"),
             Msg::WriteAccepted { version } => format!("ok (version {version})"),
             Msg::WriteRejected { reason } => format!("rejected: {reason}"),
         }

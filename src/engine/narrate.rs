@@ -158,7 +158,7 @@ impl Narrator {
                 format!("{me} sends a write of {value:?} to {to}, carrying token {token}.")
             }
             Msg::Write { value, expected_version: Some(v), .. } => {
-                format!("{me} sends a write of {value:?} to {to}, valid only if the data is still at version {v}.")
+                format!("{me} sends a write of {value:?} to {to}, based on version {v}, which it read; a store that checks versions takes it only if the data is still at version {v}.")
             }
             Msg::Release { token: 0, value: 0, mode: ReleaseMode::Safe } => format!("{me} asks {to} to unlock."),
             Msg::Release { token: 0, value, mode: ReleaseMode::Safe } => format!(

@@ -35,7 +35,7 @@ impl Resource {
                 None => Err("no version given".into()),
             },
             ResourceMode::Deduplicated | ResourceMode::Unique if !self.applied.iter().any(|a| a == value) => Ok(()),
-            ResourceMode::Deduplicated => Err(format!("{value} already applied: stored result returned")),
+            ResourceMode::Deduplicated => Err(format!("{value} already applied")),
             ResourceMode::Unique => Err(format!("duplicate key {value} violates unique constraint")),
         }
     }

@@ -1,5 +1,6 @@
 //! The URL hash: which lesson and which step, so a reload or a shared link restores the view.
-//! Format: `#/<lesson-id>/<step>` or `#/stress/<events>/<step>`. Pure, tested natively.
+//! Format: `#/<lesson-id>/<step>`, `#/stress/<events>/<step>`, `#/compare` (the comparison
+//! table) or `#/compare/<schedule>/<design>/<step>` (one of its cells). Pure, tested natively.
 
 /// What is on screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -7,6 +8,10 @@ pub enum Target {
     Lesson(String),
     /// The generated contention scenario with about this many events.
     Stress(u64),
+    /// The comparison table of every schedule against every design.
+    Table,
+    /// One cell of the comparison table.
+    Compare { schedule: String, design: String },
 }
 
 /// A parsed hash.
@@ -29,6 +34,11 @@ pub fn parse(hash: &str) -> Result<Option<Route>, String> {
     let (target, rest) = match parts.as_slice() {
         ["stress", size, rest @ ..] => (Target::Stress(number("stress size", size)?), rest),
         ["stress"] => return Err("the link says “stress” but not how many events".into()),
+        ["compare"] => return Ok(Some(Route { target: Target::Table, step: 0 })),
+        ["compare", schedule, design, rest @ ..] => {
+            (Target::Compare { schedule: schedule.to_string(), design: design.to_string() }, rest)
+        }
+        ["compare", _] => return Err("the link names a schedule to compare but not a design".into()),
         [id, rest @ ..] => (Target::Lesson(id.to_string()), rest),
         [] => return Ok(None),
     };
@@ -45,6 +55,8 @@ pub fn format(route: &Route) -> String {
     match &route.target {
         Target::Lesson(id) => format!("#/{id}/{}", route.step),
         Target::Stress(n) => format!("#/stress/{n}/{}", route.step),
+        Target::Table => "#/compare".into(),
+        Target::Compare { schedule, design } => format!("#/compare/{schedule}/{design}/{}", route.step),
     }
 }
 
@@ -57,6 +69,8 @@ mod tests {
         for r in [
             Route { target: Target::Lesson("lease-race-fenced".into()), step: 12 },
             Route { target: Target::Stress(10_000), step: 0 },
+            Route { target: Target::Table, step: 0 },
+            Route { target: Target::Compare { schedule: "pause".into(), design: "redis".into() }, step: 7 },
         ] {
             assert_eq!(parse(&format(&r)), Ok(Some(r)));
         }
@@ -75,5 +89,6 @@ mod tests {
         assert_eq!(parse("#/stress/many"), Err("the link's stress size “many” is not a whole number".into()));
         assert_eq!(parse("#/stress"), Err("the link says “stress” but not how many events".into()));
         assert!(parse("#/a/1/2").unwrap_err().contains("more parts"));
+        assert_eq!(parse("#/compare/pause"), Err("the link names a schedule to compare but not a design".into()));
     }
 }

@@ -16,6 +16,8 @@ use crate::ui::route::{self, Route, Target};
 use super::run::{load, RunRef};
 use crate::diagram::mermaid;
 use crate::diagram::svg;
+use super::compare_table::CompareTable;
+use crate::scenario::compare::{self, Cell};
 use crate::scenario::lessons;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
@@ -27,6 +29,8 @@ use yew::prelude::*;
 pub struct AppState {
     pub run: RunRef,
     pub player: Player,
+    /// The comparison table, when it is on screen in place of the run.
+    pub table: Option<Rc<Vec<Vec<Cell>>>>,
     /// A message about something the user asked for that could not be done as asked.
     pub notice: Option<String>,
 }
@@ -46,6 +50,9 @@ fn first_lesson() -> Target {
 
 impl AppState {
     fn open(target: Target, step: usize) -> AppState {
+        if target == Target::Table {
+            return AppState::open(first_lesson(), 0).with_table();
+        }
         let (run, mut notice) = match load(&target) {
             Ok(run) => (run, None),
             Err(e) => (load(&first_lesson()).expect("the first lesson loads"), Some(format!("{e}. Showing the first lesson instead."))),
@@ -54,7 +61,21 @@ impl AppState {
         if step > steps && notice.is_none() {
             notice = Some(format!("The link asks for step {step}, but this lesson has {steps} steps; showing the last one."));
         }
-        AppState { player: Player::new(steps).apply(Action::Load { steps, step }), run, notice }
+        AppState { player: Player::new(steps).apply(Action::Load { steps, step }), run, table: None, notice }
+    }
+
+    /// Shows the comparison table over the current run.
+    fn with_table(self) -> AppState {
+        match compare::table() {
+            Ok(rows) => AppState { table: Some(Rc::new(rows)), ..self },
+            Err(e) => AppState { notice: Some(format!("The comparison could not run: {e}.")), ..self },
+        }
+    }
+
+    /// Returns the URL hash for what is on screen.
+    fn hash(&self) -> String {
+        let target = if self.table.is_some() { Target::Table } else { self.run.target.clone() };
+        route::format(&Route { target, step: self.player.step })
     }
 
     fn from_hash(hash: &str) -> AppState {
@@ -71,21 +92,24 @@ impl Reducible for AppState {
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         Rc::new(match msg {
+            // The keyboard does not drive a run hidden behind the table.
+            Msg::Player(_) if self.table.is_some() => return self,
             Msg::Player(action) => {
                 let player = self.player.apply(action);
                 if player == self.player {
                     return self;
                 }
-                AppState { run: self.run.clone(), player, notice: self.notice.clone() }
+                AppState { run: self.run.clone(), player, table: self.table.clone(), notice: self.notice.clone() }
             }
+            Msg::Open(Target::Table, _) => AppState { run: self.run.clone(), player: self.player, table: None, notice: None }.with_table(),
             Msg::Open(target, step) => AppState::open(target, step),
             Msg::Hash(hash) => {
-                if hash == route::format(&Route { target: self.run.target.clone(), step: self.player.step }) {
+                if hash == self.hash() {
                     return self;
                 }
                 AppState::from_hash(&hash)
             }
-            Msg::Dismiss => AppState { run: self.run.clone(), player: self.player, notice: None },
+            Msg::Dismiss => AppState { run: self.run.clone(), player: self.player, table: self.table.clone(), notice: None },
         })
     }
 }
@@ -99,8 +123,7 @@ pub fn App() -> Html {
 
     // Keep the hash in step with what is shown.
     {
-        let hash = route::format(&Route { target: state.run.target.clone(), step: state.player.step });
-        use_effect_with(hash, |hash| browser::replace_hash(hash));
+        use_effect_with(state.hash(), |hash| browser::replace_hash(hash));
     }
     // Follow links pasted into the address bar.
     {
@@ -190,9 +213,16 @@ pub fn App() -> Html {
     };
     let cursor = state.player.cursor();
     let s = &run.scenario;
+    let is_cell = matches!(run.target, Target::Compare { .. });
+    // A cell of the comparison belongs to the table's entry in the picker.
+    let current = if state.table.is_some() || is_cell { Target::Table } else { run.target.clone() };
+    let to_table = {
+        let on_select = on_select.clone();
+        Callback::from(move |_| on_select.emit(Target::Table))
+    };
 
     html! {
-        <div class="app">
+        <div class={classes!("app", state.table.is_some().then_some("app--table"))}>
             <header class="topbar">
                 <div class="brand">
                     <span class="brand-mark" aria-hidden="true">{"⟂"}</span>
@@ -200,11 +230,13 @@ pub fn App() -> Html {
                     <span class="brand-tag">{"distributed locks and fencing tokens, step by step"}</span>
                 </div>
                 <div class="topbar-actions">
+                  if state.table.is_none() {
                     <button class="btn btn--ghost" onclick={on_export_svg} data-testid="export-svg" title="Download this diagram as an SVG file">{"Export SVG"}</button>
                     <button class="btn btn--ghost" onclick={on_export_mermaid} data-testid="export-mermaid" title="Download the run as Mermaid sequenceDiagram text">{"Export Mermaid"}</button>
                     if run.source.is_some() {
                         <button class="btn btn--ghost" onclick={on_export_json} data-testid="export-json" title="Download this lesson's scenario file">{"Scenario JSON"}</button>
                     }
+                  }
                     <button class="btn btn--ghost" onclick={on_theme} data-testid="theme" aria-label="Switch between light and dark theme">
                         { if *theme == "dark" { "☀ Light" } else { "☾ Dark" } }
                     </button>
@@ -217,13 +249,22 @@ pub fn App() -> Html {
                 </div>
             }
             <nav class="sidebar" aria-label="Lessons">
-                <Picker lessons={lessons.clone()} current={run.target.clone()} on_select={on_select.clone()} />
-                <Questions on_select={on_select} />
+                <Picker lessons={lessons.clone()} current={current} on_select={on_select.clone()} />
+                <Questions on_select={on_select.clone()} />
             </nav>
+          if let Some(rows) = state.table.clone() {
+            <main class="stage" aria-labelledby="lesson-title">
+                <CompareTable rows={rows} on_select={on_select} />
+            </main>
+          } else {
             <main class="stage" aria-labelledby="lesson-title">
                 <div class="lesson-head">
                     <div>
-                        <p class="eyebrow">{&s.topic}</p>
+                        if is_cell {
+                            <button class="eyebrow back-link" onclick={to_table} data-testid="back-to-table">{"← Compare designs"}</button>
+                        } else {
+                            <p class="eyebrow">{&s.topic}</p>
+                        }
                         <h1 id="lesson-title" data-testid="lesson-title">{&s.title}</h1>
                     </div>
                     <VerdictBadge run={run.clone()} cursor={cursor} />
@@ -240,6 +281,7 @@ pub fn App() -> Html {
             <section class="log-area" aria-label="Event log">
                 <EventLog run={run} cursor={cursor} on_seek={on_action} />
             </section>
+          }
         </div>
     }
 }

@@ -2,6 +2,7 @@
 
 mod app;
 mod browser;
+mod compare_table;
 mod controls;
 mod diagram_view;
 mod event_log;

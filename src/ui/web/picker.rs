@@ -48,7 +48,10 @@ pub fn Picker(props: &Props) -> Html {
             }) }
             <section class="topic">
                 <h2>{"Explore"}</h2>
-                <ul>{ entry(Target::Stress(1_000), "Many clients contending".into(), "lesson-stress".into()) }</ul>
+                <ul>
+                    { entry(Target::Table, "One schedule, every design".into(), "lesson-compare".into()) }
+                    { entry(Target::Stress(1_000), "Many clients contending".into(), "lesson-stress".into()) }
+                </ul>
             </section>
         </div>
     }

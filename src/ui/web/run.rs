@@ -4,7 +4,7 @@ use crate::ui::route::Target;
 use crate::diagram::inspect::{snapshots, Snapshot};
 use crate::diagram::{layout, svg, Layout};
 use crate::engine::{self, Trace};
-use crate::scenario::{lessons, stress, Scenario};
+use crate::scenario::{compare, lessons, stress, Scenario};
 use std::rc::Rc;
 use yew::AttrValue;
 
@@ -48,10 +48,20 @@ pub fn load(target: &Target) -> Result<RunRef, String> {
             let (s, spec) = stress::stress(*n).map_err(|e| e.to_string())?;
             (s, spec, None)
         }
+        Target::Compare { schedule, design } => {
+            let (schedule, design) = (compare::schedule(schedule), compare::design(design));
+            let (_, scenario, trace) = compare::cell(schedule.map_err(|e| e.to_string())?, design.map_err(|e| e.to_string())?)?;
+            return Ok(finish(target, scenario, None, trace));
+        }
+        Target::Table => return Err("the comparison table is not a single run".into()),
     };
     let trace = engine::run(&spec).map_err(|e| e.to_string())?;
+    Ok(finish(target, scenario, source, trace))
+}
+
+fn finish(target: &Target, scenario: Scenario, source: Option<&'static str>, trace: Trace) -> RunRef {
     let layout = layout(&trace);
     let svg = AttrValue::from(svg::render(&layout, &scenario.title, false));
     let snaps = snapshots(&trace);
-    Ok(RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, svg, snaps })))
+    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, svg, snaps }))
 }
