@@ -26,9 +26,11 @@ pub struct NodeState {
     pub key: Option<(NodeId, u64, i64)>,
 }
 
-/// The protected resource's state.
+/// The protected data's state.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResourceState {
+    /// The node that stores the data: the resource, or the lock service when the data lives there.
+    pub at: Option<NodeId>,
     pub data: Option<String>,
     pub writer: Option<NodeId>,
     pub data_token: u64,
@@ -85,6 +87,7 @@ pub fn snapshots(trace: &Trace) -> Vec<Snapshot> {
             EventKind::LeaseEnded { .. } => node.key = None,
             EventKind::WriteAccepted { writer, token, value, version } => {
                 let r = &mut cur.resource;
+                r.at = Some(e.node);
                 r.data = Some(value.clone());
                 r.writer = Some(*writer);
                 r.data_token = *token;

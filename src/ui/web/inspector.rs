@@ -17,6 +17,16 @@ pub fn Inspector(props: &Props) -> Html {
     let t = &props.run.trace;
     let snap = props.cursor.map(|c| &props.run.snaps[c]);
     let now_ms = snap.map_or(0, |s| s.at_ms);
+    let r = snap.map(|s| s.resource.clone()).unwrap_or_default();
+    let data = match &r.data {
+        Some(data) => html! {
+            <span>
+                { format!("data {data:?} (by {}, {}), version {}", r.writer.map_or("?", |w| t.name(w)), token_name(r.data_token), r.version) }
+                if r.highest_token > 0 { { format!(", highest token {}", r.highest_token) } }
+            </span>
+        },
+        None => html! { <span class="muted">{"empty, version 0"}</span> },
+    };
     let rows = t.participants.iter().enumerate().map(|(i, p)| {
         let node = snap.map(|s| &s.nodes[i]);
         let local = node.map_or(p.clock.local_at(0), |n| n.local_ms);
@@ -38,24 +48,21 @@ pub fn Inspector(props: &Props) -> Html {
                 }
                 None => html! { <span class="muted">{"holds nothing"}</span> },
             },
-            "lock_service" => match node.and_then(|n| n.key) {
-                Some((holder, token, until)) => html! {
-                    <span>{ format!("holder {}, {}, {}", t.name(holder), token_name(token), until_local(until)) }</span>
-                },
-                None => html! { <span class="muted">{"no key: free"}</span> },
-            },
-            _ => {
-                let r = snap.map(|s| s.resource.clone()).unwrap_or_default();
-                match r.data {
-                    Some(data) => html! {
-                        <span>
-                            { format!("data {data:?} (by {}, {}), version {}", r.writer.map_or("?", |w| t.name(w)), token_name(r.data_token), r.version) }
-                            if r.highest_token > 0 { { format!(", highest token {}", r.highest_token) } }
-                        </span>
+            "lock_service" => {
+                let key = match node.and_then(|n| n.key) {
+                    Some((holder, token, until)) => html! {
+                        <span>{ format!("holder {}, {}, {}", t.name(holder), token_name(token), until_local(until)) }</span>
                     },
-                    None => html! { <span class="muted">{"empty, version 0"}</span> },
+                    None => html! { <span class="muted">{"no key: free"}</span> },
+                };
+                // The rows (PostgreSQL) or key (etcd) the lock guards, when they live here.
+                if r.at.is_some_and(|at| at.0 == i) {
+                    html! { <>{key}<br/>{data.clone()}</> }
+                } else {
+                    key
                 }
             }
+            _ => data.clone(),
         };
         html! {
             <li class={classes!("node", format!("node--{}", p.role))} data-testid={format!("inspect-{}", p.key)}>
