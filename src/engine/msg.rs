@@ -1,10 +1,10 @@
 //! Messages between clients, lock services and the protected resource.
 
 use super::ids::NodeId;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// How a client gives a lock back.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReleaseMode {
     /// Delete only if the lock is still mine (compare token or value first).

@@ -6,7 +6,7 @@
 use super::clock::Clock;
 use super::ids::NodeId;
 use super::msg::ReleaseMode;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Everything the simulator needs for one run.
 #[derive(Clone, Debug, Serialize)]
@@ -47,8 +47,8 @@ pub struct ClientSpec {
 }
 
 /// One step of a client's script, run in order.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "step", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "step", rename_all = "snake_case")]
 pub enum Step {
     /// Acquire the lock, retrying per the acquire policy.
     Acquire,
@@ -63,8 +63,7 @@ pub enum Step {
 }
 
 /// How a client retries a busy lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct AcquirePolicy {
     pub retry_ms: u64,
     /// Up to this much seeded random delay is added to each retry.
@@ -81,15 +80,14 @@ impl Default for AcquirePolicy {
 }
 
 /// Lease renewal while the lock is held.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct RenewPolicy {
     pub every_ms: u64,
     pub on_failure: RenewFailure,
 }
 
 /// What a client does when a renewal is refused or unanswered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RenewFailure {
     /// Stop working and skip every remaining write.
@@ -99,7 +97,7 @@ pub enum RenewFailure {
 }
 
 /// How the protected resource judges writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ResourceMode {
     /// Accepts every write.
@@ -115,8 +113,8 @@ pub enum ResourceMode {
 }
 
 /// Which lock service runs on the lock-service nodes, with its parameters.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "design", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "design", rename_all = "snake_case")]
 pub enum LockDesign {
     /// No lock at all: the resource alone keeps the data safe (the alternatives to a lock).
     None,
@@ -128,9 +126,7 @@ pub enum LockDesign {
     /// change `replication_lag_ms` after the primary made it.
     Redis {
         ttl_ms: u64,
-        #[serde(default)]
         incr_token: bool,
-        #[serde(default = "redis_replication_lag_ms")]
         replication_lag_ms: u64,
     },
     /// PostgreSQL session-level advisory locks. With `same_database`, the protected rows live in
@@ -138,11 +134,8 @@ pub enum LockDesign {
     /// With `transaction_level`, locks are `pg_advisory_xact_lock`s, released all at once when
     /// the transaction commits or rolls back.
     Postgres {
-        #[serde(default)]
         session_timeout_ms: Option<u64>,
-        #[serde(default)]
         same_database: bool,
-        #[serde(default)]
         transaction_level: bool,
     },
     /// etcd's concurrency mutex: session leases kept alive by the client, contenders ordered by
@@ -151,9 +144,7 @@ pub enum LockDesign {
     /// that succeeds only while the writer's lock key still has its create revision.
     Etcd {
         ttl_ms: u64,
-        #[serde(default = "etcd_first_revision")]
         first_revision: u64,
-        #[serde(default)]
         data_in_etcd: bool,
     },
     /// The ZooKeeper lock recipe: ephemeral sequential znodes, sessions kept alive by heartbeats,
@@ -162,25 +153,21 @@ pub enum LockDesign {
         tick_time_ms: u64,
         /// Must lie between 2 and 20 ticks, as the server enforces.
         session_timeout_ms: u64,
-        #[serde(default)]
         watch: ZkWatch,
     },
     /// Redlock over every lock-service node, each an independent Redis master: a client needs
     /// a majority of keys, set within the validity time, and retries after a random delay.
     Redlock {
         ttl_ms: u64,
-        #[serde(default = "redlock_retry_count")]
         retry_count: u32,
-        #[serde(default = "redlock_retry_delay_ms")]
         retry_delay_ms: u64,
         /// How long to wait for one master before moving to the next (much less than the TTL).
-        #[serde(default = "redlock_instance_timeout_ms")]
         instance_timeout_ms: u64,
     },
 }
 
 /// What a waiting ZooKeeper contender watches.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ZkWatch {
     /// Only its immediate predecessor (the recipe).
@@ -190,21 +177,6 @@ pub enum ZkWatch {
     LockNode,
 }
 
-fn etcd_first_revision() -> u64 {
-    1
-}
-fn redis_replication_lag_ms() -> u64 {
-    100
-}
-fn redlock_retry_count() -> u32 {
-    3
-}
-fn redlock_retry_delay_ms() -> u64 {
-    200
-}
-fn redlock_instance_timeout_ms() -> u64 {
-    50
-}
 
 impl LockDesign {
     /// Returns the lease length every design has.
@@ -250,8 +222,7 @@ impl LockDesign {
 }
 
 /// One-way latency: fixed when `min_ms == max_ms`, else drawn from the seeded range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Latency {
     pub min_ms: u64,
     pub max_ms: u64,

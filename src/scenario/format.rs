@@ -1,48 +1,35 @@
-//! The scenario file format, version 1: what a user writes, exactly as serde reads it.
+//! The scenario file format, version 1: what a user writes, as `decode` reads it.
 //!
 //! Unknown fields are errors. Times that must not be negative are read as signed numbers so that
 //! validation can say so plainly instead of failing to parse.
 
 use crate::engine::spec::{AcquirePolicy, Latency, LockDesign, RenewPolicy, ResourceMode, Step};
-use serde::Deserialize;
 
 /// A whole scenario.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug)]
 pub struct Scenario {
     pub version: u32,
-    #[serde(default)]
     pub id: String,
-    #[serde(default)]
     pub title: String,
     /// The lesson group it belongs to in the picker.
-    #[serde(default)]
     pub topic: String,
     /// A short introduction shown before the first step.
-    #[serde(default)]
     pub intro: String,
     /// What the run is meant to show; checked by the tests for every lesson.
-    #[serde(default)]
     pub takeaway: String,
     /// What the lock in this scenario promises, shown beside the diagram.
-    #[serde(default)]
     pub guarantees: Option<Guarantees>,
-    #[serde(default)]
     pub seed: u64,
     pub lock: LockDesign,
     /// Diagram order, left to right.
     pub participants: Vec<Participant>,
-    #[serde(default)]
     pub network: Network,
-    #[serde(default)]
     pub faults: Vec<Fault>,
-    #[serde(default)]
     pub limits: Limits,
 }
 
 /// A design's stated promises and the assumptions they rest on.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug)]
 pub struct Guarantees {
     /// Whether the lock is trusted for correctness or only saves work.
     pub lock: LockKind,
@@ -53,8 +40,7 @@ pub struct Guarantees {
 }
 
 /// The two reasons to take a lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LockKind {
     /// Duplicate work is undesirable but harmless.
     Efficiency,
@@ -76,32 +62,25 @@ impl LockKind {
 }
 
 /// One participant, tagged by its role.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "role", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug)]
 pub enum Participant {
     Client {
         id: String,
         name: String,
-        #[serde(default)]
         clock: ClockSpec,
-        #[serde(default)]
         start_ms: i64,
         script: Vec<Step>,
-        #[serde(default)]
         acquire: AcquirePolicy,
-        #[serde(default)]
         renew: Option<RenewPolicy>,
     },
     LockService {
         id: String,
         name: String,
-        #[serde(default)]
         clock: ClockSpec,
     },
     Resource {
         id: String,
         name: String,
-        #[serde(default)]
         clock: ClockSpec,
         mode: ResourceMode,
     },
@@ -135,16 +114,14 @@ impl Participant {
 }
 
 /// A node's clock error; jumps are faults.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Debug, Default)]
 pub struct ClockSpec {
     pub offset_ms: i64,
     pub drift_ppm: i64,
 }
 
 /// Default link behaviour and per-link overrides.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Debug)]
 pub struct Network {
     pub latency_ms: Latency,
     pub loss: f64,
@@ -158,20 +135,16 @@ impl Default for Network {
 }
 
 /// An override for one directed link.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug)]
 pub struct Link {
     pub from: String,
     pub to: String,
-    #[serde(default)]
     pub latency_ms: Option<Latency>,
-    #[serde(default)]
     pub loss: Option<f64>,
 }
 
 /// A scheduled fault, tagged by kind.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "fault", rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug)]
 pub enum Fault {
     Pause { at_ms: i64, node: String, for_ms: i64 },
     Crash { at_ms: i64, node: String },
@@ -182,15 +155,10 @@ pub enum Fault {
         at_ms: i64,
         from: Vec<String>,
         to: Vec<String>,
-        #[serde(default = "yes")]
         two_way: bool,
         for_ms: i64,
     },
     Delay { at_ms: i64, from: String, to: String, extra_ms: i64, for_ms: i64 },
-}
-
-fn yes() -> bool {
-    true
 }
 
 impl Fault {
@@ -209,8 +177,7 @@ impl Fault {
 }
 
 /// Optional tighter bounds on the run.
-#[derive(Clone, Copy, Debug, Deserialize)]
-#[serde(deny_unknown_fields, default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub max_events: u64,
     pub max_time_ms: u64,

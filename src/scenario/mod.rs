@@ -3,7 +3,9 @@
 //! Depends on the engine's spec types; never on the UI.
 
 pub mod compare;
+mod decode;
 pub mod format;
+pub mod json;
 pub mod lessons;
 pub mod questions;
 pub mod stress;

@@ -2,6 +2,7 @@
 //! field path and the problem, such as `faults[2].at_ms: must be ≥ 0`.
 
 use super::format::{Fault, Participant, Scenario};
+use super::{decode, json};
 use crate::engine::clock::{Clock, ClockJump, MAX_DRIFT_PPM};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
@@ -44,13 +45,9 @@ fn err<T>(path: impl Into<String>, problem: impl Into<String>) -> Result<T, Scen
 }
 
 /// Reads scenario JSON, naming the path of any field that does not fit the format.
-pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
-    let de = &mut serde_json::Deserializer::from_str(json);
-    serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." || path == "?" { String::new() } else { path };
-        ScenarioError { path, problem: e.into_inner().to_string() }
-    })
+pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    let value = json::parse(text).map_err(|problem| ScenarioError { path: String::new(), problem })?;
+    decode::scenario(&value)
 }
 
 /// Parses and validates scenario JSON into a runnable spec.

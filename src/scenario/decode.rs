@@ -1,0 +1,434 @@
+//! From a JSON [`Value`] to the scenario format's types, naming the field path of every problem
+//! (`participants[1].script[0].ms: invalid type: string "5", expected a whole number`).
+//!
+//! Unknown fields are errors; optional fields take the format's defaults.
+
+use super::format::{ClockSpec, Fault, Guarantees, Link, Limits, LockKind, Network, Participant, Scenario};
+use super::json::Value;
+use super::validate::ScenarioError;
+use crate::engine::msg::ReleaseMode;
+use crate::engine::spec::{AcquirePolicy, Latency, LockDesign, RenewFailure, RenewPolicy, ResourceMode, Step, ZkWatch};
+
+type Result<T> = std::result::Result<T, ScenarioError>;
+
+fn err<T>(path: &str, problem: impl Into<String>) -> Result<T> {
+    Err(ScenarioError { path: path.to_string(), problem: problem.into() })
+}
+
+fn join(path: &str, field: &str) -> String {
+    if path.is_empty() {
+        field.to_string()
+    } else {
+        format!("{path}.{field}")
+    }
+}
+
+fn one_of(names: &[&str]) -> String {
+    names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+}
+
+fn invalid<T>(path: &str, v: &Value, expected: &str) -> Result<T> {
+    err(path, format!("invalid type: {}, expected {expected}", v.describe()))
+}
+
+/// A type read from JSON at a field path.
+pub trait FromJson: Sized {
+    fn from_json(v: &Value, path: &str) -> Result<Self>;
+}
+
+/// Reads a whole scenario.
+pub fn scenario(v: &Value) -> Result<Scenario> {
+    Scenario::from_json(v, "")
+}
+
+impl FromJson for u64 {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        match v {
+            Value::Number(n) => match n.parse::<u64>() {
+                Ok(x) => Ok(x),
+                Err(_) if n.starts_with('-') && n.parse::<i64>().is_ok() => {
+                    err(path, format!("invalid value: {n}, expected a whole number ≥ 0"))
+                }
+                Err(_) => invalid(path, v, "a whole number"),
+            },
+            _ => invalid(path, v, "a whole number"),
+        }
+    }
+}
+
+impl FromJson for u32 {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let n = u64::from_json(v, path)?;
+        u32::try_from(n).or_else(|_| err(path, format!("invalid value: {n}, expected at most {}", u32::MAX)))
+    }
+}
+
+impl FromJson for i64 {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        match v {
+            Value::Number(n) => n.parse::<i64>().or_else(|_| invalid(path, v, "a whole number")),
+            _ => invalid(path, v, "a whole number"),
+        }
+    }
+}
+
+impl FromJson for f64 {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        match v {
+            Value::Number(n) => n.parse::<f64>().or_else(|_| invalid(path, v, "a number")),
+            _ => invalid(path, v, "a number"),
+        }
+    }
+}
+
+impl FromJson for bool {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        match v {
+            Value::Bool(b) => Ok(*b),
+            _ => invalid(path, v, "true or false"),
+        }
+    }
+}
+
+impl FromJson for String {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        match v {
+            Value::String(s) => Ok(s.clone()),
+            _ => invalid(path, v, "a string"),
+        }
+    }
+}
+
+impl<T: FromJson> FromJson for Vec<T> {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        match v {
+            Value::Array(items) => items.iter().enumerate().map(|(i, item)| T::from_json(item, &format!("{path}[{i}]"))).collect(),
+            _ => invalid(path, v, "an array"),
+        }
+    }
+}
+
+/// An object being read: its members and its path.
+struct Obj<'a> {
+    path: &'a str,
+    members: &'a [(String, Value)],
+}
+
+impl<'a> Obj<'a> {
+    fn new(v: &'a Value, path: &'a str) -> Result<Self> {
+        match v {
+            Value::Object(members) => Ok(Obj { path, members }),
+            _ => invalid(path, v, "an object"),
+        }
+    }
+
+    /// Fails on the first member not among `known`.
+    fn only(&self, known: &[&str]) -> Result<()> {
+        match self.members.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+            Some((k, _)) => err(&join(self.path, k), format!("unknown field `{k}`, expected one of {}", one_of(known))),
+            None => Ok(()),
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&'a Value> {
+        self.members.iter().find(|(k, _)| k == name).map(|(_, v)| v).filter(|v| **v != Value::Null)
+    }
+
+    fn req<T: FromJson>(&self, name: &str) -> Result<T> {
+        match self.get(name) {
+            Some(v) => T::from_json(v, &join(self.path, name)),
+            None => err(self.path, format!("missing field `{name}`")),
+        }
+    }
+
+    fn opt<T: FromJson>(&self, name: &str) -> Result<Option<T>> {
+        self.get(name).map(|v| T::from_json(v, &join(self.path, name))).transpose()
+    }
+
+    fn or<T: FromJson>(&self, name: &str, default: T) -> Result<T> {
+        Ok(self.opt(name)?.unwrap_or(default))
+    }
+
+    /// Reads the tag of an internally tagged enum, which must be one of `variants`.
+    fn tag(&self, name: &str, variants: &[&str]) -> Result<&'a str> {
+        let path = join(self.path, name);
+        match self.get(name) {
+            Some(Value::String(s)) if variants.contains(&s.as_str()) => Ok(s),
+            Some(Value::String(s)) => err(&path, format!("unknown variant `{s}`, expected one of {}", one_of(variants))),
+            Some(v) => invalid(&path, v, "a string"),
+            None => err(self.path, format!("missing field `{name}`")),
+        }
+    }
+}
+
+/// Reads a string that names one of a unit enum's variants.
+fn variant<T: Copy>(v: &Value, path: &str, table: &[(&str, T)]) -> Result<T> {
+    let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+    match v {
+        Value::String(s) => match table.iter().find(|(n, _)| n == s) {
+            Some((_, t)) => Ok(*t),
+            None => err(path, format!("unknown variant `{s}`, expected one of {}", one_of(&names))),
+        },
+        _ => invalid(path, v, "a string"),
+    }
+}
+
+macro_rules! unit_enum {
+    ($t:ty, $($name:literal => $v:expr),+ $(,)?) => {
+        impl FromJson for $t {
+            fn from_json(v: &Value, path: &str) -> Result<Self> {
+                variant(v, path, &[$(($name, $v)),+])
+            }
+        }
+    };
+}
+
+unit_enum!(LockKind, "efficiency" => LockKind::Efficiency, "correctness" => LockKind::Correctness, "none" => LockKind::None);
+unit_enum!(RenewFailure, "abort" => RenewFailure::Abort, "carry_on" => RenewFailure::CarryOn);
+unit_enum!(ReleaseMode, "safe" => ReleaseMode::Safe, "unsafe" => ReleaseMode::Unsafe, "commit" => ReleaseMode::Commit);
+unit_enum!(ZkWatch, "predecessor" => ZkWatch::Predecessor, "lock_node" => ZkWatch::LockNode);
+unit_enum!(
+    ResourceMode,
+    "unfenced" => ResourceMode::Unfenced,
+    "fenced" => ResourceMode::Fenced,
+    "conditional" => ResourceMode::Conditional,
+    "deduplicated" => ResourceMode::Deduplicated,
+    "unique" => ResourceMode::Unique,
+);
+
+impl FromJson for Scenario {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        o.only(&[
+            "version", "id", "title", "topic", "intro", "takeaway", "guarantees", "seed", "lock", "participants", "network", "faults", "limits",
+        ])?;
+        Ok(Scenario {
+            version: o.req("version")?,
+            id: o.or("id", String::new())?,
+            title: o.or("title", String::new())?,
+            topic: o.or("topic", String::new())?,
+            intro: o.or("intro", String::new())?,
+            takeaway: o.or("takeaway", String::new())?,
+            guarantees: o.opt("guarantees")?,
+            seed: o.or("seed", 0)?,
+            lock: o.req("lock")?,
+            participants: o.req("participants")?,
+            network: o.or("network", Network::default())?,
+            faults: o.or("faults", Vec::new())?,
+            limits: o.or("limits", Limits::default())?,
+        })
+    }
+}
+
+impl FromJson for Guarantees {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        o.only(&["lock", "safety", "liveness", "assumes"])?;
+        Ok(Guarantees { lock: o.req("lock")?, safety: o.req("safety")?, liveness: o.req("liveness")?, assumes: o.req("assumes")? })
+    }
+}
+
+impl FromJson for LockDesign {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        let design = o.tag("design", &["none", "lease", "redis", "postgres", "etcd", "zookeeper", "redlock"])?;
+        Ok(match design {
+            "none" => {
+                o.only(&["design"])?;
+                LockDesign::None
+            }
+            "lease" => {
+                o.only(&["design", "ttl_ms", "first_token"])?;
+                LockDesign::Lease { ttl_ms: o.req("ttl_ms")?, first_token: o.req("first_token")? }
+            }
+            "redis" => {
+                o.only(&["design", "ttl_ms", "incr_token", "replication_lag_ms"])?;
+                LockDesign::Redis {
+                    ttl_ms: o.req("ttl_ms")?,
+                    incr_token: o.or("incr_token", false)?,
+                    replication_lag_ms: o.or("replication_lag_ms", 100)?,
+                }
+            }
+            "postgres" => {
+                o.only(&["design", "session_timeout_ms", "same_database", "transaction_level"])?;
+                LockDesign::Postgres {
+                    session_timeout_ms: o.opt("session_timeout_ms")?,
+                    same_database: o.or("same_database", false)?,
+                    transaction_level: o.or("transaction_level", false)?,
+                }
+            }
+            "etcd" => {
+                o.only(&["design", "ttl_ms", "first_revision", "data_in_etcd"])?;
+                LockDesign::Etcd {
+                    ttl_ms: o.req("ttl_ms")?,
+                    first_revision: o.or("first_revision", 1)?,
+                    data_in_etcd: o.or("data_in_etcd", false)?,
+                }
+            }
+            "zookeeper" => {
+                o.only(&["design", "tick_time_ms", "session_timeout_ms", "watch"])?;
+                LockDesign::Zookeeper {
+                    tick_time_ms: o.req("tick_time_ms")?,
+                    session_timeout_ms: o.req("session_timeout_ms")?,
+                    watch: o.or("watch", ZkWatch::Predecessor)?,
+                }
+            }
+            _ => {
+                o.only(&["design", "ttl_ms", "retry_count", "retry_delay_ms", "instance_timeout_ms"])?;
+                LockDesign::Redlock {
+                    ttl_ms: o.req("ttl_ms")?,
+                    retry_count: o.or("retry_count", 3)?,
+                    retry_delay_ms: o.or("retry_delay_ms", 200)?,
+                    instance_timeout_ms: o.or("instance_timeout_ms", 50)?,
+                }
+            }
+        })
+    }
+}
+
+impl FromJson for Participant {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        let role = o.tag("role", &["client", "lock_service", "resource"])?;
+        let clock = |o: &Obj| o.or("clock", ClockSpec::default());
+        Ok(match role {
+            "client" => {
+                o.only(&["role", "id", "name", "clock", "start_ms", "script", "acquire", "renew"])?;
+                Participant::Client {
+                    id: o.req("id")?,
+                    name: o.req("name")?,
+                    clock: clock(&o)?,
+                    start_ms: o.or("start_ms", 0)?,
+                    script: o.req("script")?,
+                    acquire: o.or("acquire", AcquirePolicy::default())?,
+                    renew: o.opt("renew")?,
+                }
+            }
+            "lock_service" => {
+                o.only(&["role", "id", "name", "clock"])?;
+                Participant::LockService { id: o.req("id")?, name: o.req("name")?, clock: clock(&o)? }
+            }
+            _ => {
+                o.only(&["role", "id", "name", "clock", "mode"])?;
+                Participant::Resource { id: o.req("id")?, name: o.req("name")?, clock: clock(&o)?, mode: o.req("mode")? }
+            }
+        })
+    }
+}
+
+impl FromJson for ClockSpec {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        o.only(&["offset_ms", "drift_ppm"])?;
+        Ok(ClockSpec { offset_ms: o.or("offset_ms", 0)?, drift_ppm: o.or("drift_ppm", 0)? })
+    }
+}
+
+impl FromJson for Step {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        let step = o.tag("step", &["acquire", "work", "read", "write", "release"])?;
+        let fields: &[&str] = match step {
+            "work" => &["step", "ms"],
+            "write" => &["step", "value"],
+            "release" => &["step", "mode"],
+            _ => &["step"],
+        };
+        o.only(fields)?;
+        Ok(match step {
+            "acquire" => Step::Acquire,
+            "work" => Step::Work { ms: o.req("ms")? },
+            "read" => Step::Read,
+            "write" => Step::Write { value: o.req("value")? },
+            _ => Step::Release { mode: o.req("mode")? },
+        })
+    }
+}
+
+impl FromJson for AcquirePolicy {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        o.only(&["retry_ms", "jitter_ms", "max_attempts", "timeout_ms"])?;
+        let d = AcquirePolicy::default();
+        Ok(AcquirePolicy {
+            retry_ms: o.or("retry_ms", d.retry_ms)?,
+            jitter_ms: o.or("jitter_ms", d.jitter_ms)?,
+            max_attempts: o.or("max_attempts", d.max_attempts)?,
+            timeout_ms: o.or("timeout_ms", d.timeout_ms)?,
+        })
+    }
+}
+
+impl FromJson for RenewPolicy {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        o.only(&["every_ms", "on_failure"])?;
+        Ok(RenewPolicy { every_ms: o.req("every_ms")?, on_failure: o.req("on_failure")? })
+    }
+}
+
+impl FromJson for Latency {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        o.only(&["min_ms", "max_ms"])?;
+        Ok(Latency { min_ms: o.req("min_ms")?, max_ms: o.req("max_ms")? })
+    }
+}
+
+impl FromJson for Network {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        o.only(&["latency_ms", "loss", "links"])?;
+        let d = Network::default();
+        Ok(Network { latency_ms: o.or("latency_ms", d.latency_ms)?, loss: o.or("loss", d.loss)?, links: o.or("links", Vec::new())? })
+    }
+}
+
+impl FromJson for Link {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        o.only(&["from", "to", "latency_ms", "loss"])?;
+        Ok(Link { from: o.req("from")?, to: o.req("to")?, latency_ms: o.opt("latency_ms")?, loss: o.opt("loss")? })
+    }
+}
+
+impl FromJson for Fault {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        let kind = o.tag("fault", &["pause", "crash", "restart", "promote", "clock_jump", "partition", "delay"])?;
+        let fields: &[&str] = match kind {
+            "pause" => &["fault", "at_ms", "node", "for_ms"],
+            "crash" | "promote" => &["fault", "at_ms", "node"],
+            "restart" => &["fault", "at_ms", "node", "keep_state"],
+            "clock_jump" => &["fault", "at_ms", "node", "by_ms"],
+            "partition" => &["fault", "at_ms", "from", "to", "two_way", "for_ms"],
+            _ => &["fault", "at_ms", "from", "to", "extra_ms", "for_ms"],
+        };
+        o.only(fields)?;
+        let at_ms = o.req("at_ms")?;
+        Ok(match kind {
+            "pause" => Fault::Pause { at_ms, node: o.req("node")?, for_ms: o.req("for_ms")? },
+            "crash" => Fault::Crash { at_ms, node: o.req("node")? },
+            "restart" => Fault::Restart { at_ms, node: o.req("node")?, keep_state: o.req("keep_state")? },
+            "promote" => Fault::Promote { at_ms, node: o.req("node")? },
+            "clock_jump" => Fault::ClockJump { at_ms, node: o.req("node")?, by_ms: o.req("by_ms")? },
+            "partition" => Fault::Partition {
+                at_ms,
+                from: o.req("from")?,
+                to: o.req("to")?,
+                two_way: o.or("two_way", true)?,
+                for_ms: o.req("for_ms")?,
+            },
+            _ => Fault::Delay { at_ms, from: o.req("from")?, to: o.req("to")?, extra_ms: o.req("extra_ms")?, for_ms: o.req("for_ms")? },
+        })
+    }
+}
+
+impl FromJson for Limits {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        let o = Obj::new(v, path)?;
+        o.only(&["max_events", "max_time_ms"])?;
+        let d = Limits::default();
+        Ok(Limits { max_events: o.or("max_events", d.max_events)?, max_time_ms: o.or("max_time_ms", d.max_time_ms)? })
+    }
+}

@@ -1,0 +1,276 @@
+//! A small JSON reader for scenario files: text to a [`Value`] tree, with errors that give the
+//! line and column. The browser and the command line read scenarios with this same code.
+
+/// A JSON value. Numbers keep their text, so each field can read it as the type it needs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Number(String),
+    String(String),
+    Array(Vec<Value>),
+    /// Members in file order.
+    Object(Vec<(String, Value)>),
+}
+
+/// How deeply arrays and objects may nest; scenario files need about six levels.
+pub const MAX_DEPTH: usize = 64;
+
+impl Value {
+    /// Describes the value for an error message, as in `string "seven"` or `an array`.
+    pub fn describe(&self) -> String {
+        match self {
+            Value::Null => "null".into(),
+            Value::Bool(b) => format!("boolean `{b}`"),
+            Value::Number(n) => format!("number {n}"),
+            Value::String(s) => format!("string {s:?}"),
+            Value::Array(_) => "an array".into(),
+            Value::Object(_) => "an object".into(),
+        }
+    }
+}
+
+/// Parses a whole JSON text; the error names what was expected and where.
+pub fn parse(text: &str) -> Result<Value, String> {
+    let mut p = Parser { s: text.as_bytes(), i: 0 };
+    p.ws();
+    let v = p.value(0)?;
+    p.ws();
+    if p.i < p.s.len() {
+        return Err(p.error("trailing characters"));
+    }
+    Ok(v)
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn error(&self, what: &str) -> String {
+        let before = &self.s[..self.i.min(self.s.len())];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+        format!("{what} at line {line} column {col}")
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, b: u8) -> bool {
+        let hit = self.peek() == Some(b);
+        self.i += usize::from(hit);
+        hit
+    }
+
+    fn value(&mut self, depth: usize) -> Result<Value, String> {
+        if depth > MAX_DEPTH {
+            return Err(self.error(&format!("nested more than {MAX_DEPTH} levels deep")));
+        }
+        match self.peek() {
+            Some(b'{') => self.object(depth),
+            Some(b'[') => self.array(depth),
+            Some(b'"') => self.string().map(Value::String),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b't') => self.word("true", Value::Bool(true)),
+            Some(b'f') => self.word("false", Value::Bool(false)),
+            Some(b'n') => self.word("null", Value::Null),
+            Some(_) => Err(self.error("expected value")),
+            None => Err(self.error("EOF while parsing a value")),
+        }
+    }
+
+    fn word(&mut self, word: &str, v: Value) -> Result<Value, String> {
+        if self.s[self.i..].starts_with(word.as_bytes()) {
+            self.i += word.len();
+            Ok(v)
+        } else {
+            Err(self.error("expected value"))
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Result<Value, String> {
+        self.i += 1;
+        let mut members = Vec::new();
+        self.ws();
+        if self.eat(b'}') {
+            return Ok(Value::Object(members));
+        }
+        loop {
+            self.ws();
+            if self.peek() != Some(b'"') {
+                return Err(self.error("key must be a string"));
+            }
+            let key_at = self.i;
+            let key = self.string()?;
+            if members.iter().any(|(k, _)| *k == key) {
+                self.i = key_at;
+                return Err(self.error(&format!("duplicate field `{key}`")));
+            }
+            self.ws();
+            if !self.eat(b':') {
+                return Err(self.error("expected `:`"));
+            }
+            self.ws();
+            let v = self.value(depth + 1)?;
+            members.push((key, v));
+            self.ws();
+            if self.eat(b'}') {
+                return Ok(Value::Object(members));
+            }
+            if !self.eat(b',') {
+                return Err(self.error("expected `,` or `}`"));
+            }
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Result<Value, String> {
+        self.i += 1;
+        let mut items = Vec::new();
+        self.ws();
+        if self.eat(b']') {
+            return Ok(Value::Array(items));
+        }
+        loop {
+            self.ws();
+            items.push(self.value(depth + 1)?);
+            self.ws();
+            if self.eat(b']') {
+                return Ok(Value::Array(items));
+            }
+            if !self.eat(b',') {
+                return Err(self.error("expected `,` or `]`"));
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Value, String> {
+        let start = self.i;
+        self.eat(b'-');
+        let digits = |p: &mut Self| {
+            let from = p.i;
+            while matches!(p.peek(), Some(b'0'..=b'9')) {
+                p.i += 1;
+            }
+            p.i > from
+        };
+        let mut ok = digits(self);
+        if self.eat(b'.') {
+            ok &= digits(self);
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.i += 1;
+            if !self.eat(b'+') {
+                self.eat(b'-');
+            }
+            ok &= digits(self);
+        }
+        if !ok {
+            return Err(self.error("invalid number"));
+        }
+        Ok(Value::Number(String::from_utf8_lossy(&self.s[start..self.i]).into_owned()))
+    }
+
+    fn string(&mut self) -> Result<String, String> {
+        self.i += 1;
+        let mut out = String::new();
+        loop {
+            let start = self.i;
+            while !matches!(self.peek(), None | Some(b'"' | b'\\' | 0..=0x1f)) {
+                self.i += 1;
+            }
+            // The input is a &str and we stop only at ASCII bytes, so this slice is valid UTF-8.
+            out.push_str(std::str::from_utf8(&self.s[start..self.i]).map_err(|_| self.error("invalid UTF-8"))?);
+            match self.peek() {
+                Some(b'"') => {
+                    self.i += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') => {
+                    self.i += 1;
+                    let c = match self.peek() {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            self.i += 1;
+                            out.push(self.unicode_escape()?);
+                            continue;
+                        }
+                        _ => return Err(self.error("invalid escape")),
+                    };
+                    self.i += 1;
+                    out.push(c);
+                }
+                Some(_) => return Err(self.error("control character in a string")),
+                None => return Err(self.error("EOF while parsing a string")),
+            }
+        }
+    }
+
+    /// Reads the four hex digits after `\u` (and a second escape for a surrogate pair).
+    fn unicode_escape(&mut self) -> Result<char, String> {
+        let hex = |p: &mut Self| -> Result<u32, String> {
+            let digits = p.s.get(p.i..p.i + 4).and_then(|d| std::str::from_utf8(d).ok());
+            let n = digits.and_then(|d| u32::from_str_radix(d, 16).ok()).ok_or_else(|| p.error("invalid \\u escape"))?;
+            p.i += 4;
+            Ok(n)
+        };
+        let hi = hex(self)?;
+        let code = if (0xD800..0xDC00).contains(&hi) {
+            if !(self.eat(b'\\') && self.eat(b'u')) {
+                return Err(self.error("unpaired surrogate in \\u escape"));
+            }
+            let lo = hex(self)?;
+            if !(0xDC00..0xE000).contains(&lo) {
+                return Err(self.error("unpaired surrogate in \\u escape"));
+            }
+            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
+        } else {
+            hi
+        };
+        char::from_u32(code).ok_or_else(|| self.error("invalid \\u escape"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_kind_of_value() {
+        let v = parse(r#" { "a": [1, -2.5e3, true, false, null], "b": "x\"\u00e9\ud83d\ude00\n" } "#).unwrap();
+        let n = |s: &str| Value::Number(s.into());
+        assert_eq!(
+            v,
+            Value::Object(vec![
+                ("a".into(), Value::Array(vec![n("1"), n("-2.5e3"), Value::Bool(true), Value::Bool(false), Value::Null])),
+                ("b".into(), Value::String("x\"é😀\n".into())),
+            ])
+        );
+    }
+
+    #[test]
+    fn errors_say_what_and_where() {
+        assert_eq!(parse("{\n  \"a\": 1,\n  b: 2 }"), Err("key must be a string at line 3 column 3".into()));
+        assert_eq!(parse("[1 2]"), Err("expected `,` or `]` at line 1 column 4".into()));
+        assert_eq!(parse("{\"a\": 1} x"), Err("trailing characters at line 1 column 10".into()));
+        assert_eq!(parse("\"abc"), Err("EOF while parsing a string at line 1 column 5".into()));
+        assert_eq!(parse("{\"a\": 1, \"a\": 2}"), Err("duplicate field `a` at line 1 column 10".into()));
+        assert_eq!(parse("-"), Err("invalid number at line 1 column 2".into()));
+        assert!(parse(&"[".repeat(100)).unwrap_err().starts_with("nested more than 64 levels deep"));
+    }
+}
