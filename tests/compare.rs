@@ -56,11 +56,13 @@ fn details_name_the_token_the_reason_and_the_time() {
 #[test]
 fn only_wall_clock_designs_feel_the_jump() {
     for d in DESIGNS {
-        let (_, scenario, trace) = compare::cell_by_id(&compare::id("clock-jump", d.id)).unwrap();
+        let (cell, scenario, trace) = compare::cell_by_id(&compare::id("clock-jump", d.id)).unwrap();
         let jumped = trace.events.iter().any(|e| matches!(e.kind, lockstep::engine::EventKind::ClockJump { .. }));
         let wall = ["lease", "lease-fenced", "redis", "redis-incr", "redlock"].contains(&d.id);
         assert_eq!(jumped, wall, "{}", d.id);
         assert_eq!(scenario.intro.contains("elapsed-time timer"), !wall, "{}", d.id);
+        assert_eq!(cell.unaffected, !wall, "{}", d.id);
+        assert_eq!(cell.detail.contains("times sessions by elapsed time, so the jump moves no expiry"), !wall, "{}", d.id);
     }
 }
 

@@ -155,6 +155,9 @@ pub struct Cell {
     pub outcome: Outcome,
     /// One sentence on why.
     pub detail: String,
+    /// Whether the schedule's fault does not touch this design at all (a wall-clock jump
+    /// against timers that measure elapsed time).
+    pub unaffected: bool,
 }
 
 impl Cell {
@@ -300,9 +303,13 @@ pub fn judge(trace: &Trace) -> (Outcome, String) {
 pub fn cell(schedule: Schedule, design: Design) -> Result<(Cell, Scenario, Trace), String> {
     let (mut scenario, spec) = scenario(schedule, design).map_err(|e| e.to_string())?;
     let trace = engine::run(&spec).map_err(|e| e.to_string())?;
-    let (outcome, detail) = judge(&trace);
+    let (outcome, mut detail) = judge(&trace);
+    let unaffected = schedule.id == "clock-jump" && !design.kind.wall_clock_expiry();
+    if unaffected {
+        detail = format!("{} times sessions by elapsed time, so the jump moves no expiry. {detail}", design.kind.service_name());
+    }
     scenario.takeaway = format!("{}: {detail}", capitalized(outcome.label()));
-    Ok((Cell { schedule, design, outcome, detail }, scenario, trace))
+    Ok((Cell { schedule, design, outcome, detail, unaffected }, scenario, trace))
 }
 
 fn capitalized(s: &str) -> String {

@@ -39,6 +39,7 @@ pub fn CompareTable(props: &Props) -> Html {
                     data-testid={format!("cell-{}", c.id())}
                     onclick={Callback::from(move |_| on_select.emit(target.clone()))}>
                     <span aria-hidden="true">{glyph(c.outcome)}</span>{outcome}
+                    if c.unaffected { <sup aria-hidden="true">{"†"}</sup> }
                 </button>
             </td>
         }
@@ -78,6 +79,7 @@ pub fn CompareTable(props: &Props) -> Html {
                 <span class="cell cell--safe">{"✓ safe"}</span>{" no stale write reached the data "}
                 <span class="cell cell--unsafe">{"✗ unsafe"}</span>{" a stale write was accepted "}
                 <span class="cell cell--stalls">{"‖ stalls"}</span>{" safe, but B waited for A to come back"}
+                <span class="compare-dagger">{"† the fault does not touch this design: its session timers measure elapsed time, not the wall clock"}</span>
             </p>
         </section>
     }
