@@ -4,7 +4,7 @@
 mod support;
 
 use lockstep::diagram::inspect::{snapshots, Status};
-use lockstep::diagram::layout::{layout, Shape};
+use lockstep::diagram::layout::{layout, Shape, MARK_R};
 use lockstep::diagram::{mermaid, svg};
 use lockstep::engine::{EventKind, NodeId};
 use lockstep::scenario::lessons;
@@ -45,6 +45,15 @@ fn rows_follow_time_and_long_idle_gaps_are_compressed_and_marked() {
 fn assert_labels_apart(id: &str, t: &lockstep::engine::Trace) {
     let l = layout(t);
     let labels: Vec<_> = l.items.iter().filter_map(|i| i.label.as_ref()).collect();
+    // A mark's dot covers no label.
+    for m in &l.items {
+        if let Shape::Mark { x, y, glyph } = m.shape {
+            let dot = (x - MARK_R, y - MARK_R, x + MARK_R, y + MARK_R);
+            for b in &labels {
+                assert!(!overlaps(dot, b.bbox()), "{id}: {glyph} at y {y} covers {:?}", b.text);
+            }
+        }
+    }
     assert!(labels.len() >= 6, "{id}: {} labels", labels.len());
     for (i, a) in labels.iter().enumerate() {
         let b0 = a.bbox();

@@ -19,6 +19,8 @@ pub const ROW: f32 = 24.0;
 pub const MAX_IDLE_PX: f32 = 72.0;
 pub const CHAR_PX: f32 = 6.6;
 pub const LABEL_PX: f32 = 14.0;
+/// The radius of a mark's dot.
+pub const MARK_R: f32 = 9.0;
 /// Belief bars sit just right of the lifeline, beside any pause block on it.
 pub const BELIEF_OFFSET: f32 = 14.0;
 
@@ -364,8 +366,16 @@ struct Builder {
 }
 
 impl Builder {
-    /// Adds an item; its label moves a line down or up if it would cover a label already placed.
-    fn push(&mut self, shape: Shape, class: &'static str, label: Option<Label>, events: (usize, usize)) {
+    /// Adds an item; its label moves a line down or up if it would cover a label already placed,
+    /// and so does a mark (with its label) whose dot would.
+    fn push(&mut self, mut shape: Shape, class: &'static str, mut label: Option<Label>, events: (usize, usize)) {
+        if let Shape::Mark { x, y, glyph } = shape {
+            let placed = self.obstacles();
+            let free = |dy: &f32| !placed.iter().any(|b| overlap((x - MARK_R, y + dy - MARK_R, x + MARK_R, y + dy + MARK_R), *b));
+            let dy = [0.0, -14.0, 14.0, -28.0, 28.0].into_iter().find(free).unwrap_or(0.0);
+            shape = Shape::Mark { x, y: y + dy, glyph };
+            label = label.map(|l| Label { y: l.y + dy, ..l });
+        }
         let label = label.map(|l| {
             let shifted = |dy: f32| Label { y: l.y + dy, ..l.clone() };
             self.first_free([0.0, 14.0, -14.0, 28.0, -28.0].map(shifted)).unwrap_or(l)
@@ -373,13 +383,20 @@ impl Builder {
         self.items.push(Item { shape, class, label, events });
     }
 
+    /// Returns the boxes of everything placed so far that a new label or mark must not cover:
+    /// labels, and the dots of marks.
+    fn obstacles(&self) -> Vec<(f32, f32, f32, f32)> {
+        let dots = self.items.iter().filter_map(|i| match i.shape {
+            Shape::Mark { x, y, .. } => Some((x - MARK_R, y - MARK_R, x + MARK_R, y + MARK_R)),
+            _ => None,
+        });
+        self.items.iter().filter_map(|i| i.label.as_ref().map(Label::bbox)).chain(dots).collect()
+    }
+
     /// Returns the first candidate label that overlaps no label placed so far.
     fn first_free(&self, candidates: impl IntoIterator<Item = Label>) -> Option<Label> {
-        let placed: Vec<_> = self.items.iter().filter_map(|i| i.label.as_ref().map(Label::bbox)).collect();
-        candidates.into_iter().find(|l| {
-            let a = l.bbox();
-            !placed.iter().any(|b| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3)
-        })
+        let placed = self.obstacles();
+        candidates.into_iter().find(|l| !placed.iter().any(|b| overlap(l.bbox(), *b)))
     }
 
     /// Places an arrow's label just above the arrow, at the middle if that spot is free, else at
@@ -404,6 +421,11 @@ impl Builder {
     }
 }
 
+
+/// Says whether two boxes (x0, y0, x1, y1) overlap.
+fn overlap(a: (f32, f32, f32, f32), b: (f32, f32, f32, f32)) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
 
 /// Places a label `offset` beside its lane: to the right, or to the left on the last lane.
 fn side_label(x: f32, y: f32, text: String, lanes: usize, node: NodeId, offset: f32) -> Label {

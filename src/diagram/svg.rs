@@ -1,6 +1,6 @@
 //! Layout → SVG text. The page, the SVG export and the command line all draw with this.
 
-use super::layout::{tick_text, Anchor, Item, Label, Layout, Shape, TOP};
+use super::layout::{tick_text, Anchor, Item, Label, Layout, Shape, MARK_R, TOP};
 use crate::engine::msg::ms;
 use std::fmt::Write;
 
@@ -123,7 +123,7 @@ pub fn item_svg(s: &mut String, item: &Item) {
             let _ = write!(s, r#"<rect class="band" x="{}" y="{}" width="{}" height="{}"/>"#, Px(x0), Px(y0), Px(x1 - x0), Px((y1 - y0).max(1.0)));
         }
         Shape::Mark { x, y, glyph } => {
-            let _ = write!(s, r#"<circle class="dot" cx="{}" cy="{}" r="9"/><text class="glyph" x="{}" y="{}" text-anchor="middle">{glyph}</text>"#, Px(x), Px(y), Px(x), Px(y + 4.0));
+            let _ = write!(s, r#"<circle class="dot" cx="{}" cy="{}" r="{}"/><text class="glyph" x="{}" y="{}" text-anchor="middle">{glyph}</text>"#, Px(x), Px(y), Px(MARK_R), Px(x), Px(y + 4.0));
         }
     }
     if let Some(label) = &item.label {
