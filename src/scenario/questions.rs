@@ -34,7 +34,7 @@ pub const QUESTIONS: &[Question] = &[
     },
     Question {
         question: "When should you avoid a distributed lock?",
-        answer: "When the resource can enforce the invariant itself: a conditional update (UPDATE … WHERE version = expected), a unique constraint, an idempotency key with a durable results table, a partitioned queue with one consumer per partition, or a transactional outbox. Then the lock becomes an optimisation at most, and a stale holder can do no harm.",
+        answer: "When the resource can enforce the invariant itself: a conditional update (UPDATE … WHERE version = expected), a unique constraint, an idempotency key with a durable results table, a partitioned queue with one consumer per partition, or a transactional outbox; or keep the data where the lock lives and check the lock in the same transaction as the write (etcd, PostgreSQL). Then the lock becomes an optimisation at most, and a stale holder can do no harm.",
         lessons: &["optimistic-version", "unique-constraint", "idempotency-table", "partitioned-queue", "transactional-outbox", "etcd-txn-guard"],
     },
 ];
