@@ -162,7 +162,9 @@ impl Parser<'_> {
             }
             p.i > from
         };
-        let mut ok = digits(self);
+        // No leading zeros: `0` alone, or a digit from 1 to 9 first.
+        let leading_zero = self.peek() == Some(b'0') && matches!(self.s.get(self.i + 1), Some(b'0'..=b'9'));
+        let mut ok = digits(self) && !leading_zero;
         if self.eat(b'.') {
             ok &= digits(self);
         }
@@ -271,6 +273,8 @@ mod tests {
         assert_eq!(parse("\"abc"), Err("EOF while parsing a string at line 1 column 5".into()));
         assert_eq!(parse("{\"a\": 1, \"a\": 2}"), Err("duplicate field `a` at line 1 column 10".into()));
         assert_eq!(parse("-"), Err("invalid number at line 1 column 2".into()));
+        assert_eq!(parse("012"), Err("invalid number at line 1 column 4".into()));
+        assert_eq!(parse("1."), Err("invalid number at line 1 column 3".into()));
         assert!(parse(&"[".repeat(100)).unwrap_err().starts_with("nested more than 64 levels deep"));
     }
 }
