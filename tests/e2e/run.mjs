@@ -133,6 +133,14 @@ await check('the comparison table matches the command line and opens each cell',
   expect(page.url().endsWith('#/compare'), 'back to the table');
 });
 
+await check('a link to an unknown comparison cell says what is wrong', async (page) => {
+  await page.goto(`${url}#/compare/pause/paxos/0`);
+  await page.waitForSelector('[data-testid=notice]');
+  const notice = await text(page, 'notice');
+  expect(notice.startsWith('no design named "paxos" (designs: lease, lease-fenced,'), `notice: ${notice}`);
+  expect(page.url().endsWith('#/lease-race-fenced/0'), 'falls back to the first lesson');
+});
+
 await check('narrow screen stays usable', async (page) => {
   await page.setViewportSize({ width: 420, height: 900 });
   await page.goto(`${url}#/network-delay/20`);
