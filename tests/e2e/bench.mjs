@@ -5,15 +5,26 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { serve, chromium, ROOT, CHROMIUM, CHROMIUM_ARGS } from './serve.mjs';
 
-const dist = path.join(ROOT, 'dist');
-let total = 0;
-for (const f of fs.readdirSync(dist).filter((f) => /\.(wasm|js|css)$/.test(f)).sort()) {
-  const raw = fs.readFileSync(path.join(dist, f));
-  const gz = zlib.gzipSync(raw, { level: 9 }).length;
-  total += gz;
-  console.log(`size: ${f.replace(/-[0-9a-f]{16}/, '')} ${(raw.length / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(1)} KB gzipped`);
+/** Prints each wasm, js and css file of a build with its gzipped size; returns the gzipped total. */
+function sizes(dir, prefix) {
+  let total = 0;
+  for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|css)$/.test(f)).sort()) {
+    const raw = fs.readFileSync(path.join(dir, f));
+    const gz = zlib.gzipSync(raw, { level: 9 }).length;
+    total += gz;
+    console.log(`${prefix}: ${f.replace(/-[0-9a-f]{16}/, '')} ${(raw.length / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(1)} KB gzipped`);
+  }
+  return total;
 }
+
+const dist = path.join(ROOT, 'dist');
+const total = sizes(dist, 'size');
 console.log(`size: payload (wasm + js + css) ${(total / 1024).toFixed(1)} KB gzipped (target < 100 KB)`);
+const floorDist = path.join(ROOT, 'target/yew-floor-dist');
+if (fs.existsSync(floorDist)) {
+  const floor = sizes(floorDist, 'floor');
+  console.log(`floor: the smallest Yew app, built the same way, ${(floor / 1024).toFixed(1)} KB gzipped`);
+}
 
 const { url, close } = await serve(dist);
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
