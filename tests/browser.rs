@@ -151,3 +151,19 @@ async fn keyboard_steps_the_run() {
     yew::scheduler::flush().await;
     assert!(app.text("[data-testid=narration]").contains("The setup"));
 }
+
+#[wasm_bindgen_test]
+fn traces_in_the_browser_match_the_native_snapshots() {
+    // Lessons with seeded latency ranges and random retry delays among them.
+    let snapshots = [
+        ("lease-race-fenced", include_str!("snapshots/lease-race-fenced.txt")),
+        ("redlock-slow-acquisition", include_str!("snapshots/redlock-slow-acquisition.txt")),
+        ("redis-renewal-carry-on", include_str!("snapshots/redis-renewal-carry-on.txt")),
+        ("redis-failover-replicated", include_str!("snapshots/redis-failover-replicated.txt")),
+        ("zk-herd", include_str!("snapshots/zk-herd.txt")),
+        ("idempotency-table", include_str!("snapshots/idempotency-table.txt")),
+    ];
+    for (id, native) in snapshots {
+        assert_eq!(trace_of(id).to_text(), native, "{id}");
+    }
+}
