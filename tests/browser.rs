@@ -3,6 +3,8 @@
 
 #![cfg(target_arch = "wasm32")]
 
+mod support;
+
 use lockstep::engine::{self, Trace};
 use lockstep::scenario::lessons;
 use lockstep::ui::App;
@@ -166,4 +168,9 @@ fn traces_in_the_browser_match_the_native_snapshots() {
     for (id, native) in snapshots {
         assert_eq!(trace_of(id).to_text(), native, "{id}");
     }
+}
+
+#[wasm_bindgen_test]
+fn the_stress_run_has_the_native_digest() {
+    assert_eq!(support::stress_1000_digest(), support::STRESS_1000_DIGEST);
 }

@@ -50,3 +50,9 @@ fn stress_scenarios_come_close_to_their_size() {
     }
     assert!(lockstep::scenario::stress::stress(5).is_err());
 }
+
+#[test]
+fn the_stress_run_has_its_recorded_digest() {
+    // The browser test checks the same digest in wasm.
+    assert_eq!(support::stress_1000_digest(), support::STRESS_1000_DIGEST);
+}

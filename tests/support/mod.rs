@@ -87,3 +87,18 @@ pub fn grants_named(trace: &Trace) -> Vec<(u64, &str, u64)> {
         })
         .collect()
 }
+
+/// The digest of the 1,000-event stress run's text trace (seeded latency, jitter and retries),
+/// the same natively and in the browser; update it when the engine's behaviour changes on purpose.
+pub const STRESS_1000_DIGEST: u64 = 14_151_993_470_775_420_572;
+
+/// FNV-1a over a trace's text: a fixed fingerprint to compare runs across platforms.
+pub fn digest(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+/// Runs the 1,000-event stress scenario and returns the digest of its text trace.
+pub fn stress_1000_digest() -> u64 {
+    let (_, spec) = lockstep::scenario::stress::stress(1_000).unwrap();
+    digest(&engine::run(&spec).unwrap().to_text())
+}
