@@ -1,12 +1,25 @@
 //! Lockstep: distributed locks and fencing tokens, step by step.
 //!
-//! - [`engine`] is a pure, deterministic simulator: clients, lock services and a protected
-//!   resource exchange messages over a faulty network, each reading its own clock. A run of a
-//!   spec and seed always yields the same [`engine::Trace`], checked for safety.
-//! - [`scenario`] is the versioned JSON format users write, its validation, and the lessons.
-//! - `ui` (browser only) is a thin Yew app over the engine.
+//! The crate is layered; each layer uses only those before it:
+//!
+//! - [`engine`]: a pure, deterministic simulator. Clients, lock services and a protected resource
+//!   exchange messages over a faulty network, each reading its own clock. A run of a spec and seed
+//!   always yields the same [`engine::Trace`] of typed events, checked for safety. It names no
+//!   lock design and writes no words.
+//! - [`present`]: words for people, built from typed events and a design's vocabulary.
+//! - [`error`]: the one error type for scenario problems.
+//! - [`design`]: one module per lock design (its parameters, service and client protocol,
+//!   messages, guarantees, comparison rows and words), found through one registry.
+//! - [`scenario`]: the versioned JSON format users write, its validation, the lessons and the
+//!   comparison table.
+//! - [`diagram`]: pure layout of a trace into lanes, arrows, spans and marks, and SVG and
+//!   Mermaid text.
+//! - `ui` (browser only) is a thin Yew app over the rest.
 
+pub mod design;
 pub mod diagram;
 pub mod engine;
+pub mod error;
+pub mod present;
 pub mod scenario;
 pub mod ui;

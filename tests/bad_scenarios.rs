@@ -53,7 +53,7 @@ fn ttl_out_of_range() {
 #[test]
 fn unknown_design_and_step() {
     let e = with(|v| v["lock"]["design"] = "paxos".into());
-    assert!(e.starts_with("lock.design: unknown variant `paxos`, expected one of `none`, `lease`, `redis`"), "{e}");
+    assert!(e.starts_with("lock.design: unknown variant `paxos`, expected one of `lease`, `redis`"), "{e}");
     let e = with(|v| v["participants"][0]["script"][1] = serde_json::json!({"step": "sleep"}));
     assert!(e.contains("unknown variant `sleep`"), "{e}");
 }
@@ -88,8 +88,12 @@ fn empty_script_and_long_value() {
 
 #[test]
 fn drift_out_of_range() {
-    let e = with(|v| v["participants"][1]["clock"] = serde_json::json!({"drift_ppm": 900000}));
-    assert_eq!(e, "participants[1].clock.drift_ppm: must be within ±500000");
+    let e = with(|v| v["participants"][1]["clock"] = serde_json::json!({"drift_ppm": 1_500_000}));
+    assert_eq!(e, "participants[1].clock.drift_ppm: must be between -500000 (half speed) and 1000000 (double speed), got 1500000");
+    let e = with(|v| v["participants"][1]["clock"] = serde_json::json!({"drift_ppm": i64::MIN}));
+    assert!(e.starts_with("participants[1].clock.drift_ppm: must be between"), "{e}");
+    let e = with(|v| v["participants"][1]["clock"] = serde_json::json!({"offset_ms": i64::MIN}));
+    assert_eq!(e, "participants[1].clock.offset_ms: must be within ±86400000");
 }
 
 #[test]
@@ -113,12 +117,12 @@ fn limits_stop_a_runaway_scenario() {
     let mut v = base();
     v["limits"] = serde_json::json!({"max_events": 10});
     let (_, spec) = load(&v.to_string()).unwrap();
-    let e = lockstep::engine::run(&spec).unwrap_err().to_string();
-    assert_eq!(e, "the run passed 10 events (limits.max_events): shorten the scripts or raise the limit");
+    let e = lockstep::error::ScenarioError::from(lockstep::engine::run(&spec).unwrap_err()).to_string();
+    assert_eq!(e, "limits.max_events: the run passed 10 events: shorten the scripts or raise the limit");
     v["limits"] = serde_json::json!({"max_time_ms": 1000});
     let (_, spec) = load(&v.to_string()).unwrap();
-    let e = lockstep::engine::run(&spec).unwrap_err().to_string();
-    assert!(e.starts_with("the run went past 1,000 ms of simulated time"), "{e}");
+    let e = lockstep::error::ScenarioError::from(lockstep::engine::run(&spec).unwrap_err()).to_string();
+    assert!(e.starts_with("limits.max_time_ms: the run went past 1,000 ms of simulated time"), "{e}");
 }
 
 #[test]
@@ -137,14 +141,14 @@ fn redlock_rules_are_checked() {
 #[test]
 fn zookeeper_session_timeout_is_bounded_by_ticks() {
     let e = with(|v| v["lock"] = serde_json::json!({"design": "zookeeper", "tick_time_ms": 100, "session_timeout_ms": 5000}));
-    assert_eq!(e, "lock.session_timeout_ms: must be between 200 and 2000, got 5000");
+    assert_eq!(e, "lock.session_timeout_ms: must be between 200 and 2000 (2 to 20 ticks of 100 ms), got 5000");
 }
 
 #[test]
 fn lock_free_scenarios_have_no_lock() {
     let none = serde_json::json!({"design": "none"});
     let e = with(|v| v["lock"] = none.clone());
-    assert_eq!(e, "participants: with lock design none there is no lock service, found 1 lock_service nodes");
+    assert_eq!(e, "participants: the none design has no lock service: list no lock_service participant, found 1");
     let e = with(|v| {
         v["lock"] = none.clone();
         v["participants"].as_array_mut().unwrap().remove(1);
@@ -155,7 +159,7 @@ fn lock_free_scenarios_have_no_lock() {
 #[test]
 fn commit_is_only_for_postgres() {
     let e = with(|v| v["participants"][0]["script"][3] = serde_json::json!({"step": "release", "mode": "commit"}));
-    assert_eq!(e, "participants[0].script[3].mode: commit ends a PostgreSQL transaction: use it only with the postgres design");
+    assert_eq!(e, "participants[0].script[3].mode: lease has no `commit` release: use `safe` or `unsafe`");
 }
 
 #[test]

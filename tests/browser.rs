@@ -5,8 +5,6 @@
 
 mod support;
 
-use lockstep::engine::{self, Trace};
-use lockstep::scenario::lessons;
 use lockstep::ui::App;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -65,8 +63,8 @@ impl Drop for Mounted {
     }
 }
 
-fn trace_of(id: &str) -> Trace {
-    engine::run(&lessons::find(id).unwrap().spec).unwrap()
+fn trace_of(id: &str) -> support::Ran {
+    support::run_lesson(id)
 }
 
 #[wasm_bindgen_test]
@@ -84,19 +82,20 @@ async fn stepping_to_the_end_shows_the_rejected_write_and_stepping_back_restores
     let diagram = app.text("[data-testid=diagram]");
     assert!(diagram.contains("rejected: token 41 < 42"), "the rejection is drawn with its token");
     assert_eq!(app.text("[data-testid=verdict]"), "Safe, though two clients held it at once");
-    assert!(app.text("[data-testid=inspect-R]").contains("data \"B\" (by Client B, token 42), version 1, highest token 42"));
+    assert!(app.text("[data-testid=inspect-R]").contains("data \"B\" (by Client B, token 42), version 1, highest seen: token 42"));
 
     // Step back to the rejection itself: the narration and the state are exactly those of that event.
-    let reject = t.events.iter().position(|e| e.text.contains("rejects")).unwrap();
+    let narration = t.narration();
+    let reject = narration.iter().position(|text| text.contains("rejects")).unwrap();
     for _ in 0..(n - 1 - reject) {
         app.click("[data-testid=step-back]").await;
     }
-    assert_eq!(app.text("[data-testid=narration-text]"), t.events[reject].text);
+    assert_eq!(app.text("[data-testid=narration-text]"), narration[reject]);
     assert!(app.text("[data-testid=narration]").contains("write rejected"));
     assert!(app.text("[data-testid=inspect-A]").contains("believes it holds the lock (token 41)"), "A still believes");
     // One more step back: the write has not been judged yet.
     app.click("[data-testid=step-back]").await;
-    assert_eq!(app.text("[data-testid=narration-text]"), t.events[reject - 1].text);
+    assert_eq!(app.text("[data-testid=narration-text]"), narration[reject - 1]);
     assert!(app.find(".overlay .current").inner_html().contains("write"), "the arriving write is highlighted");
 }
 
@@ -114,7 +113,7 @@ async fn a_shared_link_restores_lesson_and_step() {
     let t = trace_of("clock-jump");
     let app = Mounted::new("#/clock-jump/5").await;
     assert_eq!(app.text("[data-testid=lesson-title]"), "The lock service's clock jumps");
-    assert_eq!(app.text("[data-testid=narration-text]"), t.events[4].text);
+    assert_eq!(app.text("[data-testid=narration-text]"), t.narration()[4]);
 }
 
 #[wasm_bindgen_test]
@@ -166,7 +165,7 @@ fn traces_in_the_browser_match_the_native_snapshots() {
         ("idempotency-table", include_str!("snapshots/idempotency-table.txt")),
     ];
     for (id, native) in snapshots {
-        assert_eq!(trace_of(id).to_text(), native, "{id}");
+        assert_eq!(trace_of(id).words().to_text(), native, "{id}");
     }
 }
 

@@ -30,7 +30,7 @@ const JITTERY: &str = r#"{
 }"#;
 
 fn run_seed(seed: u64) -> engine::Trace {
-    support::run_json(&JITTERY.replace("SEED", &seed.to_string()))
+    support::run_json(&JITTERY.replace("SEED", &seed.to_string())).trace
 }
 
 #[test]

@@ -4,11 +4,15 @@
 mod support;
 
 use lockstep::diagram::inspect::{snapshots, Status};
-use lockstep::diagram::layout::{layout, Shape, MARK_R};
+use lockstep::diagram::layout::{layout, Arrow, ItemKind, Layout, Mark, Shape, Span, MARK_R};
 use lockstep::diagram::{mermaid, svg};
 use lockstep::engine::{EventKind, NodeId};
 use lockstep::scenario::lessons;
-use support::run_lesson;
+use support::{run_lesson, Ran};
+
+fn laid_out(t: &Ran) -> Layout {
+    layout(&t.words())
+}
 
 fn overlaps(a: (f32, f32, f32, f32), b: (f32, f32, f32, f32)) -> bool {
     a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
@@ -17,24 +21,27 @@ fn overlaps(a: (f32, f32, f32, f32), b: (f32, f32, f32, f32)) -> bool {
 #[test]
 fn arrows_run_between_the_right_lifelines_at_the_right_times() {
     let t = run_lesson("lease-race-fenced");
-    let l = layout(&t);
-    let send = t.events.iter().position(|e| matches!(&e.kind, EventKind::Send { msg, .. } if msg.label() == "write \"A\" with token 41")).unwrap();
-    let deliver = t.events.iter().position(|e| matches!(&e.kind, EventKind::Deliver { msg, .. } if msg.label() == "write \"A\" with token 41")).unwrap();
+    let l = laid_out(&t);
+    let words = t.words();
+    let is_a_write = |e: &lockstep::engine::Event, to| matches!(&e.kind, EventKind::Send { msg, .. } | EventKind::Deliver { msg, .. } if words.label(msg, to) == "write \"A\" with token 41");
+    let send = t.events.iter().position(|e| matches!(e.kind, EventKind::Send { .. }) && is_a_write(e, NodeId(2))).unwrap();
+    let deliver = t.events.iter().position(|e| matches!(e.kind, EventKind::Deliver { .. }) && is_a_write(e, NodeId(2))).unwrap();
     let arrow = l.items.iter().find(|i| i.events == (send, deliver)).expect("A's write is drawn");
-    let Shape::Arrow { x1, y1, x2, y2, lost } = arrow.shape else { panic!("not an arrow") };
+    let Shape::Arrow { x1, y1, x2, y2, arrow: kind } = arrow.shape else { panic!("not an arrow") };
     assert_eq!((x1, x2), (l.lanes[0].x, l.lanes[2].x), "from Client A to the resource");
     assert_eq!((y1, y2), (l.rows[send], l.rows[deliver]));
-    assert!(y2 > y1 && !lost, "in flight for 5 ms, so slanted down");
-    assert_eq!(arrow.class, "msg msg--write");
-    let rejected = l.items.iter().find(|i| i.class == "write write--rejected").unwrap();
+    assert!(y2 > y1, "in flight for 5 ms, so slanted down");
+    assert_eq!(kind, Arrow::Write);
+    let rejected = l.items.iter().find(|i| i.kind() == ItemKind::Mark(Mark::WriteRejected)).unwrap();
     assert_eq!(rejected.label.as_ref().unwrap().text, "rejected: token 41 < 42");
-    assert!(matches!(rejected.shape, Shape::Mark { x, glyph: "✗", .. } if x == l.lanes[2].x));
+    assert!(matches!(rejected.shape, Shape::Mark { x, .. } if x == l.lanes[2].x));
+    assert_eq!(Mark::WriteRejected.glyph(), "✗");
 }
 
 #[test]
 fn rows_follow_time_and_long_idle_gaps_are_compressed_and_marked() {
     let t = run_lesson("lease-race-fenced");
-    let l = layout(&t);
+    let l = laid_out(&t);
     assert!(l.rows.windows(2).all(|w| w[0] <= w[1]));
     let skipped: Vec<u64> = l.gaps.iter().map(|g| g.skipped_ms).collect();
     assert_eq!(skipped, vec![955, 370], "A's pause and B's idle wait are compressed");
@@ -42,15 +49,14 @@ fn rows_follow_time_and_long_idle_gaps_are_compressed_and_marked() {
     assert!(svg.contains("≈ 955 ms idle, compressed"));
 }
 
-fn assert_labels_apart(id: &str, t: &lockstep::engine::Trace) {
-    let l = layout(t);
+fn assert_labels_apart(id: &str, l: &Layout) {
     let labels: Vec<_> = l.items.iter().filter_map(|i| i.label.as_ref()).collect();
     // A mark's dot covers no label.
     for m in &l.items {
-        if let Shape::Mark { x, y, glyph } = m.shape {
+        if let Shape::Mark { x, y, mark } = m.shape {
             let dot = (x - MARK_R, y - MARK_R, x + MARK_R, y + MARK_R);
             for b in &labels {
-                assert!(!overlaps(dot, b.bbox()), "{id}: {glyph} at y {y} covers {:?}", b.text);
+                assert!(!overlaps(dot, b.bbox()), "{id}: {mark:?} at y {y} covers {:?}", b.text);
             }
         }
     }
@@ -67,17 +73,17 @@ fn assert_labels_apart(id: &str, t: &lockstep::engine::Trace) {
 #[test]
 fn no_two_labels_overlap_and_all_fit_in_every_lesson() {
     for lesson in lessons::all() {
-        assert_labels_apart(lesson.id(), &lockstep::engine::run(&lesson.spec).unwrap());
+        assert_labels_apart(lesson.id(), &laid_out(&run_lesson(lesson.id())));
     }
 }
 
 #[test]
 fn no_two_labels_overlap_in_any_comparison_cell() {
-    use lockstep::scenario::compare::{cell, DESIGNS, SCHEDULES};
-    for d in DESIGNS {
+    use lockstep::scenario::compare::{cell, rows, SCHEDULES};
+    for r in rows() {
         for s in SCHEDULES {
-            let (c, _, t) = cell(s, d).unwrap();
-            assert_labels_apart(&c.id(), &t);
+            let (c, _, trace) = cell(s, &r).unwrap();
+            assert_labels_apart(&c.id(), &laid_out(&Ran { trace, design: r.design.clone() }));
         }
     }
 }
@@ -85,32 +91,32 @@ fn no_two_labels_overlap_in_any_comparison_cell() {
 #[test]
 fn stale_belief_is_shaded_after_the_service_expired_the_lease() {
     let t = run_lesson("lease-race-fenced");
-    let l = layout(&t);
-    let expiry = t.events.iter().position(|e| matches!(e.kind, EventKind::LeaseEnded { token: 41, .. })).unwrap();
-    let stale = l.items.iter().find(|i| i.class == "belief belief--stale").expect("A's stale belief is drawn");
+    let l = laid_out(&t);
+    let expiry = t.events.iter().position(|e| matches!(e.kind, EventKind::LockEnded { token: 41, .. })).unwrap();
+    let stale = l.items.iter().find(|i| i.kind() == ItemKind::Span(Span::StaleBelief)).expect("A's stale belief is drawn");
     let Shape::Span { y0, .. } = stale.shape else { panic!() };
     assert_eq!(y0, l.rows[expiry]);
-    assert_eq!(l.items.iter().filter(|i| i.class == "pause").count(), 1);
-    assert!(l.items.iter().any(|i| i.class == "mark mark--hazard"));
+    assert_eq!(l.items.iter().filter(|i| i.kind() == ItemKind::Span(Span::Pause)).count(), 1);
+    assert!(l.items.iter().any(|i| i.kind() == ItemKind::Mark(Mark::TwoHolders)));
 }
 
 #[test]
 fn violations_are_drawn_in_their_own_class() {
-    let l = layout(&run_lesson("lease-race-unfenced"));
-    let v = l.items.iter().find(|i| i.class == "write write--violation").expect("violation mark");
+    let l = laid_out(&run_lesson("lease-race-unfenced"));
+    let v = l.items.iter().find(|i| i.kind() == ItemKind::Mark(Mark::WriteViolation)).expect("violation mark");
     assert_eq!(v.label.as_ref().unwrap().text, "accepted, token 41: STALE, LOST UPDATE");
 }
 
 #[test]
 fn svg_snapshot_of_the_fenced_lease_race() {
     let t = run_lesson("lease-race-fenced");
-    let svg = svg::render(&layout(&t), "The lease expiration race, fenced", true);
+    let svg = svg::render(&laid_out(&t), "The lease expiration race, fenced", true);
     expect_test::expect_file!["snapshots/lease-race-fenced.svg"].assert_eq(&svg);
 }
 
 #[test]
 fn mermaid_export_uses_the_seed_notation() {
-    let text = mermaid::render(&run_lesson("lease-race-fenced"));
+    let text = mermaid::render(&run_lesson("lease-race-fenced").words());
     expect_test::expect_file!["snapshots/lease-race-fenced.mmd"].assert_eq(&text);
     assert!(text.contains("R--xA: rejected: token 41 < 42"));
     assert!(text.contains("Note over A: paused for 1,500 ms"));
@@ -125,7 +131,7 @@ fn inspector_folds_state_exactly() {
     let s = &snaps[b_grant];
     assert_eq!(s.nodes[1].key.map(|k| (k.0, k.1)), Some((NodeId(3), 42)), "the lock service's key");
     assert!(s.nodes[3].holds && !s.nodes[0].holds);
-    assert_eq!(s.nodes[0].belief, Some((41, 1_000)), "A still believes");
+    assert_eq!(s.nodes[0].belief, Some((41, Some(1_000))), "A still believes");
     assert_eq!(s.nodes[0].status, Status::Paused);
     let last = snaps.last().unwrap();
     assert_eq!((last.resource.data.as_deref(), last.resource.highest_token, last.resource.version), (Some("B"), 42, 1));

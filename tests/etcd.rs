@@ -3,6 +3,7 @@
 
 mod support;
 
+use lockstep::design::etcd::EtcdMsg;
 use lockstep::engine::msg::Msg;
 use lockstep::engine::EventKind;
 use lockstep::engine::FindingKind::*;
@@ -12,13 +13,16 @@ use support::*;
 fn the_waiter_is_queued_behind_its_predecessor_and_takes_over_when_the_session_expires() {
     let t = run_lesson("etcd-lease-expires");
     let queued = t.events.iter().find_map(|e| match &e.kind {
-        EventKind::Deliver { msg: Msg::Queued { revision, behind }, .. } => Some((e.at_ms, t.name(e.node), *revision, *behind)),
+        EventKind::Deliver { msg: Msg::Lock { msg }, .. } => match msg.get() {
+            Some(&EtcdMsg::Queued { revision, behind }) => Some((e.at_ms, t.name(e.node), revision, behind)),
+            _ => None,
+        },
         _ => None,
     });
     assert_eq!(queued, Some((30, "Client B", 8, 7)));
     assert_eq!(grants_named(&t), vec![(5, "Client A", 7), (1_005, "Client B", 8)]);
     assert_eq!(lease_ends(&t)[0], (1_005, 7, "Expired".into()));
-    assert_eq!(writes(&t), vec![ok(1_065, "Client B", 8, "B", 1), rejected(1_555, "Client A", 7, "A", "token 7 < 8")]);
+    assert_eq!(writes(&t), vec![ok(1_065, "Client B", 8, "B", 1), rejected(1_555, "Client A", 7, "A", "revision 7 < 8")]);
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_010), (StaleWriteRejected, 1_555)]);
 }
@@ -38,7 +42,7 @@ fn keep_alives_hold_a_waiting_session_open() {
     let b_keepalives = t
         .events
         .iter()
-        .filter(|e| t.name(e.node) == "Client B" && matches!(e.kind, EventKind::Send { msg: Msg::KeepAlive, .. }))
+        .filter(|e| t.name(e.node) == "Client B" && matches!(&e.kind, EventKind::Send { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&EtcdMsg::KeepAlive)))
         .filter(|e| e.at_ms < 1_005)
         .count();
     assert_eq!(b_keepalives, 3);

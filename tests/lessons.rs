@@ -53,8 +53,8 @@ fn clock_jump_expires_the_lease_early() {
 #[test]
 fn delayed_write_arrives_after_the_next_holder() {
     let t = run_lesson("network-delay");
-    let sent = t.events.iter().find(|e| e.text.contains("Client A sends a write")).expect("A sends a write");
-    assert_eq!(sent.at_ms, 110, "A's write leaves inside its lease");
+    let sent = t.narration().iter().position(|text| text.starts_with("Client A sends a write")).expect("A sends a write");
+    assert_eq!(t.events[sent].at_ms, 110, "A's write leaves inside its lease");
     assert_eq!(lease_ends(&t)[0], (1_005, 41, "Expired".into()));
     assert_eq!(writes(&t), vec![ok(1_115, "Client B", 42, "B", 1), rejected(1_315, "Client A", 41, "A", "token 41 < 42")]);
     assert!(t.verdict.safe);
@@ -81,7 +81,8 @@ fn without_a_lock_a_read_modify_write_loses_an_update() {
     );
     assert!(!t.verdict.safe);
     assert_eq!(findings(&t), vec![(LostUpdate, 115)]);
-    assert!(t.verdict.findings[0].text.contains("based on version 0"), "{}", t.verdict.findings[0].text);
+    let text = t.words().finding(&t.verdict.findings[0]);
+    assert!(text.contains("based on version 0"), "{text}");
 }
 
 #[test]
@@ -129,7 +130,7 @@ fn partitioned_queue_fences_the_consumer_that_lost_its_partition() {
     assert_eq!(lease_ends(&t)[0], (1_315, 1, "Expired".into()));
     assert_eq!(
         writes(&t),
-        vec![ok(1_405, "Consumer 2", 2, "order-7 offset 8", 1), rejected(1_855, "Consumer 1", 1, "order-7 offset 8", "token 1 < 2")]
+        vec![ok(1_405, "Consumer 2", 2, "order-7 offset 8", 1), rejected(1_855, "Consumer 1", 1, "order-7 offset 8", "generation 1 < 2")]
     );
     assert!(t.verdict.safe);
 }

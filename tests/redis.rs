@@ -3,6 +3,7 @@
 
 mod support;
 
+use lockstep::design::redis::RedisMsg;
 use lockstep::engine::msg::Msg;
 use lockstep::engine::EventKind;
 use lockstep::engine::FindingKind::*;
@@ -29,7 +30,7 @@ fn plain_del_frees_the_next_holders_key_and_two_clients_write() {
 #[test]
 fn compare_and_delete_refuses_the_late_release() {
     let t = run_lesson("redis-safe-release");
-    let refused = t.events.iter().find(|e| matches!(e.kind, EventKind::Deliver { msg: Msg::ReleaseResult { released: false, .. }, .. }));
+    let refused = t.events.iter().find(|e| matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&RedisMsg::Deleted { done: false })));
     assert_eq!(refused.map(|e| (e.at_ms, t.name(e.node))), Some((1_560, "Client A")));
     assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_105, "Client B", 0), (1_935, "Client C", 0)]);
     assert_eq!(writes(&t), vec![ok(1_915, "Client B", 0, "B", 1), ok(1_995, "Client C", 0, "C", 2)]);
@@ -100,26 +101,26 @@ fn an_idempotent_job_makes_duplicate_work_harmless() {
 #[test]
 fn metrics_count_contention_expiries_renewal_failures_and_duplicates() {
     use lockstep::engine::Metrics;
-    let m = |id| run_lesson(id).metrics;
+    let m = |id| run_lesson(id).trace.metrics;
     assert_eq!(
         m("redis-idempotent-job"),
-        Metrics { acquire_requests: 2, lease_expiries: 1, duplicate_work: 1, stale_writes_rejected: 1, ..Metrics::default() }
+        Metrics { acquire_requests: 2, expiries: 1, duplicate_work: 1, stale_writes_rejected: 1, ..Metrics::default() }
     );
     assert_eq!(
         m("redis-renewal-carry-on"),
-        Metrics { acquire_requests: 2, lease_expiries: 1, renewal_failures: 3, stale_writes_accepted: 1, ..Metrics::default() }
+        Metrics { acquire_requests: 2, expiries: 1, renewal_failures: 3, stale_writes_accepted: 1, ..Metrics::default() }
     );
     let safe = m("redis-safe-release");
-    assert_eq!((safe.acquire_requests, safe.contended, safe.lease_expiries), (6, 3, 1), "C waited three times");
+    assert_eq!((safe.acquire_requests, safe.contended, safe.expiries), (6, 3, 1), "C waited three times");
 }
 
 #[test]
 fn failover_before_replication_gives_the_lock_to_a_second_client() {
     let t = run_lesson("redis-failover");
-    assert!(!t.events.iter().any(|e| matches!(e.kind, EventKind::KeyReplicated { .. })), "A's key never reached the replica");
+    assert!(!t.events.iter().any(|e| matches!(e.kind, EventKind::LockReplicated { .. })), "A's key never reached the replica");
     assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (705, "Client B", 0)]);
     let granted_by: Vec<&str> =
-        t.events.iter().filter(|e| matches!(e.kind, EventKind::LeaseGranted { .. })).map(|e| t.name(e.node)).collect();
+        t.events.iter().filter(|e| matches!(e.kind, EventKind::LockGranted { .. })).map(|e| t.name(e.node)).collect();
     assert_eq!(granted_by, vec!["Redis primary", "Redis replica"]);
     assert_eq!(writes(&t), vec![ok(765, "Client B", 0, "B", 1), ok(915, "Client A", 0, "A", 2)]);
     assert!(!t.verdict.safe);
@@ -129,7 +130,7 @@ fn failover_before_replication_gives_the_lock_to_a_second_client() {
 #[test]
 fn failover_after_replication_keeps_the_lock() {
     let t = run_lesson("redis-failover-replicated");
-    let copied: Vec<u64> = t.events.iter().filter(|e| matches!(e.kind, EventKind::KeyReplicated { .. })).map(|e| e.at_ms).collect();
+    let copied: Vec<u64> = t.events.iter().filter(|e| matches!(e.kind, EventKind::LockReplicated { .. })).map(|e| e.at_ms).collect();
     assert_eq!(copied, vec![20]);
     assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_035, "Client B", 0)]);
     assert_eq!(writes(&t), vec![ok(915, "Client A", 0, "A", 1), ok(1_095, "Client B", 0, "B", 2)]);
@@ -149,6 +150,6 @@ fn the_key_expires_on_the_redis_nodes_own_clock() {
     let t = run_json(&v.to_string());
     let expiry = lease_ends(&t).into_iter().find(|e| e.2 == "Expired").unwrap();
     assert_eq!(expiry.0, 823);
-    let local = t.events.iter().find(|e| e.at_ms == 823 && matches!(e.kind, EventKind::LeaseEnded { .. })).unwrap().local_ms;
+    let local = t.events.iter().find(|e| e.at_ms == 823 && matches!(e.kind, EventKind::LockEnded { .. })).unwrap().local_ms;
     assert_eq!(local, 1_005);
 }

@@ -1,15 +1,20 @@
 //! The native command line over the same engine the browser runs.
 
+use lockstep::design::{Design, REGISTRY};
 use lockstep::diagram::{self, mermaid, svg};
 use lockstep::engine::{self, Trace};
+use lockstep::error::ScenarioError;
+use lockstep::present::Words;
 use lockstep::scenario::{self, compare, lessons, Lesson};
 use std::process::ExitCode;
+use std::rc::Rc;
 
 const HELP: &str = "\
 lockstep: distributed locks and fencing tokens, step by step
 
 USAGE:
     lockstep list                         list the lessons
+    lockstep designs                      list the lock designs and their parameters
     lockstep run <LESSON|FILE> [options]  run a lesson by id, or a scenario file (*.json)
     lockstep compare                      run every fault schedule against every design and
                                           print the table of outcomes (a cell runs on its own
@@ -33,6 +38,18 @@ enum Format {
     Mermaid,
 }
 
+/// Why the command stopped: a bad command line (exit 2) or a scenario problem (exit 1).
+enum Failure {
+    Usage(String),
+    Scenario(String),
+}
+
+impl From<ScenarioError> for Failure {
+    fn from(e: ScenarioError) -> Self {
+        Failure::Scenario(e.to_string())
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match dispatch(&args) {
@@ -40,27 +57,31 @@ fn main() -> ExitCode {
             print!("{out}");
             ExitCode::SUCCESS
         }
-        Err((code, msg)) => {
-            eprintln!("lockstep: {msg}");
-            ExitCode::from(code)
+        Err(Failure::Usage(m)) => {
+            eprintln!("lockstep: {m} (try --help)");
+            ExitCode::from(2)
+        }
+        Err(Failure::Scenario(m)) => {
+            eprintln!("lockstep: {m}");
+            ExitCode::from(1)
         }
     }
 }
 
-fn dispatch(args: &[String]) -> Result<String, (u8, String)> {
-    let usage = |m: String| (2, format!("{m} (try --help)"));
+fn dispatch(args: &[String]) -> Result<String, Failure> {
     match args.first().map(String::as_str) {
         None | Some("-h" | "--help" | "help") => Ok(HELP.to_string()),
-        Some("list") => Ok(list()),
-        Some("compare") if args.len() == 1 => compare::table().map(|rows| compare::to_text(&rows)).map_err(|m| (1, m)),
-        Some("compare") => Err(usage("compare takes no arguments".into())),
+        Some("list") if args.len() == 1 => Ok(list()),
+        Some("designs") if args.len() == 1 => Ok(designs()),
+        Some("compare") if args.len() == 1 => Ok(compare::to_text(&compare::table()?)),
+        Some(cmd @ ("list" | "designs" | "compare")) => Err(Failure::Usage(format!("{cmd} takes no arguments"))),
         Some("run") => {
-            let target = args.get(1).ok_or_else(|| usage("run needs a lesson id or a file".into()))?;
+            let target = args.get(1).ok_or_else(|| Failure::Usage("run needs a lesson id or a file".into()))?;
             let mut format = Format::Text;
             let mut seed = None;
             let mut rest = args[2..].iter();
             while let Some(flag) = rest.next() {
-                let mut value = || rest.next().ok_or_else(|| usage(format!("{flag} needs a value")));
+                let mut value = || rest.next().ok_or_else(|| Failure::Usage(format!("{flag} needs a value")));
                 match flag.as_str() {
                     "--format" => {
                         format = match value()?.as_str() {
@@ -68,56 +89,86 @@ fn dispatch(args: &[String]) -> Result<String, (u8, String)> {
                             "json" => Format::Json,
                             "svg" => Format::Svg,
                             "mermaid" => Format::Mermaid,
-                            other => return Err(usage(format!("unknown format {other:?}: use text, json, svg or mermaid"))),
+                            other => return Err(Failure::Usage(format!("unknown format {other:?}: use text, json, svg or mermaid"))),
                         }
                     }
                     "--seed" => {
                         let v = value()?;
-                        seed = Some(v.parse::<u64>().map_err(|_| usage(format!("--seed must be a whole number, got {v:?}")))?);
+                        seed = Some(v.parse::<u64>().map_err(|_| Failure::Usage(format!("--seed must be a whole number, got {v:?}")))?);
                     }
-                    other => return Err(usage(format!("unknown option {other:?}"))),
+                    other => return Err(Failure::Usage(format!("unknown option {other:?}"))),
                 }
             }
-            let (title, trace) = run(target, seed).map_err(|m| (1, m))?;
+            let (title, design, trace) = run(target, seed)?;
+            let words = Words::new(&trace, &*design);
             Ok(match format {
-                Format::Text => trace.to_text(),
-                Format::Json => serde_json::to_string_pretty(&trace).expect("a trace always serializes") + "\n",
-                Format::Svg => svg::render(&diagram::layout(&trace), &title, true) + "\n",
-                Format::Mermaid => mermaid::render(&trace),
+                Format::Text => words.to_text(),
+                Format::Json => json(&words),
+                Format::Svg => svg::render(&diagram::layout(&words), &title, true) + "\n",
+                Format::Mermaid => mermaid::render(&words),
             })
         }
-        Some(other) => Err(usage(format!("unknown command {other:?}"))),
+        Some(other) => Err(Failure::Usage(format!("unknown command {other:?}"))),
     }
 }
 
 fn list() -> String {
     let all = lessons::all();
     let id_width = all.iter().map(|l| l.id().len()).max().unwrap_or(0);
-    let topic_width = all.iter().map(|l| l.scenario.topic.len()).max().unwrap_or(0);
+    let topic_width = all.iter().map(|l| l.scenario.topic.chars().count()).max().unwrap_or(0);
     all.iter()
-        .map(|l: &Lesson| format!("{:<id_width$}  {:<topic_width$}  {}\n", l.id(), l.scenario.topic, l.scenario.title))
+        .map(|l: &Lesson| {
+            let topic = &l.scenario.topic;
+            let pad = " ".repeat(topic_width - topic.chars().count());
+            format!("{:<id_width$}  {topic}{pad}  {}\n", l.id(), l.scenario.title)
+        })
         .collect()
 }
 
-/// Runs a lesson or a scenario file, returning its title and trace.
-fn run(target: &str, seed: Option<u64>) -> Result<(String, Trace), String> {
+/// Lists every design with its parameters, from the designs' own declarations.
+fn designs() -> String {
+    let mut out = String::new();
+    for kind in REGISTRY {
+        out.push_str(&format!("{}  {}\n    {}\n", kind.tag(), kind.title(), kind.about()));
+        for p in kind.params() {
+            out.push_str(&format!("    {:<20} {}\n    {:<20} {}\n", p.name, p.help, "", p.describe()));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Renders the trace as JSON, each event with its sentence for a learner.
+fn json(words: &Words) -> String {
+    let mut v = serde_json::to_value(words.trace()).unwrap_or_default();
+    if let Some(events) = v.get_mut("events").and_then(|e| e.as_array_mut()) {
+        for (i, e) in events.iter_mut().enumerate() {
+            e["text"] = words.narrate(i).into();
+        }
+    }
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+}
+
+/// Runs a lesson, a comparison cell or a scenario file, returning its title, design and trace.
+fn run(target: &str, seed: Option<u64>) -> Result<(String, Rc<dyn Design>, Trace), Failure> {
     if target.starts_with("compare-") {
         if seed.is_some() {
-            return Err("a comparison cell has a fixed seed".into());
+            return Err(Failure::Scenario("a comparison cell has a fixed seed".into()));
         }
         let (_, scenario, trace) = compare::cell_by_id(target)?;
-        return Ok((scenario.title, trace));
+        return Ok((scenario.title, scenario.lock.design, trace));
     }
     let (scenario, mut spec) = if target.ends_with(".json") || target.contains('/') {
-        let text = std::fs::read_to_string(target).map_err(|e| format!("{target}: {e}"))?;
-        scenario::load(&text).map_err(|e| format!("{target}: {e}"))?
+        let text = std::fs::read_to_string(target).map_err(|e| Failure::Scenario(format!("{target}: {e}")))?;
+        scenario::load(&text).map_err(|e| Failure::Scenario(format!("{target}: {e}")))?
     } else {
-        let lesson = lessons::find(target).map_err(|e| e.to_string())?;
+        let lesson = lessons::find(target)?;
         (lesson.scenario, lesson.spec)
     };
     if let Some(seed) = seed {
         spec.seed = seed;
     }
     let title = if scenario.title.is_empty() { target.to_string() } else { scenario.title };
-    Ok((title, engine::run(&spec).map_err(|e| e.to_string())?))
+    let trace = engine::run(&spec).map_err(ScenarioError::from)?;
+    Ok((title, scenario.lock.design, trace))
 }

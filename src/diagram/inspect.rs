@@ -1,9 +1,9 @@
 //! The state of the world after each event, for the inspector: folded from the trace alone, so
 //! stepping back is exact and needs no re-run.
 
+use crate::engine::event::EventKind;
 use crate::engine::holdings::{Change, Holdings};
-use crate::engine::trace::{EventKind, Trace};
-use crate::engine::NodeId;
+use crate::engine::{NodeId, NodeKind, Trace};
 
 /// Whether a node is running.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,12 +18,12 @@ pub enum Status {
 pub struct NodeState {
     pub local_ms: i64,
     pub status: Status,
-    /// A client's belief: (token, until local ms).
-    pub belief: Option<(u64, i64)>,
+    /// A client's belief: (token, until local ms, if it foresees an end).
+    pub belief: Option<(u64, Option<i64>)>,
     /// Whether the lock services agree that this client holds the lock.
     pub holds: bool,
-    /// A lock-service node's key: (holder, token, expires at local ms).
-    pub key: Option<(NodeId, u64, i64)>,
+    /// What a lock-service node holds: (holder, token, expires at local ms, if it expires).
+    pub key: Option<(NodeId, u64, Option<i64>)>,
 }
 
 /// The protected data's state.
@@ -72,7 +72,7 @@ pub fn snapshots(trace: &Trace) -> Vec<Snapshot> {
             EventKind::PauseEnd | EventKind::Restart { keep_state: true } => node.status = Status::Up,
             EventKind::Restart { keep_state: false } => {
                 node.status = Status::Up;
-                if trace.participants[e.node.0].role == "resource" {
+                if trace.participants[e.node.0].role == NodeKind::Resource {
                     cur.resource = ResourceState::default();
                 }
             }
@@ -81,10 +81,10 @@ pub fn snapshots(trace: &Trace) -> Vec<Snapshot> {
                 node.belief = Some((*token, *until_local))
             }
             EventKind::BeliefEnd { .. } => node.belief = None,
-            EventKind::LeaseGranted { token, holder, expires_local }
-            | EventKind::LeaseRenewed { token, holder, expires_local } => node.key = Some((*holder, *token, *expires_local)),
-            EventKind::KeyReplicated { token, holder } => node.key = Some((*holder, *token, node.local_ms + trace.ttl_ms as i64)),
-            EventKind::LeaseEnded { .. } => node.key = None,
+            EventKind::LockGranted { token, holder, expires_local }
+            | EventKind::LockExtended { token, holder, expires_local }
+            | EventKind::LockReplicated { token, holder, expires_local } => node.key = Some((*holder, *token, *expires_local)),
+            EventKind::LockEnded { .. } => node.key = None,
             EventKind::WriteAccepted { writer, token, value, version } => {
                 let r = &mut cur.resource;
                 r.at = Some(e.node);
@@ -94,7 +94,18 @@ pub fn snapshots(trace: &Trace) -> Vec<Snapshot> {
                 r.version = *version;
                 r.highest_token = r.highest_token.max(*token);
             }
-            _ => {}
+            EventKind::Send { .. }
+            | EventKind::Deliver { .. }
+            | EventKind::Drop { .. }
+            | EventKind::ClockJump { .. }
+            | EventKind::PartitionStart { .. }
+            | EventKind::PartitionEnd { .. }
+            | EventKind::LinkSlow { .. }
+            | EventKind::Promoted
+            | EventKind::RenewalFailed { .. }
+            | EventKind::GaveUp { .. }
+            | EventKind::WriteRejected { .. }
+            | EventKind::Done => {}
         }
         out.push(cur.clone());
     }

@@ -1,14 +1,17 @@
-//! Trace → layout: lanes, rows, arrows, spans and marks in SVG user units. Pure geometry.
+//! Trace → layout: lanes, rows, arrows, spans and marks in SVG user units. Pure geometry; every
+//! item is typed ([`ItemKind`]) and its label comes from [`Words`], never parsed back.
 //!
 //! The vertical axis is simulated true time: each drawn event moves down by a fixed row plus a
 //! part proportional to the time since the previous event; an idle stretch longer than
 //! [`MAX_IDLE_PX`] is compressed and marked. Messages in flight are slanted arrows.
 
 use crate::engine::checker::FindingKind;
+use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::holdings::{Change, Holdings};
-use crate::engine::msg::{group, lease_name, ms, token_name, Msg};
-use crate::engine::trace::{EventKind, LeaseEnd, Trace};
-use crate::engine::NodeId;
+use crate::engine::msg::{Msg, MsgKind};
+use crate::engine::{NodeId, NodeKind};
+use crate::present::number::{group_u, ms};
+use crate::present::Words;
 use std::collections::BTreeMap;
 
 pub const LANE_GAP: f32 = 190.0;
@@ -29,7 +32,7 @@ pub const BELIEF_OFFSET: f32 = 14.0;
 pub struct Lane {
     pub x: f32,
     pub name: String,
-    pub role: &'static str,
+    pub role: NodeKind,
 }
 
 /// A stretch of idle time drawn shorter than to scale.
@@ -76,28 +79,119 @@ impl Label {
     }
 }
 
-/// What is drawn.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Shape {
-    /// A message; `lost` arrows end in ✗ short of their target.
-    Arrow { x1: f32, y1: f32, x2: f32, y2: f32, lost: bool },
-    /// A vertical span on a lifeline (pause, lease, belief).
-    Span { x: f32, y0: f32, y1: f32 },
-    /// A horizontal band across lanes (partition).
-    Band { x0: f32, x1: f32, y0: f32, y1: f32 },
-    /// A point mark on a lifeline with a glyph.
-    Mark { x: f32, y: f32, glyph: &'static str },
+/// How a message arrow is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrow {
+    Request,
+    Reply,
+    /// A refusal: busy, not yours, session expired.
+    Refusal,
+    /// A write's rejection.
+    Rejected,
+    Write,
+    /// Lost on the way: it ends in ✗ short of its target.
+    Lost,
 }
 
-/// One drawn item with its CSS class, its label and the events it belongs to.
+/// What a vertical span on a lifeline stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// A stopped process.
+    Pause,
+    /// A lock-service node holding a client's lock.
+    Held,
+    /// A client believing it holds the lock while the service agrees.
+    Belief,
+    /// A client still believing after the service let its lock go.
+    StaleBelief,
+}
+
+/// What a point mark on a lifeline stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// A lock ran out on the service's clock.
+    Expired,
+    /// A lock vanished with a restart.
+    Lost,
+    /// Someone else's unchecked release deleted a lock.
+    DeletedByOther,
+    /// Another client took the lock over.
+    TakenOver,
+    Crash,
+    Restart,
+    Promoted,
+    ClockJump,
+    GaveUp,
+    RenewalFailed,
+    SlowLink,
+    /// Two clients believe they hold the lock.
+    TwoHolders,
+    WriteAccepted,
+    WriteRejected,
+    /// A write accepted that the checker found stale or lost.
+    WriteViolation,
+}
+
+impl Mark {
+    /// Returns the glyph drawn in the mark's dot.
+    pub fn glyph(self) -> &'static str {
+        match self {
+            Mark::Expired => "◷",
+            Mark::Lost | Mark::DeletedByOther | Mark::Crash | Mark::GaveUp | Mark::WriteRejected => "✗",
+            Mark::TakenOver => "⇄",
+            Mark::Restart => "↻",
+            Mark::Promoted => "↑",
+            Mark::ClockJump => "↷",
+            Mark::RenewalFailed | Mark::WriteViolation => "!",
+            Mark::SlowLink => "»",
+            Mark::TwoHolders => "⚠",
+            Mark::WriteAccepted => "✓",
+        }
+    }
+}
+
+/// What an item is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    Arrow(Arrow),
+    Span(Span),
+    /// A partition: a band across the lanes it cuts.
+    Partition,
+    Mark(Mark),
+}
+
+/// What is drawn, and where.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// A message, from (x1, y1) to (x2, y2).
+    Arrow { x1: f32, y1: f32, x2: f32, y2: f32, arrow: Arrow },
+    /// A vertical span on a lifeline.
+    Span { x: f32, y0: f32, y1: f32, span: Span },
+    /// A horizontal band across the lanes a partition cuts.
+    Band { x0: f32, x1: f32, y0: f32, y1: f32 },
+    /// A point mark on a lifeline.
+    Mark { x: f32, y: f32, mark: Mark },
+}
+
+/// One drawn item with its label and the events it belongs to.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Item {
     pub shape: Shape,
-    /// Semantic CSS classes, e.g. `msg msg--refusal` or `write write--rejected`.
-    pub class: &'static str,
     pub label: Option<Label>,
     /// The first and last trace events the item stands for; the cursor on either highlights it.
     pub events: (usize, usize),
+}
+
+impl Item {
+    /// Returns what the item is, without its geometry.
+    pub fn kind(&self) -> ItemKind {
+        match self.shape {
+            Shape::Arrow { arrow, .. } => ItemKind::Arrow(arrow),
+            Shape::Span { span, .. } => ItemKind::Span(span),
+            Shape::Band { .. } => ItemKind::Partition,
+            Shape::Mark { mark, .. } => ItemKind::Mark(mark),
+        }
+    }
 }
 
 /// The laid-out diagram.
@@ -124,27 +218,63 @@ fn lane_gap(lanes: usize) -> f32 {
 
 /// Says whether an event takes a row of its own (it draws something with a label).
 fn takes_row(kind: &EventKind) -> bool {
-    !matches!(
-        kind,
+    match kind {
         EventKind::Send { .. }
-            | EventKind::LeaseGranted { .. }
-            | EventKind::LeaseRenewed { .. }
-            | EventKind::KeyReplicated { .. }
-            | EventKind::BeliefStart { .. }
-            | EventKind::BeliefExtended { .. }
-            | EventKind::BeliefEnd { .. }
-            | EventKind::Done
-    )
+        | EventKind::LockGranted { .. }
+        | EventKind::LockExtended { .. }
+        | EventKind::LockReplicated { .. }
+        | EventKind::BeliefStart { .. }
+        | EventKind::BeliefExtended { .. }
+        | EventKind::BeliefEnd { .. }
+        | EventKind::Done => false,
+        EventKind::Deliver { .. }
+        | EventKind::Drop { .. }
+        | EventKind::PauseStart { .. }
+        | EventKind::PauseEnd
+        | EventKind::Crash
+        | EventKind::Restart { .. }
+        | EventKind::ClockJump { .. }
+        | EventKind::PartitionStart { .. }
+        | EventKind::PartitionEnd { .. }
+        | EventKind::LinkSlow { .. }
+        | EventKind::LockEnded { .. }
+        | EventKind::Promoted
+        | EventKind::RenewalFailed { .. }
+        | EventKind::GaveUp { .. }
+        | EventKind::WriteAccepted { .. }
+        | EventKind::WriteRejected { .. } => true,
+    }
+}
+
+/// Says how a delivered (or lost) message is drawn.
+fn arrow(msg: &Msg, lost: bool) -> Arrow {
+    match (msg, msg.kind()) {
+        _ if lost => Arrow::Lost,
+        (Msg::WriteRejected { .. }, _) => Arrow::Rejected,
+        (Msg::Write { .. }, _) => Arrow::Write,
+        (_, MsgKind::Busy | MsgKind::Refusal) => Arrow::Refusal,
+        (_, MsgKind::Reply) => Arrow::Reply,
+        (_, MsgKind::Acquire | MsgKind::Request | MsgKind::WakeUp) => Arrow::Request,
+    }
 }
 
 /// Chooses pixels per simulated millisecond so that a typical run is a few screens tall at most.
-fn scale(trace: &Trace) -> f32 {
-    let span = trace.events.last().map_or(1, |e| e.at_ms.max(1)) as f32;
-    (600.0 / span).clamp(0.002, 0.5)
+fn scale(last_ms: u64) -> f32 {
+    (600.0 / last_ms.max(1) as f32).clamp(0.002, 0.5)
+}
+
+/// A span begun and not yet ended: its first event and what it is about.
+#[derive(Clone, Debug)]
+struct Open {
+    start: usize,
+    /// The token of a belief; the pause's label.
+    token: u64,
+    label: Option<String>,
 }
 
 /// Lays out a whole trace.
-pub fn layout(trace: &Trace) -> Layout {
+pub fn layout(words: &Words) -> Layout {
+    let trace = words.trace();
     let lanes: Vec<Lane> = trace
         .participants
         .iter()
@@ -152,7 +282,7 @@ pub fn layout(trace: &Trace) -> Layout {
         .map(|(i, p)| Lane { x: LEFT + 72.0 + i as f32 * lane_gap(trace.participants.len()), name: p.name.clone(), role: p.role })
         .collect();
     let x = |n: NodeId| lanes[n.0].x;
-    let px_per_ms = scale(trace);
+    let px_per_ms = scale(trace.events.last().map_or(1, |e| e.at_ms));
     let (mut rows, mut gaps, mut ticks) = (Vec::with_capacity(trace.events.len()), Vec::new(), Vec::new());
     let (mut y, mut last_ms) = (TOP, 0u64);
     for e in &trace.events {
@@ -176,31 +306,29 @@ pub fn layout(trace: &Trace) -> Layout {
     let bottom = y + ROW * 1.5;
     let mut b = Builder { items: Vec::new() };
     let mut sends: BTreeMap<u64, usize> = BTreeMap::new();
-    let mut open: BTreeMap<(NodeId, &'static str), (usize, String)> = BTreeMap::new();
+    let mut open: BTreeMap<(NodeId, SpanKey), Open> = BTreeMap::new();
     // Where each holder last lost the lock (by token) at the lock services.
-    let mut lease_end: BTreeMap<(NodeId, u64), usize> = BTreeMap::new();
-    // Open partitions: (item index of the band).
+    let mut lock_end: BTreeMap<(NodeId, u64), usize> = BTreeMap::new();
+    // Open partitions: the item index of each band.
     let mut partitions: Vec<usize> = Vec::new();
     let (band_x0, band_x1) = (lanes[0].x - 40.0, lanes.last().map_or(LEFT, |l| l.x) + 40.0);
     let violations: BTreeMap<usize, Vec<FindingKind>> = trace.verdict.findings.iter().fold(BTreeMap::new(), |mut m, f| {
-        m.entry(f.event).or_insert_with(Vec::new).push(f.kind);
+        m.entry(f.event).or_insert_with(Vec::new).push(f.kind());
         m
     });
-
+    let vocab = words.vocabulary();
     let mut holdings = Holdings::new(trace.quorum);
     for (i, e) in trace.events.iter().enumerate() {
         let (ex, ey) = (x(e.node), rows[i]);
         for change in holdings.apply(e) {
             if let Change::Lost { holder, token } = change {
-                lease_end.insert((holder, token), i);
+                lock_end.insert((holder, token), i);
             }
         }
-        if matches!(e.kind, EventKind::Crash) {
-            // What a crashed lock service holds is out of service until it restarts.
-            if let Some((s, _)) = open.remove(&(e.node, "lease")) {
-                b.push(Shape::Span { x: ex, y0: rows[s], y1: ey }, "lease lease--service", None, (s, i));
-            }
-        }
+        let mark = |b: &mut Builder, mark: Mark, text: String| {
+            let label = side_label(ex, ey + 4.0, text, lanes.len(), e.node, 14.0);
+            b.push(Shape::Mark { x: ex, y: ey, mark }, Some(label), (i, i));
+        };
         match &e.kind {
             EventKind::Send { msg_id, .. } => {
                 sends.insert(*msg_id, i);
@@ -210,108 +338,101 @@ pub fn layout(trace: &Trace) -> Layout {
                 let s = sends.get(msg_id).copied().unwrap_or(i);
                 let (x1, y1) = (x(*from), rows[s]);
                 let x2 = if lost { x1 + (ex - x1) * 0.6 } else { ex };
-                let class = match msg {
-                    _ if lost => "msg msg--lost",
-                    Msg::WriteRejected { .. } => "msg msg--rejected",
-                    m if m.is_refusal() => "msg msg--refusal",
-                    Msg::Write { .. } => "msg msg--write",
-                    Msg::Granted { .. } | Msg::Renewed { .. } | Msg::ReleaseResult { .. } | Msg::ReadResult { .. } | Msg::WriteAccepted { .. } => "msg msg--reply",
-                    _ => "msg",
-                };
-                let text = match msg {
-                    _ if lost => format!("{} ✗", msg.label()),
+                let kind = arrow(msg, lost);
+                let text = match kind {
+                    Arrow::Lost => format!("{} ✗", words.label(msg, e.node)),
                     // The ✗ at the resource already gives the reason.
-                    Msg::WriteRejected { .. } => "rejected".into(),
-                    _ => msg.label(),
+                    Arrow::Rejected => "rejected".into(),
+                    Arrow::Request | Arrow::Reply | Arrow::Refusal | Arrow::Write => words.label(msg, e.node),
                 };
                 let label = b.arrow_label(x1, y1, x2, ey, text);
-                b.push(Shape::Arrow { x1, y1, x2, y2: ey, lost }, class, Some(label), (s, i));
+                b.push(Shape::Arrow { x1, y1, x2, y2: ey, arrow: kind }, Some(label), (s, i));
             }
             EventKind::PauseStart { until_ms } => {
-                let text = format!("paused {}", ms(until_ms - e.at_ms));
-                open.insert((e.node, "pause"), (i, text));
+                let label = Some(format!("paused {}", ms(until_ms - e.at_ms)));
+                open.insert((e.node, SpanKey::Pause), Open { start: i, token: 0, label });
             }
             EventKind::PauseEnd => {
-                if let Some((s, text)) = open.remove(&(e.node, "pause")) {
-                    let label = side_label(ex, (rows[s] + ey) / 2.0 + 4.0, text, lanes.len(), e.node, 30.0);
-                    b.push(Shape::Span { x: ex, y0: rows[s], y1: ey }, "pause", Some(label), (s, i));
+                if let Some(o) = open.remove(&(e.node, SpanKey::Pause)) {
+                    let label = o.label.map(|t| side_label(ex, (rows[o.start] + ey) / 2.0 + 4.0, t, lanes.len(), e.node, 30.0));
+                    b.push(Shape::Span { x: ex, y0: rows[o.start], y1: ey, span: Span::Pause }, label, (o.start, i));
                 }
             }
-            EventKind::LeaseGranted { token, .. } | EventKind::KeyReplicated { token, .. } => {
-                open.insert((e.node, "lease"), (i, lease_name(*token)));
+            EventKind::LockGranted { token, .. } | EventKind::LockReplicated { token, .. } => {
+                open.insert((e.node, SpanKey::Held), Open { start: i, token: *token, label: None });
             }
-            EventKind::LeaseEnded { token, how, holder } => {
-                if let Some((s, _)) = open.remove(&(e.node, "lease")) {
-                    b.push(Shape::Span { x: ex, y0: rows[s], y1: ey }, "lease lease--service", None, (s, i));
+            EventKind::LockEnded { token, how, holder } => {
+                if let Some(o) = open.remove(&(e.node, SpanKey::Held)) {
+                    b.push(Shape::Span { x: ex, y0: rows[o.start], y1: ey, span: Span::Held }, None, (o.start, i));
                 }
-                let (glyph, class, text) = match how {
-                    LeaseEnd::Expired => ("◷", "mark mark--expiry", format!("{} expires", lease_name(*token))),
-                    LeaseEnd::Released => ("", "mark mark--release", String::new()),
-                    LeaseEnd::DeletedByOther => ("✗", "mark mark--violation", format!("{} of {} deleted", lease_name(*token), trace.name(*holder))),
-                    LeaseEnd::LostOnRestart => ("✗", "mark mark--expiry", format!("{} lost", lease_name(*token))),
+                let kind = match how {
+                    LockEnd::Expired => Some(Mark::Expired),
+                    LockEnd::Released => None,
+                    LockEnd::DeletedByOther => Some(Mark::DeletedByOther),
+                    LockEnd::LostOnRestart => Some(Mark::Lost),
+                    LockEnd::Replaced => Some(Mark::TakenOver),
                 };
-                if !glyph.is_empty() {
-                    let label = side_label(ex, ey + 4.0, text, lanes.len(), e.node, 14.0);
-                    b.push(Shape::Mark { x: ex, y: ey, glyph }, class, Some(label), (i, i));
+                if let Some(kind) = kind {
+                    mark(&mut b, kind, vocab.ended_mark(trace.name(*holder), *token, *how));
                 }
             }
             EventKind::BeliefStart { token, .. } => {
-                open.insert((e.node, "belief"), (i, format!("token {token}")));
+                open.insert((e.node, SpanKey::Belief), Open { start: i, token: *token, label: None });
             }
             EventKind::BeliefEnd { token, .. } => {
-                if let Some((s, _)) = open.remove(&(e.node, "belief")) {
-                    let service_end = lease_end.get(&(e.node, *token)).filter(|&&j| j > s).map(|&j| rows[j]);
-                    b.belief(ex, rows[s], ey, service_end, (s, i));
+                if let Some(o) = open.remove(&(e.node, SpanKey::Belief)) {
+                    let service_end = lock_end.get(&(e.node, *token)).filter(|&&j| j > o.start).map(|&j| rows[j]);
+                    b.belief(ex, rows[o.start], ey, service_end, (o.start, i));
                 }
             }
             EventKind::WriteAccepted { token, writer, .. } | EventKind::WriteRejected { token, writer, .. } => {
-                let rejected = matches!(e.kind, EventKind::WriteRejected { .. });
                 let found = violations.get(&i).cloned().unwrap_or_default();
                 let violation = found.iter().any(|k| k.is_violation());
                 // Without a lock there is no token to speak of.
-                let accepted = if trace.quorum == 0 { "accepted".into() } else { format!("accepted, {}", token_name(*token)) };
-                let (glyph, class, mut text) = match &e.kind {
-                    EventKind::WriteRejected { reason, .. } => ("✗", "write write--rejected", format!("rejected: {reason}")),
-                    _ if violation => ("!", "write write--violation", accepted),
-                    _ => ("✓", "write write--accepted", accepted),
+                let accepted = if words.has_lock() { format!("accepted, {}", words.token(*token)) } else { "accepted".into() };
+                let (kind, text) = match &e.kind {
+                    EventKind::WriteRejected { reason, .. } => (Mark::WriteRejected, format!("rejected: {}", words.rejection(reason))),
+                    _ if violation => {
+                        let stale = found.contains(&FindingKind::StaleWriteAccepted);
+                        let lost = found.contains(&FindingKind::LostUpdate);
+                        let what = match (stale, lost) {
+                            (true, true) => "STALE, LOST UPDATE",
+                            (true, false) => "STALE WRITE",
+                            (false, true | false) => "LOST UPDATE",
+                        };
+                        (Mark::WriteViolation, format!("{accepted}: {what}"))
+                    }
+                    _ => (Mark::WriteAccepted, accepted),
                 };
-                if violation && !rejected {
-                    let lost = found.contains(&FindingKind::LostUpdate);
-                    let stale = found.contains(&FindingKind::StaleWriteAccepted);
-                    let what = match (stale, lost) {
-                        (true, true) => "STALE, LOST UPDATE",
-                        (true, false) => "STALE WRITE",
-                        _ => "LOST UPDATE",
-                    };
-                    text = format!("{text}: {what}");
-                }
                 // The reply goes back toward the writer, so the verdict sits on the other side.
                 let label = if x(*writer) > ex {
                     Label { x: ex - 14.0, y: ey + 4.0, text, anchor: Anchor::End }
                 } else {
                     Label { x: ex + 14.0, y: ey + 4.0, text, anchor: Anchor::Start }
                 };
-                b.push(Shape::Mark { x: ex, y: ey, glyph }, class, Some(label), (i, i));
+                b.push(Shape::Mark { x: ex, y: ey, mark: kind }, Some(label), (i, i));
             }
-            EventKind::Crash
-            | EventKind::Restart { .. }
-            | EventKind::Promoted
-            | EventKind::ClockJump { .. }
-            | EventKind::GaveUp { .. }
-            | EventKind::RenewalFailed { .. }
-            | EventKind::LinkSlow { .. } => {
-                let (glyph, class, text) = match &e.kind {
-                    EventKind::Crash => ("✗", "mark mark--crash", "crash".to_string()),
-                    EventKind::Promoted => ("↑", "mark mark--restart", "promoted to primary".to_string()),
-                    EventKind::Restart { keep_state } => ("↻", "mark mark--restart", if *keep_state { "restart (state kept)".into() } else { "restart (state lost)".into() }),
-                    EventKind::ClockJump { by_ms } => ("↷", "mark mark--clock", format!("clock {}{}", if *by_ms >= 0 { "+" } else { "−" }, ms(by_ms.unsigned_abs()))),
-                    EventKind::GaveUp { attempts } => ("✗", "mark mark--gaveup", format!("gives up after {attempts} tries")),
-                    EventKind::RenewalFailed { abort, .. } => ("!", "mark mark--renewal", if *abort { "renewal failed: abort".into() } else { "renewal failed: carry on".into() }),
-                    EventKind::LinkSlow { to, extra_ms, .. } => ("»", "mark mark--slow", format!("link to {} +{}", trace.name(*to), ms(*extra_ms))),
-                    _ => unreachable!("matched above"),
-                };
-                let label = side_label(ex, ey + 4.0, text, lanes.len(), e.node, 14.0);
-                b.push(Shape::Mark { x: ex, y: ey, glyph }, class, Some(label), (i, i));
+            EventKind::Crash => {
+                // What a crashed lock service holds is out of service until it restarts.
+                if let Some(o) = open.remove(&(e.node, SpanKey::Held)) {
+                    b.push(Shape::Span { x: ex, y0: rows[o.start], y1: ey, span: Span::Held }, None, (o.start, i));
+                }
+                mark(&mut b, Mark::Crash, "crash".into());
+            }
+            EventKind::Promoted => mark(&mut b, Mark::Promoted, "promoted to primary".into()),
+            EventKind::Restart { keep_state } => {
+                mark(&mut b, Mark::Restart, if *keep_state { "restart (state kept)".into() } else { "restart (state lost)".into() })
+            }
+            EventKind::ClockJump { by_ms } => {
+                mark(&mut b, Mark::ClockJump, format!("clock {}{}", if *by_ms >= 0 { "+" } else { "−" }, ms(by_ms.unsigned_abs())))
+            }
+            EventKind::GaveUp { attempts } => mark(&mut b, Mark::GaveUp, format!("gives up after {attempts} tries")),
+            EventKind::RenewalFailed { abort, .. } => {
+                let then = if *abort { "abort" } else { "carry on" };
+                mark(&mut b, Mark::RenewalFailed, format!("{} failed: {then}", vocab.renewal()))
+            }
+            EventKind::LinkSlow { to, extra_ms, .. } => {
+                mark(&mut b, Mark::SlowLink, format!("link to {} +{}", trace.name(*to), ms(*extra_ms)))
             }
             EventKind::PartitionStart { from, to, .. } => {
                 // The band spans the lanes cut off from each other.
@@ -322,36 +443,33 @@ pub fn layout(trace: &Trace) -> Layout {
                 let text = format!("partition: {} ✕ {}", names(from), names(to));
                 let label = Label { x: x0 + 4.0, y: ey + 14.0, text, anchor: Anchor::Start };
                 partitions.push(b.items.len());
-                b.push(Shape::Band { x0, x1, y0: ey, y1: bottom }, "partition", Some(label), (i, i));
+                b.push(Shape::Band { x0, x1, y0: ey, y1: bottom }, Some(label), (i, i));
             }
             EventKind::PartitionEnd { .. } => {
                 if let Some(Shape::Band { y1, .. }) = partitions.pop().map(|k| &mut b.items[k].shape) {
                     *y1 = ey;
                 }
             }
-            _ => {}
+            EventKind::LockExtended { .. } | EventKind::BeliefExtended { .. } | EventKind::Done => {}
         }
-        if let Some(kinds) = violations.get(&i) {
-            if kinds.contains(&FindingKind::TwoHolders) {
-                let label = side_label(ex, ey - 12.0, "two holders".into(), lanes.len(), e.node, 14.0);
-                b.push(Shape::Mark { x: ex, y: ey - 16.0, glyph: "⚠" }, "mark mark--hazard", Some(label), (i, i));
-            }
+        if violations.get(&i).is_some_and(|kinds| kinds.contains(&FindingKind::TwoHolders)) {
+            let label = side_label(ex, ey - 12.0, "two holders".into(), lanes.len(), e.node, 14.0);
+            b.push(Shape::Mark { x: ex, y: ey - 16.0, mark: Mark::TwoHolders }, Some(label), (i, i));
         }
     }
     // Whatever is still open runs to the bottom of the diagram.
     let last = trace.events.len().saturating_sub(1);
-    for ((node, what), (s, text)) in open {
-        let (nx, y0) = (x(node), rows[s]);
-        match what {
-            "pause" => {
-                let label = side_label(nx, y0 + 16.0, text, lanes.len(), node, 30.0);
-                b.push(Shape::Span { x: nx, y0, y1: bottom }, "pause", Some(label), (s, last));
+    for ((node, key), o) in open {
+        let (nx, y0) = (x(node), rows[o.start]);
+        match key {
+            SpanKey::Pause => {
+                let label = o.label.map(|t| side_label(nx, y0 + 16.0, t, lanes.len(), node, 30.0));
+                b.push(Shape::Span { x: nx, y0, y1: bottom, span: Span::Pause }, label, (o.start, last));
             }
-            "lease" => b.push(Shape::Span { x: nx, y0, y1: bottom }, "lease lease--service", None, (s, last)),
-            _ => {
-                let token = text.trim_start_matches("token ").parse::<u64>().unwrap_or(0);
-                let service_end = lease_end.get(&(node, token)).filter(|&&j| j > s).map(|&j| rows[j]);
-                b.belief(nx, y0, bottom, service_end, (s, last));
+            SpanKey::Held => b.push(Shape::Span { x: nx, y0, y1: bottom, span: Span::Held }, None, (o.start, last)),
+            SpanKey::Belief => {
+                let service_end = lock_end.get(&(node, o.token)).filter(|&&j| j > o.start).map(|&j| rows[j]);
+                b.belief(nx, y0, bottom, service_end, (o.start, last));
             }
         }
     }
@@ -361,6 +479,14 @@ pub fn layout(trace: &Trace) -> Layout {
     Layout { width, height: bottom + 16.0, lanes, rows, items: b.items, gaps, ticks }
 }
 
+/// Which span a lifeline has open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum SpanKey {
+    Pause,
+    Held,
+    Belief,
+}
+
 struct Builder {
     items: Vec<Item>,
 }
@@ -368,19 +494,19 @@ struct Builder {
 impl Builder {
     /// Adds an item; its label moves a line down or up if it would cover a label already placed,
     /// and so does a mark (with its label) whose dot would.
-    fn push(&mut self, mut shape: Shape, class: &'static str, mut label: Option<Label>, events: (usize, usize)) {
-        if let Shape::Mark { x, y, glyph } = shape {
+    fn push(&mut self, mut shape: Shape, mut label: Option<Label>, events: (usize, usize)) {
+        if let Shape::Mark { x, y, mark } = shape {
             let placed = self.obstacles();
             let free = |dy: &f32| !placed.iter().any(|b| overlap((x - MARK_R, y + dy - MARK_R, x + MARK_R, y + dy + MARK_R), *b));
             let dy = [0.0, -14.0, 14.0, -28.0, 28.0].into_iter().find(free).unwrap_or(0.0);
-            shape = Shape::Mark { x, y: y + dy, glyph };
+            shape = Shape::Mark { x, y: y + dy, mark };
             label = label.map(|l| Label { y: l.y + dy, ..l });
         }
         let label = label.map(|l| {
             let shifted = |dy: f32| Label { y: l.y + dy, ..l.clone() };
             self.first_free([0.0, 14.0, -14.0, 28.0, -28.0].map(shifted)).unwrap_or(l)
         });
-        self.items.push(Item { shape, class, label, events });
+        self.items.push(Item { shape, label, events });
     }
 
     /// Returns the boxes of everything placed so far that a new label or mark must not cover:
@@ -388,7 +514,7 @@ impl Builder {
     fn obstacles(&self) -> Vec<(f32, f32, f32, f32)> {
         let dots = self.items.iter().filter_map(|i| match i.shape {
             Shape::Mark { x, y, .. } => Some((x - MARK_R, y - MARK_R, x + MARK_R, y + MARK_R)),
-            _ => None,
+            Shape::Arrow { .. } | Shape::Span { .. } | Shape::Band { .. } => None,
         });
         self.items.iter().filter_map(|i| i.label.as_ref().map(Label::bbox)).chain(dots).collect()
     }
@@ -412,15 +538,14 @@ impl Builder {
         match service_end.filter(|&end| end < y1) {
             Some(end) => {
                 let end = end.max(y0);
-                self.push(Shape::Span { x, y0, y1: end }, "belief", None, events);
+                self.push(Shape::Span { x, y0, y1: end, span: Span::Belief }, None, events);
                 let label = Label { x: x + 10.0, y: end + 18.0, text: "stale: still believes".into(), anchor: Anchor::Start };
-                self.push(Shape::Span { x, y0: end, y1 }, "belief belief--stale", Some(label), events);
+                self.push(Shape::Span { x, y0: end, y1, span: Span::StaleBelief }, Some(label), events);
             }
-            None => self.push(Shape::Span { x, y0, y1 }, "belief", None, events),
+            None => self.push(Shape::Span { x, y0, y1, span: Span::Belief }, None, events),
         }
     }
 }
-
 
 /// Says whether two boxes (x0, y0, x1, y1) overlap.
 fn overlap(a: (f32, f32, f32, f32), b: (f32, f32, f32, f32)) -> bool {
@@ -438,5 +563,5 @@ fn side_label(x: f32, y: f32, text: String, lanes: usize, node: NodeId, offset: 
 
 /// Formats a tick's time for the axis.
 pub fn tick_text(at_ms: u64) -> String {
-    format!("{} ms", group(at_ms as i64))
+    format!("{} ms", group_u(at_ms))
 }

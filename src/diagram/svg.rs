@@ -1,7 +1,9 @@
-//! Layout → SVG text. The page, the SVG export and the command line all draw with this.
+//! Layout → SVG text. The page, the SVG export and the command line all draw with this; item
+//! kinds become CSS classes, arrowheads and glyphs here and nowhere else.
 
-use super::layout::{tick_text, Anchor, Item, Label, Layout, Shape, MARK_R, TOP};
-use crate::engine::msg::ms;
+use super::layout::{tick_text, Anchor, Arrow, Item, ItemKind, Label, Layout, Mark, Shape, Span, MARK_R, TOP};
+use crate::engine::NodeKind;
+use crate::present::number::ms;
 use std::fmt::Write;
 
 /// The diagram's stylesheet, embedded in exported files so they stand alone.
@@ -62,7 +64,7 @@ pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
         let _ = write!(
             s,
             r#"<g class="lane lane--{}"><line class="lifeline" x1="{x}" y1="{}" x2="{x}" y2="{}"/></g>"#,
-            l.role,
+            role_class(l.role),
             Px(TOP - 20.0),
             Px(layout.height - 12.0),
             x = Px(l.x)
@@ -82,7 +84,7 @@ pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
     }
     s.push_str(r#"<g class="items">"#);
     // Bands first, so they sit behind everything else.
-    let (bands, rest): (Vec<&Item>, Vec<&Item>) = layout.items.iter().partition(|i| matches!(i.shape, Shape::Band { .. }));
+    let (bands, rest): (Vec<&Item>, Vec<&Item>) = layout.items.iter().partition(|i| i.kind() == ItemKind::Partition);
     for item in bands.into_iter().chain(rest) {
         item_svg(&mut s, item);
     }
@@ -106,24 +108,90 @@ pub fn lane_heads(layout: &Layout) -> String {
     s
 }
 
+/// Returns the CSS class of a lane's role.
+pub fn role_class(role: NodeKind) -> &'static str {
+    match role {
+        NodeKind::Client => "client",
+        NodeKind::LockService => "lock_service",
+        NodeKind::Resource => "resource",
+    }
+}
+
+/// Returns an item's semantic CSS classes.
+pub fn class(kind: ItemKind) -> &'static str {
+    match kind {
+        ItemKind::Arrow(Arrow::Request) => "msg",
+        ItemKind::Arrow(Arrow::Reply) => "msg msg--reply",
+        ItemKind::Arrow(Arrow::Refusal) => "msg msg--refusal",
+        ItemKind::Arrow(Arrow::Rejected) => "msg msg--rejected",
+        ItemKind::Arrow(Arrow::Write) => "msg msg--write",
+        ItemKind::Arrow(Arrow::Lost) => "msg msg--lost",
+        ItemKind::Span(Span::Pause) => "pause",
+        ItemKind::Span(Span::Held) => "lease lease--service",
+        ItemKind::Span(Span::Belief) => "belief",
+        ItemKind::Span(Span::StaleBelief) => "belief belief--stale",
+        ItemKind::Partition => "partition",
+        ItemKind::Mark(Mark::Expired | Mark::Lost) => "mark mark--expiry",
+        ItemKind::Mark(Mark::DeletedByOther | Mark::TakenOver) => "mark mark--violation",
+        ItemKind::Mark(Mark::Crash) => "mark mark--crash",
+        ItemKind::Mark(Mark::Restart | Mark::Promoted) => "mark mark--restart",
+        ItemKind::Mark(Mark::ClockJump) => "mark mark--clock",
+        ItemKind::Mark(Mark::GaveUp) => "mark mark--gaveup",
+        ItemKind::Mark(Mark::RenewalFailed) => "mark mark--renewal",
+        ItemKind::Mark(Mark::SlowLink) => "mark mark--slow",
+        ItemKind::Mark(Mark::TwoHolders) => "mark mark--hazard",
+        ItemKind::Mark(Mark::WriteAccepted) => "write write--accepted",
+        ItemKind::Mark(Mark::WriteRejected) => "write write--rejected",
+        ItemKind::Mark(Mark::WriteViolation) => "write write--violation",
+    }
+}
+
+/// Returns the marker that ends an arrow.
+fn marker(arrow: Arrow) -> &'static str {
+    match arrow {
+        Arrow::Request | Arrow::Write => "head",
+        Arrow::Reply => "head-reply",
+        Arrow::Refusal => "head-refusal",
+        Arrow::Rejected => "head-rejected",
+        Arrow::Lost => "cross",
+    }
+}
+
+/// Returns a span's width.
+fn span_width(span: Span) -> f32 {
+    match span {
+        Span::Pause => 18.0,
+        Span::Held => 6.0,
+        Span::Belief | Span::StaleBelief => 10.0,
+    }
+}
+
 /// Renders one item as a `<g>` carrying its classes and events, so a page can find it.
 pub fn item_svg(s: &mut String, item: &Item) {
-    let _ = write!(s, r#"<g class="item {}" data-events="{} {}">"#, item.class, item.events.0, item.events.1);
+    let _ = write!(s, r#"<g class="item {}" data-events="{} {}">"#, class(item.kind()), item.events.0, item.events.1);
     match item.shape {
-        Shape::Arrow { x1, y1, x2, y2, lost } => {
-            let marker = if lost { "cross" } else { marker_for(item.class) };
+        Shape::Arrow { x1, y1, x2, y2, arrow } => {
             let (x1, y1, x2, y2) = (Px(x1), Px(y1), Px(x2), Px(y2));
-            let _ = write!(s, r#"<line class="shaft" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" marker-end="url(#{marker})"/>"#);
+            let _ = write!(s, r#"<line class="shaft" x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" marker-end="url(#{})"/>"#, marker(arrow));
         }
-        Shape::Span { x, y0, y1 } => {
-            let width = if item.class.starts_with("pause") { 18.0 } else if item.class.contains("service") { 6.0 } else { 10.0 };
+        Shape::Span { x, y0, y1, span } => {
+            let width = span_width(span);
             let _ = write!(s, r#"<rect class="span" x="{}" y="{}" width="{}" height="{}" rx="2"/>"#, Px(x - width / 2.0), Px(y0), Px(width), Px((y1 - y0).max(1.0)));
         }
         Shape::Band { x0, x1, y0, y1 } => {
             let _ = write!(s, r#"<rect class="band" x="{}" y="{}" width="{}" height="{}"/>"#, Px(x0), Px(y0), Px(x1 - x0), Px((y1 - y0).max(1.0)));
         }
-        Shape::Mark { x, y, glyph } => {
-            let _ = write!(s, r#"<circle class="dot" cx="{}" cy="{}" r="{}"/><text class="glyph" x="{}" y="{}" text-anchor="middle">{glyph}</text>"#, Px(x), Px(y), Px(MARK_R), Px(x), Px(y + 4.0));
+        Shape::Mark { x, y, mark } => {
+            let _ = write!(
+                s,
+                r#"<circle class="dot" cx="{}" cy="{}" r="{}"/><text class="glyph" x="{}" y="{}" text-anchor="middle">{}</text>"#,
+                Px(x),
+                Px(y),
+                Px(MARK_R),
+                Px(x),
+                Px(y + 4.0),
+                mark.glyph()
+            );
         }
     }
     if let Some(label) = &item.label {
@@ -139,18 +207,6 @@ fn label_svg(s: &mut String, l: &Label) {
         Anchor::End => "end",
     };
     let _ = write!(s, r#"<text class="label" x="{}" y="{}" text-anchor="{anchor}">{}</text>"#, Px(l.x), Px(l.y), escape(&l.text));
-}
-
-fn marker_for(class: &str) -> &'static str {
-    if class.contains("rejected") {
-        "head-rejected"
-    } else if class.contains("refusal") {
-        "head-refusal"
-    } else if class.contains("reply") {
-        "head-reply"
-    } else {
-        "head"
-    }
 }
 
 const DEFS: &str = concat!(

@@ -3,10 +3,10 @@
 //! Nodes never touch the queue, the network or true time; the simulator alone interprets
 //! what they write into [`Cx`].
 
+use super::event::EventKind;
 use super::ids::NodeId;
 use super::msg::Msg;
 use super::rng::Rng;
-use super::trace::EventKind;
 
 /// A node's named timers; setting one again replaces it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -15,14 +15,18 @@ pub enum Timer {
     Start,
     /// The current script step's wait is over (work done, retry due).
     Step,
-    /// A request went unanswered for too long.
+    /// The lock request in flight went unanswered for too long.
     Timeout,
+    /// The next renewal or keep-alive is due.
     Renew,
+    /// The renewal in flight went unanswered for too long.
     RenewTimeout,
-    /// The lease with this token (or Redis key with this value) reaches its expiry on the service's clock.
-    LeaseExpiry(u64),
-    /// The primary's next batch of changes goes to its replica.
-    Replicate,
+    /// A lock design's client-side timer, numbered by the design.
+    Client(u8),
+    /// Something with this id (a lease, a key, a session) reaches its expiry on the service's clock.
+    Expiry(u64),
+    /// A lock service's own background work, numbered by the design (replication, say).
+    Service(u8),
 }
 
 /// What a node asks the simulator to do.
@@ -51,7 +55,7 @@ impl Cx<'_> {
 
     /// Sets a timer to fire `after_ms` from now on this node's clock.
     pub fn after(&mut self, timer: Timer, after_ms: u64) {
-        self.at(timer, self.now + after_ms as i64);
+        self.at(timer, self.now.saturating_add_unsigned(after_ms));
     }
 
     /// Sets a timer to fire when this node's clock reads `at_local`.
@@ -84,4 +88,27 @@ pub trait Actor {
     fn on_restart(&mut self, cx: &mut Cx, keep_state: bool);
     /// Becomes the primary; only replicas do anything.
     fn on_promote(&mut self, _cx: &mut Cx) {}
+}
+
+/// Drives a node directly in unit tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{Actor, Command, Cx};
+    use crate::engine::ids::NodeId;
+    use crate::engine::msg::Msg;
+    use crate::engine::rng::Rng;
+
+    /// Delivers `msg` from node `from` at local time `now` and returns every command written.
+    pub fn call(node: &mut dyn Actor, now: i64, from: usize, msg: Msg) -> Vec<Command> {
+        let (mut rng, mut out) = (Rng::new(0), Vec::new());
+        node.on_message(&mut Cx { me: NodeId(99), now, rng: &mut rng, out: &mut out }, NodeId(from), &msg);
+        out
+    }
+
+    /// Returns the messages among `out`, as (recipient, message).
+    pub fn sent(out: &[Command]) -> Vec<(usize, Msg)> {
+        out.iter()
+            .filter_map(|c| if let Command::Send { to, msg } = c { Some((to.0, msg.clone())) } else { None })
+            .collect()
+    }
 }

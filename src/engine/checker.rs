@@ -1,15 +1,15 @@
 //! The checker: safety properties evaluated over a finished trace, recorded as data.
 //!
-//! - a write accepted from a client whose lease had already ended at the lock service;
-//! - a lost update: an accepted write overwrote data written under a newer lease, or data changed
+//! - a write accepted from a client whose lock had already ended at the lock service;
+//! - a lost update: an accepted write overwrote data written under a newer grant, or data changed
 //!   since the writer read the version its write was based on;
 //! - two clients believing they hold the lock at once (a hazard, even when fencing saves the data);
 //! - a write rejected by the resource (the defence working).
 
+use super::event::{Event, EventKind};
 use super::holdings::{Change, Holdings};
 use super::ids::NodeId;
-use super::msg::{lease_name, ms, token_name, Msg};
-use super::trace::{Event, EventKind};
+use super::msg::{Msg, Rejection};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -26,28 +26,55 @@ pub enum FindingKind {
 impl FindingKind {
     /// Says whether this finding makes the run unsafe.
     pub fn is_violation(self) -> bool {
-        matches!(self, FindingKind::StaleWriteAccepted | FindingKind::LostUpdate)
-    }
-
-    /// Returns a short human label.
-    pub fn label(self) -> &'static str {
         match self {
-            FindingKind::StaleWriteAccepted => "stale write accepted",
-            FindingKind::LostUpdate => "lost update",
-            FindingKind::TwoHolders => "two holders",
-            FindingKind::StaleWriteRejected => "write rejected",
+            FindingKind::StaleWriteAccepted | FindingKind::LostUpdate => true,
+            FindingKind::TwoHolders | FindingKind::StaleWriteRejected => false,
         }
     }
+}
+
+/// Why an accepted write lost an update.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "cause", rename_all = "snake_case")]
+pub enum LostCause {
+    /// It overwrote data written under a newer grant of the lock (under token `newer`).
+    OverwroteNewer { newer: u64 },
+    /// It was based on version `read`, but the data had moved on to version `found` since.
+    ChangedSinceRead { read: u64, found: u64 },
+}
+
+/// What a finding found, with who and which token.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Found {
+    /// `writer`'s write under `token` was accepted after its lock had ended.
+    StaleWriteAccepted { writer: NodeId, token: u64 },
+    LostUpdate { writer: NodeId, cause: LostCause },
+    /// `client` (under `token`) came to believe it holds the lock while `other` (under
+    /// `other_token`) still did.
+    TwoHolders { client: NodeId, token: u64, other: NodeId, other_token: u64 },
+    StaleWriteRejected { writer: NodeId, token: u64, reason: Rejection },
 }
 
 /// One property result, tied to the event that proves it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
-    pub kind: FindingKind,
     /// Index of the proving event in the trace.
     pub event: usize,
     pub at_ms: u64,
-    pub text: String,
+    pub found: Found,
+}
+
+impl Finding {
+    /// Returns what kind of finding this is.
+    pub fn kind(&self) -> FindingKind {
+        match self.found {
+            Found::StaleWriteAccepted { .. } => FindingKind::StaleWriteAccepted,
+            Found::LostUpdate { .. } => FindingKind::LostUpdate,
+            Found::TwoHolders { .. } => FindingKind::TwoHolders,
+            Found::StaleWriteRejected { .. } => FindingKind::StaleWriteRejected,
+        }
+    }
 }
 
 /// The run's verdict and every finding behind it.
@@ -60,26 +87,17 @@ pub struct Verdict {
 impl Verdict {
     /// Returns the findings of one kind.
     pub fn of(&self, kind: FindingKind) -> impl Iterator<Item = &Finding> {
-        self.findings.iter().filter(move |f| f.kind == kind)
-    }
-
-    /// Renders the verdict as text lines for the trace's text form.
-    pub fn to_text(&self) -> String {
-        let mut out = format!("verdict: {}\n", if self.safe { "SAFE" } else { "UNSAFE" });
-        for f in &self.findings {
-            out.push_str(&format!("  [{}] #{} at {}: {}\n", f.kind.label(), f.event, ms(f.at_ms), f.text));
-        }
-        out
+        self.findings.iter().filter(move |f| f.kind() == kind)
     }
 }
 
-/// Evaluates every property over a trace. `names` are the participants' display names; a client
-/// holds the lock while `quorum` lock-service nodes hold its key. With `quorum` 0 there is no
-/// lock, so no write can be stale; only lost updates and rejections are found.
+/// Evaluates every property over a trace. A client holds the lock while `quorum` lock-service
+/// nodes hold it for the client. With `quorum` 0 there is no lock, so no write can be stale;
+/// only lost updates and rejections are found.
 ///
 /// Holders are ordered by when they gained the lock, so designs without a fencing token
 /// (every token 0) are judged the same way as those with one.
-pub fn check(events: &[Event], names: &[String], quorum: usize) -> Verdict {
+pub fn check(events: &[Event], quorum: usize) -> Verdict {
     let mut holdings = Holdings::new(quorum);
     let mut latest_grant: BTreeMap<NodeId, u64> = BTreeMap::new();
     let mut grants = 0u64;
@@ -89,7 +107,7 @@ pub fn check(events: &[Event], names: &[String], quorum: usize) -> Verdict {
     // The version each resource's write in progress was based on, if the writer read one.
     let mut based_on: BTreeMap<NodeId, Option<u64>> = BTreeMap::new();
     let mut findings = Vec::new();
-    let mut find = |kind, i: usize, text: String| findings.push(Finding { kind, event: i, at_ms: events[i].at_ms, text });
+    let mut find = |i: usize, found: Found| findings.push(Finding { event: i, at_ms: events[i].at_ms, found });
     for (i, e) in events.iter().enumerate() {
         for change in holdings.apply(e) {
             if let Change::Gained { holder, .. } = change {
@@ -99,15 +117,8 @@ pub fn check(events: &[Event], names: &[String], quorum: usize) -> Verdict {
         }
         match &e.kind {
             EventKind::BeliefStart { token, .. } => {
-                if let Some((other, their)) = believers.iter().find(|(n, _)| **n != e.node) {
-                    let text = format!(
-                        "{} ({}) and {} ({}) both believe they hold the lock",
-                        names[e.node.0],
-                        token_name(*token),
-                        names[other.0],
-                        token_name(*their)
-                    );
-                    find(FindingKind::TwoHolders, i, text);
+                if let Some((&other, &other_token)) = believers.iter().find(|(n, _)| **n != e.node) {
+                    find(i, Found::TwoHolders { client: e.node, token: *token, other, other_token });
                 }
                 believers.insert(e.node, *token);
             }
@@ -118,26 +129,44 @@ pub fn check(events: &[Event], names: &[String], quorum: usize) -> Verdict {
                 based_on.insert(e.node, *expected_version);
             }
             EventKind::WriteAccepted { writer, token, version, .. } => {
-                let who = &names[writer.0];
-                if quorum > 0 && holdings.token_of(*writer) != Some(*token) {
-                    find(FindingKind::StaleWriteAccepted, i, format!("{who}'s write ({}) was accepted after {} had ended", token_name(*token), lease_name(*token)));
+                let writer = *writer;
+                if quorum > 0 && holdings.token_of(writer) != Some(*token) {
+                    find(i, Found::StaleWriteAccepted { writer, token: *token });
                 }
-                let order = latest_grant.get(writer).copied().unwrap_or(0);
+                let order = latest_grant.get(&writer).copied().unwrap_or(0);
                 let read = based_on.remove(&e.node).flatten();
                 if let Some((_, newer)) = data.filter(|d| d.0 > order) {
-                    find(FindingKind::LostUpdate, i, format!("{who}'s write overwrote data written under a newer lease ({})", token_name(newer)));
+                    find(i, Found::LostUpdate { writer, cause: LostCause::OverwroteNewer { newer } });
                 } else if let Some(read) = read.filter(|r| r + 1 < *version) {
-                    let text = format!("{who}'s write was based on version {read}, but the data had changed since (it was at version {}): that update is lost", version - 1);
-                    find(FindingKind::LostUpdate, i, text);
+                    find(i, Found::LostUpdate { writer, cause: LostCause::ChangedSinceRead { read, found: version - 1 } });
                 }
                 data = Some((order, *token));
             }
-            EventKind::WriteRejected { token, reason, .. } => {
-                find(FindingKind::StaleWriteRejected, i, format!("the write ({}) was rejected: {reason}", token_name(*token)));
+            EventKind::WriteRejected { writer, token, reason, .. } => {
+                find(i, Found::StaleWriteRejected { writer: *writer, token: *token, reason: reason.clone() });
             }
-            _ => {}
+            EventKind::Send { .. }
+            | EventKind::Deliver { .. }
+            | EventKind::Drop { .. }
+            | EventKind::PauseStart { .. }
+            | EventKind::PauseEnd
+            | EventKind::Crash
+            | EventKind::Restart { .. }
+            | EventKind::ClockJump { .. }
+            | EventKind::PartitionStart { .. }
+            | EventKind::PartitionEnd { .. }
+            | EventKind::LinkSlow { .. }
+            | EventKind::LockGranted { .. }
+            | EventKind::LockExtended { .. }
+            | EventKind::LockEnded { .. }
+            | EventKind::LockReplicated { .. }
+            | EventKind::Promoted
+            | EventKind::BeliefExtended { .. }
+            | EventKind::RenewalFailed { .. }
+            | EventKind::GaveUp { .. }
+            | EventKind::Done => {}
         }
     }
-    let safe = !findings.iter().any(|f| f.kind.is_violation());
+    let safe = !findings.iter().any(|f| f.kind().is_violation());
     Verdict { safe, findings }
 }

@@ -1,11 +1,11 @@
-//! Who holds the lock according to the lock services, derived from the trace's lease events.
+//! Who holds the lock according to the lock services, derived from the trace's lock events.
 //!
 //! A client holds the lock while it holds keys on at least `quorum` lock-service nodes (one for
 //! single-node designs, a majority for Redlock). The checker, the diagram and the inspector all
 //! read holdership through this one place.
 
+use super::event::{Event, EventKind};
 use super::ids::NodeId;
-use super::trace::{Event, EventKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A change in who holds the lock.
@@ -34,7 +34,7 @@ impl Holdings {
     /// Applies one event, reporting each client that crosses the quorum either way.
     pub fn apply(&mut self, e: &Event) -> Vec<Change> {
         match e.kind {
-            EventKind::LeaseGranted { token, holder, .. } | EventKind::KeyReplicated { token, holder } => {
+            EventKind::LockGranted { token, holder, .. } | EventKind::LockReplicated { token, holder, .. } => {
                 let keys = self.keys.entry(holder).or_default();
                 keys.insert(e.node);
                 if keys.len() >= self.quorum && !self.held.contains_key(&holder) {
@@ -43,7 +43,7 @@ impl Holdings {
                 }
                 Vec::new()
             }
-            EventKind::LeaseEnded { holder, .. } => {
+            EventKind::LockEnded { holder, .. } => {
                 self.keys.entry(holder).or_default().remove(&e.node);
                 self.settle(holder).into_iter().collect()
             }
@@ -58,7 +58,26 @@ impl Holdings {
                     })
                     .collect()
             }
-            _ => Vec::new(),
+            EventKind::Send { .. }
+            | EventKind::Deliver { .. }
+            | EventKind::Drop { .. }
+            | EventKind::PauseStart { .. }
+            | EventKind::PauseEnd
+            | EventKind::Crash
+            | EventKind::Restart { .. }
+            | EventKind::ClockJump { .. }
+            | EventKind::PartitionStart { .. }
+            | EventKind::PartitionEnd { .. }
+            | EventKind::LinkSlow { .. }
+            | EventKind::LockExtended { .. }
+            | EventKind::BeliefStart { .. }
+            | EventKind::BeliefExtended { .. }
+            | EventKind::BeliefEnd { .. }
+            | EventKind::RenewalFailed { .. }
+            | EventKind::GaveUp { .. }
+            | EventKind::WriteAccepted { .. }
+            | EventKind::WriteRejected { .. }
+            | EventKind::Done => Vec::new(),
         }
     }
 

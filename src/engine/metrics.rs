@@ -2,24 +2,26 @@
 //! and stale writes accepted and rejected.
 
 use super::checker::{FindingKind, Verdict};
-use super::msg::Msg;
-use super::trace::{Event, EventKind, LeaseEnd};
-use super::NodeId;
+use super::event::{Event, EventKind, LockEnd};
+use super::ids::NodeId;
+use super::msg::{Msg, MsgKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// What a run cost and how often things went wrong.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Metrics {
+    /// Requests that asked for the lock.
     pub acquire_requests: u32,
-    /// Attempts that were refused or went unanswered.
+    /// Answers that said someone else holds it.
     pub contended: u32,
     pub gave_up: u32,
-    pub lease_expiries: u32,
+    /// Locks that ran out (a lease, a key, a session) or were taken over.
+    pub expiries: u32,
     pub renewal_failures: u32,
     /// Pieces of work (distinct written values) done again by another client.
     pub duplicate_work: u32,
-    /// Waiters woken by a watch (ZooKeeper).
+    /// Waiters woken by a notification (a ZooKeeper watch).
     pub wake_ups: u32,
     pub stale_writes_accepted: u32,
     pub stale_writes_rejected: u32,
@@ -32,40 +34,47 @@ impl Metrics {
         let mut writers: BTreeMap<&str, Vec<NodeId>> = BTreeMap::new();
         for e in events {
             match &e.kind {
-                EventKind::Send { msg: Msg::Acquire { .. }, .. } => m.acquire_requests += 1,
-                EventKind::Deliver { msg: Msg::Busy, .. } => m.contended += 1,
-                EventKind::Deliver { msg: Msg::WatchFired { .. }, .. } => m.wake_ups += 1,
-                EventKind::GaveUp { .. } => m.gave_up += 1,
-                EventKind::LeaseEnded { how: LeaseEnd::Expired, .. } => m.lease_expiries += 1,
-                EventKind::RenewalFailed { .. } => m.renewal_failures += 1,
                 EventKind::Send { msg: Msg::Write { value, .. }, .. } => {
                     let list = writers.entry(value.as_str()).or_default();
                     if !list.contains(&e.node) {
                         list.push(e.node);
                     }
                 }
-                _ => {}
+                EventKind::Send { msg, .. } if msg.kind() == MsgKind::Acquire => m.acquire_requests += 1,
+                EventKind::Deliver { msg, .. } => match msg.kind() {
+                    MsgKind::Busy => m.contended += 1,
+                    MsgKind::WakeUp => m.wake_ups += 1,
+                    MsgKind::Acquire | MsgKind::Request | MsgKind::Reply | MsgKind::Refusal => {}
+                },
+                EventKind::GaveUp { .. } => m.gave_up += 1,
+                EventKind::LockEnded { how: LockEnd::Expired | LockEnd::Replaced, .. } => m.expiries += 1,
+                EventKind::RenewalFailed { .. } => m.renewal_failures += 1,
+                EventKind::Send { .. }
+                | EventKind::Drop { .. }
+                | EventKind::PauseStart { .. }
+                | EventKind::PauseEnd
+                | EventKind::Crash
+                | EventKind::Restart { .. }
+                | EventKind::ClockJump { .. }
+                | EventKind::PartitionStart { .. }
+                | EventKind::PartitionEnd { .. }
+                | EventKind::LinkSlow { .. }
+                | EventKind::LockGranted { .. }
+                | EventKind::LockExtended { .. }
+                | EventKind::LockEnded { .. }
+                | EventKind::LockReplicated { .. }
+                | EventKind::Promoted
+                | EventKind::BeliefStart { .. }
+                | EventKind::BeliefExtended { .. }
+                | EventKind::BeliefEnd { .. }
+                | EventKind::WriteAccepted { .. }
+                | EventKind::WriteRejected { .. }
+                | EventKind::Done => {}
             }
         }
         m.duplicate_work = writers.values().map(|w| w.len() as u32 - 1).sum();
         m.stale_writes_accepted = verdict.of(FindingKind::StaleWriteAccepted).count() as u32;
         m.stale_writes_rejected = verdict.of(FindingKind::StaleWriteRejected).count() as u32;
         m
-    }
-
-    /// Renders the metrics as one line for the text trace.
-    pub fn to_text(&self) -> String {
-        format!(
-            "metrics: {} acquire requests ({} refused, {} gave up, {} wake-ups), {} lease expiries, {} renewal failures, {} duplicate work, stale writes {} accepted / {} rejected\n",
-            self.acquire_requests,
-            self.contended,
-            self.gave_up,
-            self.wake_ups,
-            self.lease_expiries,
-            self.renewal_failures,
-            self.duplicate_work,
-            self.stale_writes_accepted,
-            self.stale_writes_rejected
-        )
     }
 }

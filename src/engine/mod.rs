@@ -1,32 +1,36 @@
-//! The protocol engine: pure, deterministic, sans-IO.
+//! The protocol engine: pure, deterministic, sans-IO, and free of words.
 //!
 //! A run is a function of (spec, seed) → trace. Nodes are state machines that handle a delivered
 //! message or a fired timer at their *local* time and write commands; the simulator alone
-//! interprets them. Nothing here names a UI crate, a wall clock or a hash map.
+//! interprets them. Lock designs plug in through [`protocol::Protocol`]; the engine never names
+//! one. Nothing here names a UI crate, a wall clock or a hash map.
+//!
+//! Layers, bottom up: `ids`, `clock`, `rng`; `msg` and `event`; `actor`, `spec` and `protocol`;
+//! the node kinds `client` and `resource`, and `network`; `sim`; then `holdings`, `checker` and
+//! `metrics` reading the finished events, and `trace` putting a run together.
 
 pub mod actor;
 pub mod checker;
 pub mod client;
 pub mod clock;
 pub mod error;
+pub mod event;
 pub mod holdings;
 pub mod ids;
-pub mod lock;
 pub mod metrics;
 pub mod msg;
-pub mod narrate;
 pub mod network;
-pub mod redlock;
+pub mod protocol;
 pub mod resource;
 pub mod rng;
 pub mod sim;
 pub mod spec;
 pub mod trace;
 
-pub use checker::{Finding, FindingKind, Verdict};
+pub use checker::{Finding, FindingKind, Found, Verdict};
 pub use error::RunError;
-pub use ids::NodeId;
+pub use event::{Event, EventKind};
+pub use ids::{NodeId, NodeKind};
 pub use metrics::Metrics;
-pub use sim::run;
 pub use spec::Spec;
-pub use trace::{Event, EventKind, Trace};
+pub use trace::{run, Trace};

@@ -1,9 +1,103 @@
-//! Messages between clients, lock services and the protected resource.
+//! Messages between nodes: the resource's own (read, write and their replies), and a lock
+//! design's protocol messages, which the engine carries without knowing them.
+//!
+//! A design declares its messages as a plain enum implementing [`DesignMsg`]; the engine stores
+//! one as a [`LockMsg`] and only asks it what [`MsgKind`] it is. No words here.
 
-use super::ids::NodeId;
 use serde::Serialize;
+use std::any::Any;
+use std::fmt::Debug;
+use std::rc::Rc;
 
-/// How a client gives a lock back.
+/// What part a message plays, as far as the engine, the checker and the diagram care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MsgKind {
+    /// Asks for the lock: counted as an acquire request.
+    Acquire,
+    /// Any other request, notification or replication.
+    Request,
+    /// A reply that grants, confirms or answers.
+    Reply,
+    /// The lock is taken by someone else: counted as contention.
+    Busy,
+    /// A reply that refuses something other than the lock itself.
+    Refusal,
+    /// A notification that wakes a waiter: counted as a wake-up.
+    WakeUp,
+}
+
+/// A lock design's message type. Implement [`DesignMsg::kind`]; the rest comes for free.
+pub trait DesignMsg: Clone + PartialEq + Debug + Serialize + 'static {
+    /// Says what part this message plays.
+    fn kind(&self) -> MsgKind;
+}
+
+/// The object-safe face of a [`DesignMsg`].
+trait Erased: Debug {
+    fn kind(&self) -> MsgKind;
+    fn as_any(&self) -> &dyn Any;
+    fn same(&self, other: &dyn Erased) -> bool;
+    #[cfg(not(target_arch = "wasm32"))]
+    fn to_json(&self) -> serde_json::Value;
+}
+
+impl<T: DesignMsg> Erased for T {
+    fn kind(&self) -> MsgKind {
+        DesignMsg::kind(self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn same(&self, other: &dyn Erased) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// A design's message in flight: shared, cheap to clone, compared by value.
+#[derive(Clone, Debug)]
+pub struct LockMsg(Rc<dyn Erased>);
+
+impl LockMsg {
+    /// Wraps a design's message.
+    pub fn new(msg: impl DesignMsg) -> Self {
+        LockMsg(Rc::new(msg))
+    }
+
+    /// Says what part the message plays.
+    pub fn kind(&self) -> MsgKind {
+        self.0.kind()
+    }
+
+    /// Returns the message as the design's own type, if it is one.
+    pub fn get<T: DesignMsg>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref::<T>()
+    }
+}
+
+impl PartialEq for LockMsg {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.same(other.0.as_ref())
+    }
+}
+
+impl Serialize for LockMsg {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.0.to_json().serialize(s);
+        #[cfg(target_arch = "wasm32")]
+        return self.kind().serialize(s);
+    }
+}
+
+/// How a client gives a lock back; which modes a design offers is the design's to declare.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReleaseMode {
@@ -11,163 +105,72 @@ pub enum ReleaseMode {
     Safe,
     /// Delete whatever lock is there (a plain `DEL`).
     Unsafe,
-    /// End the transaction with `COMMIT`, which releases its transaction-level advisory locks
-    /// (PostgreSQL only).
+    /// End the transaction with `COMMIT`, which releases its transaction-level locks.
     Commit,
 }
 
-/// Every message the protocols exchange.
+impl ReleaseMode {
+    /// Every mode, in the order the scenario format lists them.
+    pub const ALL: [ReleaseMode; 3] = [ReleaseMode::Safe, ReleaseMode::Unsafe, ReleaseMode::Commit];
+
+    /// Returns the mode's name in scenario files.
+    pub fn tag(self) -> &'static str {
+        match self {
+            ReleaseMode::Safe => "safe",
+            ReleaseMode::Unsafe => "unsafe",
+            ReleaseMode::Commit => "commit",
+        }
+    }
+}
+
+/// Why a write was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "why", rename_all = "snake_case")]
+pub enum Rejection {
+    /// A fenced resource has already accepted a higher token.
+    StaleToken { token: u64, highest: u64 },
+    /// A conditional write named a version the data is no longer at.
+    VersionChanged { expected: u64, found: u64 },
+    /// A conditional write named no version at all.
+    NoVersion,
+    /// A deduplicating store has already applied this value.
+    AlreadyApplied { value: String },
+    /// The value violates a unique constraint.
+    Duplicate { value: String },
+    /// The lock service that keeps the data refused: the writer's lock (held under `token`) no
+    /// longer guards it.
+    Guard { token: u64 },
+}
+
+/// Every message a node can send.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Msg {
-    /// Ask for the lock, naming a random value that identifies this acquisition; `px_ms` is set
-    /// when the client chooses the expiry itself (Redis `SET key value NX PX ms`).
-    Acquire { value: u64, px_ms: Option<u64> },
-    /// The lock is yours with this fencing token for `ttl_ms` on the service's clock.
-    Granted { token: u64, ttl_ms: u64 },
-    /// Someone else holds the lock.
-    Busy,
-    /// etcd and ZooKeeper: keep my session alive.
-    KeepAlive,
-    /// PostgreSQL: the lock is held by another session; this request waits.
-    Blocked,
-    /// etcd and ZooKeeper: that session no longer exists.
-    SessionExpired,
-    /// ZooKeeper: your znode is not first; you now watch `watching` (or, if none, the lock node).
-    Waiting { znode: u64, watching: Option<u64> },
-    /// ZooKeeper: the znode you watched was deleted.
-    WatchFired { deleted: u64 },
-    /// ZooKeeper: list the lock node's children again.
-    Relist,
-    /// etcd: your key has this create revision; wait for the deletion of the one before it.
-    Queued { revision: u64, behind: u64 },
-    /// A replica refuses writes until it is promoted.
-    ReadOnly,
-    /// The primary streams a key to its replica, asynchronously.
-    Replicate { holder: NodeId, value: u64, token: u64, expires_in_ms: u64 },
-    /// The primary streams a key's deletion to its replica.
-    ReplicateDelete { value: u64 },
-    /// Extend my lease, if it is still mine.
-    Renew { token: u64, value: u64 },
-    Renewed { token: u64, ttl_ms: u64 },
-    RenewRefused { token: u64 },
-    Release { token: u64, value: u64, mode: ReleaseMode },
-    /// Whether the release deleted a lock.
-    ReleaseResult { token: u64, released: bool },
-    /// Read the resource's version (for a conditional write).
+    /// A lock design's protocol message.
+    Lock { msg: LockMsg },
+    /// Read the data's version (for a later conditional write).
     Read,
     ReadResult { version: u64 },
-    /// Write `value`, carrying the writer's fencing token and, for a conditional write, the version it read.
+    /// Write `value`, carrying the writer's token and, for a conditional write, the version it read.
     Write { token: u64, value: String, expected_version: Option<u64> },
     WriteAccepted { version: u64 },
-    WriteRejected { reason: String },
+    WriteRejected { reason: Rejection },
 }
 
 impl Msg {
-    /// Labels the message for a diagram arrow.
-    pub fn label(&self) -> String {
+    /// Wraps a design's message.
+    pub fn lock(msg: impl DesignMsg) -> Msg {
+        Msg::Lock { msg: LockMsg::new(msg) }
+    }
+
+    /// Says what part the message plays.
+    pub fn kind(&self) -> MsgKind {
         match self {
-            Msg::Acquire { px_ms: None, .. } => "acquire".into(),
-            Msg::Acquire { value, px_ms: Some(px) } => format!("SET lock {} NX PX {px}", short(*value)),
-            Msg::Granted { token: 0, .. } => "OK (no token)".into(),
-            Msg::Granted { token, ttl_ms } => format!("granted: token {token}, TTL {}", ms(*ttl_ms)),
-            Msg::Busy => "busy".into(),
-            Msg::ReadOnly => "READONLY (replica)".into(),
-            Msg::KeepAlive => "keep-alive".into(),
-            Msg::SessionExpired => "session expired".into(),
-            Msg::Blocked => "blocked: waiting for the lock".into(),
-            Msg::WatchFired { deleted } => format!("watch fired: {} deleted", super::lock::znode_name(*deleted)),
-            Msg::Relist => "getChildren".into(),
-            Msg::Waiting { znode, watching: Some(w) } => {
-                format!("{} not first; watch {}", super::lock::znode_name(*znode), super::lock::znode_name(*w))
-            }
-            Msg::Waiting { znode, watching: None } => format!("{} not first; watch the lock node", super::lock::znode_name(*znode)),
-            Msg::Queued { revision, behind } => format!("queued at revision {revision}, watching {behind}"),
-            Msg::Replicate { value, .. } => format!("replicate key {}", short(*value)),
-            Msg::ReplicateDelete { value } => format!("replicate DEL {}", short(*value)),
-            Msg::Renew { token: 0, value } => format!("PEXPIRE if value = {}", short(*value)),
-            Msg::Renew { token, .. } => format!("renew token {token}"),
-            Msg::Renewed { token: 0, .. } => "renewed".into(),
-            Msg::Renewed { token, .. } => format!("renewed token {token}"),
-            Msg::RenewRefused { token: 0 } => "renewal refused: not yours".into(),
-            Msg::RenewRefused { token } => format!("renewal refused (token {token})"),
-            Msg::Release { token: 0, value: 0, mode: ReleaseMode::Safe } => "unlock".into(),
-            Msg::Release { token: 0, value, mode: ReleaseMode::Safe } => format!("DEL if value = {}", short(*value)),
-            Msg::Release { token, mode: ReleaseMode::Safe, .. } => format!("release token {token} if mine"),
-            Msg::Release { mode: ReleaseMode::Unsafe, .. } => "DEL lock (no check)".into(),
-            Msg::Release { mode: ReleaseMode::Commit, .. } => "COMMIT".into(),
-            Msg::ReleaseResult { released: true, .. } => "released".into(),
-            Msg::ReleaseResult { released: false, .. } => "not released: not yours".into(),
-            Msg::Read => "read version".into(),
-            Msg::ReadResult { version } => format!("version {version}"),
-            Msg::Write { token: 0, value, expected_version: None } => format!("write {value:?} (no token)"),
-            Msg::Write { token, value, expected_version: None } => format!("write {value:?} with token {token}"),
-            Msg::Write { value, expected_version: Some(v), .. } => format!("write {value:?} (read v{v})"),
-            Msg::WriteAccepted { version } => format!("ok (version {version})"),
-            Msg::WriteRejected { reason } => format!("rejected: {reason}"),
+            Msg::Lock { msg } => msg.kind(),
+            Msg::Read | Msg::Write { .. } => MsgKind::Request,
+            Msg::ReadResult { .. } | Msg::WriteAccepted { .. } => MsgKind::Reply,
+            Msg::WriteRejected { .. } => MsgKind::Refusal,
         }
-    }
-
-    /// Says whether the message is a reply that refuses something.
-    pub fn is_refusal(&self) -> bool {
-        matches!(
-            self,
-            Msg::Busy | Msg::ReadOnly | Msg::SessionExpired | Msg::RenewRefused { .. } | Msg::WriteRejected { .. } | Msg::ReleaseResult { released: false, .. }
-        )
-    }
-}
-
-/// Names a lease for people: `lease 41`, or `the lock` for a design without tokens.
-pub fn lease_name(token: u64) -> String {
-    if token == 0 {
-        "the lock".into()
-    } else {
-        format!("lease {token}")
-    }
-}
-
-/// Says until when, on a node's own clock: `until local 1,005`, or `with no expiry`.
-pub fn until_local(local_ms: i64) -> String {
-    if local_ms == i64::MAX {
-        "with no expiry".into()
-    } else {
-        format!("until local {}", group(local_ms))
-    }
-}
-
-/// Names a token for people: `token 41`, or `no token`.
-pub fn token_name(token: u64) -> String {
-    if token == 0 {
-        "no token".into()
-    } else {
-        format!("token {token}")
-    }
-}
-
-/// Shows a random lock value briefly, as its last four hex digits.
-pub fn short(value: u64) -> String {
-    format!("{:04x}", value & 0xffff)
-}
-
-/// Formats milliseconds with thousands separators: `1,500 ms`.
-pub fn ms(v: u64) -> String {
-    format!("{} ms", group(v as i64))
-}
-
-/// Formats an integer with thousands separators.
-pub fn group(v: i64) -> String {
-    let digits = v.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if v < 0 {
-        format!("-{out}")
-    } else {
-        out
     }
 }
 
@@ -175,19 +178,25 @@ pub fn group(v: i64) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(group(0), "0");
-        assert_eq!(group(999), "999");
-        assert_eq!(group(1030), "1,030");
-        assert_eq!(group(-1234567), "-1,234,567");
-        assert_eq!(ms(1500), "1,500 ms");
+    #[derive(Clone, Debug, PartialEq, Serialize)]
+    enum Ping {
+        Ping(u64),
+    }
+
+    impl DesignMsg for Ping {
+        fn kind(&self) -> MsgKind {
+            MsgKind::Request
+        }
     }
 
     #[test]
-    fn labels_name_tokens() {
-        let w = Msg::Write { token: 41, value: "A".into(), expected_version: None };
-        assert_eq!(w.label(), "write \"A\" with token 41");
-        assert!(Msg::WriteRejected { reason: "token 41 < 42".into() }.is_refusal());
+    fn a_design_message_keeps_its_type_value_and_kind() {
+        let m = Msg::lock(Ping::Ping(7));
+        let Msg::Lock { msg } = &m else { panic!("not a lock message") };
+        assert_eq!(msg.get::<Ping>(), Some(&Ping::Ping(7)));
+        assert_eq!(m.kind(), MsgKind::Request);
+        assert_eq!(m, Msg::lock(Ping::Ping(7)));
+        assert_ne!(m, Msg::lock(Ping::Ping(8)));
+        assert_eq!(serde_json::to_string(&m).unwrap(), r#"{"type":"lock","msg":{"Ping":7}}"#);
     }
 }

@@ -1,5 +1,6 @@
 //! The network: per-link latency and loss, partitions and slow links that come and go over time.
 
+use super::event::DropReason;
 use super::ids::NodeId;
 use super::rng::Rng;
 use super::spec::{LinkSpec, NetworkSpec};
@@ -27,7 +28,7 @@ struct Slow {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fate {
     Arrives { after_ms: u64 },
-    Lost(&'static str),
+    Lost(DropReason),
 }
 
 /// Link state over time.
@@ -51,11 +52,11 @@ impl Network {
     /// Decides whether a message sent now arrives, and after how long.
     pub fn send(&mut self, from: NodeId, to: NodeId, now_ms: u64) -> Fate {
         if self.is_cut(from, to) {
-            return Fate::Lost("partitioned");
+            return Fate::Lost(DropReason::Partitioned);
         }
         let link = self.link(from, to);
         if self.rng.chance(link.loss) {
-            return Fate::Lost("lost");
+            return Fate::Lost(DropReason::Lost);
         }
         let base = self.rng.range_inclusive(link.latency.min_ms, link.latency.max_ms);
         let extra: u64 = self

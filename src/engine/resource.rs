@@ -1,10 +1,10 @@
 //! The protected resource: stores one value and judges each write by its mode.
 
 use super::actor::{Actor, Cx, Timer};
+use super::event::EventKind;
 use super::ids::NodeId;
-use super::msg::Msg;
+use super::msg::{Msg, Rejection};
 use super::spec::ResourceMode;
-use super::trace::EventKind;
 
 /// A resource node.
 pub struct Resource {
@@ -22,21 +22,19 @@ impl Resource {
     }
 
     /// Decides whether a write is accepted; `Err` holds the reason it is not.
-    fn judge(&self, token: u64, value: &str, expected_version: Option<u64>) -> Result<(), String> {
+    fn judge(&self, token: u64, value: &str, expected_version: Option<u64>) -> Result<(), Rejection> {
         match self.mode {
             ResourceMode::Unfenced => Ok(()),
-            ResourceMode::Fenced if token < self.highest_token => {
-                Err(format!("token {token} < {}", self.highest_token))
-            }
+            ResourceMode::Fenced if token < self.highest_token => Err(Rejection::StaleToken { token, highest: self.highest_token }),
             ResourceMode::Fenced => Ok(()),
             ResourceMode::Conditional => match expected_version {
                 Some(v) if v == self.version => Ok(()),
-                Some(v) => Err(format!("expected version {v}, found {}", self.version)),
-                None => Err("no version given".into()),
+                Some(v) => Err(Rejection::VersionChanged { expected: v, found: self.version }),
+                None => Err(Rejection::NoVersion),
             },
             ResourceMode::Deduplicated | ResourceMode::Unique if !self.applied.iter().any(|a| a == value) => Ok(()),
-            ResourceMode::Deduplicated => Err(format!("{value} already applied")),
-            ResourceMode::Unique => Err(format!("duplicate key {value} violates unique constraint")),
+            ResourceMode::Deduplicated => Err(Rejection::AlreadyApplied { value: value.into() }),
+            ResourceMode::Unique => Err(Rejection::Duplicate { value: value.into() }),
         }
     }
 }
@@ -64,7 +62,7 @@ impl Actor for Resource {
                     cx.send(from, Msg::WriteRejected { reason });
                 }
             },
-            _ => {}
+            Msg::Lock { .. } | Msg::ReadResult { .. } | Msg::WriteAccepted { .. } | Msg::WriteRejected { .. } => {}
         }
     }
 

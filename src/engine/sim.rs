@@ -2,46 +2,24 @@
 //! timers and applies faults, and is the only place commands from nodes are interpreted.
 
 use super::actor::{Actor, Command, Cx, Timer};
-use super::checker;
 use super::clock::Clock;
-use super::client::{Client, LockAccess};
+use super::client::Client;
 use super::error::RunError;
+use super::event::{DropReason, Event, EventKind};
 use super::ids::NodeId;
-use super::lock;
-use super::metrics::Metrics;
 use super::msg::Msg;
-use super::narrate::Narrator;
 use super::network::{Fate, Network};
 use super::resource::Resource;
 use super::rng::Rng;
-use super::spec::{FaultKind, LockDesign, Role, Spec};
-use super::trace::{Event, EventKind, Participant, Trace};
+use super::spec::{FaultKind, Role, Spec};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BinaryHeap};
 
-/// Runs a spec to completion and returns its checked trace.
-pub fn run(spec: &Spec) -> Result<Trace, RunError> {
+/// Runs a spec to completion and returns every event, in order.
+pub fn simulate(spec: &Spec) -> Result<Vec<Event>, RunError> {
     let mut sim = Sim::new(spec)?;
     sim.run()?;
-    let participants = spec
-        .nodes
-        .iter()
-        .map(|n| Participant {
-            key: n.key.clone(),
-            name: n.name.clone(),
-            role: match n.role {
-                Role::Client(_) => "client",
-                Role::LockService => "lock_service",
-                Role::Resource(_) => "resource",
-            },
-            clock: n.clock.clone(),
-        })
-        .collect();
-    let names: Vec<String> = spec.nodes.iter().map(|n| n.name.clone()).collect();
-    let quorum = spec.lock.quorum(spec.lock_nodes().len());
-    let verdict = checker::check(&sim.events, &names, quorum);
-    let metrics = Metrics::of(&sim.events, &verdict);
-    Ok(Trace { seed: spec.seed, participants, ttl_ms: spec.lock.ttl_ms(), quorum, events: sim.events, verdict, metrics })
+    Ok(sim.events)
 }
 
 #[derive(Clone, Debug)]
@@ -116,27 +94,29 @@ struct Sim<'s> {
     next_gen: u64,
     next_msg: u64,
     net: Network,
-    narrator: Narrator,
     events: Vec<Event>,
 }
 
 impl<'s> Sim<'s> {
     fn new(spec: &'s Spec) -> Result<Self, RunError> {
         let locks = spec.lock_nodes();
-        let lock_free = matches!(spec.lock, LockDesign::None);
-        let Some(resource) = spec.write_target().filter(|_| lock_free == locks.is_empty()) else {
+        let Some(data) = spec.write_target() else { return Err(RunError::MissingRole) };
+        if locks.is_empty() && spec.lock.quorum(0) > 0 {
             return Err(RunError::MissingRole);
-        };
+        }
         let nodes = spec
             .nodes
             .iter()
             .enumerate()
             .map(|(i, n)| {
                 let actor: Box<dyn Actor> = match &n.role {
-                    Role::Client(c) => Box::new(Client::new(c.clone(), LockAccess::new(&spec.lock, locks.clone()), resource)),
+                    Role::Client(c) => {
+                        let (design, locks) = (spec.lock.clone(), locks.clone());
+                        Box::new(Client::new(c.clone(), Box::new(move || design.client(&locks)), data))
+                    }
                     Role::LockService => {
                         let index = locks.iter().position(|&l| l.0 == i).unwrap_or(0);
-                        lock::build(&spec.lock, &locks, index).ok_or(RunError::MissingRole)?
+                        spec.lock.service(index, &locks).ok_or(RunError::MissingRole)?
                     }
                     Role::Resource(mode) => Box::new(Resource::new(*mode)),
                 };
@@ -159,7 +139,6 @@ impl<'s> Sim<'s> {
             next_gen: 0,
             next_msg: 0,
             net: Network::new(spec.network.clone(), Rng::derive(spec.seed, "net")),
-            narrator: Narrator::new(spec),
             events: Vec::new(),
         };
         for i in 0..spec.nodes.len() {
@@ -204,8 +183,7 @@ impl<'s> Sim<'s> {
                 Status::Paused { .. } => return self.nodes[node.0].held.push(what),
                 Status::Down => {
                     if let Pending::Deliver { msg_id, from, msg, sent_at_ms, .. } = what {
-                        let reason = format!("{} is down", self.narrator.name(node));
-                        self.record(node, EventKind::Drop { msg_id, from, msg, sent_at_ms, reason });
+                        self.record(node, EventKind::Drop { msg_id, from, msg, sent_at_ms, reason: DropReason::Down });
                     }
                     return;
                 }
@@ -216,8 +194,7 @@ impl<'s> Sim<'s> {
             Pending::Start(node) => self.call(node, |a, cx| a.on_start(cx)),
             Pending::Deliver { msg_id, from, to, msg, sent_at_ms } => {
                 if self.net.is_cut(from, to) {
-                    let reason = "partitioned".to_string();
-                    return self.record(to, EventKind::Drop { msg_id, from, msg, sent_at_ms, reason });
+                    return self.record(to, EventKind::Drop { msg_id, from, msg, sent_at_ms, reason: DropReason::Partitioned });
                 }
                 self.record(to, EventKind::Deliver { msg_id, from, msg: msg.clone(), sent_at_ms });
                 self.call(to, |a, cx| a.on_message(cx, from, &msg));
@@ -336,10 +313,7 @@ impl<'s> Sim<'s> {
                     Fate::Arrives { after_ms } => {
                         self.schedule(sent_at_ms + after_ms, Pending::Deliver { msg_id, from: node, to, msg, sent_at_ms })
                     }
-                    Fate::Lost(reason) => {
-                        let reason = reason.to_string();
-                        self.record(to, EventKind::Drop { msg_id, from: node, msg, sent_at_ms, reason });
-                    }
+                    Fate::Lost(reason) => self.record(to, EventKind::Drop { msg_id, from: node, msg, sent_at_ms, reason }),
                 }
             }
             Command::SetTimer { timer, at_local } => {
@@ -360,7 +334,6 @@ impl<'s> Sim<'s> {
 
     fn record(&mut self, node: NodeId, kind: EventKind) {
         let local_ms = self.nodes[node.0].clock.local_at(self.now_ms);
-        let text = self.narrator.narrate(node, &kind);
-        self.events.push(Event { at_ms: self.now_ms, node, local_ms, kind, text });
+        self.events.push(Event { at_ms: self.now_ms, node, local_ms, kind });
     }
 }

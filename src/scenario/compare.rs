@@ -1,16 +1,21 @@
 //! One fault schedule, every design: the comparison table.
 //!
 //! Each cell runs the same two-client story (A takes the lock and works, B wants it too) under
-//! one schedule against one design, and sorts the result into safe, unsafe or stalls. Scenarios
-//! are built here as ordinary [`Scenario`] values and validated like any file, so every cell can
-//! also be opened as a diagram (id `compare-<schedule>-<design>`).
+//! one schedule against one row, and sorts the result into safe, unsafe or stalls. The rows come
+//! from the designs themselves ([`crate::design::Kind::rows`]). Scenarios are built here as
+//! ordinary [`Scenario`] values and validated like any file, so every cell can also be opened as a
+//! diagram (id `compare-<schedule>-<row>`).
 
-use super::format::{ClockSpec, Fault, Network, Participant, Scenario};
-use super::validate::{compile, ScenarioError};
-use crate::engine::msg::{ms, ReleaseMode};
-use crate::engine::spec::{AcquirePolicy, LockDesign, RenewFailure, RenewPolicy, ResourceMode, Spec, Step, ZkWatch};
-use crate::engine::trace::EventKind;
+use super::format::{ClockSpec, Fault, LockChoice, Network, Participant, Scenario};
+use super::validate::compile;
+use crate::design::{Row, REGISTRY};
+use crate::engine::event::EventKind;
+use crate::engine::msg::ReleaseMode;
+use crate::engine::spec::{AcquirePolicy, RenewFailure, RenewPolicy, Spec, Step};
 use crate::engine::{self, Trace};
+use crate::error::ScenarioError;
+use crate::present::number::{capital, ms};
+use crate::present::Words;
 
 /// The lease length every design gets, so the schedules mean the same thing to each.
 pub const TTL_MS: u64 = 1_000;
@@ -43,89 +48,6 @@ pub const SCHEDULES: [Schedule; 3] = [
     },
 ];
 
-/// A design under test: a lock service and how the resource treats writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Design {
-    pub id: &'static str,
-    /// A row heading.
-    pub title: &'static str,
-    /// Where the fencing token comes from, or why there is none.
-    pub token: &'static str,
-    /// How the resource judges writes; `None` when the data lives in the lock service.
-    resource: Option<ResourceMode>,
-    kind: Kind,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Lease,
-    Redis { incr_token: bool },
-    Redlock,
-    Zookeeper,
-    Etcd { data_in_etcd: bool },
-    Postgres { same_database: bool, timeout: bool },
-}
-
-impl Kind {
-    fn lock(self) -> LockDesign {
-        match self {
-            Kind::Lease => LockDesign::Lease { ttl_ms: TTL_MS, first_token: 33 },
-            Kind::Redis { incr_token } => LockDesign::Redis { ttl_ms: TTL_MS, incr_token, replication_lag_ms: 0 },
-            Kind::Redlock => LockDesign::Redlock { ttl_ms: TTL_MS, retry_count: 30, retry_delay_ms: 200, instance_timeout_ms: 50 },
-            Kind::Zookeeper => LockDesign::Zookeeper { tick_time_ms: 100, session_timeout_ms: TTL_MS, watch: ZkWatch::Predecessor },
-            Kind::Etcd { data_in_etcd } => LockDesign::Etcd { ttl_ms: TTL_MS, first_revision: 33, data_in_etcd },
-            Kind::Postgres { same_database, timeout } => LockDesign::Postgres {
-                session_timeout_ms: timeout.then_some(TTL_MS),
-                same_database,
-                transaction_level: false,
-            },
-        }
-    }
-
-    /// Says whether expiry reads a clock that an NTP step moves. Redis expires keys by wall
-    /// clock, and so does the generic lease; etcd, ZooKeeper and PostgreSQL time sessions with
-    /// elapsed-time timers.
-    fn wall_clock_expiry(self) -> bool {
-        matches!(self, Kind::Lease | Kind::Redis { .. } | Kind::Redlock)
-    }
-
-    fn lock_nodes(self) -> usize {
-        if self == Kind::Redlock {
-            5
-        } else {
-            1
-        }
-    }
-
-    fn service_name(self) -> &'static str {
-        match self {
-            Kind::Lease => "Lock service",
-            Kind::Redis { .. } => "Redis",
-            Kind::Redlock => "Redis",
-            Kind::Zookeeper => "ZooKeeper",
-            Kind::Etcd { .. } => "etcd",
-            Kind::Postgres { .. } => "PostgreSQL",
-        }
-    }
-}
-
-/// The designs, in row order.
-pub const DESIGNS: [Design; 13] = [
-    Design { id: "lease", title: "Lease, resource checks nothing", token: "lease generation, unchecked", resource: Some(ResourceMode::Unfenced), kind: Kind::Lease },
-    Design { id: "lease-fenced", title: "Lease + fencing token", token: "lease generation", resource: Some(ResourceMode::Fenced), kind: Kind::Lease },
-    Design { id: "redis", title: "Redis SET NX PX", token: "none (random value)", resource: Some(ResourceMode::Unfenced), kind: Kind::Redis { incr_token: false } },
-    Design { id: "redis-incr", title: "Redis + INCR token", token: "INCR counter", resource: Some(ResourceMode::Fenced), kind: Kind::Redis { incr_token: true } },
-    Design { id: "redlock", title: "Redlock, 5 masters", token: "none (random value)", resource: Some(ResourceMode::Unfenced), kind: Kind::Redlock },
-    Design { id: "zookeeper", title: "ZooKeeper recipe", token: "czxid, unchecked", resource: Some(ResourceMode::Unfenced), kind: Kind::Zookeeper },
-    Design { id: "zookeeper-fenced", title: "ZooKeeper + czxid check", token: "czxid of the lock znode", resource: Some(ResourceMode::Fenced), kind: Kind::Zookeeper },
-    Design { id: "etcd", title: "etcd mutex", token: "create revision, unchecked", resource: Some(ResourceMode::Unfenced), kind: Kind::Etcd { data_in_etcd: false } },
-    Design { id: "etcd-fenced", title: "etcd + revision check", token: "create revision", resource: Some(ResourceMode::Fenced), kind: Kind::Etcd { data_in_etcd: false } },
-    Design { id: "etcd-txn", title: "etcd, data in etcd (txn guard)", token: "create revision, compared in the txn", resource: None, kind: Kind::Etcd { data_in_etcd: true } },
-    Design { id: "pg-same", title: "PostgreSQL, rows in the same database", token: "none: the session guards the commit", resource: None, kind: Kind::Postgres { same_database: true, timeout: true } },
-    Design { id: "pg-external", title: "PostgreSQL, external resource", token: "none", resource: Some(ResourceMode::Unfenced), kind: Kind::Postgres { same_database: false, timeout: true } },
-    Design { id: "pg-no-timeout", title: "PostgreSQL, no session timeout", token: "none: the session guards the commit", resource: None, kind: Kind::Postgres { same_database: true, timeout: false } },
-];
-
 /// How a cell came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Outcome {
@@ -147,11 +69,17 @@ impl Outcome {
     }
 }
 
-/// One schedule run against one design.
+
+/// Returns every row of the table, in the registry's order.
+pub fn rows() -> Vec<Row> {
+    REGISTRY.iter().flat_map(|k| k.rows(TTL_MS)).collect()
+}
+
+/// One schedule run against one row.
 #[derive(Clone, Debug)]
 pub struct Cell {
     pub schedule: Schedule,
-    pub design: Design,
+    pub row: Row,
     pub outcome: Outcome,
     /// One sentence on why.
     pub detail: String,
@@ -163,30 +91,31 @@ pub struct Cell {
 impl Cell {
     /// Returns the id under which the cell opens as a diagram.
     pub fn id(&self) -> String {
-        id(self.schedule.id, self.design.id)
+        id(self.schedule.id, self.row.id)
     }
 }
 
 /// Returns the scenario id of a cell.
-pub fn id(schedule: &str, design: &str) -> String {
-    format!("compare-{schedule}-{design}")
+pub fn id(schedule: &str, row: &str) -> String {
+    format!("compare-{schedule}-{row}")
 }
 
-fn find<T: Copy>(all: &[T], key: fn(&T) -> &'static str, what: &str, wanted: &str) -> Result<T, ScenarioError> {
-    all.iter().copied().find(|t| key(t) == wanted).ok_or_else(|| {
-        let known: Vec<&str> = all.iter().map(key).collect();
-        ScenarioError { path: String::new(), problem: format!("no {what} named {wanted:?} ({what}s: {})", known.join(", ")) }
-    })
+fn unknown(what: &str, wanted: &str, known: Vec<&str>) -> ScenarioError {
+    ScenarioError::new("", format!("no {what} named {wanted:?} ({what}s: {})", known.join(", ")))
 }
 
 /// Finds a schedule by id, naming the known ones if there is none.
 pub fn schedule(id: &str) -> Result<Schedule, ScenarioError> {
-    find(&SCHEDULES, |s| s.id, "schedule", id)
+    SCHEDULES.iter().copied().find(|s| s.id == id).ok_or_else(|| unknown("schedule", id, SCHEDULES.iter().map(|s| s.id).collect()))
 }
 
-/// Finds a design by id, naming the known ones if there is none.
-pub fn design(id: &str) -> Result<Design, ScenarioError> {
-    find(&DESIGNS, |d| d.id, "design", id)
+/// Finds a row by id, naming the known ones if there is none.
+pub fn row(id: &str) -> Result<Row, ScenarioError> {
+    let all = rows();
+    match all.iter().find(|r| r.id == id) {
+        Some(r) => Ok(r.clone()),
+        None => Err(unknown("design", id, all.iter().map(|r| r.id).collect())),
+    }
 }
 
 fn client(id: &str, start_ms: i64, work_ms: u64, renew: bool) -> Participant {
@@ -203,25 +132,24 @@ fn client(id: &str, start_ms: i64, work_ms: u64, renew: bool) -> Participant {
 }
 
 /// Builds the scenario for one cell.
-pub fn scenario(schedule: Schedule, design: Design) -> Result<(Scenario, Spec), ScenarioError> {
-    let kind = design.kind;
+pub fn scenario(schedule: Schedule, row: &Row) -> Result<(Scenario, Spec), ScenarioError> {
     let work_ms = match schedule.id {
         "partition" => 10_500,
         "clock-jump" => 300,
         _ => 100,
     };
-    // Redlock's renewal is not modelled; every other design renews or keeps its session alive.
-    let renew = kind != Kind::Redlock;
-    let locks: Vec<String> = match kind.lock_nodes() {
+    // Clients renew through their script wherever the design lets them.
+    let renew = row.design.script_renewal().is_ok();
+    let locks: Vec<String> = match row.services {
         1 => vec!["L".into()],
         n => (1..=n).map(|i| format!("M{i}")).collect(),
     };
     let mut participants = vec![client("A", 0, work_ms, renew)];
     for (i, id) in locks.iter().enumerate() {
-        let name = if locks.len() > 1 { format!("{} {}", kind.service_name(), i + 1) } else { kind.service_name().into() };
+        let name = if locks.len() > 1 { format!("{} {}", row.service_name, i + 1) } else { row.service_name.into() };
         participants.push(Participant::LockService { id: id.clone(), name, clock: ClockSpec::default() });
     }
-    if let Some(mode) = design.resource {
+    if let Some(mode) = row.resource {
         participants.push(Participant::Resource { id: "R".into(), name: "Resource".into(), clock: ClockSpec::default(), mode });
     }
     participants.push(client("B", 20, 50, renew));
@@ -229,23 +157,25 @@ pub fn scenario(schedule: Schedule, design: Design) -> Result<(Scenario, Spec), 
         "pause" => vec![Fault::Pause { at_ms: 80, node: "A".into(), for_ms: 2 * TTL_MS as i64 }],
         "partition" => vec![Fault::Partition { at_ms: 50, from: vec!["A".into()], to: locks.clone(), two_way: true, for_ms: 10_000 }],
         // Redlock's clock jump hits one master of five; timers that measure elapsed time ignore it.
-        _ if kind.wall_clock_expiry() => vec![Fault::ClockJump { at_ms: 50, node: locks[0].clone(), by_ms: 2 * TTL_MS as i64 }],
+        _ if !row.elapsed_timers => vec![Fault::ClockJump { at_ms: 50, node: locks[0].clone(), by_ms: 2 * TTL_MS as i64 }],
         _ => Vec::new(),
     };
-    let mut intro = format!("{} Design: {} (fencing token: {}).", schedule.about, design.title, design.token);
-    if schedule.id == "clock-jump" && !kind.wall_clock_expiry() {
-        intro.push_str(&format!(" {} times sessions with an elapsed-time timer, so the jump does not move any expiry and is left out of this run.", kind.service_name()));
+    let mut intro = format!("{} Design: {} (fencing token: {}).", schedule.about, row.title, row.token);
+    if schedule.id == "clock-jump" && row.elapsed_timers {
+        intro.push_str(" This design times its leases and sessions with elapsed-time timers, so the jump does not move any expiry and is left out of this run.");
     }
+    let design = row.design.clone();
+    let lock = LockChoice { kind: design.kind(), values: design.values().clone(), design };
     let scenario = Scenario {
         version: super::validate::VERSION,
-        id: id(schedule.id, design.id),
-        title: format!("{} · {}", schedule.title, design.title),
+        id: id(schedule.id, row.id),
+        title: format!("{} · {}", schedule.title, row.title),
         topic: "Compare designs".into(),
         intro,
         takeaway: String::new(),
         guarantees: None,
         seed: 1,
-        lock: kind.lock(),
+        lock,
         participants,
         network: Network::default(),
         faults,
@@ -255,88 +185,91 @@ pub fn scenario(schedule: Schedule, design: Design) -> Result<(Scenario, Spec), 
     Ok((scenario, spec))
 }
 
-/// Runs the cell with scenario id `compare-<schedule>-<design>`.
-pub fn cell_by_id(id: &str) -> Result<(Cell, Scenario, Trace), String> {
+/// Runs the cell with scenario id `compare-<schedule>-<row>`.
+pub fn cell_by_id(id: &str) -> Result<(Cell, Scenario, Trace), ScenarioError> {
     let rest = id.strip_prefix("compare-").unwrap_or(id);
     for s in SCHEDULES {
-        if let Some(d) = rest.strip_prefix(s.id).and_then(|r| r.strip_prefix('-')) {
-            return cell(s, design(d).map_err(|e| e.to_string())?);
+        if let Some(r) = rest.strip_prefix(s.id).and_then(|r| r.strip_prefix('-')) {
+            return cell(s, &row(r)?);
         }
     }
     let known: Vec<&str> = SCHEDULES.iter().map(|s| s.id).collect();
-    Err(format!("no comparison named {id:?}: expected compare-<schedule>-<design>, with a schedule among {}", known.join(", ")))
+    Err(ScenarioError::new(
+        "",
+        format!("no comparison named {id:?}: expected compare-<schedule>-<design>, with a schedule among {}", known.join(", ")),
+    ))
 }
 
 /// Sorts a finished run into an outcome, with a sentence saying why.
-pub fn judge(trace: &Trace) -> (Outcome, String) {
-    let v = &trace.verdict;
-    if let Some(f) = v.findings.iter().find(|f| f.kind.is_violation()) {
-        return (Outcome::Unsafe, format!("{} at {}.", f.text, ms(f.at_ms)));
+pub fn judge(words: &Words) -> (Outcome, String) {
+    let trace = words.trace();
+    if let Some(f) = trace.verdict.findings.iter().find(|f| f.kind().is_violation()) {
+        return (Outcome::Unsafe, format!("{} at {}.", capital(&words.finding(f)), ms(f.at_ms)));
     }
+    let held = words.vocabulary().held();
     let b = trace.participants.iter().position(|p| p.key == "B");
     let b_got_lock = trace.events.iter().find(|e| Some(e.node.0) == b && matches!(e.kind, EventKind::BeliefStart { .. })).map(|e| e.at_ms);
     let fault_end = trace.events.iter().find_map(|e| match e.kind {
-        EventKind::PauseStart { until_ms } => Some(until_ms),
-        EventKind::PartitionStart { until_ms, .. } => Some(until_ms),
+        EventKind::PauseStart { until_ms } | EventKind::PartitionStart { until_ms, .. } => Some(until_ms),
         _ => None,
     });
     match (b_got_lock, fault_end) {
-        (None, _) => return (Outcome::Stalls, "Client B never got the lock.".into()),
+        (None, _) => return (Outcome::Stalls, format!("Client B never got {held}.")),
         (Some(t), Some(end)) if t >= end => {
-            let text = format!("Client B got the lock only at {}, after A came back at {}: everyone waited for A.", ms(t), ms(end));
+            let text = format!("Client B got {held} only at {}, after A came back at {}: everyone waited for A.", ms(t), ms(end));
             return (Outcome::Stalls, text);
         }
         _ => {}
     }
     let rejected = trace.events.iter().find_map(|e| match &e.kind {
-        EventKind::WriteRejected { writer, reason, .. } => Some(format!("{}'s late write was refused ({reason})", trace.name(*writer))),
+        EventKind::WriteRejected { writer, reason, .. } => {
+            Some(format!("{}'s late write was refused ({})", trace.name(*writer), words.rejection(reason)))
+        }
         _ => None,
     });
     let text = match rejected {
         Some(r) => format!("{r}."),
-        None => format!("Client B got the lock at {} and no stale write reached the data.", ms(b_got_lock.unwrap_or(0))),
+        None => format!("Client B got {held} at {} and no stale write reached the data.", ms(b_got_lock.unwrap_or(0))),
     };
     (Outcome::Safe, text)
 }
 
 /// Runs one cell.
-pub fn cell(schedule: Schedule, design: Design) -> Result<(Cell, Scenario, Trace), String> {
-    let (mut scenario, spec) = scenario(schedule, design).map_err(|e| e.to_string())?;
-    let trace = engine::run(&spec).map_err(|e| e.to_string())?;
-    let (outcome, mut detail) = judge(&trace);
-    let unaffected = schedule.id == "clock-jump" && !design.kind.wall_clock_expiry();
+pub fn cell(schedule: Schedule, row: &Row) -> Result<(Cell, Scenario, Trace), ScenarioError> {
+    let (mut scenario, spec) = scenario(schedule, row)?;
+    let trace = engine::run(&spec)?;
+    let words = Words::new(&trace, &*row.design);
+    let (outcome, mut detail) = judge(&words);
+    let unaffected = schedule.id == "clock-jump" && row.elapsed_timers;
     if unaffected {
-        detail = format!("{} times sessions by elapsed time, so the jump moves no expiry. {detail}", design.kind.service_name());
+        detail = format!("This design measures expiry by elapsed time, so the jump moves no expiry. {detail}");
     }
-    scenario.takeaway = format!("{}: {detail}", capitalized(outcome.label()));
-    Ok((Cell { schedule, design, outcome, detail, unaffected }, scenario, trace))
+    scenario.takeaway = format!("{}: {detail}", capital(outcome.label()));
+    Ok((Cell { schedule, row: row.clone(), outcome, detail, unaffected }, scenario, trace))
 }
 
-fn capitalized(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
-}
-
-/// Runs every design against every schedule: rows are designs, columns schedules.
-pub fn table() -> Result<Vec<Vec<Cell>>, String> {
-    DESIGNS.iter().map(|&d| SCHEDULES.iter().map(|&s| cell(s, d).map(|c| c.0)).collect()).collect()
+/// Runs every row against every schedule: rows of the table, columns schedules.
+pub fn table() -> Result<Vec<Vec<Cell>>, ScenarioError> {
+    rows().iter().map(|r| SCHEDULES.iter().map(|&s| cell(s, r).map(|c| c.0)).collect()).collect()
 }
 
 /// Renders the table as fixed-width text, for the command line.
 pub fn to_text(rows: &[Vec<Cell>]) -> String {
-    let design_w = DESIGNS.iter().map(|d| d.title.len()).max().unwrap_or(0);
-    let token_w = DESIGNS.iter().map(|d| d.token.len()).max().unwrap_or(0);
+    let firsts: Vec<&Row> = rows.iter().filter_map(|r| r.first()).map(|c| &c.row).collect();
+    let design_w = firsts.iter().map(|r| r.title.chars().count()).max().unwrap_or(0);
+    let token_w = firsts.iter().map(|r| r.token.chars().count()).max().unwrap_or(0);
     let col_w = SCHEDULES.iter().map(|s| s.title.chars().count()).max().unwrap_or(0);
-    let mut out = format!("{:<design_w$}  {:<token_w$}", "design", "fencing token");
+    let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.chars().count())));
+    let mut out = format!("{}  {}", pad("design", design_w), pad("fencing token", token_w));
     for s in SCHEDULES {
-        out.push_str(&format!("  {:<col_w$}", s.title));
+        out.push_str(&format!("  {}", pad(s.title, col_w)));
     }
     out = out.trim_end().to_string() + "\n";
     for row in rows {
         let Some(first) = row.first() else { continue };
-        let mut line = format!("{:<design_w$}  {:<token_w$}", first.design.title, first.design.token);
+        let mut line = format!("{}  {}", pad(first.row.title, design_w), pad(first.row.token, token_w));
         for c in row {
-            line.push_str(&format!("  {:<col_w$}", c.outcome.label()));
+            line.push_str(&format!("  {}", pad(c.outcome.label(), col_w)));
         }
         out.push_str(line.trim_end());
         out.push('\n');
@@ -344,7 +277,7 @@ pub fn to_text(rows: &[Vec<Cell>]) -> String {
     out.push('\n');
     for row in rows {
         for c in row {
-            out.push_str(&format!("{} · {}: {} — {}\n", c.schedule.id, c.design.id, c.outcome.label(), c.detail));
+            out.push_str(&format!("{} · {}: {} — {}\n", c.schedule.id, c.row.id, c.outcome.label(), c.detail));
         }
     }
     out

@@ -3,11 +3,12 @@
 //!
 //! Unknown fields are errors; optional fields take the format's defaults.
 
-use super::format::{ClockSpec, Fault, Guarantees, Link, Limits, LockKind, Network, Participant, Scenario};
+use super::format::{ClockSpec, Fault, Link, Limits, LockChoice, Network, Participant, Scenario};
 use super::json::Value;
-use super::validate::ScenarioError;
+use crate::design::{self, Guarantees, LockKind, ParamKind, Values};
 use crate::engine::msg::ReleaseMode;
-use crate::engine::spec::{AcquirePolicy, Latency, LockDesign, RenewFailure, RenewPolicy, ResourceMode, Step, ZkWatch};
+use crate::engine::spec::{AcquirePolicy, Latency, RenewFailure, RenewPolicy, ResourceMode, Step};
+use crate::error::ScenarioError;
 
 type Result<T> = std::result::Result<T, ScenarioError>;
 
@@ -186,7 +187,6 @@ macro_rules! unit_enum {
 unit_enum!(LockKind, "efficiency" => LockKind::Efficiency, "correctness" => LockKind::Correctness, "none" => LockKind::None);
 unit_enum!(RenewFailure, "abort" => RenewFailure::Abort, "carry_on" => RenewFailure::CarryOn);
 unit_enum!(ReleaseMode, "safe" => ReleaseMode::Safe, "unsafe" => ReleaseMode::Unsafe, "commit" => ReleaseMode::Commit);
-unit_enum!(ZkWatch, "predecessor" => ZkWatch::Predecessor, "lock_node" => ZkWatch::LockNode);
 unit_enum!(
     ResourceMode,
     "unfenced" => ResourceMode::Unfenced,
@@ -228,61 +228,30 @@ impl FromJson for Guarantees {
     }
 }
 
-impl FromJson for LockDesign {
+impl FromJson for LockChoice {
+    /// Reads the design's tag, then each parameter the design declares, by its declared kind.
     fn from_json(v: &Value, path: &str) -> Result<Self> {
         let o = Obj::new(v, path)?;
-        let design = o.tag("design", &["none", "lease", "redis", "postgres", "etcd", "zookeeper", "redlock"])?;
-        Ok(match design {
-            "none" => {
-                o.only(&["design"])?;
-                LockDesign::None
-            }
-            "lease" => {
-                o.only(&["design", "ttl_ms", "first_token"])?;
-                LockDesign::Lease { ttl_ms: o.req("ttl_ms")?, first_token: o.req("first_token")? }
-            }
-            "redis" => {
-                o.only(&["design", "ttl_ms", "incr_token", "replication_lag_ms"])?;
-                LockDesign::Redis {
-                    ttl_ms: o.req("ttl_ms")?,
-                    incr_token: o.or("incr_token", false)?,
-                    replication_lag_ms: o.or("replication_lag_ms", 100)?,
-                }
-            }
-            "postgres" => {
-                o.only(&["design", "session_timeout_ms", "same_database", "transaction_level"])?;
-                LockDesign::Postgres {
-                    session_timeout_ms: o.opt("session_timeout_ms")?,
-                    same_database: o.or("same_database", false)?,
-                    transaction_level: o.or("transaction_level", false)?,
-                }
-            }
-            "etcd" => {
-                o.only(&["design", "ttl_ms", "first_revision", "data_in_etcd"])?;
-                LockDesign::Etcd {
-                    ttl_ms: o.req("ttl_ms")?,
-                    first_revision: o.or("first_revision", 1)?,
-                    data_in_etcd: o.or("data_in_etcd", false)?,
-                }
-            }
-            "zookeeper" => {
-                o.only(&["design", "tick_time_ms", "session_timeout_ms", "watch"])?;
-                LockDesign::Zookeeper {
-                    tick_time_ms: o.req("tick_time_ms")?,
-                    session_timeout_ms: o.req("session_timeout_ms")?,
-                    watch: o.or("watch", ZkWatch::Predecessor)?,
-                }
-            }
-            _ => {
-                o.only(&["design", "ttl_ms", "retry_count", "retry_delay_ms", "instance_timeout_ms"])?;
-                LockDesign::Redlock {
-                    ttl_ms: o.req("ttl_ms")?,
-                    retry_count: o.or("retry_count", 3)?,
-                    retry_delay_ms: o.or("retry_delay_ms", 200)?,
-                    instance_timeout_ms: o.or("instance_timeout_ms", 50)?,
-                }
-            }
-        })
+        let tag_path = join(path, "design");
+        let tag: String = match o.get("design") {
+            Some(v) => String::from_json(v, &tag_path)?,
+            None => return err(path, "missing field `design`"),
+        };
+        let kind = design::find(&tag).map_err(|e| ScenarioError::new(&tag_path, e.problem))?;
+        let names: Vec<&str> = std::iter::once("design").chain(kind.params().iter().map(|p| p.name)).collect();
+        o.only(&names)?;
+        let mut given = Vec::new();
+        for p in kind.params() {
+            let Some(v) = o.get(p.name) else { continue };
+            let at = join(path, p.name);
+            let value = match p.kind {
+                ParamKind::Number { .. } | ParamKind::Optional { .. } => p.check_number(u64::from_json(v, &at)?)?,
+                ParamKind::Flag { .. } => design::Value::Flag(bool::from_json(v, &at)?),
+                ParamKind::Choice { .. } => p.check_choice(&String::from_json(v, &at)?)?,
+            };
+            given.push((p.name, value));
+        }
+        LockChoice::new(kind, Values::new(kind.params(), &given)?)
     }
 }
 

@@ -3,7 +3,9 @@
 //! Unknown fields are errors. Times that must not be negative are read as signed numbers so that
 //! validation can say so plainly instead of failing to parse.
 
-use crate::engine::spec::{AcquirePolicy, Latency, LockDesign, RenewPolicy, ResourceMode, Step};
+use crate::design::{Design, Guarantees, Kind, Values};
+use crate::engine::spec::{AcquirePolicy, Latency, RenewPolicy, ResourceMode, Step};
+use std::rc::Rc;
 
 /// A whole scenario.
 #[derive(Clone, Debug)]
@@ -20,7 +22,7 @@ pub struct Scenario {
     /// What the lock in this scenario promises, shown beside the diagram.
     pub guarantees: Option<Guarantees>,
     pub seed: u64,
-    pub lock: LockDesign,
+    pub lock: LockChoice,
     /// Diagram order, left to right.
     pub participants: Vec<Participant>,
     pub network: Network,
@@ -28,36 +30,32 @@ pub struct Scenario {
     pub limits: Limits,
 }
 
-/// A design's stated promises and the assumptions they rest on.
-#[derive(Clone, Debug)]
-pub struct Guarantees {
-    /// Whether the lock is trusted for correctness or only saves work.
-    pub lock: LockKind,
-    pub safety: String,
-    /// What happens when a holder dies or stalls.
-    pub liveness: String,
-    pub assumes: String,
+/// The lock design a scenario chose, its parameter values, and the design built from them.
+#[derive(Clone)]
+pub struct LockChoice {
+    pub kind: &'static dyn Kind,
+    pub values: Values,
+    pub design: Rc<dyn Design>,
 }
 
-/// The two reasons to take a lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LockKind {
-    /// Duplicate work is undesirable but harmless.
-    Efficiency,
-    /// Two writers must never corrupt the resource.
-    Correctness,
-    /// No lock: the resource keeps the invariant by itself.
-    None,
+impl LockChoice {
+    /// Builds the design `kind` from `values`, checking how they fit together.
+    pub fn new(kind: &'static dyn Kind, values: Values) -> Result<Self, crate::error::ScenarioError> {
+        let design = kind.build(&values)?;
+        Ok(LockChoice { kind, values, design })
+    }
 }
 
-impl LockKind {
-    /// Returns the short label shown beside the guarantees.
-    pub fn label(self) -> &'static str {
-        match self {
-            LockKind::Efficiency => "efficiency lock",
-            LockKind::Correctness => "correctness lock",
-            LockKind::None => "no lock",
-        }
+impl std::fmt::Debug for LockChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LockChoice").field("design", &self.kind.tag()).field("values", &self.values).finish()
+    }
+}
+
+impl Scenario {
+    /// Returns what the lock promises: the scenario's own words, or the design's.
+    pub fn guarantees(&self) -> Guarantees {
+        self.guarantees.clone().unwrap_or_else(|| self.lock.design.guarantees())
     }
 }
 

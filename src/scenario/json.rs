@@ -1,6 +1,8 @@
 //! A small JSON reader for scenario files: text to a [`Value`] tree, with errors that give the
 //! line and column. The browser and the command line read scenarios with this same code.
 
+use crate::error::ScenarioError;
+
 /// A JSON value. Numbers keep their text, so each field can read it as the type it needs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
@@ -31,15 +33,18 @@ impl Value {
 }
 
 /// Parses a whole JSON text; the error names what was expected and where.
-pub fn parse(text: &str) -> Result<Value, String> {
+pub fn parse(text: &str) -> Result<Value, ScenarioError> {
     let mut p = Parser { s: text.as_bytes(), i: 0 };
-    p.ws();
-    let v = p.value(0)?;
-    p.ws();
-    if p.i < p.s.len() {
-        return Err(p.error("trailing characters"));
-    }
-    Ok(v)
+    let whole = |p: &mut Parser| {
+        p.ws();
+        let v = p.value(0)?;
+        p.ws();
+        if p.i < p.s.len() {
+            return Err(p.error("trailing characters"));
+        }
+        Ok(v)
+    };
+    whole(&mut p).map_err(|problem| ScenarioError::new("", problem))
 }
 
 struct Parser<'a> {
@@ -265,16 +270,20 @@ mod tests {
         );
     }
 
+    fn problem(text: &str) -> String {
+        parse(text).unwrap_err().to_string()
+    }
+
     #[test]
     fn errors_say_what_and_where() {
-        assert_eq!(parse("{\n  \"a\": 1,\n  b: 2 }"), Err("key must be a string at line 3 column 3".into()));
-        assert_eq!(parse("[1 2]"), Err("expected `,` or `]` at line 1 column 4".into()));
-        assert_eq!(parse("{\"a\": 1} x"), Err("trailing characters at line 1 column 10".into()));
-        assert_eq!(parse("\"abc"), Err("EOF while parsing a string at line 1 column 5".into()));
-        assert_eq!(parse("{\"a\": 1, \"a\": 2}"), Err("duplicate field `a` at line 1 column 10".into()));
-        assert_eq!(parse("-"), Err("invalid number at line 1 column 2".into()));
-        assert_eq!(parse("012"), Err("invalid number at line 1 column 4".into()));
-        assert_eq!(parse("1."), Err("invalid number at line 1 column 3".into()));
-        assert!(parse(&"[".repeat(100)).unwrap_err().starts_with("nested more than 64 levels deep"));
+        assert_eq!(problem("{\n  \"a\": 1,\n  b: 2 }"), "key must be a string at line 3 column 3");
+        assert_eq!(problem("[1 2]"), "expected `,` or `]` at line 1 column 4");
+        assert_eq!(problem("{\"a\": 1} x"), "trailing characters at line 1 column 10");
+        assert_eq!(problem("\"abc"), "EOF while parsing a string at line 1 column 5");
+        assert_eq!(problem("{\"a\": 1, \"a\": 2}"), "duplicate field `a` at line 1 column 10");
+        assert_eq!(problem("-"), "invalid number at line 1 column 2");
+        assert_eq!(problem("012"), "invalid number at line 1 column 4");
+        assert_eq!(problem("1."), "invalid number at line 1 column 3");
+        assert!(problem(&"[".repeat(100)).starts_with("nested more than 64 levels deep"));
     }
 }

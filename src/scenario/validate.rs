@@ -1,13 +1,14 @@
 //! Parsing and validation: a scenario file becomes an engine [`Spec`] or an error that names the
-//! field path and the problem, such as `faults[2].at_ms: must be ≥ 0`.
+//! field path and the problem, such as `faults[2].at_ms: must be ≥ 0`. What a lock design needs
+//! (how many lock services, whether scripts renew, which releases) comes from the design itself.
 
 use super::format::{Fault, Participant, Scenario};
 use super::{decode, json};
-use crate::engine::clock::{Clock, ClockJump, MAX_DRIFT_PPM};
+use crate::design::Design;
+use crate::engine::clock::{Clock, ClockJump, MAX_DRIFT_PPM, MIN_DRIFT_PPM};
 use crate::engine::ids::NodeId;
-use crate::engine::msg::ReleaseMode;
-use crate::engine::spec::{self, ClientSpec, FaultKind, LinkSpec, LockDesign, NetworkSpec, NodeSpec, Role, Spec, Step};
-use std::fmt;
+use crate::engine::spec::{self, ClientSpec, FaultKind, LinkSpec, NetworkSpec, NodeSpec, Role, Spec, Step};
+pub use crate::error::ScenarioError;
 
 /// The scenario format version this build reads.
 pub const VERSION: u32 = 1;
@@ -20,34 +21,13 @@ pub const MAX_SPAN_MS: i64 = 86_400_000;
 pub const MAX_EVENTS_CAP: u64 = 1_000_000;
 pub const MAX_TIME_CAP_MS: u64 = 7 * 86_400_000;
 
-/// A problem with a scenario, at a field path.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError {
-    /// Where the problem is, like `participants[1].script[0]`; empty for the whole file.
-    pub path: String,
-    pub problem: String,
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "{}", self.problem)
-        } else {
-            write!(f, "{}: {}", self.path, self.problem)
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
-
 fn err<T>(path: impl Into<String>, problem: impl Into<String>) -> Result<T, ScenarioError> {
-    Err(ScenarioError { path: path.into(), problem: problem.into() })
+    Err(ScenarioError::new(path, problem))
 }
 
 /// Reads scenario JSON, naming the path of any field that does not fit the format.
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
-    let value = json::parse(text).map_err(|problem| ScenarioError { path: String::new(), problem })?;
-    decode::scenario(&value)
+    decode::scenario(&json::parse(text)?)
 }
 
 /// Parses and validates scenario JSON into a runnable spec.
@@ -105,7 +85,6 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     if s.version != VERSION {
         return err("version", format!("unsupported version {} (this build reads version {VERSION})", s.version));
     }
-    let lock = compile_lock(&s.lock)?;
     let n = s.participants.len();
     if n == 0 || n > MAX_PARTICIPANTS {
         return err("participants", format!("must list 1 to {MAX_PARTICIPANTS} participants, got {n}"));
@@ -127,39 +106,18 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     let locks = count(|p| matches!(p, Participant::LockService { .. }));
     let resources = count(|p| matches!(p, Participant::Resource { .. }));
     let clients = count(|p| matches!(p, Participant::Client { .. }));
-    match s.lock {
-        LockDesign::Redlock { .. } if locks == 0 => {
-            return err("participants", "redlock needs at least one lock_service (a Redis master), found 0");
-        }
-        LockDesign::Redlock { .. } => {
-            if let Some(i) = s.participants.iter().position(|p| matches!(p, Participant::Client { renew: Some(_), .. })) {
-                return err(format!("participants[{i}].renew"), "renewal is not modelled for redlock");
-            }
-        }
-        LockDesign::Redis { .. } if locks > 2 => {
-            return err("participants", format!("redis runs on one primary and at most one replica, found {locks} lock_service nodes"));
-        }
-        LockDesign::Redis { .. } => {}
-        LockDesign::None if locks > 0 => {
-            return err("participants", format!("with lock design none there is no lock service, found {locks} lock_service nodes"));
-        }
-        LockDesign::None => {
-            for (i, p) in s.participants.iter().enumerate() {
-                let Participant::Client { script, renew, .. } = p else { continue };
-                if renew.is_some() {
-                    return err(format!("participants[{i}].renew"), "there is no lock to renew (lock design none)");
-                }
-                if let Some(j) = script.iter().position(|st| matches!(st, Step::Acquire | Step::Release { .. })) {
-                    return err(format!("participants[{i}].script[{j}]"), "there is no lock to acquire or release (lock design none)");
-                }
-            }
-        }
-        _ if locks != 1 => {
-            return err("participants", format!("this lock design runs on exactly one lock_service, found {locks}"));
-        }
-        _ => {}
+    let design = s.lock.design.as_ref();
+    let services = design.services();
+    if !services.count.contains(&locks) {
+        let (tag, what) = (s.lock.kind.tag(), services.what);
+        let problem = match (*services.count.start(), *services.count.end()) {
+            (0, 0) => format!("the {tag} design has no lock service: list no lock_service participant, found {locks}"),
+            (lo, hi) if lo == hi => format!("{tag} runs on exactly {lo} lock_service participant ({what}), found {locks}"),
+            (lo, hi) => format!("{tag} runs on {lo} to {hi} lock_service participants ({what}), found {locks}"),
+        };
+        return err("participants", problem);
     }
-    let in_lock_service = s.lock.data_in_lock_service();
+    let in_lock_service = design.data_in_service();
     if in_lock_service && resources != 0 {
         return err("participants", "the protected data lives in the lock service here (same_database or data_in_etcd): list no separate resource");
     }
@@ -173,7 +131,7 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
         .participants
         .iter()
         .enumerate()
-        .map(|(i, p)| compile_participant(&format!("participants[{i}]"), p, &s.lock))
+        .map(|(i, p)| compile_participant(&format!("participants[{i}]"), p, design))
         .collect::<Result<Vec<_>, _>>()?;
     let limits = spec::Limits {
         max_events: within("limits.max_events", s.limits.max_events, 1, MAX_EVENTS_CAP)? as usize,
@@ -197,51 +155,19 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
         }
         faults.push(spec::Fault { at_ms, kind });
     }
+    let lock: std::rc::Rc<dyn crate::engine::protocol::Protocol> = s.lock.design.clone();
     Ok(Spec { seed: s.seed, nodes, lock, network, faults, limits })
 }
 
-fn compile_lock(design: &LockDesign) -> Result<LockDesign, ScenarioError> {
-    match design {
-        LockDesign::None => {}
-        LockDesign::Lease { ttl_ms, first_token } => {
-            within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
-            within("lock.first_token", *first_token, 1, u64::from(u32::MAX))?;
-        }
-        LockDesign::Redis { ttl_ms, replication_lag_ms, .. } => {
-            within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
-            within("lock.replication_lag_ms", *replication_lag_ms, 0, 60_000)?;
-        }
-        LockDesign::Postgres { session_timeout_ms, .. } => {
-            if let Some(t) = session_timeout_ms {
-                within("lock.session_timeout_ms", *t, 1, 3_600_000)?;
-            }
-        }
-        LockDesign::Etcd { ttl_ms, first_revision, .. } => {
-            within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
-            within("lock.first_revision", *first_revision, 1, u64::from(u32::MAX))?;
-        }
-        LockDesign::Zookeeper { tick_time_ms, session_timeout_ms, .. } => {
-            within("lock.tick_time_ms", *tick_time_ms, 1, 60_000)?;
-            within("lock.session_timeout_ms", *session_timeout_ms, 2 * tick_time_ms, 20 * tick_time_ms)?;
-        }
-        LockDesign::Redlock { ttl_ms, retry_count, retry_delay_ms, instance_timeout_ms } => {
-            within("lock.ttl_ms", *ttl_ms, 1, 3_600_000)?;
-            within("lock.retry_count", u64::from(*retry_count), 1, 100)?;
-            within("lock.retry_delay_ms", *retry_delay_ms, 0, 60_000)?;
-            if *instance_timeout_ms == 0 || *instance_timeout_ms >= *ttl_ms {
-                return err("lock.instance_timeout_ms", "must be at least 1 and much smaller than ttl_ms");
-            }
-        }
-    }
-    Ok(design.clone())
-}
-
-fn compile_participant(path: &str, p: &Participant, design: &LockDesign) -> Result<NodeSpec, ScenarioError> {
+fn compile_participant(path: &str, p: &Participant, design: &dyn Design) -> Result<NodeSpec, ScenarioError> {
     let c = p.clock();
-    if c.drift_ppm.abs() > MAX_DRIFT_PPM {
-        return err(format!("{path}.clock.drift_ppm"), format!("must be within ±{MAX_DRIFT_PPM}"));
+    if !(MIN_DRIFT_PPM..=MAX_DRIFT_PPM).contains(&c.drift_ppm) {
+        return err(
+            format!("{path}.clock.drift_ppm"),
+            format!("must be between {MIN_DRIFT_PPM} (half speed) and {MAX_DRIFT_PPM} (double speed), got {}", c.drift_ppm),
+        );
     }
-    if c.offset_ms.abs() > MAX_SPAN_MS {
+    if c.offset_ms.unsigned_abs() > MAX_SPAN_MS as u64 {
         return err(format!("{path}.clock.offset_ms"), format!("must be within ±{MAX_SPAN_MS}"));
     }
     let role = match p {
@@ -250,6 +176,7 @@ fn compile_participant(path: &str, p: &Participant, design: &LockDesign) -> Resu
             if script.is_empty() || script.len() > MAX_STEPS {
                 return err(format!("{path}.script"), format!("must have 1 to {MAX_STEPS} steps, got {}", script.len()));
             }
+            let modes = design.release_modes();
             for (i, step) in script.iter().enumerate() {
                 let at = format!("{path}.script[{i}]");
                 match step {
@@ -259,11 +186,21 @@ fn compile_participant(path: &str, p: &Participant, design: &LockDesign) -> Resu
                     Step::Write { value } if value.is_empty() || value.chars().count() > MAX_NAME_CHARS => {
                         return err(format!("{at}.value"), format!("must be 1 to {MAX_NAME_CHARS} characters"));
                     }
-                    Step::Release { mode: ReleaseMode::Commit } if !matches!(design, LockDesign::Postgres { .. }) => {
-                        return err(format!("{at}.mode"), "commit ends a PostgreSQL transaction: use it only with the postgres design");
+                    Step::Acquire | Step::Release { .. } if modes.is_empty() => {
+                        return err(at, format!("there is no lock to acquire or release (lock design {})", design.kind().tag()));
                     }
-                    _ => {}
+                    Step::Release { mode } if !modes.contains(mode) => {
+                        let known: Vec<String> = modes.iter().map(|m| format!("`{}`", m.tag())).collect();
+                        return err(
+                            format!("{at}.mode"),
+                            format!("{} has no `{}` release: use {}", design.kind().tag(), mode.tag(), known.join(" or ")),
+                        );
+                    }
+                    Step::Acquire | Step::Read | Step::Write { .. } | Step::Release { .. } => {}
                 }
+            }
+            if let (Some(_), Err(why)) = (renew, design.script_renewal()) {
+                return err(format!("{path}.renew"), why);
             }
             within(&format!("{path}.acquire.max_attempts"), u64::from(acquire.max_attempts), 1, 10_000)?;
             within(&format!("{path}.acquire.timeout_ms"), acquire.timeout_ms, 1, MAX_SPAN_MS as u64)?;
@@ -316,7 +253,7 @@ fn compile_fault(path: &str, f: &Fault, ids: &Ids) -> Result<FaultKind, Scenario
         Fault::Restart { node: id, keep_state, .. } => FaultKind::Restart { node: node(id)?, keep_state: *keep_state },
         Fault::Promote { node: id, .. } => FaultKind::Promote { node: node(id)? },
         Fault::ClockJump { node: id, by_ms, .. } => {
-            if by_ms.abs() > MAX_SPAN_MS {
+            if by_ms.unsigned_abs() > MAX_SPAN_MS as u64 {
                 return err(format!("{path}.by_ms"), format!("must be within ±{MAX_SPAN_MS}"));
             }
             FaultKind::ClockJump { node: node(id)?, by_ms: *by_ms }

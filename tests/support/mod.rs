@@ -2,35 +2,65 @@
 
 #![allow(dead_code)]
 
-use lockstep::engine::{self, EventKind, FindingKind, Trace};
+use lockstep::design::Design;
+use lockstep::engine::event::EventKind;
+use lockstep::engine::{self, FindingKind, Trace};
+use lockstep::present::Words;
 use lockstep::scenario::lessons;
+use std::ops::Deref;
+use std::rc::Rc;
+
+/// A finished run and the design it ran, so it can be put in words.
+pub struct Ran {
+    pub trace: Trace,
+    pub design: Rc<dyn Design>,
+}
+
+impl Ran {
+    /// Returns the run's words.
+    pub fn words(&self) -> Words<'_> {
+        Words::new(&self.trace, &*self.design)
+    }
+
+    /// Returns the narration of every event, in order.
+    pub fn narration(&self) -> Vec<String> {
+        (0..self.trace.events.len()).map(|i| self.words().narrate(i)).collect()
+    }
+}
+
+impl Deref for Ran {
+    type Target = Trace;
+    fn deref(&self) -> &Trace {
+        &self.trace
+    }
+}
 
 /// Runs a preset lesson by id.
-pub fn run_lesson(id: &str) -> Trace {
+pub fn run_lesson(id: &str) -> Ran {
     let lesson = lessons::find(id).expect("lesson exists");
-    engine::run(&lesson.spec).expect("lesson runs")
+    Ran { trace: engine::run(&lesson.spec).expect("lesson runs"), design: lesson.scenario.lock.design }
 }
 
 /// Runs scenario JSON.
-pub fn run_json(json: &str) -> Trace {
-    let (_, spec) = lockstep::scenario::load(json).expect("scenario is valid");
-    engine::run(&spec).expect("scenario runs")
+pub fn run_json(json: &str) -> Ran {
+    let (scenario, spec) = lockstep::scenario::load(json).expect("scenario is valid");
+    Ran { trace: engine::run(&spec).expect("scenario runs"), design: scenario.lock.design }
 }
 
 /// One write as the resource judged it: (true ms, writer, token, value, Ok(version) or Err(reason)).
 pub type Write = (u64, String, u64, String, Result<u64, String>);
 
-/// Lists every write the resource judged, in order.
-pub fn writes(trace: &Trace) -> Vec<Write> {
-    trace
-        .events
+/// Lists every write the resource judged, in order, with rejections in the design's words.
+pub fn writes(ran: &Ran) -> Vec<Write> {
+    let words = ran.words();
+    ran.events
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::WriteAccepted { writer, token, value, version } => {
-                Some((e.at_ms, trace.name(*writer).to_string(), *token, value.clone(), Ok(*version)))
+                Some((e.at_ms, ran.name(*writer).to_string(), *token, value.clone(), Ok(*version)))
             }
             EventKind::WriteRejected { writer, token, value, reason } => {
-                Some((e.at_ms, trace.name(*writer).to_string(), *token, value.clone(), Err(reason.clone())))
+                Some((e.at_ms, ran.name(*writer).to_string(), *token, value.clone(), Err(words.rejection(reason))))
             }
             _ => None,
         })
@@ -39,28 +69,21 @@ pub fn writes(trace: &Trace) -> Vec<Write> {
 
 /// Lists the findings as (kind, true ms).
 pub fn findings(trace: &Trace) -> Vec<(FindingKind, u64)> {
-    trace.verdict.findings.iter().map(|f| (f.kind, f.at_ms)).collect()
+    trace.verdict.findings.iter().map(|f| (f.kind(), f.at_ms)).collect()
 }
 
-/// Lists lease grants as (true ms, holder, token).
+/// Lists lock grants as (true ms, holder, token).
 pub fn grants(trace: &Trace) -> Vec<(u64, String, u64)> {
-    trace
-        .events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::LeaseGranted { token, holder, .. } => Some((e.at_ms, trace.name(*holder).to_string(), *token)),
-            _ => None,
-        })
-        .collect()
+    grants_named(trace).into_iter().map(|(at, who, token)| (at, who.to_string(), token)).collect()
 }
 
-/// Lists lease endings as (true ms, token, how).
+/// Lists lock endings as (true ms, token, how).
 pub fn lease_ends(trace: &Trace) -> Vec<(u64, u64, String)> {
     trace
         .events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::LeaseEnded { token, how, .. } => Some((e.at_ms, *token, format!("{how:?}"))),
+            EventKind::LockEnded { token, how, .. } => Some((e.at_ms, *token, format!("{how:?}"))),
             _ => None,
         })
         .collect()
@@ -82,7 +105,7 @@ pub fn grants_named(trace: &Trace) -> Vec<(u64, &str, u64)> {
         .events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::LeaseGranted { token, holder, .. } => Some((e.at_ms, trace.name(*holder), *token)),
+            EventKind::LockGranted { token, holder, .. } => Some((e.at_ms, trace.name(*holder), *token)),
             _ => None,
         })
         .collect()
@@ -90,7 +113,7 @@ pub fn grants_named(trace: &Trace) -> Vec<(u64, &str, u64)> {
 
 /// The digest of the 1,000-event stress run's text trace (seeded latency, jitter and retries),
 /// the same natively and in the browser; update it when the engine's behaviour changes on purpose.
-pub const STRESS_1000_DIGEST: u64 = 14_151_993_470_775_420_572;
+pub const STRESS_1000_DIGEST: u64 = 637_554_474_239_293_073;
 
 /// FNV-1a over a trace's text: a fixed fingerprint to compare runs across platforms.
 pub fn digest(text: &str) -> u64 {
@@ -99,6 +122,7 @@ pub fn digest(text: &str) -> u64 {
 
 /// Runs the 1,000-event stress scenario and returns the digest of its text trace.
 pub fn stress_1000_digest() -> u64 {
-    let (_, spec) = lockstep::scenario::stress::stress(1_000).unwrap();
-    digest(&engine::run(&spec).unwrap().to_text())
+    let (scenario, spec) = lockstep::scenario::stress::stress(1_000).unwrap();
+    let trace = engine::run(&spec).unwrap();
+    digest(&Words::new(&trace, &*scenario.lock.design).to_text())
 }

@@ -196,7 +196,7 @@ pub fn App() -> Html {
     let on_export_mermaid = {
         let run = run.clone();
         Callback::from(move |_| {
-            browser::download(&format!("lockstep-{}.mmd", run.scenario.id), "text/plain", &mermaid::render(&run.trace));
+            browser::download(&format!("lockstep-{}.mmd", run.scenario.id), "text/plain", &mermaid::render(&run.words()));
         })
     };
     let on_export_json = {

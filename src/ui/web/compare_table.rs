@@ -29,13 +29,13 @@ fn glyph(o: Outcome) -> &'static str {
 #[component]
 pub fn CompareTable(props: &Props) -> Html {
     let cell = |c: &Cell| {
-        let target = Target::Compare { schedule: c.schedule.id.into(), design: c.design.id.into() };
+        let target = Target::Compare { schedule: c.schedule.id.into(), design: c.row.id.into() };
         let on_select = props.on_select.clone();
         let outcome = c.outcome.label();
         html! {
             <td>
                 <button class={classes!("cell", format!("cell--{outcome}"))} title={c.detail.clone()}
-                    aria-label={format!("{} under “{}”: {outcome}. {} Open the diagram.", c.design.title, c.schedule.title, c.detail)}
+                    aria-label={format!("{} under “{}”: {outcome}. {} Open the diagram.", c.row.title, c.schedule.title, c.detail)}
                     data-testid={format!("cell-{}", c.id())}
                     onclick={Callback::from(move |_| on_select.emit(target.clone()))}>
                     <span aria-hidden="true">{glyph(c.outcome)}</span>{outcome}
@@ -64,8 +64,8 @@ pub fn CompareTable(props: &Props) -> Html {
                     <tbody>
                         { for props.rows.iter().filter_map(|row| row.first().map(|first| html! {
                             <tr>
-                                <th scope="row">{first.design.title}</th>
-                                <td class="token">{first.design.token}</td>
+                                <th scope="row">{first.row.title}</th>
+                                <td class="token">{first.row.token}</td>
                                 { for row.iter().map(cell) }
                             </tr>
                         })) }

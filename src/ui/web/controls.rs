@@ -2,7 +2,7 @@
 
 use crate::ui::player::{Action, Player, Speed};
 use super::run::RunRef;
-use crate::engine::msg::group;
+use crate::present::number::group;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -3,7 +3,7 @@
 
 use crate::ui::player::Action;
 use super::run::RunRef;
-use crate::engine::msg::group;
+use crate::present::number::group;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -20,6 +20,7 @@ pub struct Props {
 #[component]
 pub fn EventLog(props: &Props) -> Html {
     let t = &props.run.trace;
+    let words = props.run.words();
     let center = props.cursor.unwrap_or(0);
     let (from, to) = (center.saturating_sub(WINDOW), (center + WINDOW + 1).min(t.events.len()));
     let items = (from..to).map(|i| {
@@ -33,7 +34,7 @@ pub fn EventLog(props: &Props) -> Html {
                     <span class="log-index">{i + 1}</span>
                     <span class="log-time">{format!("{} ms", group(e.at_ms as i64))}</span>
                     <span class="log-node">{t.name(e.node)}</span>
-                    <span class="log-text">{t.summary(e)}</span>
+                    <span class="log-text">{words.summary(i)}</span>
                 </button>
             </li>
         }

@@ -1,7 +1,7 @@
 //! What the lesson's lock promises, under which assumptions, and the run's metrics.
 
 use super::run::RunRef;
-use crate::scenario::format::LockKind;
+use crate::design::LockKind;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -12,7 +12,10 @@ pub struct Props {
 #[component]
 pub fn Guarantees(props: &Props) -> Html {
     let m = &props.run.trace.metrics;
-    let metric = |label: &'static str, value: u32, bad: bool| {
+    let vocab = props.run.design();
+    let lock = props.run.trace.quorum > 0;
+    let g = props.run.scenario.guarantees();
+    let metric = |label: String, value: u32, bad: bool| {
         html! {
             <div class={classes!("metric", (bad && value > 0).then_some("metric--bad"))}>
                 <span class="metric-value">{value}</span>
@@ -22,29 +25,33 @@ pub fn Guarantees(props: &Props) -> Html {
     };
     html! {
         <section class="card guarantees" data-testid="guarantees">
-            if let Some(g) = &props.run.scenario.guarantees {
-                <h2>
-                    { if g.lock == LockKind::None { "What keeps the data safe" } else { "What this lock promises" } }
-                    <span class={classes!("pill", if g.lock == LockKind::Correctness { "pill--correctness" } else { "pill--efficiency" })}>
-                        { g.lock.label() }
-                    </span>
-                </h2>
-                <dl>
-                    <dt>{"Safety"}</dt><dd>{&g.safety}</dd>
-                    <dt>{"If a holder dies"}</dt><dd>{&g.liveness}</dd>
-                    <dt>{"Assumes"}</dt><dd>{&g.assumes}</dd>
-                </dl>
-            }
+            <h2>
+                { if g.lock == LockKind::None { "What keeps the data safe" } else { "What this lock promises" } }
+                <span class={classes!("pill", if g.lock == LockKind::Correctness { "pill--correctness" } else { "pill--efficiency" })}>
+                    { g.lock.label() }
+                </span>
+            </h2>
+            <dl>
+                <dt>{"Safety"}</dt><dd>{&g.safety}</dd>
+                <dt>{"If a holder dies"}</dt><dd>{&g.liveness}</dd>
+                <dt>{"Assumes"}</dt><dd>{&g.assumes}</dd>
+            </dl>
             <h3>{"Whole run"}</h3>
             <div class="metrics" data-testid="metrics">
-                { metric("acquire requests", m.acquire_requests, false) }
-                { metric("refused", m.contended, false) }
-                if m.wake_ups > 0 { { metric("watch wake-ups", m.wake_ups, false) } }
-                { metric("lease expiries", m.lease_expiries, false) }
-                { metric("renewal failures", m.renewal_failures, true) }
-                { metric("duplicate work", m.duplicate_work, true) }
-                { metric("stale writes accepted", m.stale_writes_accepted, true) }
-                { metric("stale writes rejected", m.stale_writes_rejected, false) }
+                if lock {
+                    { metric(vocab.acquires().into(), m.acquire_requests, false) }
+                    { metric("refused".into(), m.contended, false) }
+                    if m.wake_ups > 0 { { metric("watch wake-ups".into(), m.wake_ups, false) } }
+                    { metric(vocab.expiries().into(), m.expiries, false) }
+                    { metric(format!("{} failures", vocab.renewal()), m.renewal_failures, true) }
+                }
+                { metric("duplicate work".into(), m.duplicate_work, true) }
+                if lock {
+                    { metric("stale writes accepted".into(), m.stale_writes_accepted, true) }
+                    { metric("stale writes rejected".into(), m.stale_writes_rejected, false) }
+                } else {
+                    { metric("writes refused".into(), m.stale_writes_rejected, false) }
+                }
             </div>
         </section>
     }

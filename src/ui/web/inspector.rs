@@ -1,9 +1,11 @@
-//! The state inspector at the cursor: each node's clock and status, each client's belief, the
-//! lock service's holder and the resource's data.
+//! The state inspector at the cursor: each node's clock and status, each client's belief, what
+//! each lock-service node holds, and the protected data. The sentences come from `present`.
 
 use super::run::RunRef;
 use crate::diagram::inspect::Status;
-use crate::engine::msg::{group, token_name, until_local};
+use crate::diagram::svg::role_class;
+use crate::engine::NodeKind;
+use crate::present::number::group;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -15,17 +17,13 @@ pub struct Props {
 #[component]
 pub fn Inspector(props: &Props) -> Html {
     let t = &props.run.trace;
+    let words = props.run.words();
     let snap = props.cursor.map(|c| &props.run.snaps[c]);
     let now_ms = snap.map_or(0, |s| s.at_ms);
     let r = snap.map(|s| s.resource.clone()).unwrap_or_default();
-    let data = match &r.data {
-        Some(data) => html! {
-            <span>
-                { format!("data {data:?} (by {}, {}), version {}", r.writer.map_or("?", |w| t.name(w)), token_name(r.data_token), r.version) }
-                if r.highest_token > 0 { { format!(", highest token {}", r.highest_token) } }
-            </span>
-        },
-        None => html! { <span class="muted">{"empty, version 0"}</span> },
+    let data = match (&r.data, r.writer) {
+        (Some(value), Some(writer)) => html! { <span>{ words.data(value, writer, r.data_token, r.version, r.highest_token) }</span> },
+        (Some(_) | None, _) => html! { <span class="muted">{"empty, version 0"}</span> },
     };
     let rows = t.participants.iter().enumerate().map(|(i, p)| {
         let node = snap.map(|s| &s.nodes[i]);
@@ -33,27 +31,25 @@ pub fn Inspector(props: &Props) -> Html {
         let status = match node.map(|n| n.status) {
             Some(Status::Paused) => html! { <span class="pill pill--paused">{"paused"}</span> },
             Some(Status::Down) => html! { <span class="pill pill--down">{"down"}</span> },
-            _ => html! {},
+            Some(Status::Up) | None => html! {},
         };
         let detail = match p.role {
-            "client" => match node.and_then(|n| n.belief) {
+            NodeKind::Client => match node.and_then(|n| n.belief) {
                 Some((token, until)) => {
                     let service_agrees = node.is_some_and(|n| n.holds);
                     html! {
                         <span class={if service_agrees { "belief-ok" } else { "belief-stale" }}>
-                            { format!("believes it holds the lock ({}) {}", token_name(token), until_local(until)) }
+                            { words.belief(token, until) }
                             if !service_agrees { <strong>{" — the service disagrees"}</strong> }
                         </span>
                     }
                 }
                 None => html! { <span class="muted">{"holds nothing"}</span> },
             },
-            "lock_service" => {
+            NodeKind::LockService => {
                 let key = match node.and_then(|n| n.key) {
-                    Some((holder, token, until)) => html! {
-                        <span>{ format!("holder {}, {}, {}", t.name(holder), token_name(token), until_local(until)) }</span>
-                    },
-                    None => html! { <span class="muted">{"no key: free"}</span> },
+                    Some((holder, token, until)) => html! { <span>{ words.service_holds(holder, token, until) }</span> },
+                    None => html! { <span class="muted">{"holds nothing for anyone"}</span> },
                 };
                 // The rows (PostgreSQL) or key (etcd) the lock guards, when they live here.
                 if r.at.is_some_and(|at| at.0 == i) {
@@ -62,10 +58,10 @@ pub fn Inspector(props: &Props) -> Html {
                     key
                 }
             }
-            _ => data.clone(),
+            NodeKind::Resource => data.clone(),
         };
         html! {
-            <li class={classes!("node", format!("node--{}", p.role))} data-testid={format!("inspect-{}", p.key)}>
+            <li class={classes!("node", format!("node--{}", role_class(p.role)))} data-testid={format!("inspect-{}", p.key)}>
                 <div class="node-head">
                     <span class="node-name">{&p.name}</span>{status}
                     <span class="clock" title="this node's own clock">{ format!("clock {} ms", group(local)) }</span>

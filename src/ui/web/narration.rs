@@ -2,7 +2,8 @@
 
 use super::run::RunRef;
 use crate::engine::checker::FindingKind;
-use crate::engine::msg::group;
+use crate::present::number::group;
+use crate::present::Words;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -34,6 +35,7 @@ pub fn Narration(props: &Props) -> Html {
         };
     };
     let e = &t.events[c];
+    let words = run.words();
     let last = c + 1 == t.events.len();
     html! {
         <section class="card narration" aria-live="polite" data-testid="narration">
@@ -42,10 +44,10 @@ pub fn Narration(props: &Props) -> Html {
                 <span class="who">{t.name(e.node)}</span>
                 <span class="local">{format!("its clock: {} ms", group(e.local_ms))}</span>
             </h2>
-            <p class="now" data-testid="narration-text">{&e.text}</p>
+            <p class="now" data-testid="narration-text">{words.narrate(c)}</p>
             { for t.verdict.findings.iter().filter(|f| f.event == c).map(|f| html! {
-                <p class={finding_class(f.kind)} data-testid="finding">
-                    <strong>{f.kind.label()}</strong>{": "}{&f.text}
+                <p class={finding_class(f.kind())} data-testid="finding">
+                    <strong>{Words::finding_kind(f.kind())}</strong>{": "}{words.finding(f)}
                 </p>
             }) }
             if last {
@@ -63,8 +65,9 @@ pub fn Narration(props: &Props) -> Html {
 pub fn VerdictBadge(props: &Props) -> Html {
     let t = &props.run.trace;
     let seen = |i: usize| props.cursor.is_some_and(|c| i <= c);
-    let violations: Vec<&str> = t.verdict.findings.iter().filter(|f| f.kind.is_violation() && seen(f.event)).map(|f| f.kind.label()).collect();
-    let hazard = t.verdict.findings.iter().any(|f| f.kind == FindingKind::TwoHolders && seen(f.event));
+    let violations: Vec<&str> =
+        t.verdict.findings.iter().filter(|f| f.kind().is_violation() && seen(f.event)).map(|f| Words::finding_kind(f.kind())).collect();
+    let hazard = t.verdict.findings.iter().any(|f| f.kind() == FindingKind::TwoHolders && seen(f.event));
     let at_end = props.cursor.is_some_and(|c| c + 1 == t.events.len());
     let (class, text) = if !violations.is_empty() {
         let mut v = violations.clone();

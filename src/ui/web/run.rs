@@ -1,10 +1,13 @@
 //! A run on screen: the scenario's texts, its trace, and everything derived from it once.
 
-use crate::ui::route::Target;
+use crate::design::Design;
 use crate::diagram::inspect::{snapshots, Snapshot};
 use crate::diagram::{layout, svg, Layout};
 use crate::engine::{self, Trace};
+use crate::error::ScenarioError;
+use crate::present::Words;
 use crate::scenario::{compare, lessons, stress, Scenario};
+use crate::ui::route::Target;
 use std::rc::Rc;
 use yew::AttrValue;
 
@@ -18,6 +21,18 @@ pub struct Run {
     pub layout: Layout,
     pub svg: AttrValue,
     pub snaps: Vec<Snapshot>,
+}
+
+impl Run {
+    /// Returns the run's lock design.
+    pub fn design(&self) -> &dyn Design {
+        &*self.scenario.lock.design
+    }
+
+    /// Returns the run in its design's words.
+    pub fn words(&self) -> Words<'_> {
+        Words::new(&self.trace, self.design())
+    }
 }
 
 /// A shared run, compared by identity so components skip work when it has not changed.
@@ -38,29 +53,29 @@ impl std::ops::Deref for RunRef {
 }
 
 /// Runs a target, or says why it cannot be shown.
-pub fn load(target: &Target) -> Result<RunRef, String> {
+pub fn load(target: &Target) -> Result<RunRef, ScenarioError> {
     let (scenario, spec, source) = match target {
         Target::Lesson(id) => {
-            let l = lessons::find(id).map_err(|e| e.to_string())?;
+            let l = lessons::find(id)?;
             (l.scenario, l.spec, Some(l.source))
         }
         Target::Stress(n) => {
-            let (s, spec) = stress::stress(*n).map_err(|e| e.to_string())?;
+            let (s, spec) = stress::stress(*n)?;
             (s, spec, None)
         }
         Target::Compare { schedule, design } => {
-            let (schedule, design) = (compare::schedule(schedule), compare::design(design));
-            let (_, scenario, trace) = compare::cell(schedule.map_err(|e| e.to_string())?, design.map_err(|e| e.to_string())?)?;
+            let (_, scenario, trace) = compare::cell(compare::schedule(schedule)?, &compare::row(design)?)?;
             return Ok(finish(target, scenario, None, trace));
         }
-        Target::Table => return Err("the comparison table is not a single run".into()),
+        Target::Table => return Err(ScenarioError::new("", "the comparison table is not a single run")),
     };
-    let trace = engine::run(&spec).map_err(|e| e.to_string())?;
+    let trace = engine::run(&spec)?;
     Ok(finish(target, scenario, source, trace))
 }
 
 fn finish(target: &Target, scenario: Scenario, source: Option<&'static str>, trace: Trace) -> RunRef {
-    let layout = layout(&trace);
+    let words = Words::new(&trace, &*scenario.lock.design);
+    let layout = layout(&words);
     let svg = AttrValue::from(svg::render(&layout, &scenario.title, false));
     let snaps = snapshots(&trace);
     RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, svg, snaps }))

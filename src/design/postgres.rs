@@ -1,0 +1,593 @@
+//! PostgreSQL advisory locks. Session-level (`pg_advisory_lock`, `pg_advisory_unlock`): held until
+//! unlocked or until the session ends; requests from the same session stack, each needing its own
+//! unlock. Transaction-level (`pg_advisory_xact_lock`): released all at once when the transaction
+//! commits or rolls back, and `pg_advisory_unlock` cannot release them. A waiter blocks until the
+//! lock is free. A session ends when the server stops hearing from the client for
+//! `session_timeout_ms` (`idle_session_timeout` and the like), and then `pg_advisory_unlock_all`
+//! runs implicitly. There is no fencing token.
+//!
+//! When the protected rows live in the same database, writes go to this node and commit only
+//! inside a live session: a client whose session was terminated cannot commit.
+//!
+//! Simplifications, said in the lessons: the client's signs of life are heartbeats; a client holds
+//! one kind of lock, and its writes apply at once rather than at commit.
+
+use super::{configure, Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use crate::engine::actor::{Actor, Cx, Timer};
+use crate::engine::event::{EventKind, LockEnd};
+use crate::engine::ids::NodeId;
+use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, Rejection, ReleaseMode};
+use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
+use crate::engine::spec::ResourceMode;
+use crate::error::ScenarioError;
+use crate::present::number::{group, local, ms};
+use crate::present::Vocabulary;
+use serde::Serialize;
+use std::collections::VecDeque;
+use std::rc::Rc;
+
+/// The registry entry.
+pub struct Postgres;
+
+const PARAMS: &[Param] = &[
+    Param::optional(
+        "session_timeout_ms",
+        "ms",
+        1,
+        3_600_000,
+        "How long the server goes without hearing from a session before ending it; left out, it never does (the default).",
+    ),
+    Param::flag("same_database", false, "The protected rows live in the same database, so a write commits only inside a live session."),
+    Param::flag("transaction_level", false, "Locks are pg_advisory_xact_lock: one COMMIT releases them all, and pg_advisory_unlock cannot."),
+];
+
+impl Kind for Postgres {
+    fn tag(&self) -> &'static str {
+        "postgres"
+    }
+
+    fn title(&self) -> &'static str {
+        "PostgreSQL advisory lock"
+    }
+
+    fn about(&self) -> &'static str {
+        "pg_advisory_lock held by a session until unlocked or the session ends; no fencing token."
+    }
+
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
+
+    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
+        Ok(Rc::new(PgDesign {
+            values: values.clone(),
+            session_timeout_ms: values.optional("session_timeout_ms"),
+            same_database: values.flag("same_database"),
+            transaction_level: values.flag("transaction_level"),
+        }))
+    }
+
+    fn rows(&self, ttl_ms: u64) -> Vec<Row> {
+        let row = |id, title, token, timeout: bool, same: bool| {
+            let timeout = if timeout { Value::Number(ttl_ms) } else { Value::Absent };
+            Row {
+                id,
+                title,
+                token,
+                design: configure(self, &[("session_timeout_ms", timeout), ("same_database", Value::Flag(same))]),
+                resource: (!same).then_some(ResourceMode::Unfenced),
+                services: 1,
+                service_name: "PostgreSQL",
+                elapsed_timers: true,
+            }
+        };
+        vec![
+            row("pg-same", "PostgreSQL, rows in the same database", "none: the session guards the commit", true, true),
+            row("pg-external", "PostgreSQL, external resource", "none", true, false),
+            row("pg-no-timeout", "PostgreSQL, no session timeout", "none: the session guards the commit", false, true),
+        ]
+    }
+}
+
+/// PostgreSQL advisory locks, configured.
+#[derive(Debug)]
+pub struct PgDesign {
+    values: Values,
+    session_timeout_ms: Option<u64>,
+    same_database: bool,
+    transaction_level: bool,
+}
+
+impl Protocol for PgDesign {
+    fn service(&self, _index: usize, _nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
+        Some(Box::new(PgServer::new(self.session_timeout_ms, self.transaction_level)))
+    }
+
+    fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
+        Some(Box::new(PgClient { server: nodes[0], session_timeout_ms: self.session_timeout_ms, acquire_sent_at: 0, renew_sent_at: 0 }))
+    }
+
+    fn quorum(&self, _lock_nodes: usize) -> usize {
+        1
+    }
+
+    fn data_in_service(&self) -> bool {
+        self.same_database
+    }
+}
+
+impl Design for PgDesign {
+    fn kind(&self) -> &'static dyn Kind {
+        &Postgres
+    }
+
+    fn values(&self) -> &Values {
+        &self.values
+    }
+
+    fn guarantees(&self) -> Guarantees {
+        let liveness = match self.session_timeout_ms {
+            Some(t) => format!("If a holder falls silent, the server ends its session after {} and the next waiting session gets the lock.", ms(t)),
+            None => "Nothing ends a silent holder's session: a paused holder keeps the lock, and everyone waits until it comes back.".into(),
+        };
+        Guarantees {
+            lock: if self.same_database { LockKind::Correctness } else { LockKind::Efficiency },
+            safety: if self.same_database {
+                "One session holds the lock at a time, and the rows live in the same database: a write commits only in a live session, so a holder whose session was ended cannot commit.".into()
+            } else {
+                "One session holds the lock at a time, but there is no fencing token: a resource outside the database cannot tell a holder whose session was ended from the current one.".into()
+            },
+            liveness,
+            assumes: "A single PostgreSQL server; the lock fences only writes made over the same session.".into(),
+        }
+    }
+
+    fn services(&self) -> Services {
+        Services { count: 1..=1, what: "one PostgreSQL server" }
+    }
+
+    fn script_renewal(&self) -> Result<(), &'static str> {
+        Ok(())
+    }
+
+    fn release_modes(&self) -> &'static [ReleaseMode] {
+        &[ReleaseMode::Safe, ReleaseMode::Commit]
+    }
+}
+
+impl PgDesign {
+    fn lock_call(&self) -> &'static str {
+        if self.transaction_level {
+            "pg_advisory_xact_lock(42)"
+        } else {
+            "pg_advisory_lock(42)"
+        }
+    }
+}
+
+impl Vocabulary for PgDesign {
+    fn token(&self, _token: u64) -> Option<String> {
+        None
+    }
+
+    fn lock(&self, _token: u64) -> String {
+        "the advisory lock".into()
+    }
+
+    fn how_ended(&self, how: LockEnd) -> &'static str {
+        match how {
+            LockEnd::Expired => "session ended",
+            LockEnd::Released => "released",
+            LockEnd::DeletedByOther => "released by another session",
+            LockEnd::LostOnRestart => "server restarted",
+            LockEnd::Replaced => "replaced",
+        }
+    }
+
+    fn label(&self, msg: &LockMsg) -> String {
+        let Some(msg) = msg.get::<PgMsg>() else { return String::new() };
+        match *msg {
+            PgMsg::Lock => format!("SELECT {}", self.lock_call()),
+            PgMsg::Locked => "locked".into(),
+            PgMsg::Waiting => "waits: the lock is held".into(),
+            PgMsg::KeepAlive => "keepalive".into(),
+            PgMsg::Alive => "session alive".into(),
+            PgMsg::SessionEnded => "FATAL: session terminated".into(),
+            PgMsg::Unlock => "SELECT pg_advisory_unlock(42)".into(),
+            PgMsg::Commit => "COMMIT".into(),
+            PgMsg::Unlocked { done: true, commit: false } => "t".into(),
+            PgMsg::Unlocked { done: false, commit: false } => "f: WARNING, not held".into(),
+            PgMsg::Unlocked { done: true, commit: true } => "COMMIT: locks released".into(),
+            PgMsg::Unlocked { done: false, commit: true } => "COMMIT: session lock stays".into(),
+        }
+    }
+
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+        let Some(msg) = msg.get::<PgMsg>() else { return String::new() };
+        match *msg {
+            PgMsg::Lock => format!("{me} runs SELECT {} on {to}: take the advisory lock, waiting as long as it takes.", self.lock_call()),
+            PgMsg::Locked => format!("{me} answers {to}: the advisory lock is held by {to}'s session. There is no token to carry."),
+            PgMsg::Waiting => format!("{me} queues {to}'s request behind the holder: {to}'s query does not return until the lock is free."),
+            PgMsg::KeepAlive => format!("{me} shows {to} that its session is still alive (a keepalive)."),
+            PgMsg::Alive => format!("{me} answers {to}: the session is alive."),
+            PgMsg::SessionEnded => format!("{me} tells {to}: its session was terminated; nothing more runs on it."),
+            PgMsg::Unlock => format!("{me} runs SELECT pg_advisory_unlock(42) on {to}."),
+            PgMsg::Commit => format!(
+                "{me} commits its transaction on {to}; the commit releases every transaction-level advisory lock it took."
+            ),
+            PgMsg::Unlocked { done: true, commit: false } => format!("{me} answers {to}: t, the advisory lock is released."),
+            PgMsg::Unlocked { done: false, commit: false } => {
+                format!("{me} answers {to}: f, with a warning: {to} does not hold that lock.")
+            }
+            PgMsg::Unlocked { done: true, commit: true } => format!("{me} answers {to}: COMMIT, and its transaction-level locks are released."),
+            PgMsg::Unlocked { done: false, commit: true } => {
+                format!("{me} answers {to}: COMMIT, but a session-level lock does not end with a transaction.")
+            }
+        }
+    }
+
+    fn lasts(&self, expires_local: Option<i64>) -> String {
+        match expires_local {
+            Some(t) => format!("while its session lives (ended at {} if the server hears nothing)", local(t)),
+            None => "while its session lives (no timeout ends it)".into(),
+        }
+    }
+
+    fn believes(&self, until_local: Option<i64>) -> String {
+        match until_local {
+            Some(t) => format!("as long as its session lives: until {} on its own clock unless the server hears from it", local(t)),
+            None => "for as long as its session lives; nothing ends it on a timer".into(),
+        }
+    }
+
+    fn granted(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
+        let end = match expires_local {
+            Some(t) => format!(", which {me} does if it has heard nothing from {holder} by the time its clock reads {}", group(t)),
+            None => "; with no session timeout, nothing ends a silent session".into(),
+        };
+        format!("{me} grants the advisory lock to {holder}'s session. It is held until released or until the session ends{end}. There is no fencing token.")
+    }
+
+    fn ended(&self, me: &str, holder: &str, _token: u64, how: LockEnd) -> String {
+        match how {
+            LockEnd::Expired => format!(
+                "{me} ends {holder}'s session: it has heard nothing from it for the session timeout. pg_advisory_unlock_all runs implicitly, and nothing {holder} sends over that session can commit any more."
+            ),
+            LockEnd::Released => format!("{holder}'s advisory lock is released; the next waiting session gets it."),
+            LockEnd::LostOnRestart => format!("{me} restarts: every session, and every advisory lock, is gone."),
+            LockEnd::DeletedByOther | LockEnd::Replaced => format!("{holder}'s advisory lock is gone: {}.", self.how_ended(how)),
+        }
+    }
+
+    fn renewal(&self) -> &'static str {
+        "keepalive"
+    }
+
+    fn write_to_service(&self, _token: u64, value: &str) -> String {
+        format!("UPDATE rows SET value = {value:?}")
+    }
+
+    fn guard_refused(&self, _token: u64) -> String {
+        "session terminated: cannot commit".into()
+    }
+
+    fn expiries(&self) -> &'static str {
+        "sessions ended"
+    }
+}
+
+/// What a client and the server say about the advisory lock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum PgMsg {
+    /// `SELECT pg_advisory_lock(key)` (or `_xact_`): returns once the lock is held.
+    Lock,
+    Locked,
+    /// The lock is held by another session; the query waits (a model's note of what blocking means).
+    Waiting,
+    /// A sign of life from the client's session.
+    KeepAlive,
+    Alive,
+    /// The session was terminated.
+    SessionEnded,
+    /// `SELECT pg_advisory_unlock(key)`.
+    Unlock,
+    /// `COMMIT`.
+    Commit,
+    /// Whether the unlock (or commit) released the lock.
+    Unlocked { done: bool, commit: bool },
+}
+
+impl DesignMsg for PgMsg {
+    fn kind(&self) -> MsgKind {
+        match self {
+            PgMsg::Lock => MsgKind::Acquire,
+            PgMsg::KeepAlive | PgMsg::Unlock | PgMsg::Commit => MsgKind::Request,
+            PgMsg::Locked | PgMsg::Waiting | PgMsg::Alive | PgMsg::Unlocked { done: true, .. } => MsgKind::Reply,
+            PgMsg::SessionEnded | PgMsg::Unlocked { done: false, .. } => MsgKind::Refusal,
+        }
+    }
+}
+
+/// A PostgreSQL server holding one advisory lock key.
+pub struct PgServer {
+    session_timeout_ms: Option<u64>,
+    /// Whether locks are transaction-level (`pg_advisory_xact_lock`).
+    transaction_level: bool,
+    /// Live sessions and when the server last heard from each, on its clock.
+    sessions: Vec<(NodeId, i64)>,
+    /// The holder and how many times its session has locked the key.
+    holder: Option<(NodeId, u32)>,
+    waiters: VecDeque<NodeId>,
+    /// The version of the rows kept in this database.
+    version: u64,
+}
+
+impl PgServer {
+    /// Builds a server; without a timeout, sessions of silent clients never end.
+    pub fn new(session_timeout_ms: Option<u64>, transaction_level: bool) -> Self {
+        PgServer { session_timeout_ms, transaction_level, sessions: Vec::new(), holder: None, waiters: VecDeque::new(), version: 0 }
+    }
+
+    fn heard(&mut self, cx: &mut Cx, client: NodeId) {
+        match self.sessions.iter_mut().find(|s| s.0 == client) {
+            Some(s) => s.1 = cx.now,
+            None => self.sessions.push((client, cx.now)),
+        }
+        if let Some(t) = self.session_timeout_ms {
+            cx.at(Timer::Expiry(client.0 as u64), cx.now + t as i64);
+        }
+    }
+
+    fn alive(&self, client: NodeId) -> bool {
+        self.sessions.iter().any(|s| s.0 == client)
+    }
+
+    fn grant(&mut self, cx: &mut Cx, client: NodeId) {
+        self.holder = Some((client, 1));
+        let expires_local = self.session_timeout_ms.map(|t| cx.now + t as i64);
+        cx.note(EventKind::LockGranted { holder: client, token: 0, expires_local });
+        cx.send(client, Msg::lock(PgMsg::Locked));
+    }
+
+    /// Frees the lock and hands it to the first waiter whose session still lives.
+    fn free(&mut self, cx: &mut Cx, how: LockEnd) {
+        if let Some((holder, _)) = self.holder.take() {
+            cx.note(EventKind::LockEnded { holder, token: 0, how });
+        }
+        while let Some(next) = self.waiters.pop_front() {
+            if self.alive(next) {
+                return self.grant(cx, next);
+            }
+        }
+    }
+
+    /// Ends the sessions the server has not heard from in time, unlocking all they held.
+    fn end_silent_sessions(&mut self, cx: &mut Cx) {
+        let Some(t) = self.session_timeout_ms else { return };
+        let silent: Vec<NodeId> = self.sessions.iter().filter(|s| cx.now - s.1 >= t as i64).map(|s| s.0).collect();
+        for client in silent {
+            self.sessions.retain(|s| s.0 != client);
+            self.waiters.retain(|w| *w != client);
+            if self.holder.is_some_and(|h| h.0 == client) {
+                self.free(cx, LockEnd::Expired);
+            }
+        }
+    }
+
+    fn handle(&mut self, cx: &mut Cx, from: NodeId, msg: &PgMsg, alive: bool) {
+        match *msg {
+            PgMsg::KeepAlive if alive => {
+                self.heard(cx, from);
+                cx.send(from, Msg::lock(PgMsg::Alive));
+            }
+            PgMsg::KeepAlive => cx.send(from, Msg::lock(PgMsg::SessionEnded)),
+            PgMsg::Lock => {
+                self.heard(cx, from);
+                match self.holder {
+                    None => self.grant(cx, from),
+                    // Requests stack: the same session must unlock as many times.
+                    Some((h, n)) if h == from => {
+                        self.holder = Some((h, n + 1));
+                        cx.send(from, Msg::lock(PgMsg::Locked));
+                    }
+                    Some(_) => {
+                        self.waiters.push_back(from);
+                        cx.send(from, Msg::lock(PgMsg::Waiting));
+                    }
+                }
+            }
+            PgMsg::Unlock | PgMsg::Commit => {
+                // COMMIT releases transaction-level locks (however often they were taken) and
+                // never session-level ones; pg_advisory_unlock the other way round.
+                let commit = *msg == PgMsg::Commit;
+                let done = match self.holder {
+                    Some((h, _)) if h == from && alive && commit && self.transaction_level => {
+                        self.free(cx, LockEnd::Released);
+                        true
+                    }
+                    Some((h, n)) if h == from && alive && !commit && !self.transaction_level => {
+                        if n > 1 {
+                            self.holder = Some((h, n - 1));
+                        } else {
+                            self.free(cx, LockEnd::Released);
+                        }
+                        true
+                    }
+                    // pg_advisory_unlock returns false, with a warning, for a lock not held.
+                    Some(_) | None => false,
+                };
+                cx.send(from, Msg::lock(PgMsg::Unlocked { done, commit }));
+            }
+            PgMsg::Locked | PgMsg::Waiting | PgMsg::Alive | PgMsg::SessionEnded | PgMsg::Unlocked { .. } => {}
+        }
+    }
+
+    /// Writes the rows kept here, inside the writer's session if it still lives.
+    fn write(&mut self, cx: &mut Cx, from: NodeId, token: u64, value: &str, alive: bool) {
+        let value = value.to_string();
+        if !alive {
+            let reason = Rejection::Guard { token };
+            cx.note(EventKind::WriteRejected { writer: from, token, value, reason: reason.clone() });
+            return cx.send(from, Msg::WriteRejected { reason });
+        }
+        self.heard(cx, from);
+        self.version += 1;
+        cx.note(EventKind::WriteAccepted { writer: from, token, value, version: self.version });
+        cx.send(from, Msg::WriteAccepted { version: self.version });
+    }
+}
+
+impl Actor for PgServer {
+    fn on_start(&mut self, _cx: &mut Cx) {}
+
+    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
+        self.end_silent_sessions(cx);
+        let alive = self.alive(from);
+        match msg {
+            Msg::Lock { msg } => {
+                if let Some(msg) = msg.get::<PgMsg>() {
+                    self.handle(cx, from, msg, alive);
+                }
+            }
+            Msg::Write { token, value, .. } => self.write(cx, from, *token, value, alive),
+            Msg::Read | Msg::ReadResult { .. } | Msg::WriteAccepted { .. } | Msg::WriteRejected { .. } => {}
+        }
+    }
+
+    fn on_timer(&mut self, cx: &mut Cx, timer: Timer) {
+        if let Timer::Expiry(_) = timer {
+            self.end_silent_sessions(cx);
+        }
+    }
+
+    fn on_crash(&mut self, _cx: &mut Cx) {}
+
+    fn on_restart(&mut self, cx: &mut Cx, _keep_state: bool) {
+        // A restarted server has no sessions: every advisory lock is gone.
+        self.sessions.clear();
+        self.waiters.clear();
+        self.free(cx, LockEnd::LostOnRestart);
+    }
+}
+
+/// A client's side: one session, kept alive while it holds or waits.
+struct PgClient {
+    server: NodeId,
+    session_timeout_ms: Option<u64>,
+    acquire_sent_at: i64,
+    renew_sent_at: i64,
+}
+
+impl PgClient {
+    fn until(&self, since: i64) -> Option<i64> {
+        self.session_timeout_ms.map(|t| since + t as i64)
+    }
+}
+
+impl LockClient for PgClient {
+    fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64) {
+        self.acquire_sent_at = cx.now;
+        cx.send(self.server, Msg::lock(PgMsg::Lock));
+        cx.after(Timer::Timeout, timeout_ms);
+    }
+
+    fn on_message(&mut self, _cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
+        let Some(msg) = msg.get::<PgMsg>() else { return Outcome::Pending };
+        match *msg {
+            PgMsg::Locked => {
+                // A waiting client's session was last heard from at its latest keepalive.
+                let since = if view.queued { self.acquire_sent_at.max(self.renew_sent_at) } else { self.acquire_sent_at };
+                Outcome::Granted { token: 0, until_local: self.until(since) }
+            }
+            PgMsg::Waiting => Outcome::Queued,
+            PgMsg::Alive => Outcome::Renewed { until_local: self.until(self.renew_sent_at) },
+            PgMsg::SessionEnded => Outcome::RenewFailed,
+            PgMsg::Unlocked { .. } => Outcome::Released,
+            PgMsg::Lock | PgMsg::KeepAlive | PgMsg::Unlock | PgMsg::Commit => Outcome::Pending,
+        }
+    }
+
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Outcome {
+        Outcome::Refused
+    }
+
+    fn renew(&mut self, cx: &mut Cx, _held: Option<u64>) {
+        self.renew_sent_at = cx.now;
+        cx.send(self.server, Msg::lock(PgMsg::KeepAlive));
+    }
+
+    fn release(&mut self, cx: &mut Cx, held: Option<u64>, _last: u64, mode: ReleaseMode) -> Release {
+        if held.is_none() {
+            return Release::Nothing;
+        }
+        let msg = if mode == ReleaseMode::Commit { PgMsg::Commit } else { PgMsg::Unlock };
+        cx.send(self.server, Msg::lock(msg));
+        Release::AwaitReply
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::actor::testing::{self, sent};
+
+    fn call(node: &mut PgServer, now: i64, from: usize, msg: PgMsg) -> Vec<(usize, Msg)> {
+        sent(&testing::call(node, now, from, Msg::lock(msg)))
+    }
+
+    fn to(client: usize, msg: PgMsg) -> (usize, Msg) {
+        (client, Msg::lock(msg))
+    }
+
+    #[test]
+    fn requests_stack_and_need_as_many_unlocks() {
+        let mut pg = PgServer::new(None, false);
+        call(&mut pg, 0, 1, PgMsg::Lock);
+        call(&mut pg, 1, 1, PgMsg::Lock);
+        assert_eq!(call(&mut pg, 2, 2, PgMsg::Lock), vec![to(2, PgMsg::Waiting)]);
+        assert_eq!(call(&mut pg, 3, 1, PgMsg::Unlock), vec![to(1, PgMsg::Unlocked { done: true, commit: false })]);
+        assert_eq!(pg.holder, Some((NodeId(1), 1)), "still held once");
+        let out = call(&mut pg, 4, 1, PgMsg::Unlock);
+        assert_eq!(out[0], to(2, PgMsg::Locked), "the waiter gets it after the second unlock");
+        assert_eq!(call(&mut pg, 5, 1, PgMsg::Unlock), vec![to(1, PgMsg::Unlocked { done: false, commit: false })]);
+    }
+
+    #[test]
+    fn a_silent_session_ends_and_its_locks_go_with_it() {
+        let mut pg = PgServer::new(Some(1000), false);
+        call(&mut pg, 0, 1, PgMsg::Lock);
+        call(&mut pg, 10, 2, PgMsg::Lock);
+        call(&mut pg, 900, 2, PgMsg::KeepAlive);
+        assert!(call(&mut pg, 1000, 2, PgMsg::KeepAlive).contains(&to(2, PgMsg::Locked)));
+        // The dead session's transaction cannot commit.
+        let w = sent(&testing::call(&mut pg, 1500, 1, Msg::Write { token: 0, value: "A".into(), expected_version: None }));
+        assert_eq!(w, vec![(1, Msg::WriteRejected { reason: Rejection::Guard { token: 0 } })]);
+    }
+
+    #[test]
+    fn one_commit_releases_every_transaction_level_lock() {
+        let mut pg = PgServer::new(None, true);
+        call(&mut pg, 0, 1, PgMsg::Lock);
+        call(&mut pg, 1, 1, PgMsg::Lock);
+        assert_eq!(call(&mut pg, 2, 2, PgMsg::Lock), vec![to(2, PgMsg::Waiting)]);
+        // pg_advisory_unlock cannot release a transaction-level lock.
+        assert_eq!(call(&mut pg, 3, 1, PgMsg::Unlock), vec![to(1, PgMsg::Unlocked { done: false, commit: false })]);
+        assert_eq!(call(&mut pg, 4, 1, PgMsg::Commit)[0], to(2, PgMsg::Locked), "one commit frees both requests");
+    }
+
+    #[test]
+    fn commit_does_not_release_a_session_level_lock() {
+        let mut pg = PgServer::new(None, false);
+        call(&mut pg, 0, 1, PgMsg::Lock);
+        assert_eq!(call(&mut pg, 1, 1, PgMsg::Commit), vec![to(1, PgMsg::Unlocked { done: false, commit: true })]);
+        assert_eq!(pg.holder, Some((NodeId(1), 1)));
+    }
+
+    #[test]
+    fn without_a_timeout_a_silent_holder_keeps_the_lock() {
+        let mut pg = PgServer::new(None, false);
+        call(&mut pg, 0, 1, PgMsg::Lock);
+        assert_eq!(call(&mut pg, 60_000, 2, PgMsg::Lock), vec![to(2, PgMsg::Waiting)]);
+    }
+}

@@ -1,0 +1,673 @@
+//! A single Redis instance used as a lock, as the Redis documentation describes it:
+//! `SET key value NX PX ttl` to acquire, a compare-value script to release or extend, expiry on
+//! the Redis node's own clock. The random value identifies the owner but has no order, so there is
+//! no fencing token unless each acquisition also `INCR`s a counter (`incr_token`).
+//!
+//! With a replica, the primary streams every change to it asynchronously, `replication_lag_ms`
+//! after making it; a crash in between loses the change. A replica answers `READONLY` until
+//! promoted, and a client that hears it (or hears nothing) fails over to the next node.
+//!
+//! Simplifications, said in the lessons: the `INCR` is part of the acquisition's reply (as a
+//! `MULTI` block would return it) rather than a second round trip; promotion is a scheduled fault
+//! rather than a Sentinel election.
+
+use super::{configure, Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use crate::engine::actor::{Actor, Cx, Timer};
+use crate::engine::event::{EventKind, LockEnd};
+use crate::engine::ids::NodeId;
+use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, ReleaseMode};
+use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
+use crate::engine::spec::ResourceMode;
+use crate::error::ScenarioError;
+use crate::present::number::{group, ms};
+use crate::present::Vocabulary;
+use serde::Serialize;
+use std::rc::Rc;
+
+/// The registry entry.
+pub struct Redis;
+
+const PARAMS: &[Param] = &[
+    Param::number("ttl_ms", "ms", 1, 3_600_000, "The PX a client sets: how long the key lives on the Redis node's clock."),
+    Param::flag("incr_token", false, "Each acquisition also INCRs a counter and hands its value out as a fencing token."),
+    Param::number_or(
+        "replication_lag_ms",
+        "ms",
+        0,
+        60_000,
+        100,
+        "With a second lock-service node as replica: how long after a change the primary streams it.",
+    ),
+];
+
+impl Kind for Redis {
+    fn tag(&self) -> &'static str {
+        "redis"
+    }
+
+    fn title(&self) -> &'static str {
+        "Redis SET NX PX"
+    }
+
+    fn about(&self) -> &'static str {
+        "One Redis node: SET key value NX PX to acquire, a compare-value script to release; optionally an asynchronous replica."
+    }
+
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
+
+    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
+        Ok(Rc::new(RedisDesign {
+            values: values.clone(),
+            ttl_ms: values.number("ttl_ms"),
+            incr_token: values.flag("incr_token"),
+            lag_ms: values.number("replication_lag_ms"),
+        }))
+    }
+
+    fn rows(&self, ttl_ms: u64) -> Vec<Row> {
+        let row = |id, title, token, incr, resource| Row {
+            id,
+            title,
+            token,
+            design: configure(
+                self,
+                &[("ttl_ms", Value::Number(ttl_ms)), ("incr_token", Value::Flag(incr)), ("replication_lag_ms", Value::Number(0))],
+            ),
+            resource: Some(resource),
+            services: 1,
+            service_name: "Redis",
+            elapsed_timers: false,
+        };
+        vec![
+            row("redis", "Redis SET NX PX", "none (random value)", false, ResourceMode::Unfenced),
+            row("redis-incr", "Redis + INCR token", "INCR counter", true, ResourceMode::Fenced),
+        ]
+    }
+}
+
+/// The Redis design, configured.
+#[derive(Debug)]
+pub struct RedisDesign {
+    values: Values,
+    ttl_ms: u64,
+    incr_token: bool,
+    lag_ms: u64,
+}
+
+impl Protocol for RedisDesign {
+    fn service(&self, index: usize, nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
+        let role = match (index, nodes.get(1)) {
+            (0, Some(&replica)) => Role::Primary { replica: Some((replica, self.lag_ms)) },
+            (0, None) => Role::Primary { replica: None },
+            _ => Role::Replica,
+        };
+        Some(Box::new(RedisNode::new(self.ttl_ms, self.incr_token, role)))
+    }
+
+    fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
+        Some(Box::new(RedisClient { nodes: nodes.to_vec(), node: 0, px_ms: self.ttl_ms, value: 0, acquire_sent_at: 0, renew_sent_at: 0 }))
+    }
+
+    fn quorum(&self, _lock_nodes: usize) -> usize {
+        1
+    }
+
+    fn data_in_service(&self) -> bool {
+        false
+    }
+}
+
+impl Design for RedisDesign {
+    fn kind(&self) -> &'static dyn Kind {
+        &Redis
+    }
+
+    fn values(&self) -> &Values {
+        &self.values
+    }
+
+    fn guarantees(&self) -> Guarantees {
+        let ttl = ms(self.ttl_ms);
+        let token = if self.incr_token {
+            "Each acquisition also takes the next value of a counter, a fencing token a resource can check."
+        } else {
+            "The random value only identifies the owner: it has no order, so a resource cannot use it to fence."
+        };
+        Guarantees {
+            lock: if self.incr_token { LockKind::Correctness } else { LockKind::Efficiency },
+            safety: format!(
+                "While the Redis node keeps its memory and its clock runs true, at most one client's key exists at a time; a holder that pauses past the {ttl} PX loses the key without knowing. {token}"
+            ),
+            liveness: format!("If a holder dies, its key expires after {ttl} on the Redis node's clock."),
+            assumes: "One Redis node that does not fail over or lose its keys; holders finish within the TTL, or the work is idempotent.".into(),
+        }
+    }
+
+    fn services(&self) -> Services {
+        Services { count: 1..=2, what: "one primary and at most one replica" }
+    }
+
+    fn script_renewal(&self) -> Result<(), &'static str> {
+        Ok(())
+    }
+
+    fn release_modes(&self) -> &'static [ReleaseMode] {
+        &[ReleaseMode::Safe, ReleaseMode::Unsafe]
+    }
+}
+
+impl Vocabulary for RedisDesign {
+    fn token(&self, token: u64) -> Option<String> {
+        self.incr_token.then(|| format!("token {token}"))
+    }
+
+    fn lock(&self, _token: u64) -> String {
+        "the key".into()
+    }
+
+    fn label(&self, msg: &LockMsg) -> String {
+        msg.get::<RedisMsg>().map_or_else(String::new, RedisMsg::label)
+    }
+
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+        msg.get::<RedisMsg>().map_or_else(String::new, |m| m.sending(me, to))
+    }
+
+    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+        let token = match self.token(token) {
+            Some(t) => format!(" The INCR hands out {t}, a fencing token."),
+            None => " There is no fencing token: the random value only says whose key it is.".into(),
+        };
+        format!("{me} sets the key for {holder}; {me} deletes it {}.{token}", deleted_when(me, expires_local))
+    }
+
+    fn extended(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
+        format!("{me} pushes back the expiry of {holder}'s key: it now goes {}.", deleted_when(me, expires_local))
+    }
+
+    fn ended(&self, me: &str, holder: &str, token: u64, how: LockEnd) -> String {
+        key_ended(me, holder, how, self.token(token))
+    }
+
+    fn replicated(&self, me: &str, holder: &str, _token: u64) -> String {
+        format!("{me} stores its copy of {holder}'s key, with the same expiry.")
+    }
+
+    fn expiries(&self) -> &'static str {
+        "key expiries"
+    }
+}
+
+/// Says when a Redis node deletes a key: `when its own clock reads 1,005`.
+pub fn deleted_when(me: &str, expires_local: Option<i64>) -> String {
+    match expires_local {
+        Some(t) => format!("when {me}'s own clock reads {}", group(t)),
+        None => "never on its own".into(),
+    }
+}
+
+/// Says that a Redis node no longer holds a holder's key, and why.
+pub fn key_ended(me: &str, holder: &str, how: LockEnd, token: Option<String>) -> String {
+    let whose = token.map_or_else(|| format!("{holder}'s key"), |t| format!("{holder}'s key ({t})"));
+    match how {
+        LockEnd::Expired => format!("{} expires on {me}'s clock. Nobody tells {holder}: it may still think the lock is its own.", capital_first(&whose)),
+        LockEnd::Released => format!("{} is deleted; the lock is free.", capital_first(&whose)),
+        LockEnd::DeletedByOther => {
+            format!("An unchecked DEL deletes {whose}: the lock is free while {holder} still works.")
+        }
+        LockEnd::LostOnRestart => format!("{} is lost with {me}'s memory.", capital_first(&whose)),
+        LockEnd::Replaced => format!("{} is overwritten.", capital_first(&whose)),
+    }
+}
+
+fn capital_first(s: &str) -> String {
+    crate::present::number::capital(s)
+}
+
+/// Shows a random lock value briefly, as its last four hex digits.
+pub fn short(value: u64) -> String {
+    format!("{:04x}", value & 0xffff)
+}
+
+/// Redis commands and replies, as the lock uses them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum RedisMsg {
+    /// `SET lock <value> NX PX <px_ms>`.
+    Set { value: u64, px_ms: u64 },
+    /// `OK`, with the `INCR` counter's value when the design hands out tokens.
+    SetOk { token: Option<u64> },
+    /// `(nil)`: the key exists.
+    Nil,
+    /// The compare-and-`PEXPIRE` script: extend only if the key still holds `value`.
+    Extend { value: u64, px_ms: u64 },
+    /// The script's answer: 1 extended, 0 not.
+    Extended { done: bool },
+    /// Delete the key: with the compare-and-delete script if `checked`, else a plain `DEL`.
+    Del { value: u64, checked: bool },
+    /// 1 deleted, 0 not.
+    Deleted { done: bool },
+    /// `-READONLY`: a replica takes no writes.
+    ReadOnly,
+    /// The primary streams a key to its replica, asynchronously.
+    Replicate { holder: NodeId, value: u64, token: u64, expires_in_ms: u64 },
+    /// The primary streams a key's deletion to its replica.
+    ReplicateDel { value: u64 },
+}
+
+impl DesignMsg for RedisMsg {
+    fn kind(&self) -> MsgKind {
+        match self {
+            RedisMsg::Set { .. } => MsgKind::Acquire,
+            RedisMsg::Extend { .. } | RedisMsg::Del { .. } | RedisMsg::Replicate { .. } | RedisMsg::ReplicateDel { .. } => MsgKind::Request,
+            RedisMsg::SetOk { .. } | RedisMsg::Extended { done: true } | RedisMsg::Deleted { done: true } => MsgKind::Reply,
+            RedisMsg::Nil => MsgKind::Busy,
+            RedisMsg::Extended { done: false } | RedisMsg::Deleted { done: false } | RedisMsg::ReadOnly => MsgKind::Refusal,
+        }
+    }
+}
+
+impl RedisMsg {
+    /// Labels the message as Redis would show it.
+    pub fn label(&self) -> String {
+        match *self {
+            RedisMsg::Set { value, px_ms } => format!("SET lock {} NX PX {px_ms}", short(value)),
+            RedisMsg::SetOk { token: None } => "OK".into(),
+            RedisMsg::SetOk { token: Some(t) } => format!("OK; INCR → {t}"),
+            RedisMsg::Nil => "(nil): key exists".into(),
+            RedisMsg::Extend { value, .. } => format!("PEXPIRE if value = {}", short(value)),
+            RedisMsg::Extended { done: true } => "1: extended".into(),
+            RedisMsg::Extended { done: false } => "0: not yours".into(),
+            RedisMsg::Del { value, checked: true } => format!("DEL if value = {}", short(value)),
+            RedisMsg::Del { checked: false, .. } => "DEL lock (no check)".into(),
+            RedisMsg::Deleted { done: true } => "1: deleted".into(),
+            RedisMsg::Deleted { done: false } => "0: not yours".into(),
+            RedisMsg::ReadOnly => "READONLY (replica)".into(),
+            RedisMsg::Replicate { value, .. } => format!("replicate key {}", short(value)),
+            RedisMsg::ReplicateDel { value } => format!("replicate DEL {}", short(value)),
+        }
+    }
+
+    /// Says that `me` sends this to `to`.
+    pub fn sending(&self, me: &str, to: &str) -> String {
+        match *self {
+            RedisMsg::Set { value, px_ms } => format!(
+                "{me} runs SET lock {} NX PX {px_ms} on {to}: set the key only if nobody holds it, expiring in {}.",
+                short(value),
+                ms(px_ms)
+            ),
+            RedisMsg::SetOk { token: None } => format!("{me} answers {to}: OK, the key is set."),
+            RedisMsg::SetOk { token: Some(t) } => format!("{me} answers {to}: OK, the key is set, and the INCR gives token {t}."),
+            RedisMsg::Nil => format!("{me} answers {to}: (nil), the key exists, so someone else holds the lock."),
+            RedisMsg::Extend { value, .. } => {
+                format!("{me} runs the compare-and-extend script on {to}: PEXPIRE the key only if it still holds {}.", short(value))
+            }
+            RedisMsg::Extended { done: true } => format!("{me} answers {to}: 1, the key's expiry is pushed back."),
+            RedisMsg::Extended { done: false } => format!("{me} answers {to}: 0, the key no longer holds {to}'s value."),
+            RedisMsg::Del { value, checked: true } => {
+                format!("{me} runs the compare-and-delete script on {to}: delete the key only if it still holds {}.", short(value))
+            }
+            RedisMsg::Del { checked: false, .. } => format!("{me} deletes the key on {to} with a plain DEL, without checking whose it is."),
+            RedisMsg::Deleted { done: true } => format!("{me} answers {to}: 1, the key is deleted."),
+            RedisMsg::Deleted { done: false } => format!("{me} answers {to}: 0, the key holds someone else's value; nothing deleted."),
+            RedisMsg::ReadOnly => format!("{me} answers {to}: READONLY, a replica takes no writes."),
+            RedisMsg::Replicate { value, .. } => format!("{me} streams the key {} to its replica {to}.", short(value)),
+            RedisMsg::ReplicateDel { .. } => format!("{me} streams the key's deletion to its replica {to}."),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Key {
+    holder: NodeId,
+    value: u64,
+    token: u64,
+    expires_local: i64,
+}
+
+/// Whether a node serves clients or follows a primary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Serves clients, streaming changes to `replica` after a lag, if it has one.
+    Primary { replica: Option<(NodeId, u64)> },
+    /// Follows the primary and refuses clients until promoted.
+    Replica,
+}
+
+/// A change to stream to the replica.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Change {
+    Set(Key),
+    Delete(u64),
+}
+
+/// The replication timer.
+const REPLICATE: u8 = 0;
+
+/// A Redis node holding the lock key.
+pub struct RedisNode {
+    ttl_ms: u64,
+    incr_token: bool,
+    counter: u64,
+    key: Option<Key>,
+    role: Role,
+    /// Changes not yet streamed to the replica.
+    unreplicated: Vec<Change>,
+}
+
+impl RedisNode {
+    /// Builds an empty node.
+    pub fn new(ttl_ms: u64, incr_token: bool, role: Role) -> Self {
+        RedisNode { ttl_ms, incr_token, counter: 0, key: None, role, unreplicated: Vec::new() }
+    }
+
+    fn delete(&mut self, cx: &mut Cx, how: LockEnd) {
+        if let Some(k) = self.key.take() {
+            cx.cancel(Timer::Expiry(k.value));
+            cx.note(EventKind::LockEnded { holder: k.holder, token: k.token, how });
+            self.replicate(cx, Change::Delete(k.value));
+        }
+    }
+
+    /// Queues a change for the replica; the batch leaves after the replication lag.
+    fn replicate(&mut self, cx: &mut Cx, change: Change) {
+        if let Role::Primary { replica: Some((_, lag_ms)) } = self.role {
+            if self.unreplicated.is_empty() {
+                cx.after(Timer::Service(REPLICATE), lag_ms);
+            }
+            self.unreplicated.push(change);
+        }
+    }
+
+    /// Handles what a replica receives: copies from the primary, refusals to clients.
+    fn follow(&mut self, cx: &mut Cx, from: NodeId, msg: &RedisMsg) {
+        match *msg {
+            RedisMsg::Replicate { holder, value, token, expires_in_ms } => {
+                let key = Key { holder, value, token, expires_local: cx.now + expires_in_ms as i64 };
+                self.arm(cx, key);
+                cx.note(EventKind::LockReplicated { holder, token, expires_local: Some(key.expires_local) });
+            }
+            RedisMsg::ReplicateDel { value } if self.key.is_some_and(|k| k.value == value) => self.delete(cx, LockEnd::Released),
+            RedisMsg::Set { .. } | RedisMsg::Extend { .. } | RedisMsg::Del { .. } => cx.send(from, Msg::lock(RedisMsg::ReadOnly)),
+            RedisMsg::ReplicateDel { .. }
+            | RedisMsg::SetOk { .. }
+            | RedisMsg::Nil
+            | RedisMsg::Extended { .. }
+            | RedisMsg::Deleted { .. }
+            | RedisMsg::ReadOnly => {}
+        }
+    }
+
+    /// Expires the key if its time has come on this node's clock (Redis checks lazily on access).
+    fn expire_if_due(&mut self, cx: &mut Cx) {
+        if self.key.is_some_and(|k| cx.now >= k.expires_local) {
+            self.delete(cx, LockEnd::Expired);
+        }
+    }
+
+    fn arm(&mut self, cx: &mut Cx, k: Key) {
+        cx.at(Timer::Expiry(k.value), k.expires_local);
+        self.key = Some(k);
+    }
+
+    fn serve(&mut self, cx: &mut Cx, from: NodeId, msg: &RedisMsg) {
+        let reply = match *msg {
+            // NX: only if the key does not exist.
+            RedisMsg::Set { .. } if self.key.is_some() => RedisMsg::Nil,
+            RedisMsg::Set { value, px_ms } => {
+                let token = if self.incr_token {
+                    self.counter += 1;
+                    self.counter
+                } else {
+                    0
+                };
+                let key = Key { holder: from, value, token, expires_local: cx.now + px_ms as i64 };
+                self.arm(cx, key);
+                self.replicate(cx, Change::Set(key));
+                cx.note(EventKind::LockGranted { holder: from, token, expires_local: Some(key.expires_local) });
+                RedisMsg::SetOk { token: self.incr_token.then_some(token) }
+            }
+            RedisMsg::Extend { value, .. } => match self.key {
+                Some(k) if k.value == value => {
+                    let key = Key { expires_local: cx.now + self.ttl_ms as i64, ..k };
+                    self.arm(cx, key);
+                    self.replicate(cx, Change::Set(key));
+                    cx.note(EventKind::LockExtended { holder: k.holder, token: k.token, expires_local: Some(key.expires_local) });
+                    RedisMsg::Extended { done: true }
+                }
+                _ => RedisMsg::Extended { done: false },
+            },
+            RedisMsg::Del { value, checked } => {
+                let done = match (checked, self.key) {
+                    (true, Some(k)) if k.value == value => {
+                        self.delete(cx, LockEnd::Released);
+                        true
+                    }
+                    // A plain DEL removes whatever key is there, whoever set it.
+                    (false, Some(k)) => {
+                        let how = if k.value == value { LockEnd::Released } else { LockEnd::DeletedByOther };
+                        self.delete(cx, how);
+                        true
+                    }
+                    (true | false, _) => false,
+                };
+                RedisMsg::Deleted { done }
+            }
+            RedisMsg::SetOk { .. }
+            | RedisMsg::Nil
+            | RedisMsg::Extended { .. }
+            | RedisMsg::Deleted { .. }
+            | RedisMsg::ReadOnly
+            | RedisMsg::Replicate { .. }
+            | RedisMsg::ReplicateDel { .. } => return,
+        };
+        cx.send(from, Msg::lock(reply));
+    }
+}
+
+impl Actor for RedisNode {
+    fn on_start(&mut self, _cx: &mut Cx) {}
+
+    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
+        self.expire_if_due(cx);
+        let Msg::Lock { msg } = msg else { return };
+        let Some(msg) = msg.get::<RedisMsg>() else { return };
+        match self.role {
+            Role::Replica => self.follow(cx, from, msg),
+            Role::Primary { .. } => self.serve(cx, from, msg),
+        }
+    }
+
+    fn on_timer(&mut self, cx: &mut Cx, timer: Timer) {
+        match timer {
+            Timer::Expiry(value) if self.key.is_some_and(|k| k.value == value) => self.expire_if_due(cx),
+            Timer::Service(REPLICATE) => {
+                if let Role::Primary { replica: Some((replica, _)) } = self.role {
+                    for change in std::mem::take(&mut self.unreplicated) {
+                        let msg = match change {
+                            Change::Set(k) => RedisMsg::Replicate {
+                                holder: k.holder,
+                                value: k.value,
+                                token: k.token,
+                                expires_in_ms: (k.expires_local - cx.now).max(0) as u64,
+                            },
+                            Change::Delete(value) => RedisMsg::ReplicateDel { value },
+                        };
+                        cx.send(replica, Msg::lock(msg));
+                    }
+                }
+            }
+            Timer::Expiry(_)
+            | Timer::Service(_)
+            | Timer::Start
+            | Timer::Step
+            | Timer::Timeout
+            | Timer::Renew
+            | Timer::RenewTimeout
+            | Timer::Client(_) => {}
+        }
+    }
+
+    fn on_crash(&mut self, _cx: &mut Cx) {
+        // Whatever was not yet streamed to the replica is lost with the process.
+        self.unreplicated.clear();
+    }
+
+    fn on_promote(&mut self, _cx: &mut Cx) {
+        if self.role == Role::Replica {
+            self.role = Role::Primary { replica: None };
+        }
+    }
+
+    fn on_restart(&mut self, cx: &mut Cx, keep_state: bool) {
+        match self.key {
+            Some(k) if keep_state => self.arm(cx, k),
+            _ => {
+                // Without persistence the key and the counter are gone.
+                self.delete(cx, LockEnd::LostOnRestart);
+                self.counter = 0;
+            }
+        }
+    }
+}
+
+/// A client's side of the Redis lock, failing over to the next node when one refuses or is silent.
+struct RedisClient {
+    nodes: Vec<NodeId>,
+    /// The node it talks to now.
+    node: usize,
+    px_ms: u64,
+    /// The random value of the current acquisition.
+    value: u64,
+    acquire_sent_at: i64,
+    renew_sent_at: i64,
+}
+
+impl RedisClient {
+    fn fail_over(&mut self) {
+        self.node = (self.node + 1) % self.nodes.len();
+    }
+
+    fn send(&self, cx: &mut Cx, msg: RedisMsg) {
+        cx.send(self.nodes[self.node], Msg::lock(msg));
+    }
+}
+
+impl LockClient for RedisClient {
+    fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64) {
+        self.value = cx.rng.next_u64();
+        self.acquire_sent_at = cx.now;
+        self.send(cx, RedisMsg::Set { value: self.value, px_ms: self.px_ms });
+        cx.after(Timer::Timeout, timeout_ms);
+    }
+
+    fn on_message(&mut self, _cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
+        let Some(msg) = msg.get::<RedisMsg>() else { return Outcome::Pending };
+        match *msg {
+            // The client counts the PX from when it sent the SET: the safe side.
+            RedisMsg::SetOk { token } => {
+                Outcome::Granted { token: token.unwrap_or(0), until_local: Some(self.acquire_sent_at + self.px_ms as i64) }
+            }
+            RedisMsg::Nil => Outcome::Refused,
+            RedisMsg::ReadOnly if view.acquiring => {
+                self.fail_over();
+                Outcome::Refused
+            }
+            RedisMsg::Extended { done: true } if view.held.is_some() => {
+                Outcome::Renewed { until_local: Some(self.renew_sent_at + self.px_ms as i64) }
+            }
+            RedisMsg::Extended { done: false } if view.held.is_some() => Outcome::RenewFailed,
+            RedisMsg::Deleted { .. } => Outcome::Released,
+            RedisMsg::ReadOnly
+            | RedisMsg::Extended { .. }
+            | RedisMsg::Set { .. }
+            | RedisMsg::Extend { .. }
+            | RedisMsg::Del { .. }
+            | RedisMsg::Replicate { .. }
+            | RedisMsg::ReplicateDel { .. } => Outcome::Pending,
+        }
+    }
+
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Outcome {
+        self.fail_over();
+        Outcome::Refused
+    }
+
+    fn renew(&mut self, cx: &mut Cx, _held: Option<u64>) {
+        self.renew_sent_at = cx.now;
+        self.send(cx, RedisMsg::Extend { value: self.value, px_ms: self.px_ms });
+    }
+
+    fn release(&mut self, cx: &mut Cx, held: Option<u64>, last: u64, mode: ReleaseMode) -> Release {
+        let checked = mode != ReleaseMode::Unsafe;
+        // A plain DEL goes out even from a client that no longer believes it holds anything.
+        if held.is_none() && (checked || last == 0) {
+            return Release::Nothing;
+        }
+        self.send(cx, RedisMsg::Del { value: self.value, checked });
+        Release::AwaitReply
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::actor::testing::{call, sent};
+    use crate::engine::actor::Command;
+
+    fn reply(node: &mut RedisNode, now: i64, from: usize, msg: RedisMsg) -> Msg {
+        sent(&call(node, now, from, Msg::lock(msg))).remove(0).1
+    }
+
+    fn primary(ttl_ms: u64, incr: bool) -> RedisNode {
+        RedisNode::new(ttl_ms, incr, Role::Primary { replica: None })
+    }
+
+    #[test]
+    fn set_nx_refuses_while_the_key_lives_and_grants_after_expiry() {
+        let mut r = primary(1000, false);
+        assert_eq!(reply(&mut r, 0, 1, RedisMsg::Set { value: 7, px_ms: 1000 }), Msg::lock(RedisMsg::SetOk { token: None }));
+        assert_eq!(reply(&mut r, 999, 2, RedisMsg::Set { value: 8, px_ms: 1000 }), Msg::lock(RedisMsg::Nil));
+        // Expiry is judged on the node's own clock reading.
+        assert_eq!(reply(&mut r, 1000, 2, RedisMsg::Set { value: 8, px_ms: 1000 }), Msg::lock(RedisMsg::SetOk { token: None }));
+    }
+
+    #[test]
+    fn compare_value_release_refuses_a_stranger_but_del_does_not() {
+        let mut r = primary(1000, false);
+        reply(&mut r, 0, 1, RedisMsg::Set { value: 7, px_ms: 1000 });
+        assert_eq!(reply(&mut r, 10, 2, RedisMsg::Del { value: 99, checked: true }), Msg::lock(RedisMsg::Deleted { done: false }));
+        assert!(r.key.is_some());
+        let out = call(&mut r, 20, 2, Msg::lock(RedisMsg::Del { value: 99, checked: false }));
+        assert_eq!(sent(&out)[0].1, Msg::lock(RedisMsg::Deleted { done: true }));
+        let ended = EventKind::LockEnded { holder: NodeId(1), token: 0, how: LockEnd::DeletedByOther };
+        assert!(out.contains(&Command::Note(ended)));
+        assert!(r.key.is_none());
+    }
+
+    #[test]
+    fn renewal_extends_only_a_matching_value() {
+        let mut r = primary(1000, false);
+        reply(&mut r, 0, 1, RedisMsg::Set { value: 7, px_ms: 1000 });
+        assert_eq!(reply(&mut r, 500, 1, RedisMsg::Extend { value: 7, px_ms: 1000 }), Msg::lock(RedisMsg::Extended { done: true }));
+        assert_eq!(r.key.unwrap().expires_local, 1500);
+        assert_eq!(reply(&mut r, 600, 2, RedisMsg::Extend { value: 8, px_ms: 1000 }), Msg::lock(RedisMsg::Extended { done: false }));
+    }
+
+    #[test]
+    fn incr_counter_gives_ordered_tokens() {
+        let mut r = primary(100, true);
+        assert_eq!(reply(&mut r, 0, 1, RedisMsg::Set { value: 1, px_ms: 100 }), Msg::lock(RedisMsg::SetOk { token: Some(1) }));
+        assert_eq!(reply(&mut r, 200, 2, RedisMsg::Set { value: 2, px_ms: 100 }), Msg::lock(RedisMsg::SetOk { token: Some(2) }));
+    }
+
+    #[test]
+    fn a_replica_refuses_clients_until_promoted() {
+        let mut r = RedisNode::new(100, false, Role::Replica);
+        assert_eq!(reply(&mut r, 0, 1, RedisMsg::Set { value: 1, px_ms: 100 }), Msg::lock(RedisMsg::ReadOnly));
+        r.on_promote(&mut Cx { me: NodeId(0), now: 1, rng: &mut crate::engine::rng::Rng::new(0), out: &mut Vec::new() });
+        assert_eq!(reply(&mut r, 2, 1, RedisMsg::Set { value: 1, px_ms: 100 }), Msg::lock(RedisMsg::SetOk { token: None }));
+    }
+}

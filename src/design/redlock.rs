@@ -1,0 +1,314 @@
+//! Redlock over every lock-service node, each an independent Redis master. The client tries the
+//! masters in turn, each with a short timeout; it holds the lock if a majority set its key and
+//! time is left on the validity (`TTL − elapsed − drift`). Otherwise it unlocks every master and
+//! retries after a random delay. The arithmetic is the reference implementation's
+//! (`antirez/redlock-rb`): quorum `N/2 + 1`, drift `TTL/100 + 2` ms.
+//!
+//! Simplification, said in the lessons: renewal is not modelled.
+
+use super::redis::{key_ended, RedisMsg, RedisNode, Role};
+use super::{configure, Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use crate::engine::actor::{Actor, Cx, Timer};
+use crate::engine::event::LockEnd;
+use crate::engine::ids::NodeId;
+use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
+use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
+use crate::engine::spec::{AcquirePolicy, ResourceMode};
+use crate::error::ScenarioError;
+use crate::present::number::{group, ms};
+use crate::present::Vocabulary;
+use std::rc::Rc;
+
+/// The reference implementation's clock drift factor (1 %), as a divisor.
+pub const DRIFT_DIVISOR: u64 = 100;
+/// Added to the drift: Redis expiry precision plus a minimum drift of 1 ms.
+pub const DRIFT_EXTRA_MS: u64 = 2;
+
+/// Returns how many of `n` masters must agree: `n / 2 + 1`.
+pub fn quorum(n: usize) -> usize {
+    n / 2 + 1
+}
+
+/// Returns the drift allowance for a TTL: `ttl * 0.01 + 2` ms, truncated as the reference does.
+pub fn drift_ms(ttl_ms: u64) -> u64 {
+    ttl_ms / DRIFT_DIVISOR + DRIFT_EXTRA_MS
+}
+
+/// Returns the validity left after an acquisition that took `elapsed_ms` on the client's clock.
+pub fn validity_ms(ttl_ms: u64, elapsed_ms: i64) -> i64 {
+    ttl_ms as i64 - elapsed_ms - drift_ms(ttl_ms) as i64
+}
+
+/// The registry entry.
+pub struct Redlock;
+
+const PARAMS: &[Param] = &[
+    Param::number("ttl_ms", "ms", 1, 3_600_000, "The PX each master's key gets, and the validity an acquisition starts from."),
+    Param::number_or("retry_count", "", 1, 100, 3, "How many attempts a client makes before giving up."),
+    Param::number_or("retry_delay_ms", "ms", 0, 60_000, 200, "The most a client waits, at random, before its next attempt."),
+    Param::number_or("instance_timeout_ms", "ms", 1, 3_600_000, 50, "How long to wait for one master before moving on; much less than the TTL."),
+];
+
+impl Kind for Redlock {
+    fn tag(&self) -> &'static str {
+        "redlock"
+    }
+
+    fn title(&self) -> &'static str {
+        "Redlock"
+    }
+
+    fn about(&self) -> &'static str {
+        "A key on a majority of independent Redis masters, set within the validity time; no fencing token."
+    }
+
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
+
+    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
+        let d = RedlockDesign {
+            values: values.clone(),
+            ttl_ms: values.number("ttl_ms"),
+            retry_count: values.number("retry_count") as u32,
+            retry_delay_ms: values.number("retry_delay_ms"),
+            instance_timeout_ms: values.number("instance_timeout_ms"),
+        };
+        if d.instance_timeout_ms >= d.ttl_ms {
+            return Err(ScenarioError::new("lock.instance_timeout_ms", "must be at least 1 and much smaller than ttl_ms"));
+        }
+        Ok(Rc::new(d))
+    }
+
+    fn rows(&self, ttl_ms: u64) -> Vec<Row> {
+        let design = configure(self, &[("ttl_ms", Value::Number(ttl_ms)), ("retry_count", Value::Number(30))]);
+        vec![Row {
+            id: "redlock",
+            title: "Redlock, 5 masters",
+            token: "none (random value)",
+            design,
+            resource: Some(ResourceMode::Unfenced),
+            services: 5,
+            service_name: "Redis",
+            elapsed_timers: false,
+        }]
+    }
+}
+
+/// Redlock, configured.
+#[derive(Debug)]
+pub struct RedlockDesign {
+    values: Values,
+    ttl_ms: u64,
+    retry_count: u32,
+    retry_delay_ms: u64,
+    instance_timeout_ms: u64,
+}
+
+impl Protocol for RedlockDesign {
+    fn service(&self, _index: usize, _nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
+        // Each master is a plain Redis instance; the algorithm lives in the client.
+        Some(Box::new(RedisNode::new(self.ttl_ms, false, Role::Primary { replica: None })))
+    }
+
+    fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
+        Some(Box::new(RedlockClient {
+            masters: nodes.to_vec(),
+            ttl_ms: self.ttl_ms,
+            retry_count: self.retry_count,
+            retry_delay_ms: self.retry_delay_ms,
+            instance_timeout_ms: self.instance_timeout_ms,
+            value: 0,
+            next: 0,
+            granted: 0,
+            started_at: 0,
+        }))
+    }
+
+    fn quorum(&self, lock_nodes: usize) -> usize {
+        quorum(lock_nodes)
+    }
+
+    fn data_in_service(&self) -> bool {
+        false
+    }
+}
+
+impl Design for RedlockDesign {
+    fn kind(&self) -> &'static dyn Kind {
+        &Redlock
+    }
+
+    fn values(&self) -> &Values {
+        &self.values
+    }
+
+    fn guarantees(&self) -> Guarantees {
+        let ttl = ms(self.ttl_ms);
+        Guarantees {
+            lock: LockKind::Efficiency,
+            safety: "With a majority of independent masters, at most one client holds the lock, provided clocks drift slowly, processes never pause and messages never linger longer than the validity time, and no master forgets a key.".into(),
+            liveness: format!(
+                "If a holder dies, its keys expire after the TTL ({ttl}) and the lock can be taken again; a failed attempt unlocks every master and retries after a random delay."
+            ),
+            assumes: "Bounded clock drift on every master, bounded pauses and network delay, and masters that keep their keys (or stay down longer than the TTL after a crash).".into(),
+        }
+    }
+
+    fn services(&self) -> Services {
+        Services { count: 1..=16, what: "independent Redis masters" }
+    }
+
+    fn script_renewal(&self) -> Result<(), &'static str> {
+        Err("renewal is not modelled for redlock")
+    }
+
+    fn release_modes(&self) -> &'static [ReleaseMode] {
+        &[ReleaseMode::Safe, ReleaseMode::Unsafe]
+    }
+}
+
+impl Vocabulary for RedlockDesign {
+    fn token(&self, _token: u64) -> Option<String> {
+        None
+    }
+
+    fn lock(&self, _token: u64) -> String {
+        "the key".into()
+    }
+
+    fn label(&self, msg: &LockMsg) -> String {
+        msg.get::<RedisMsg>().map_or_else(String::new, RedisMsg::label)
+    }
+
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+        msg.get::<RedisMsg>().map_or_else(String::new, |m| m.sending(me, to))
+    }
+
+    fn granted(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
+        let when = expires_local.map_or_else(|| "never on its own".into(), |t| format!("when its own clock reads {}", group(t)));
+        format!("{me} sets the key for {holder}, one vote toward the majority it needs; {me} deletes it {when}.")
+    }
+
+    fn ended(&self, me: &str, holder: &str, _token: u64, how: LockEnd) -> String {
+        key_ended(me, holder, how, None)
+    }
+
+    fn believes(&self, until_local: Option<i64>) -> String {
+        match until_local {
+            Some(t) => format!("until {} on its own clock (what is left of the validity time)", crate::present::number::local(t)),
+            None => "with no end it can foresee".into(),
+        }
+    }
+
+    fn expiries(&self) -> &'static str {
+        "key expiries"
+    }
+}
+
+/// A client running Redlock's acquisition across the masters.
+struct RedlockClient {
+    masters: Vec<NodeId>,
+    ttl_ms: u64,
+    retry_count: u32,
+    retry_delay_ms: u64,
+    instance_timeout_ms: u64,
+    /// The random value of the current attempt, the same on every master.
+    value: u64,
+    /// The master asked now.
+    next: usize,
+    /// How many masters set the key in this attempt.
+    granted: usize,
+    started_at: i64,
+}
+
+impl RedlockClient {
+    fn ask_next(&mut self, cx: &mut Cx) {
+        cx.send(self.masters[self.next], Msg::lock(RedisMsg::Set { value: self.value, px_ms: self.ttl_ms }));
+        cx.after(Timer::Timeout, self.instance_timeout_ms);
+    }
+
+    /// Records one master's answer (or its silence) and moves on; after the last, decides.
+    fn step(&mut self, cx: &mut Cx, granted: bool) -> Outcome {
+        cx.cancel(Timer::Timeout);
+        self.granted += usize::from(granted);
+        self.next += 1;
+        if self.next < self.masters.len() {
+            self.ask_next(cx);
+            return Outcome::Pending;
+        }
+        let elapsed = cx.now - self.started_at;
+        let validity = validity_ms(self.ttl_ms, elapsed);
+        if self.granted >= quorum(self.masters.len()) && validity > 0 {
+            // The lock is good for the validity left, counted from now.
+            return Outcome::Granted { token: 0, until_local: Some(cx.now + validity) };
+        }
+        // Failed: unlock every master; the runner retries after a random delay.
+        self.release_all(cx, true);
+        Outcome::Refused
+    }
+
+    fn release_all(&self, cx: &mut Cx, checked: bool) {
+        for &master in &self.masters {
+            cx.send(master, Msg::lock(RedisMsg::Del { value: self.value, checked }));
+        }
+    }
+}
+
+impl LockClient for RedlockClient {
+    fn acquire(&mut self, cx: &mut Cx, _timeout_ms: u64) {
+        self.value = cx.rng.next_u64();
+        self.next = 0;
+        self.granted = 0;
+        self.started_at = cx.now;
+        self.ask_next(cx);
+    }
+
+    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
+        // Only the master asked now counts; anything else is a late answer.
+        if !view.acquiring || self.masters.get(self.next) != Some(&from) {
+            return Outcome::Pending;
+        }
+        match msg.get::<RedisMsg>() {
+            Some(RedisMsg::SetOk { .. }) => self.step(cx, true),
+            Some(RedisMsg::Nil) => self.step(cx, false),
+            Some(_) | None => Outcome::Pending,
+        }
+    }
+
+    fn on_timeout(&mut self, cx: &mut Cx, _timeout_ms: u64) -> Outcome {
+        self.step(cx, false)
+    }
+
+    fn retry(&mut self, cx: &mut Cx, attempts: u32, _policy: &AcquirePolicy) -> Option<u64> {
+        (attempts < self.retry_count).then(|| cx.rng.range_inclusive(0, self.retry_delay_ms))
+    }
+
+    fn renew(&mut self, _cx: &mut Cx, _held: Option<u64>) {}
+
+    fn release(&mut self, cx: &mut Cx, _held: Option<u64>, _last: u64, mode: ReleaseMode) -> Release {
+        // Redlock unlocks every master and does not wait for the answers.
+        self.release_all(cx, mode != ReleaseMode::Unsafe);
+        Release::Sent
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quorum_is_a_strict_majority() {
+        let q: Vec<usize> = (1..=7).map(quorum).collect();
+        assert_eq!(q, vec![1, 2, 2, 3, 3, 4, 4]);
+    }
+
+    #[test]
+    fn drift_and_validity_match_the_reference() {
+        assert_eq!(drift_ms(10_000), 102);
+        assert_eq!(drift_ms(1_000), 12);
+        assert_eq!(drift_ms(50), 2);
+        assert_eq!(validity_ms(10_000, 35), 10_000 - 35 - 102);
+        assert!(validity_ms(1_000, 990) < 0, "a slow acquisition leaves no validity");
+    }
+}

@@ -1,0 +1,543 @@
+//! The ZooKeeper lock recipe (`zookeeper-docs` recipes): each contender creates an
+//! EPHEMERAL|SEQUENTIAL znode `lock-%010d` under the lock node, lists the children, and owns the
+//! lock if its sequence is the lowest; otherwise it watches only its immediate predecessor and
+//! lists again when the watch fires. Sessions are kept alive by client heartbeats and expired by
+//! the ensemble, which then deletes the session's ephemeral znodes. The owner's znode `czxid` is
+//! the fencing token. The herd variant watches the whole lock node instead, so every waiter wakes
+//! on every deletion.
+//!
+//! Simplification, said in the lessons: the ensemble is one linearizable service.
+
+use super::{configure, Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use crate::engine::actor::{Actor, Cx, Timer};
+use crate::engine::event::{EventKind, LockEnd};
+use crate::engine::ids::NodeId;
+use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, ReleaseMode};
+use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
+use crate::engine::spec::ResourceMode;
+use crate::error::ScenarioError;
+use crate::present::number::{group, local, ms};
+use crate::present::Vocabulary;
+use serde::Serialize;
+use std::rc::Rc;
+
+/// The registry entry.
+pub struct Zookeeper;
+
+const WATCHES: &[(&str, &str)] =
+    &[("predecessor", "each waiter watches only the znode just before its own (the recipe)"), ("lock_node", "every waiter watches the whole lock node (the herd effect)")];
+
+const PARAMS: &[Param] = &[
+    Param::number("tick_time_ms", "ms", 1, 60_000, "The ensemble's basic time unit; session timeouts are 2 to 20 ticks."),
+    Param::number("session_timeout_ms", "ms", 1, 1_200_000, "How long the ensemble waits without a heartbeat before expiring a session."),
+    Param::choice("watch", WATCHES, "predecessor", "What a waiting contender watches."),
+];
+
+impl Kind for Zookeeper {
+    fn tag(&self) -> &'static str {
+        "zookeeper"
+    }
+
+    fn title(&self) -> &'static str {
+        "ZooKeeper lock recipe"
+    }
+
+    fn about(&self) -> &'static str {
+        "Ephemeral sequential znodes: the lowest owns the lock, each waiter watches its predecessor, the owner's czxid fences."
+    }
+
+    fn params(&self) -> &'static [Param] {
+        PARAMS
+    }
+
+    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
+        let tick = values.number("tick_time_ms");
+        let timeout = values.number("session_timeout_ms");
+        // The server clamps what a client asks for to 2..=20 ticks; a scenario must say what it gets.
+        if timeout < 2 * tick || timeout > 20 * tick {
+            return Err(ScenarioError::new(
+                "lock.session_timeout_ms",
+                format!("must be between {} and {} (2 to 20 ticks of {tick} ms), got {timeout}", 2 * tick, 20 * tick),
+            ));
+        }
+        Ok(Rc::new(ZkDesign { values: values.clone(), session_timeout_ms: timeout, herd: values.choice("watch") == "lock_node" }))
+    }
+
+    fn rows(&self, ttl_ms: u64) -> Vec<Row> {
+        let design = configure(self, &[("tick_time_ms", Value::Number(100)), ("session_timeout_ms", Value::Number(ttl_ms))]);
+        let row = |id, title, token, resource| Row {
+            id,
+            title,
+            token,
+            design: design.clone(),
+            resource: Some(resource),
+            services: 1,
+            service_name: "ZooKeeper",
+            elapsed_timers: true,
+        };
+        vec![
+            row("zookeeper", "ZooKeeper recipe", "czxid, unchecked", ResourceMode::Unfenced),
+            row("zookeeper-fenced", "ZooKeeper + czxid check", "czxid of the lock znode", ResourceMode::Fenced),
+        ]
+    }
+}
+
+/// The ZooKeeper recipe, configured.
+#[derive(Debug)]
+pub struct ZkDesign {
+    values: Values,
+    session_timeout_ms: u64,
+    herd: bool,
+}
+
+impl Protocol for ZkDesign {
+    fn service(&self, _index: usize, _nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
+        Some(Box::new(Ensemble::new(self.session_timeout_ms, self.herd)))
+    }
+
+    fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
+        Some(Box::new(ZkClient { ensemble: nodes[0], session_timeout_ms: self.session_timeout_ms, seq: None, acquire_sent_at: 0, renew_sent_at: 0 }))
+    }
+
+    fn quorum(&self, _lock_nodes: usize) -> usize {
+        1
+    }
+
+    fn data_in_service(&self) -> bool {
+        false
+    }
+}
+
+impl Design for ZkDesign {
+    fn kind(&self) -> &'static dyn Kind {
+        &Zookeeper
+    }
+
+    fn values(&self) -> &Values {
+        &self.values
+    }
+
+    fn guarantees(&self) -> Guarantees {
+        Guarantees {
+            lock: LockKind::Correctness,
+            safety: "The ensemble orders contenders by sequence number and deletes a session's ephemeral znode when it expires the session, so at most one live session owns the lock. A client that has lost its session may not know yet; the znode's czxid, checked at the resource, fences it.".into(),
+            liveness: format!(
+                "If a holder dies, the ensemble expires its session after the session timeout ({}), deletes its znode, and the next contender's watch fires.",
+                ms(self.session_timeout_ms)
+            ),
+            assumes: "The resource checks the czxid it is given. The model treats the ensemble as one linearizable service.".into(),
+        }
+    }
+
+    fn services(&self) -> Services {
+        Services { count: 1..=1, what: "one ensemble" }
+    }
+
+    fn script_renewal(&self) -> Result<(), &'static str> {
+        Ok(())
+    }
+
+    fn release_modes(&self) -> &'static [ReleaseMode] {
+        &[ReleaseMode::Safe]
+    }
+}
+
+/// Formats a sequential znode's name, as ZooKeeper does: `lock-` and ten digits.
+pub fn znode_name(seq: u64) -> String {
+    format!("lock-{seq:010}")
+}
+
+impl Vocabulary for ZkDesign {
+    fn token(&self, token: u64) -> Option<String> {
+        Some(format!("czxid {token}"))
+    }
+
+    fn lock(&self, token: u64) -> String {
+        format!("the znode (czxid {token})")
+    }
+
+    fn how_ended(&self, how: LockEnd) -> &'static str {
+        match how {
+            LockEnd::Expired => "session expired",
+            LockEnd::Released => "deleted by its owner",
+            LockEnd::DeletedByOther => "deleted by another client",
+            LockEnd::LostOnRestart => "lost on restart",
+            LockEnd::Replaced => "replaced",
+        }
+    }
+
+    fn label(&self, msg: &LockMsg) -> String {
+        let Some(msg) = msg.get::<ZkMsg>() else { return String::new() };
+        match *msg {
+            ZkMsg::Create => "create lock- (ephemeral, sequential)".into(),
+            ZkMsg::Owner { seq, .. } => format!("{} is first: you own the lock", znode_name(seq)),
+            ZkMsg::Waiting { seq, watching: Some(w) } => format!("{} not first; watch {}", znode_name(seq), znode_name(w)),
+            ZkMsg::Waiting { seq, watching: None } => format!("{} not first; watch the lock node", znode_name(seq)),
+            ZkMsg::WatchFired { deleted } => format!("watch fired: {} deleted", znode_name(deleted)),
+            ZkMsg::GetChildren => "getChildren".into(),
+            ZkMsg::Ping => "heartbeat".into(),
+            ZkMsg::Pong => "session alive".into(),
+            ZkMsg::SessionExpired => "session expired".into(),
+            ZkMsg::Delete { seq } => format!("delete {}", znode_name(seq)),
+            ZkMsg::Deleted { done: true } => "deleted".into(),
+            ZkMsg::Deleted { done: false } => "no such znode".into(),
+        }
+    }
+
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+        let Some(msg) = msg.get::<ZkMsg>() else { return String::new() };
+        match *msg {
+            ZkMsg::Create => format!("{me} asks {to} to create an ephemeral, sequential znode under the lock node."),
+            ZkMsg::Owner { seq, czxid } => format!(
+                "{me} answers {to}: its znode {} is the lowest child, so {to} owns the lock; the znode's czxid is {czxid}.",
+                znode_name(seq)
+            ),
+            ZkMsg::Waiting { seq, watching: Some(w) } => format!(
+                "{me} answers {to}: {} is not the lowest child, so {to} watches {}, the znode just before its own, and waits.",
+                znode_name(seq),
+                znode_name(w)
+            ),
+            ZkMsg::Waiting { seq, watching: None } => format!(
+                "{me} answers {to}: {} is not the lowest child, so {to} watches the whole lock node and waits.",
+                znode_name(seq)
+            ),
+            ZkMsg::WatchFired { deleted } => format!("{me} notifies {to} that {} was deleted: its watch fires.", znode_name(deleted)),
+            ZkMsg::GetChildren => format!("{me} lists the lock node's children on {to} again, to see whether it is now first."),
+            ZkMsg::Ping => format!("{me} sends {to} a heartbeat to keep its session alive."),
+            ZkMsg::Pong => format!("{me} answers {to}'s heartbeat: the session is alive."),
+            ZkMsg::SessionExpired => format!("{me} tells {to}: its session has expired, and its ephemeral znode is gone."),
+            ZkMsg::Delete { seq } => format!("{me} deletes its znode {} on {to}, giving the lock up.", znode_name(seq)),
+            ZkMsg::Deleted { done: true } => format!("{me} answers {to}: the znode is deleted."),
+            ZkMsg::Deleted { done: false } => format!("{me} answers {to}: there is no such znode (its session already ended)."),
+        }
+    }
+
+    fn lasts(&self, expires_local: Option<i64>) -> String {
+        match expires_local {
+            Some(t) => format!("while its session lives (ending at {} without a heartbeat)", local(t)),
+            None => "while its session lives".into(),
+        }
+    }
+
+    fn believes(&self, until_local: Option<i64>) -> String {
+        match until_local {
+            Some(t) => format!("as long as it thinks its session is alive: until {} on its own clock unless a heartbeat is answered", local(t)),
+            None => "as long as its session lives".into(),
+        }
+    }
+
+    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+        let session = expires_local.map_or_else(String::new, |t| {
+            format!(" The znode is ephemeral: it lives as long as {holder}'s session, which {me} ends when its clock reads {} unless a heartbeat arrives.", group(t))
+        });
+        format!("{holder}'s znode is the lowest child of the lock node: {holder} owns the lock, and its czxid, {token}, can serve as a fencing token.{session}")
+    }
+
+    fn ended(&self, me: &str, holder: &str, token: u64, how: LockEnd) -> String {
+        match how {
+            LockEnd::Expired => format!(
+                "{me} expires {holder}'s session and deletes its ephemeral znode (czxid {token}). {holder} is not told: it learns only when it next reaches the ensemble."
+            ),
+            LockEnd::Released => format!("{holder}'s znode (czxid {token}) is deleted; the lock passes to the next contender."),
+            LockEnd::DeletedByOther | LockEnd::LostOnRestart | LockEnd::Replaced => {
+                format!("{holder}'s znode (czxid {token}) is gone: {}.", self.how_ended(how))
+            }
+        }
+    }
+
+    fn renewal(&self) -> &'static str {
+        "heartbeat"
+    }
+
+    fn expiries(&self) -> &'static str {
+        "session expiries"
+    }
+}
+
+/// ZooKeeper requests and replies, as the recipe uses them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum ZkMsg {
+    /// `create("<locknode>/lock-", EPHEMERAL|SEQUENTIAL)`, then `getChildren()`.
+    Create,
+    /// Your znode is the lowest: you own the lock.
+    Owner { seq: u64, czxid: u64 },
+    /// Your znode is not first; you now watch `watching` (or, if none, the lock node).
+    Waiting { seq: u64, watching: Option<u64> },
+    /// The znode you watched was deleted.
+    WatchFired { deleted: u64 },
+    /// List the lock node's children again.
+    GetChildren,
+    /// A heartbeat keeping the session alive.
+    Ping,
+    Pong,
+    /// That session no longer exists.
+    SessionExpired,
+    /// Delete my znode.
+    Delete { seq: u64 },
+    Deleted { done: bool },
+}
+
+impl DesignMsg for ZkMsg {
+    fn kind(&self) -> MsgKind {
+        match self {
+            ZkMsg::Create => MsgKind::Acquire,
+            ZkMsg::GetChildren | ZkMsg::Ping | ZkMsg::Delete { .. } => MsgKind::Request,
+            ZkMsg::Owner { .. } | ZkMsg::Waiting { .. } | ZkMsg::Pong | ZkMsg::Deleted { done: true } => MsgKind::Reply,
+            ZkMsg::WatchFired { .. } => MsgKind::WakeUp,
+            ZkMsg::SessionExpired | ZkMsg::Deleted { done: false } => MsgKind::Refusal,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Znode {
+    holder: NodeId,
+    seq: u64,
+    czxid: u64,
+    owner: bool,
+}
+
+/// A ZooKeeper ensemble, as one service.
+pub struct Ensemble {
+    session_timeout_ms: u64,
+    herd: bool,
+    zxid: u64,
+    next_seq: u64,
+    /// Live sessions: (client, expires at local ms).
+    sessions: Vec<(NodeId, i64)>,
+    /// Children of the lock node, in sequence order.
+    children: Vec<Znode>,
+    /// Waiters and the sequence they watch (`None`: the whole lock node).
+    watches: Vec<(NodeId, Option<u64>)>,
+}
+
+impl Ensemble {
+    /// Builds an ensemble with sessions of `session_timeout_ms`; `herd` watches the lock node.
+    pub fn new(session_timeout_ms: u64, herd: bool) -> Self {
+        Ensemble { session_timeout_ms, herd, zxid: 0, next_seq: 0, sessions: Vec::new(), children: Vec::new(), watches: Vec::new() }
+    }
+
+    /// Lists the children for `client`: it owns the lock if its znode is first, else it watches.
+    fn check(&mut self, cx: &mut Cx, client: NodeId) {
+        let Some(i) = self.children.iter().position(|z| z.holder == client) else { return };
+        if i == 0 {
+            let z = &mut self.children[0];
+            if !z.owner {
+                z.owner = true;
+                let expires_local = self.sessions.iter().find(|s| s.0 == client).map_or(cx.now, |s| s.1);
+                cx.note(EventKind::LockGranted { holder: client, token: z.czxid, expires_local: Some(expires_local) });
+                cx.send(client, Msg::lock(ZkMsg::Owner { seq: z.seq, czxid: z.czxid }));
+            }
+            return;
+        }
+        let watching = if self.herd { None } else { Some(self.children[i - 1].seq) };
+        self.watches.push((client, watching));
+        cx.send(client, Msg::lock(ZkMsg::Waiting { seq: self.children[i].seq, watching }));
+    }
+
+    /// Deletes a client's znode and fires the watches on it.
+    fn delete(&mut self, cx: &mut Cx, client: NodeId, how: LockEnd) {
+        let Some(i) = self.children.iter().position(|z| z.holder == client) else { return };
+        let z = self.children.remove(i);
+        self.zxid += 1;
+        if z.owner {
+            cx.note(EventKind::LockEnded { holder: client, token: z.czxid, how });
+        }
+        let (fired, kept): (Vec<_>, Vec<_>) = self.watches.drain(..).partition(|w| w.1.is_none_or(|seq| seq == z.seq));
+        self.watches = kept;
+        for (watcher, _) in fired {
+            cx.send(watcher, Msg::lock(ZkMsg::WatchFired { deleted: z.seq }));
+        }
+    }
+
+    fn expire_sessions(&mut self, cx: &mut Cx) {
+        let due: Vec<NodeId> = self.sessions.iter().filter(|s| cx.now >= s.1).map(|s| s.0).collect();
+        for client in due {
+            self.sessions.retain(|s| s.0 != client);
+            self.watches.retain(|w| w.0 != client);
+            self.delete(cx, client, LockEnd::Expired);
+        }
+    }
+
+    fn handle(&mut self, cx: &mut Cx, from: NodeId, msg: &ZkMsg) {
+        let session = self.sessions.iter().position(|s| s.0 == from);
+        match *msg {
+            ZkMsg::Create if self.children.iter().any(|z| z.holder == from) => {}
+            ZkMsg::Create => {
+                let expires = cx.now + self.session_timeout_ms as i64;
+                match session {
+                    Some(i) => self.sessions[i].1 = expires,
+                    None => self.sessions.push((from, expires)),
+                }
+                cx.at(Timer::Expiry(from.0 as u64), expires);
+                self.zxid += 1;
+                self.children.push(Znode { holder: from, seq: self.next_seq, czxid: self.zxid, owner: false });
+                self.next_seq += 1;
+                self.check(cx, from);
+            }
+            ZkMsg::GetChildren => self.check(cx, from),
+            // A heartbeat keeps the session alive; after expiry the client is told so.
+            ZkMsg::Ping => match session {
+                Some(i) => {
+                    self.sessions[i].1 = cx.now + self.session_timeout_ms as i64;
+                    cx.at(Timer::Expiry(from.0 as u64), self.sessions[i].1);
+                    cx.send(from, Msg::lock(ZkMsg::Pong));
+                }
+                None => cx.send(from, Msg::lock(ZkMsg::SessionExpired)),
+            },
+            ZkMsg::Delete { seq } => {
+                let mine = self.children.iter().any(|z| z.holder == from && z.seq == seq);
+                if mine {
+                    self.delete(cx, from, LockEnd::Released);
+                }
+                cx.send(from, Msg::lock(ZkMsg::Deleted { done: mine }));
+            }
+            ZkMsg::Owner { .. } | ZkMsg::Waiting { .. } | ZkMsg::WatchFired { .. } | ZkMsg::Pong | ZkMsg::SessionExpired | ZkMsg::Deleted { .. } => {}
+        }
+    }
+}
+
+impl Actor for Ensemble {
+    fn on_start(&mut self, _cx: &mut Cx) {}
+
+    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
+        self.expire_sessions(cx);
+        if let Msg::Lock { msg } = msg {
+            if let Some(msg) = msg.get::<ZkMsg>() {
+                self.handle(cx, from, msg);
+            }
+        }
+    }
+
+    fn on_timer(&mut self, cx: &mut Cx, timer: Timer) {
+        if let Timer::Expiry(_) = timer {
+            self.expire_sessions(cx);
+        }
+    }
+
+    fn on_crash(&mut self, _cx: &mut Cx) {}
+
+    fn on_restart(&mut self, cx: &mut Cx, _keep_state: bool) {
+        // The ensemble's state is replicated: it survives one member's restart.
+        for &(client, expires) in &self.sessions {
+            cx.at(Timer::Expiry(client.0 as u64), expires);
+        }
+    }
+}
+
+/// A client's side of the recipe.
+struct ZkClient {
+    ensemble: NodeId,
+    session_timeout_ms: u64,
+    /// The sequence of its znode, once the ensemble has said.
+    seq: Option<u64>,
+    acquire_sent_at: i64,
+    renew_sent_at: i64,
+}
+
+impl LockClient for ZkClient {
+    fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64) {
+        self.acquire_sent_at = cx.now;
+        cx.send(self.ensemble, Msg::lock(ZkMsg::Create));
+        cx.after(Timer::Timeout, timeout_ms);
+    }
+
+    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
+        let Some(msg) = msg.get::<ZkMsg>() else { return Outcome::Pending };
+        match *msg {
+            ZkMsg::Owner { seq, czxid } => {
+                self.seq = Some(seq);
+                // A queued client's session was last extended by its latest heartbeat.
+                let since = if view.queued { self.acquire_sent_at.max(self.renew_sent_at) } else { self.acquire_sent_at };
+                Outcome::Granted { token: czxid, until_local: Some(since + self.session_timeout_ms as i64) }
+            }
+            ZkMsg::Waiting { seq, .. } => {
+                self.seq = Some(seq);
+                Outcome::Queued
+            }
+            // The watch fired: list the children again.
+            ZkMsg::WatchFired { .. } if view.acquiring => {
+                cx.send(self.ensemble, Msg::lock(ZkMsg::GetChildren));
+                Outcome::Pending
+            }
+            ZkMsg::Pong => Outcome::Renewed { until_local: Some(self.renew_sent_at + self.session_timeout_ms as i64) },
+            ZkMsg::SessionExpired => Outcome::RenewFailed,
+            ZkMsg::Deleted { .. } => Outcome::Released,
+            ZkMsg::WatchFired { .. } | ZkMsg::Create | ZkMsg::GetChildren | ZkMsg::Ping | ZkMsg::Delete { .. } => Outcome::Pending,
+        }
+    }
+
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Outcome {
+        Outcome::Refused
+    }
+
+    fn renew(&mut self, cx: &mut Cx, _held: Option<u64>) {
+        self.renew_sent_at = cx.now;
+        cx.send(self.ensemble, Msg::lock(ZkMsg::Ping));
+    }
+
+    fn release(&mut self, cx: &mut Cx, held: Option<u64>, _last: u64, _mode: ReleaseMode) -> Release {
+        match (held, self.seq) {
+            (Some(_), Some(seq)) => {
+                cx.send(self.ensemble, Msg::lock(ZkMsg::Delete { seq }));
+                Release::AwaitReply
+            }
+            (Some(_) | None, _) => Release::Nothing,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::actor::testing::{self, sent};
+
+    fn call(node: &mut Ensemble, now: i64, from: usize, msg: ZkMsg) -> Vec<(usize, Msg)> {
+        sent(&testing::call(node, now, from, Msg::lock(msg)))
+    }
+
+    fn to(client: usize, msg: ZkMsg) -> (usize, Msg) {
+        (client, Msg::lock(msg))
+    }
+
+    #[test]
+    fn each_waiter_watches_its_predecessor_and_one_wakes_per_release() {
+        let mut zk = Ensemble::new(1000, false);
+        assert_eq!(call(&mut zk, 0, 1, ZkMsg::Create), vec![to(1, ZkMsg::Owner { seq: 0, czxid: 1 })]);
+        assert_eq!(call(&mut zk, 1, 2, ZkMsg::Create), vec![to(2, ZkMsg::Waiting { seq: 1, watching: Some(0) })]);
+        assert_eq!(call(&mut zk, 2, 3, ZkMsg::Create), vec![to(3, ZkMsg::Waiting { seq: 2, watching: Some(1) })]);
+        let out = call(&mut zk, 10, 1, ZkMsg::Delete { seq: 0 });
+        assert_eq!(out, vec![to(2, ZkMsg::WatchFired { deleted: 0 }), to(1, ZkMsg::Deleted { done: true })], "only the successor wakes");
+        // The woken client lists again and finds itself first; its czxid (2) is its token.
+        assert_eq!(call(&mut zk, 11, 2, ZkMsg::GetChildren), vec![to(2, ZkMsg::Owner { seq: 1, czxid: 2 })]);
+    }
+
+    #[test]
+    fn the_herd_variant_wakes_every_waiter() {
+        let mut zk = Ensemble::new(1000, true);
+        for c in 1..=4 {
+            call(&mut zk, c as i64, c, ZkMsg::Create);
+        }
+        let out = call(&mut zk, 10, 1, ZkMsg::Delete { seq: 0 });
+        let woken: Vec<usize> = out.iter().filter(|(_, m)| m.kind() == MsgKind::WakeUp).map(|(to, _)| *to).collect();
+        assert_eq!(woken, vec![2, 3, 4]);
+    }
+
+    #[test]
+    fn the_ensemble_expires_a_silent_session_and_deletes_its_znode() {
+        let mut zk = Ensemble::new(1000, false);
+        call(&mut zk, 0, 1, ZkMsg::Create);
+        call(&mut zk, 0, 2, ZkMsg::Create);
+        call(&mut zk, 900, 2, ZkMsg::Ping);
+        let out = call(&mut zk, 1000, 2, ZkMsg::Ping);
+        assert!(out.contains(&to(2, ZkMsg::WatchFired { deleted: 0 })));
+        // Client 1 learns of the expiry only when it next talks to the ensemble.
+        assert_eq!(call(&mut zk, 1500, 1, ZkMsg::Ping), vec![to(1, ZkMsg::SessionExpired)]);
+    }
+
+    #[test]
+    fn znodes_are_named_with_ten_digits() {
+        assert_eq!(znode_name(7), "lock-0000000007");
+    }
+}

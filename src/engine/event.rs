@@ -1,0 +1,89 @@
+//! What happens in a run, as typed data. Words for people come later, from `present`.
+
+use super::ids::NodeId;
+use super::msg::{Msg, Rejection};
+use serde::Serialize;
+
+/// Why a lock-service node stopped holding a client's lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LockEnd {
+    /// Its time ran out on the service's clock (a lease, a key, a session).
+    Expired,
+    Released,
+    /// Deleted by someone else's unchecked release.
+    DeletedByOther,
+    /// Lost when the lock service restarted without its state.
+    LostOnRestart,
+    /// Another client wrote itself in as the holder.
+    Replaced,
+}
+
+/// Why a client stopped believing it holds the lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BeliefEnd {
+    Released,
+    RenewalFailed,
+    Crashed,
+}
+
+/// Why a message never arrived.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropReason {
+    /// A partition cut the link.
+    Partitioned,
+    /// The link's loss rate took it.
+    Lost,
+    /// The recipient was down.
+    Down,
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EventKind {
+    Send { msg_id: u64, to: NodeId, msg: Msg },
+    Deliver { msg_id: u64, from: NodeId, msg: Msg, sent_at_ms: u64 },
+    Drop { msg_id: u64, from: NodeId, msg: Msg, sent_at_ms: u64, reason: DropReason },
+    PauseStart { until_ms: u64 },
+    PauseEnd,
+    Crash,
+    Restart { keep_state: bool },
+    ClockJump { by_ms: i64 },
+    PartitionStart { from: Vec<NodeId>, to: Vec<NodeId>, two_way: bool, until_ms: u64 },
+    PartitionEnd { from: Vec<NodeId>, to: Vec<NodeId> },
+    LinkSlow { to: NodeId, extra_ms: u64, until_ms: u64 },
+    /// This lock-service node now holds the lock for `holder`, until its own clock reads
+    /// `expires_local` (`None`: until released or the session ends).
+    LockGranted { holder: NodeId, token: u64, expires_local: Option<i64> },
+    LockExtended { holder: NodeId, token: u64, expires_local: Option<i64> },
+    LockEnded { holder: NodeId, token: u64, how: LockEnd },
+    /// A replica now keeps a copy of a holder's lock.
+    LockReplicated { holder: NodeId, token: u64, expires_local: Option<i64> },
+    /// A replica became the primary; locks it never received are gone.
+    Promoted,
+    /// The client believes it holds the lock, until its own clock reads `until_local`
+    /// (`None`: with no end it can foresee).
+    BeliefStart { token: u64, until_local: Option<i64> },
+    BeliefExtended { token: u64, until_local: Option<i64> },
+    BeliefEnd { token: u64, why: BeliefEnd },
+    RenewalFailed { token: u64, abort: bool },
+    GaveUp { attempts: u32 },
+    WriteAccepted { writer: NodeId, token: u64, value: String, version: u64 },
+    WriteRejected { writer: NodeId, token: u64, value: String, reason: Rejection },
+    Done,
+}
+
+/// One entry of the trace.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Event {
+    pub at_ms: u64,
+    /// The node the event happens at.
+    pub node: NodeId,
+    /// That node's clock reading at `at_ms`.
+    pub local_ms: i64,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}

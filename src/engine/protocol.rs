@@ -1,0 +1,100 @@
+//! What the simulator needs from a lock design: its lock-service actors and, for each client,
+//! the client side of its protocol. The engine never names a design; designs implement these
+//! traits in `crate::design`.
+
+use super::actor::{Actor, Cx};
+use super::ids::NodeId;
+use super::msg::{LockMsg, ReleaseMode};
+use super::spec::{AcquirePolicy, RenewPolicy};
+use std::fmt::Debug;
+
+/// A configured lock design, as the simulator sees it.
+pub trait Protocol: Debug {
+    /// Builds lock-service node `index` of `nodes` (all the lock-service nodes, in order);
+    /// `None` for a design without a lock service.
+    fn service(&self, index: usize, nodes: &[NodeId]) -> Option<Box<dyn Actor>>;
+    /// Builds one client's side of the protocol, talking to `nodes`; `None` without a lock.
+    fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>>;
+    /// Returns how many lock-service nodes must hold a client's lock for it to hold the lock;
+    /// 0 when the design has no lock at all.
+    fn quorum(&self, lock_nodes: usize) -> usize;
+    /// Says whether the protected data lives in the lock service itself.
+    fn data_in_service(&self) -> bool;
+}
+
+/// What the script runner knows when a lock message arrives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClientView {
+    /// Whether the client is waiting for the lock.
+    pub acquiring: bool,
+    /// The token of the lock it holds, if it holds one.
+    pub held: Option<u64>,
+    /// Whether it waits in a queue (etcd, ZooKeeper, PostgreSQL), keeping its session alive.
+    pub queued: bool,
+}
+
+/// What a design's client side tells the script runner.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing the script needs to know yet.
+    Pending,
+    /// The lock is held under `token`; the client believes so until its clock reads
+    /// `until_local` (`None`: no end it can foresee).
+    Granted { token: u64, until_local: Option<i64> },
+    /// This attempt failed; the runner retries as [`LockClient::retry`] says.
+    Refused,
+    /// The request waits in the lock service's queue; keep the session alive meanwhile.
+    Queued,
+    /// The renewal (or keep-alive) succeeded; the belief now runs until `until_local`.
+    Renewed { until_local: Option<i64> },
+    /// This renewal attempt failed, but the design tries again before giving up.
+    RenewRetry,
+    /// Renewal failed for good: the client's renewal policy decides what happens.
+    RenewFailed,
+    /// The release was answered.
+    Released,
+}
+
+/// How a release went out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Release {
+    /// A request went out; wait for its answer.
+    AwaitReply,
+    /// Requests went out and nobody waits for the answers.
+    Sent,
+    /// Nothing to release.
+    Nothing,
+}
+
+/// One client's side of a lock design's protocol: how the script's acquire, renew and release
+/// talk to the lock service, and what its replies mean. It may send messages and set the
+/// [`Timer::Timeout`](super::actor::Timer::Timeout) and `Timer::Client` timers.
+pub trait LockClient {
+    /// Starts one acquisition attempt; replies are due within `timeout_ms`.
+    fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64);
+    /// Handles a lock-service message.
+    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome;
+    /// Handles the acquisition's reply timer.
+    fn on_timeout(&mut self, cx: &mut Cx, timeout_ms: u64) -> Outcome;
+    /// Handles one of the design's own client timers.
+    fn on_timer(&mut self, _cx: &mut Cx, _id: u8) -> Outcome {
+        Outcome::Pending
+    }
+    /// Returns the delay before attempt `attempts + 1`, or `None` to give up. By default, the
+    /// client's acquire policy: a fixed delay plus seeded jitter, up to its attempt limit.
+    fn retry(&mut self, cx: &mut Cx, attempts: u32, policy: &AcquirePolicy) -> Option<u64> {
+        (attempts < policy.max_attempts).then(|| policy.retry_ms + cx.rng.range_inclusive(0, policy.jitter_ms))
+    }
+    /// Returns how the client renews while it holds or waits, given its script's policy.
+    fn renewal(&self, policy: Option<RenewPolicy>) -> Option<RenewPolicy> {
+        policy
+    }
+    /// Sends one renewal or keep-alive: for `held`, or for the session while it waits in a queue.
+    fn renew(&mut self, cx: &mut Cx, held: Option<u64>);
+    /// Handles a renewal that went unanswered.
+    fn on_renew_timeout(&mut self, _cx: &mut Cx) -> Outcome {
+        Outcome::RenewFailed
+    }
+    /// Gives the lock back: `held` is the token it holds, if any; `last` the last token it held.
+    fn release(&mut self, cx: &mut Cx, held: Option<u64>, last: u64, mode: ReleaseMode) -> Release;
+}

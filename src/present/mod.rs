@@ -1,0 +1,10 @@
+//! Words for people, built from typed events and a design's [`Vocabulary`]: the narration, the
+//! text trace, arrow and mark labels, findings, the verdict, the metrics, inspector sentences
+//! and export notes. Pure: it names no UI crate.
+
+pub mod number;
+pub mod vocabulary;
+pub mod words;
+
+pub use vocabulary::Vocabulary;
+pub use words::Words;

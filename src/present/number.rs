@@ -1,0 +1,55 @@
+//! Numbers for people: thousands separators and milliseconds.
+
+/// Formats an integer with thousands separators: `-1,234,567`.
+pub fn group(v: i64) -> String {
+    let digits = v.unsigned_abs().to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 + 1);
+    if v < 0 {
+        out.push('-');
+    }
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Formats milliseconds with thousands separators: `1,500 ms`.
+pub fn ms(v: u64) -> String {
+    format!("{} ms", group_u(v))
+}
+
+/// Formats an unsigned integer with thousands separators.
+pub fn group_u(v: u64) -> String {
+    i64::try_from(v).map_or_else(|_| v.to_string(), group)
+}
+
+/// Formats a local clock reading: `local 1,005`.
+pub fn local(v: i64) -> String {
+    format!("local {}", group(v))
+}
+
+/// Upper-cases the first letter of a sentence.
+pub fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(group(0), "0");
+        assert_eq!(group(999), "999");
+        assert_eq!(group(1030), "1,030");
+        assert_eq!(group(-1234567), "-1,234,567");
+        assert_eq!(group(i64::MIN), "-9,223,372,036,854,775,808");
+        assert_eq!(ms(1500), "1,500 ms");
+        assert_eq!(group_u(u64::MAX), "18446744073709551615");
+        assert_eq!(capital("lease 41"), "Lease 41");
+    }
+}

@@ -1,0 +1,130 @@
+//! A lock design's own words: what its token is called, what a holder holds, how its messages
+//! read, and how its lock service describes a grant, an extension and an end. `Words` builds
+//! every sentence from these; the defaults speak of a plain lease.
+
+use super::number::{group, local};
+use crate::engine::event::LockEnd;
+use crate::engine::msg::LockMsg;
+
+/// The words one lock design uses. Participant names arrive already resolved.
+pub trait Vocabulary {
+    /// Names a fencing token with its value (`token 41`, `czxid 3`), or `None` if the design
+    /// hands out none.
+    fn token(&self, token: u64) -> Option<String>;
+
+    /// Names what a lock-service node holds for a holder under `token`: `lease 41`, `the key`,
+    /// `the znode (czxid 3)`.
+    fn lock(&self, token: u64) -> String;
+
+    /// Says briefly how a lock ended: `expired`, `session expired`.
+    fn how_ended(&self, how: LockEnd) -> &'static str {
+        match how {
+            LockEnd::Expired => "expired",
+            LockEnd::Released => "released",
+            LockEnd::DeletedByOther => "deleted by another client",
+            LockEnd::LostOnRestart => "lost on restart",
+            LockEnd::Replaced => "replaced by another holder",
+        }
+    }
+
+    /// Labels one of the design's messages for an arrow or a log line.
+    fn label(&self, msg: &LockMsg) -> String;
+
+    /// Says that `me` sends `msg` to `to`, as one sentence.
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String;
+
+    /// Says how long a grant lasts on the service's clock: `until local 1,005`.
+    fn lasts(&self, expires_local: Option<i64>) -> String {
+        match expires_local {
+            Some(t) => format!("until {}", local(t)),
+            None => "with no expiry".into(),
+        }
+    }
+
+    /// Says how long a client believes it holds the lock, on its own clock.
+    fn believes(&self, until_local: Option<i64>) -> String {
+        match until_local {
+            Some(t) => format!("until {} on its own clock", local(t)),
+            None => "with no end it can foresee".into(),
+        }
+    }
+
+    /// Says that the lock-service node `me` now holds the lock for `holder`.
+    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+        let token = self.token(token).map_or_else(|| " There is no fencing token.".into(), |t| format!(" Its fencing token is {t}."));
+        match expires_local {
+            Some(t) => format!("{me} grants the lock to {holder}; it ends when {me}'s clock reads {}.{token}", group(t)),
+            None => format!("{me} grants the lock to {holder}; it does not expire on its own.{token}"),
+        }
+    }
+
+    /// Says that `me` extended `holder`'s lock.
+    fn extended(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+        format!("{me} extends {holder}'s {} {}.", self.lock(token), self.lasts(expires_local))
+    }
+
+    /// Says that `me` no longer holds `holder`'s lock, and why.
+    fn ended(&self, me: &str, holder: &str, token: u64, how: LockEnd) -> String {
+        let lock = self.lock(token);
+        match how {
+            LockEnd::Expired => format!("{} expires on {me}'s clock. Nobody tells {holder}: it may still think the lock is its own.", super::number::capital(&lock)),
+            LockEnd::Released => format!("{holder} released {lock}; the lock is free."),
+            LockEnd::DeletedByOther => {
+                format!("An unchecked release deletes {lock}, which belongs to {holder}: the lock is free while {holder} still works.")
+            }
+            LockEnd::LostOnRestart => format!("{} of {holder} is lost with {me}'s memory.", super::number::capital(&lock)),
+            LockEnd::Replaced => format!("{holder} no longer holds {lock}: another client wrote itself in as holder."),
+        }
+    }
+
+    /// Labels the mark where a lock-service node stopped holding `holder`'s lock.
+    fn ended_mark(&self, holder: &str, token: u64, how: LockEnd) -> String {
+        let lock = self.lock(token);
+        match how {
+            LockEnd::Expired => format!("{lock} expires"),
+            LockEnd::Released => format!("{lock} released"),
+            LockEnd::DeletedByOther => format!("{lock} of {holder} deleted"),
+            LockEnd::LostOnRestart => format!("{lock} lost"),
+            LockEnd::Replaced => format!("{lock} of {holder} taken over"),
+        }
+    }
+
+    /// Says that the replica `me` now keeps a copy of `holder`'s lock.
+    fn replicated(&self, me: &str, holder: &str, token: u64) -> String {
+        format!("{me} stores its copy of {} held by {holder}.", self.lock(token))
+    }
+
+    /// Names what a renewal is in this design: `renewal`, `keep-alive`, `heartbeat`.
+    fn renewal(&self) -> &'static str {
+        "renewal"
+    }
+
+    /// Labels a write to data kept in the lock service itself.
+    fn write_to_service(&self, token: u64, value: &str) -> String {
+        match self.token(token) {
+            Some(t) => format!("write {value:?} with {t}"),
+            None => format!("write {value:?}"),
+        }
+    }
+
+    /// Says why the lock service refused a write to the data it keeps, for a writer that
+    /// held the lock under `token`.
+    fn guard_refused(&self, token: u64) -> String {
+        format!("{} no longer guards the data", self.lock(token))
+    }
+
+    /// Names the thing clients take turns holding: `the lock`, `partition 0`.
+    fn held(&self) -> &'static str {
+        "the lock"
+    }
+
+    /// Names what the acquire-requests metric counts.
+    fn acquires(&self) -> &'static str {
+        "acquire requests"
+    }
+
+    /// Names what the expiries metric counts: `lease expiries`, `session expiries`.
+    fn expiries(&self) -> &'static str {
+        "lease expiries"
+    }
+}

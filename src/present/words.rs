@@ -1,0 +1,430 @@
+//! Every event, message and finding of a trace in words, in the design's own vocabulary: one
+//! sentence per event for the narration, a few words per event for the text trace and the event
+//! log, labels for arrows and marks, findings, the verdict and the metrics.
+
+use super::number::{capital, group, group_u, local, ms};
+use super::vocabulary::Vocabulary;
+use crate::engine::checker::{FindingKind, Found, LostCause};
+use crate::engine::event::{BeliefEnd, DropReason, EventKind, LockEnd};
+use crate::engine::msg::{Msg, Rejection};
+use crate::engine::{Finding, NodeId, NodeKind, Trace};
+
+/// A trace and the vocabulary of its design: everything needed to put it in words.
+#[derive(Clone, Copy)]
+pub struct Words<'a> {
+    trace: &'a Trace,
+    vocab: &'a dyn Vocabulary,
+}
+
+impl<'a> Words<'a> {
+    /// Pairs a trace with its design's vocabulary.
+    pub fn new(trace: &'a Trace, vocab: &'a dyn Vocabulary) -> Self {
+        Words { trace, vocab }
+    }
+
+    /// Returns the trace these words describe.
+    pub fn trace(&self) -> &'a Trace {
+        self.trace
+    }
+
+    /// Returns the design's vocabulary.
+    pub fn vocabulary(&self) -> &'a dyn Vocabulary {
+        self.vocab
+    }
+
+    fn name(&self, id: NodeId) -> &'a str {
+        self.trace.name(id)
+    }
+
+    fn names(&self, ids: &[NodeId], sep: &str) -> String {
+        ids.iter().map(|id| self.name(*id)).collect::<Vec<_>>().join(sep)
+    }
+
+    /// Says whether the run has a lock at all.
+    pub fn has_lock(&self) -> bool {
+        self.trace.quorum > 0
+    }
+
+    /// Names a token, `no token` if the design hands out none.
+    pub fn token(&self, token: u64) -> String {
+        self.vocab.token(token).unwrap_or_else(|| "no token".into())
+    }
+
+    /// Labels a message for an arrow or a log line; `to` is where it goes.
+    pub fn label(&self, msg: &Msg, to: NodeId) -> String {
+        match msg {
+            Msg::Lock { msg } => self.vocab.label(msg),
+            Msg::Read => "read version".into(),
+            Msg::ReadResult { version } => format!("version {version}"),
+            Msg::Write { token, value, expected_version: None } if self.trace.participants[to.0].role == NodeKind::LockService => {
+                self.vocab.write_to_service(*token, value)
+            }
+            Msg::Write { value, expected_version: None, .. } if !self.has_lock() => format!("write {value:?}"),
+            Msg::Write { token, value, expected_version: None } => match self.vocab.token(*token) {
+                Some(t) => format!("write {value:?} with {t}"),
+                None => format!("write {value:?} (no token)"),
+            },
+            Msg::Write { value, expected_version: Some(v), .. } => format!("write {value:?} (read v{v})"),
+            Msg::WriteAccepted { version } => format!("ok (version {version})"),
+            Msg::WriteRejected { reason } => format!("rejected: {}", self.rejection(reason)),
+        }
+    }
+
+    /// Says why a write was refused, as the refusing side would.
+    pub fn rejection(&self, reason: &Rejection) -> String {
+        match reason {
+            Rejection::StaleToken { token, highest } => format!("{} < {highest}", self.token(*token)),
+            Rejection::VersionChanged { expected, found } => format!("expected version {expected}, found {found}"),
+            Rejection::NoVersion => "no version given".into(),
+            Rejection::AlreadyApplied { value } => format!("{value} already applied"),
+            Rejection::Duplicate { value } => format!("duplicate key {value} violates unique constraint"),
+            Rejection::Guard { token } => self.vocab.guard_refused(*token),
+        }
+    }
+
+    /// Says what a refusal of this kind means for the data.
+    fn rejection_means(&self, reason: &Rejection) -> &'static str {
+        match reason {
+            Rejection::StaleToken { .. } => "The resource itself stopped a stale writer.",
+            Rejection::VersionChanged { .. } | Rejection::NoVersion => "The data changed since that write was based on it, so it cannot overwrite the newer data.",
+            Rejection::AlreadyApplied { .. } => "The work was already done once; the repeat changes nothing.",
+            Rejection::Duplicate { .. } => "The constraint lets exactly one insert in.",
+            Rejection::Guard { .. } => "The lock and the data live together, so the stale writer is stopped where the data is.",
+        }
+    }
+
+    fn drop_reason(&self, reason: DropReason, at: NodeId) -> String {
+        match reason {
+            DropReason::Partitioned => "partitioned".into(),
+            DropReason::Lost => "lost".into(),
+            DropReason::Down => format!("{} is down", self.name(at)),
+        }
+    }
+
+    fn quote(&self, msg: &Msg, to: NodeId) -> String {
+        format!("“{}”", self.label(msg, to))
+    }
+
+    /// Tells event `i` in one plain sentence, for a learner.
+    pub fn narrate(&self, i: usize) -> String {
+        let e = &self.trace.events[i];
+        let me = self.name(e.node);
+        let n = |id: NodeId| self.name(id);
+        let v = self.vocab;
+        match &e.kind {
+            EventKind::Send { to, msg, .. } => self.sending(me, *to, msg),
+            EventKind::Deliver { from, msg, .. } => format!("{me} receives {} from {}.", self.quote(msg, e.node), n(*from)),
+            EventKind::Drop { from, msg, reason, .. } => {
+                format!("{} from {} never reaches {me}: {}.", capital(&self.quote(msg, e.node)), n(*from), self.drop_reason(*reason, e.node))
+            }
+            EventKind::PauseStart { until_ms } => format!(
+                "{me} stops the world (think of a long GC pause) until {}: it handles nothing and cannot notice time passing.",
+                ms(*until_ms)
+            ),
+            EventKind::PauseEnd => format!("{me} resumes exactly where it stopped, unaware that it was paused."),
+            EventKind::Crash => format!("{me} crashes: everything in its memory is gone."),
+            EventKind::Restart { keep_state: true } => format!("{me} restarts and reloads its saved state."),
+            EventKind::Restart { keep_state: false } => format!("{me} restarts empty: nothing was persisted."),
+            EventKind::ClockJump { by_ms } => format!(
+                "{me}'s clock jumps {} by {} (an NTP step or an operator's fix); true time is unchanged.",
+                if *by_ms >= 0 { "forward" } else { "back" },
+                ms(by_ms.unsigned_abs())
+            ),
+            EventKind::PartitionStart { from, to, two_way, until_ms } => format!(
+                "The network splits: messages from {} to {}{} are dropped until {}.",
+                self.names(from, " and "),
+                self.names(to, " and "),
+                if *two_way { " and back" } else { "" },
+                ms(*until_ms)
+            ),
+            EventKind::PartitionEnd { from, to } => {
+                format!("The partition between {} and {} heals.", self.names(from, " and "), self.names(to, " and "))
+            }
+            EventKind::LinkSlow { to, extra_ms, until_ms } => {
+                format!("Messages from {me} to {} now take {} longer (until {}).", n(*to), ms(*extra_ms), ms(*until_ms))
+            }
+            EventKind::LockGranted { holder, token, expires_local } => v.granted(me, n(*holder), *token, *expires_local),
+            EventKind::LockExtended { holder, token, expires_local } => v.extended(me, n(*holder), *token, *expires_local),
+            EventKind::LockEnded { holder, token, how } => v.ended(me, n(*holder), *token, *how),
+            EventKind::LockReplicated { holder, token, .. } => v.replicated(me, n(*holder), *token),
+            EventKind::Promoted => format!(
+                "{me} is promoted to primary (as a failover would do). Whatever the old primary granted but never replicated does not exist here."
+            ),
+            EventKind::BeliefStart { token, until_local } => {
+                format!("{me} believes it holds {} ({}), {}.", v.held(), self.token(*token), v.believes(*until_local))
+            }
+            EventKind::BeliefExtended { until_local, .. } => {
+                format!("{me} now believes {} is its own, {}.", v.held(), v.believes(*until_local))
+            }
+            EventKind::BeliefEnd { token, why } => match why {
+                BeliefEnd::Released => format!("{me} is done with {} ({}) and lets it go.", v.held(), self.token(*token)),
+                BeliefEnd::RenewalFailed => {
+                    format!("{me} gives {} up: its {} failed, so it stops before touching the data again.", v.held(), v.renewal())
+                }
+                BeliefEnd::Crashed => format!("{me}'s belief that it holds {} dies with the process.", v.held()),
+            },
+            EventKind::RenewalFailed { abort: true, .. } => format!("{me}'s {} failed; its policy is to abort.", v.renewal()),
+            EventKind::RenewalFailed { abort: false, .. } => {
+                format!("{me}'s {} failed, but its policy is to carry on regardless.", v.renewal())
+            }
+            EventKind::GaveUp { attempts } => format!("{me} gives up on {} after {attempts} attempts.", v.held()),
+            EventKind::WriteAccepted { writer, value, version, .. } if !self.has_lock() => {
+                format!("{me} accepts {value:?} from {}; the data is now at version {version}.", n(*writer))
+            }
+            EventKind::WriteAccepted { writer, token, value, version } => {
+                format!("{me} accepts {value:?} from {} ({}); the data is now at version {version}.", n(*writer), self.token(*token))
+            }
+            EventKind::WriteRejected { writer, value, reason, .. } => {
+                format!("{me} rejects {value:?} from {}: {}. {}", n(*writer), self.rejection(reason), self.rejection_means(reason))
+            }
+            EventKind::Done => format!("{me} has finished its script."),
+        }
+    }
+
+    fn sending(&self, me: &str, to: NodeId, msg: &Msg) -> String {
+        let to_name = self.name(to);
+        match msg {
+            Msg::Lock { msg } => self.vocab.sending(msg, me, to_name),
+            Msg::Read => format!("{me} asks {to_name} which version the data is at."),
+            Msg::ReadResult { version } => format!("{me} answers {to_name}: the data is at version {version}."),
+            Msg::Write { expected_version: Some(v), value, .. } => format!(
+                "{me} sends a write of {value:?} to {to_name}, based on version {v}, which it read; a store that checks versions takes it only if the data is still at version {v}."
+            ),
+            Msg::Write { .. } if self.trace.participants[to.0].role == NodeKind::LockService => {
+                format!("{me} sends {to_name} “{}”.", self.label(msg, to))
+            }
+            Msg::Write { value, .. } if !self.has_lock() => format!("{me} sends a write of {value:?} to {to_name}."),
+            Msg::Write { token, value, .. } => match self.vocab.token(*token) {
+                Some(t) => format!("{me} sends a write of {value:?} to {to_name}, carrying {t}."),
+                None => format!("{me} sends a write of {value:?} to {to_name}; it has no token to carry."),
+            },
+            Msg::WriteAccepted { version } => format!("{me} answers {to_name}: ok, the data is now at version {version}."),
+            Msg::WriteRejected { reason } => format!("{me} answers {to_name}: rejected ({}).", self.rejection(reason)),
+        }
+    }
+
+    /// Describes event `i` in a few words, for the text trace and the event log.
+    pub fn summary(&self, i: usize) -> String {
+        let e = &self.trace.events[i];
+        let n = |id: NodeId| self.name(id);
+        let v = self.vocab;
+        match &e.kind {
+            EventKind::Send { to, msg, .. } => format!("send → {}: {}", n(*to), self.label(msg, *to)),
+            EventKind::Deliver { from, msg, .. } => format!("recv ← {}: {}", n(*from), self.label(msg, e.node)),
+            EventKind::Drop { from, msg, reason, .. } => {
+                format!("DROP ← {}: {} ({})", n(*from), self.label(msg, e.node), self.drop_reason(*reason, e.node))
+            }
+            EventKind::PauseStart { until_ms } => format!("pause until {}", ms(*until_ms)),
+            EventKind::PauseEnd => "resume".into(),
+            EventKind::Crash => "crash".into(),
+            EventKind::Restart { keep_state: true } => "restart with saved state".into(),
+            EventKind::Restart { keep_state: false } => "restart, state lost".into(),
+            EventKind::ClockJump { by_ms } => format!("clock jumps {by_ms:+} ms"),
+            EventKind::PartitionStart { from, to, two_way, until_ms } => format!(
+                "partition {} {} {} until {}",
+                self.names(from, "+"),
+                if *two_way { "⇹" } else { "→" },
+                self.names(to, "+"),
+                ms(*until_ms)
+            ),
+            EventKind::PartitionEnd { from, to } => format!("heal {} / {}", self.names(from, "+"), self.names(to, "+")),
+            EventKind::LinkSlow { to, extra_ms, until_ms } => {
+                format!("link to {} slowed by {} until {}", n(*to), ms(*extra_ms), ms(*until_ms))
+            }
+            EventKind::LockGranted { holder, token, expires_local } => {
+                format!("{} → {} {}", v.lock(*token), n(*holder), v.lasts(*expires_local))
+            }
+            EventKind::LockExtended { token, expires_local, .. } => format!("{} extended {}", v.lock(*token), v.lasts(*expires_local)),
+            EventKind::LockEnded { holder, token, how } => format!("{} of {} ended: {}", v.lock(*token), n(*holder), v.how_ended(*how)),
+            EventKind::LockReplicated { holder, token, .. } => format!("copy of {} of {}", v.lock(*token), n(*holder)),
+            EventKind::Promoted => "promoted to primary".into(),
+            EventKind::BeliefStart { token, until_local } | EventKind::BeliefExtended { token, until_local } => {
+                format!("believes: holds {} ({}) {}", v.held(), self.token(*token), until(*until_local))
+            }
+            EventKind::BeliefEnd { token, why } => {
+                let why = match why {
+                    BeliefEnd::Released => "released",
+                    BeliefEnd::RenewalFailed => "renewal failed",
+                    BeliefEnd::Crashed => "crashed",
+                };
+                format!("stops believing it holds {} ({}): {why}", v.held(), self.token(*token))
+            }
+            EventKind::RenewalFailed { abort, .. } => {
+                format!("{} failed: {}", v.renewal(), if *abort { "abort" } else { "carry on" })
+            }
+            EventKind::GaveUp { attempts } => format!("gives up after {attempts} attempts"),
+            EventKind::WriteAccepted { writer, value, version, .. } if !self.has_lock() => {
+                format!("ACCEPT {value:?} from {} → version {version}", n(*writer))
+            }
+            EventKind::WriteAccepted { writer, token, value, version } => {
+                format!("ACCEPT {value:?} from {} {} → version {version}", n(*writer), self.token(*token))
+            }
+            EventKind::WriteRejected { writer, value, reason, .. } if !self.has_lock() => {
+                format!("REJECT {value:?} from {}: {}", n(*writer), self.rejection(reason))
+            }
+            EventKind::WriteRejected { writer, token, value, reason } => {
+                format!("REJECT {value:?} from {} {}: {}", n(*writer), self.token(*token), self.rejection(reason))
+            }
+            EventKind::Done => "script done".into(),
+        }
+    }
+
+    /// Returns a finding kind's short label.
+    pub fn finding_kind(kind: FindingKind) -> &'static str {
+        match kind {
+            FindingKind::StaleWriteAccepted => "stale write accepted",
+            FindingKind::LostUpdate => "lost update",
+            FindingKind::TwoHolders => "two holders",
+            FindingKind::StaleWriteRejected => "write rejected",
+        }
+    }
+
+    /// Tells what a finding found, with who and which token.
+    pub fn finding(&self, f: &Finding) -> String {
+        let n = |id: NodeId| self.name(id);
+        match &f.found {
+            Found::StaleWriteAccepted { writer, token } => {
+                format!("{}'s write ({}) was accepted although {} no longer held {}", n(*writer), self.token(*token), n(*writer), self.vocab.held())
+            }
+            Found::LostUpdate { writer, cause: LostCause::OverwroteNewer { newer } } => match self.vocab.token(*newer) {
+                Some(t) => format!("{}'s write overwrote data written by a later holder of {} ({t})", n(*writer), self.vocab.held()),
+                None => format!("{}'s write overwrote data written by a later holder of {}", n(*writer), self.vocab.held()),
+            },
+            Found::LostUpdate { writer, cause: LostCause::ChangedSinceRead { read, found } } => format!(
+                "{}'s write was based on version {read}, but the data had changed since (it was at version {found}): that update is lost",
+                n(*writer)
+            ),
+            Found::TwoHolders { client, token, other, other_token } => format!(
+                "{} ({}) and {} ({}) both believe they hold {}",
+                n(*client),
+                self.token(*token),
+                n(*other),
+                self.token(*other_token),
+                self.vocab.held()
+            ),
+            Found::StaleWriteRejected { token, reason, .. } if self.has_lock() => {
+                format!("the write ({}) was rejected: {}", self.token(*token), self.rejection(reason))
+            }
+            Found::StaleWriteRejected { reason, .. } => format!("the write was rejected: {}", self.rejection(reason)),
+        }
+    }
+
+    /// Renders the verdict as lines: `verdict: SAFE`, then one line per finding.
+    pub fn verdict(&self) -> String {
+        let v = &self.trace.verdict;
+        let mut out = format!("verdict: {}\n", if v.safe { "SAFE" } else { "UNSAFE" });
+        for f in &v.findings {
+            out.push_str(&format!("  [{}] #{} at {}: {}\n", Words::finding_kind(f.kind()), f.event, ms(f.at_ms), self.finding(f)));
+        }
+        out
+    }
+
+    /// Renders the metrics as one line.
+    pub fn metrics(&self) -> String {
+        let m = &self.trace.metrics;
+        if !self.has_lock() {
+            return format!("metrics: {} duplicate work, {} writes refused\n", m.duplicate_work, m.stale_writes_rejected);
+        }
+        format!(
+            "metrics: {} {} ({} refused, {} gave up, {} wake-ups), {} {}, {} {} failures, {} duplicate work, stale writes {} accepted / {} rejected\n",
+            m.acquire_requests,
+            self.vocab.acquires(),
+            m.contended,
+            m.gave_up,
+            m.wake_ups,
+            m.expiries,
+            self.vocab.expiries(),
+            m.renewal_failures,
+            self.vocab.renewal(),
+            m.duplicate_work,
+            m.stale_writes_accepted,
+            m.stale_writes_rejected
+        )
+    }
+
+    /// Renders the compact fixed-column text trace used by snapshots and the command line.
+    pub fn to_text(&self) -> String {
+        let t = self.trace;
+        let width = t.participants.iter().map(|p| p.name.chars().count()).max().unwrap_or(4).max(4);
+        let mut out = format!("{:>4} {:>9} {:<width$} {:>9}  event\n", "#", "true_ms", "node", "local_ms");
+        for (i, e) in t.events.iter().enumerate() {
+            out.push_str(&format!(
+                "{:>4} {:>9} {:<width$} {:>9}  {}\n",
+                i,
+                group_u(e.at_ms),
+                t.name(e.node),
+                group(e.local_ms),
+                self.summary(i)
+            ));
+        }
+        out.push_str(&self.verdict());
+        out.push_str(&self.metrics());
+        out
+    }
+
+    /// Returns the note a sequence-diagram export shows for event `i`, if any.
+    pub fn note(&self, i: usize) -> Option<String> {
+        let e = &self.trace.events[i];
+        let v = self.vocab;
+        Some(match &e.kind {
+            EventKind::PauseStart { until_ms } => format!("paused for {}", ms(until_ms.saturating_sub(e.at_ms))),
+            EventKind::PauseEnd => "resumes".into(),
+            EventKind::Crash => "crash".into(),
+            EventKind::Restart { keep_state } => format!("restart{}", if *keep_state { "" } else { ", state lost" }),
+            EventKind::Promoted => "promoted to primary".into(),
+            EventKind::ClockJump { by_ms } => format!("clock jumps {by_ms:+} ms"),
+            EventKind::LockEnded { how: LockEnd::Released, .. } => return None,
+            EventKind::LockEnded { holder, token, how } => v.ended_mark(self.name(*holder), *token, *how),
+            EventKind::PartitionStart { .. } => "partition".into(),
+            EventKind::PartitionEnd { .. } => "partition heals".into(),
+            EventKind::Send { .. }
+            | EventKind::Deliver { .. }
+            | EventKind::Drop { .. }
+            | EventKind::LinkSlow { .. }
+            | EventKind::LockGranted { .. }
+            | EventKind::LockExtended { .. }
+            | EventKind::LockReplicated { .. }
+            | EventKind::BeliefStart { .. }
+            | EventKind::BeliefExtended { .. }
+            | EventKind::BeliefEnd { .. }
+            | EventKind::RenewalFailed { .. }
+            | EventKind::GaveUp { .. }
+            | EventKind::WriteAccepted { .. }
+            | EventKind::WriteRejected { .. }
+            | EventKind::Done => return None,
+        })
+    }
+
+    /// Describes a client's belief for the inspector.
+    pub fn belief(&self, token: u64, until_local: Option<i64>) -> String {
+        format!("believes it holds {} ({}) {}", self.vocab.held(), self.token(token), until(until_local))
+    }
+
+    /// Describes what a lock-service node holds for the inspector.
+    pub fn service_holds(&self, holder: NodeId, token: u64, expires_local: Option<i64>) -> String {
+        format!("holds {} for {}, {}", self.vocab.lock(token), self.name(holder), self.vocab.lasts(expires_local))
+    }
+
+    /// Describes the protected data for the inspector.
+    pub fn data(&self, value: &str, writer: NodeId, token: u64, version: u64, highest_token: u64) -> String {
+        let mut s = if self.has_lock() {
+            format!("data {value:?} (by {}, {}), version {version}", self.name(writer), self.token(token))
+        } else {
+            format!("data {value:?} (by {}), version {version}", self.name(writer))
+        };
+        if highest_token > 0 {
+            if let Some(t) = self.vocab.token(highest_token) {
+                s.push_str(&format!(", highest seen: {t}"));
+            }
+        }
+        s
+    }
+}
+
+/// Says until when on a node's own clock, briefly: `until local 1,005`.
+fn until(until_local: Option<i64>) -> String {
+    match until_local {
+        Some(t) => format!("until {}", local(t)),
+        None => "with no foreseeable end".into(),
+    }
+}
