@@ -1,6 +1,6 @@
 //! Bad scenario files: each kind of mistake gives its own error naming the field path.
 
-use lockstep::scenario::{load, lessons};
+use lockstep::scenario::{lessons, load};
 
 fn base() -> serde_json::Value {
     serde_json::from_str(lessons::find("lease-race-fenced").unwrap().source).unwrap()
@@ -75,10 +75,7 @@ fn roles_are_counted() {
 
 #[test]
 fn empty_script_and_long_value() {
-    assert_eq!(
-        with(|v| v["participants"][0]["script"] = serde_json::json!([])),
-        "participants[0].script: must have 1 to 64 steps, got 0"
-    );
+    assert_eq!(with(|v| v["participants"][0]["script"] = serde_json::json!([])), "participants[0].script: must have 1 to 64 steps, got 0");
     let long = "x".repeat(40);
     assert_eq!(
         with(|v| v["participants"][0]["script"][2]["value"] = long.into()),

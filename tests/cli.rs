@@ -40,8 +40,7 @@ fn bad_file_fails_with_one_line_naming_the_problem() {
     let dir = std::env::temp_dir().join(format!("lockstep-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join("bad.json");
-    let mut v: serde_json::Value =
-        serde_json::from_str(lockstep::scenario::lessons::find("short-pause").unwrap().source).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(lockstep::scenario::lessons::find("short-pause").unwrap().source).unwrap();
     v["faults"][0]["at_ms"] = (-1).into();
     std::fs::write(&file, v.to_string()).unwrap();
     let (code, out, err) = lockstep(&["run", file.to_str().unwrap()]);
@@ -69,7 +68,15 @@ fn bad_arguments_exit_2() {
 fn prints_the_comparison_table_and_runs_one_cell() {
     let (code, out, _) = lockstep(&["compare"]);
     assert_eq!(code, 0);
-    let row = |design: &str| out.lines().find(|l| l.starts_with(design)).unwrap_or_else(|| panic!("{design} row")).split_whitespace().rev().take(3).collect::<Vec<_>>();
+    let row = |design: &str| {
+        out.lines()
+            .find(|l| l.starts_with(design))
+            .unwrap_or_else(|| panic!("{design} row"))
+            .split_whitespace()
+            .rev()
+            .take(3)
+            .collect::<Vec<_>>()
+    };
     // Columns read right to left: clock jump, partition, pause.
     assert_eq!(row("Redis + INCR token"), ["safe", "safe", "safe"]);
     assert_eq!(row("Redlock, 5 masters"), ["safe", "unsafe", "unsafe"]);

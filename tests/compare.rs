@@ -54,7 +54,10 @@ fn details_name_the_token_the_reason_and_the_time() {
         detail("partition", "pg-no-timeout"),
         "Client B got the lock only at 10,530 ms, after A came back at 10,050 ms: everyone waited for A."
     );
-    assert_eq!(detail("clock-jump", "redis"), "Client A's write (no token) was accepted although Client A no longer held the lock at 315 ms.");
+    assert_eq!(
+        detail("clock-jump", "redis"),
+        "Client A's write (no token) was accepted although Client A no longer held the lock at 315 ms."
+    );
     assert_eq!(detail("clock-jump", "redlock"), "Client B got the lock at 429 ms and no stale write reached the data.");
 }
 

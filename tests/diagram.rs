@@ -1,6 +1,8 @@
 //! The pure diagram: geometry of arrows and marks, label overlap, compressed gaps, the SVG and
 //! Mermaid snapshots, and the inspector's folded state.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod support;
 
 use lockstep::diagram::inspect::{snapshots, Status};

@@ -42,7 +42,10 @@ fn keep_alives_hold_a_waiting_session_open() {
     let b_keepalives = t
         .events
         .iter()
-        .filter(|e| t.name(e.node) == "Client B" && matches!(&e.kind, EventKind::Send { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&EtcdMsg::KeepAlive)))
+        .filter(|e| {
+            t.name(e.node) == "Client B"
+                && matches!(&e.kind, EventKind::Send { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&EtcdMsg::KeepAlive))
+        })
         .filter(|e| e.at_ms < 1_005)
         .count();
     assert_eq!(b_keepalives, 3);

@@ -1,6 +1,8 @@
 //! The scenario JSON reader against serde_json on random documents, and on random bytes: the same
 //! values for valid JSON, an error (never a panic) for anything else.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use lockstep::scenario::json::{parse, Value};
 use lockstep::scenario::lessons;
 use proptest::prelude::*;
@@ -33,8 +35,7 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
     leaf.prop_recursive(4, 48, 6, |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..6).prop_map(Into::into),
-            prop::collection::btree_map(any::<String>(), inner, 0..6)
-                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            prop::collection::btree_map(any::<String>(), inner, 0..6).prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
         ]
     })
 }

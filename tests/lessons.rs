@@ -12,10 +12,7 @@ fn fenced_lease_race_rejects_token_41_after_42() {
     let t = run_lesson("lease-race-fenced");
     assert_eq!(grants(&t), vec![(5, "Client A".into(), 41), (1_105, "Client B".into(), 42)]);
     assert_eq!(lease_ends(&t)[0], (1_005, 41, "Expired".into()));
-    assert_eq!(
-        writes(&t),
-        vec![ok(1_165, "Client B", 42, "B", 1), rejected(1_555, "Client A", 41, "A", "token 41 < 42")]
-    );
+    assert_eq!(writes(&t), vec![ok(1_165, "Client B", 42, "B", 1), rejected(1_555, "Client A", 41, "A", "token 41 < 42")]);
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteRejected, 1_555)]);
 }
@@ -64,10 +61,7 @@ fn delayed_write_arrives_after_the_next_holder() {
 #[test]
 fn conditional_write_rejects_by_version() {
     let t = run_lesson("conditional-write");
-    assert_eq!(
-        writes(&t),
-        vec![ok(1_175, "Client B", 42, "B", 1), rejected(1_555, "Client A", 41, "A", "expected version 0, found 1")]
-    );
+    assert_eq!(writes(&t), vec![ok(1_175, "Client B", 42, "B", 1), rejected(1_555, "Client A", 41, "A", "expected version 0, found 1")]);
     assert!(t.verdict.safe);
 }
 
@@ -75,10 +69,7 @@ fn conditional_write_rejects_by_version() {
 fn without_a_lock_a_read_modify_write_loses_an_update() {
     let t = run_lesson("no-lock-lost-update");
     assert!(grants(&t).is_empty(), "there is no lock service");
-    assert_eq!(
-        writes(&t),
-        vec![ok(85, "Client B", 0, "balance 150 (B)", 1), ok(115, "Client A", 0, "balance 150 (A)", 2)]
-    );
+    assert_eq!(writes(&t), vec![ok(85, "Client B", 0, "balance 150 (B)", 1), ok(115, "Client A", 0, "balance 150 (A)", 2)]);
     assert!(!t.verdict.safe);
     assert_eq!(findings(&t), vec![(LostUpdate, 115)]);
     let text = t.words().finding(&t.verdict.findings[0]);
@@ -90,10 +81,7 @@ fn optimistic_version_refuses_the_write_based_on_old_data() {
     let t = run_lesson("optimistic-version");
     assert_eq!(
         writes(&t),
-        vec![
-            ok(85, "Client B", 0, "balance 150 (B)", 1),
-            rejected(115, "Client A", 0, "balance 150 (A)", "expected version 0, found 1")
-        ]
+        vec![ok(85, "Client B", 0, "balance 150 (B)", 1), rejected(115, "Client A", 0, "balance 150 (A)", "expected version 0, found 1")]
     );
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![(StaleWriteRejected, 115)]);
@@ -115,10 +103,7 @@ fn unique_constraint_lets_one_insert_in() {
 #[test]
 fn idempotency_table_applies_a_redelivered_job_once() {
     let t = run_lesson("idempotency-table");
-    assert_eq!(
-        writes(&t),
-        vec![ok(545, "Worker B", 0, "job-7", 1), rejected(1_025, "Worker A", 0, "job-7", "job-7 already applied")]
-    );
+    assert_eq!(writes(&t), vec![ok(545, "Worker B", 0, "job-7", 1), rejected(1_025, "Worker A", 0, "job-7", "job-7 already applied")]);
     assert!(t.verdict.safe);
     assert_eq!(t.metrics.duplicate_work, 1);
 }
@@ -138,17 +123,15 @@ fn partitioned_queue_fences_the_consumer_that_lost_its_partition() {
 #[test]
 fn outbox_relay_publishes_twice_and_the_consumer_applies_once() {
     let t = run_lesson("transactional-outbox");
-    assert_eq!(
-        writes(&t),
-        vec![ok(5, "Outbox relay", 0, "msg-7", 1), rejected(305, "Outbox relay", 0, "msg-7", "msg-7 already applied")]
-    );
+    assert_eq!(writes(&t), vec![ok(5, "Outbox relay", 0, "msg-7", 1), rejected(305, "Outbox relay", 0, "msg-7", "msg-7 already applied")]);
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![(StaleWriteRejected, 305)]);
 }
 
 #[test]
 fn every_lesson_has_metadata_and_an_outcome_test() {
-    // Adding a lesson means adding its outcome test (here or in tests/redis.rs, zookeeper.rs, etcd.rs, postgres.rs, redlock.rs), then its id below.
+    // Adding a lesson means adding its outcome test (here or in tests/redis.rs, zookeeper.rs, etcd.rs, postgres.rs,
+    // kubernetes.rs, redlock.rs), then its id below.
     let ids: Vec<String> = lessons::all().iter().map(|l| l.id().to_string()).collect();
     assert_eq!(
         ids,
@@ -185,6 +168,10 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "pg-external",
             "pg-no-timeout",
             "pg-xact-lock",
+            "k8s-paused-leader",
+            "k8s-fenced",
+            "k8s-clock-rate",
+            "k8s-clock-rate-tolerated",
             "redlock-happy",
             "redlock-clock-jump",
             "redlock-pause",
@@ -197,7 +184,8 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
     for l in lessons::all() {
         let s = &l.scenario;
         assert!(!s.title.is_empty() && !s.topic.is_empty() && s.intro.len() > 80 && !s.takeaway.is_empty(), "{}", s.id);
-        let g = s.guarantees.as_ref().unwrap_or_else(|| panic!("{} states its guarantees", s.id));
+        // A lesson states its guarantees, or shows its design's.
+        let g = s.guarantees();
         assert!(g.safety.len() > 40 && g.liveness.len() > 20 && g.assumes.len() > 20, "{}", s.id);
     }
 }

@@ -21,10 +21,7 @@ fn a_terminated_session_cannot_commit_in_the_same_database() {
     assert_eq!(lease_ends(&t)[0], (1_005, 0, "Expired".into()), "the session ended after 1,000 ms of silence");
     assert_eq!(
         writes(&t),
-        vec![
-            ok(1_065, "Client B", 0, "B", 1),
-            rejected(1_555, "Client A", 0, "A", "session terminated: cannot commit")
-        ]
+        vec![ok(1_065, "Client B", 0, "B", 1), rejected(1_555, "Client A", 0, "A", "session terminated: cannot commit")]
     );
     let judged_by: Vec<&str> = t
         .events

@@ -6,6 +6,8 @@
 //! - Without a lock, the checker finds exactly the updates lost to a stale read, and a
 //!   conditional store loses none.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use lockstep::engine::msg::Msg;
 use lockstep::engine::{self, EventKind, FindingKind, Trace};
 use lockstep::scenario::load;
@@ -40,8 +42,19 @@ fn schedule() -> impl Strategy<Value = Schedule> {
         prop::option::of((0usize..3, 0u64..2000, 0u64..2500)),
         prop::option::of((0usize..3, 0u64..2000, 0u64..2000)),
     )
-        .prop_map(|((seed, ttl_ms, fenced, (lo, extra)), (starts, works), pauses, jump, delay, partition, crash)| {
-            Schedule { redis: false, seed, ttl_ms, fenced, latency: (lo, lo + extra), starts, works, pauses, jump, delay, partition, crash }
+        .prop_map(|((seed, ttl_ms, fenced, (lo, extra)), (starts, works), pauses, jump, delay, partition, crash)| Schedule {
+            redis: false,
+            seed,
+            ttl_ms,
+            fenced,
+            latency: (lo, lo + extra),
+            starts,
+            works,
+            pauses,
+            jump,
+            delay,
+            partition,
+            crash,
         })
 }
 
@@ -61,11 +74,8 @@ fn scenario(s: &Schedule) -> String {
             ]
         }));
     }
-    let mut faults: Vec<serde_json::Value> = s
-        .pauses
-        .iter()
-        .map(|(c, at, len)| json!({"fault": "pause", "at_ms": at, "node": CLIENTS[*c], "for_ms": len}))
-        .collect();
+    let mut faults: Vec<serde_json::Value> =
+        s.pauses.iter().map(|(c, at, len)| json!({"fault": "pause", "at_ms": at, "node": CLIENTS[*c], "for_ms": len})).collect();
     if let Some((at, by)) = s.jump {
         faults.push(json!({"fault": "clock_jump", "at_ms": at, "node": "L", "by_ms": by}));
     }
@@ -95,18 +105,16 @@ fn scenario(s: &Schedule) -> String {
 /// The same clients with no lock at all: each reads, works and writes back, on a store that
 /// either checks the version read (`fenced` here means conditional) or takes every write.
 fn lock_free_scenario(s: &Schedule) -> String {
-    let mut participants = vec![json!({"role": "resource", "id": "R", "name": "Store", "mode": if s.fenced { "conditional" } else { "unfenced" }})];
+    let mut participants =
+        vec![json!({"role": "resource", "id": "R", "name": "Store", "mode": if s.fenced { "conditional" } else { "unfenced" }})];
     for (i, id) in CLIENTS.iter().enumerate() {
         participants.push(json!({
             "role": "client", "id": id, "name": id, "start_ms": s.starts[i],
             "script": [{"step": "read"}, {"step": "work", "ms": s.works[i]}, {"step": "write", "value": id}]
         }));
     }
-    let mut faults: Vec<serde_json::Value> = s
-        .pauses
-        .iter()
-        .map(|(c, at, len)| json!({"fault": "pause", "at_ms": at, "node": CLIENTS[*c], "for_ms": len}))
-        .collect();
+    let mut faults: Vec<serde_json::Value> =
+        s.pauses.iter().map(|(c, at, len)| json!({"fault": "pause", "at_ms": at, "node": CLIENTS[*c], "for_ms": len})).collect();
     if let Some((c, at, len)) = s.delay {
         faults.push(json!({"fault": "delay", "at_ms": at, "from": CLIENTS[c], "to": "R", "extra_ms": len, "for_ms": 500}));
     }
@@ -218,7 +226,11 @@ fn the_oracle_is_not_vacuous() {
     let (mut safe, mut unsafe_) = (0, 0);
     for _ in 0..400 {
         let s = schedule().new_tree(&mut runner).unwrap().current();
-        if oracle_unsafe(&run(&s)) { unsafe_ += 1 } else { safe += 1 }
+        if oracle_unsafe(&run(&s)) {
+            unsafe_ += 1
+        } else {
+            safe += 1
+        }
     }
     assert!(safe > 20 && unsafe_ > 20, "safe {safe}, unsafe {unsafe_}");
 }

@@ -1,10 +1,20 @@
-//! Keeps the engine, scenario and diagram code pure: no UI crates, no wall clocks, no hash maps.
+//! Keeps the architecture visible: the pure modules name no UI crate, wall clock or hash map and
+//! never reach up into the UI; the modules form layers, and no two files import each other in a
+//! circle.
 
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
 
 const FORBIDDEN: &[&str] = &["yew", "web_sys", "gloo", "js_sys", "Instant", "SystemTime", "HashMap", "HashSet"];
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+/// The layers, bottom up: a module may use only its own layer's files and those below.
+const LAYERS: &[&[&str]] = &[&["engine"], &["present"], &["error"], &["design"], &["scenario", "diagram"], &["ui"]];
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {
@@ -15,26 +25,230 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-#[test]
-fn pure_modules_name_no_forbidden_item() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+/// Returns the pure files: everything but the browser components, the binaries and the crate root.
+fn pure_files() -> Vec<PathBuf> {
+    let root = src();
     let mut files = Vec::new();
-    for dir in ["engine", "scenario", "diagram"] {
+    for dir in ["engine", "present", "design", "scenario", "diagram"] {
         rust_files(&root.join(dir), &mut files);
     }
-    assert!(files.len() > 15, "found only {} files", files.len());
+    files.extend(["error.rs", "ui/player.rs", "ui/route.rs"].map(|f| root.join(f)));
+    files
+}
+
+fn names(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(i, _)| {
+        !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            && !text[i + word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+    })
+}
+
+#[test]
+fn pure_modules_name_no_forbidden_item_and_never_the_ui() {
+    let files = pure_files();
+    assert!(files.len() > 30, "found only {} files", files.len());
     let mut offences = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         for word in FORBIDDEN {
-            let named = text
-                .match_indices(word)
-                .any(|(i, _)| !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_')
-                    && !text[i + word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_'));
-            if named {
+            if names(&text, word) {
                 offences.push(format!("{} names {word}", file.display()));
             }
         }
+        let in_ui = file.starts_with(src().join("ui"));
+        if !in_ui && (text.contains("crate::ui") || text.contains("lockstep::ui")) {
+            offences.push(format!("{} reaches into the UI", file.display()));
+        }
+    }
+    assert!(offences.is_empty(), "{offences:#?}");
+}
+
+/// A source file as a module path: `engine::msg`, or `engine` for `engine/mod.rs`.
+fn module_of(file: &Path) -> String {
+    let rel = file.strip_prefix(src()).unwrap().with_extension("");
+    let mut parts: Vec<String> = rel.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// Returns the code of a file without comments and without its unit tests (which sit at the
+/// end, after `#[cfg(test)]`).
+fn code(file: &Path) -> String {
+    let text = std::fs::read_to_string(file).unwrap();
+    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    code.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+}
+
+/// A module graph over the pure files: which module every `crate::…` and `super::…` path in a
+/// file reaches. `mod.rs` files are facades (declarations and re-exports); a path through one
+/// reaches the file its name is re-exported from.
+struct Graph {
+    modules: BTreeSet<String>,
+    /// For each facade, re-exported name → module.
+    reexports: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+impl Graph {
+    fn new(files: &[PathBuf]) -> Graph {
+        let modules: BTreeSet<String> = files.iter().map(|f| module_of(f)).collect();
+        let mut reexports = BTreeMap::new();
+        for f in files.iter().filter(|f| f.ends_with("mod.rs")) {
+            let module = module_of(f);
+            let mut map = BTreeMap::new();
+            for line in code(f).lines().filter_map(|l| l.trim().strip_prefix("pub use ")) {
+                let line = line.trim_end_matches(';');
+                let (path, items) = match line.split_once("::{") {
+                    Some((p, rest)) => (p.to_string(), rest.trim_end_matches('}').split(',').map(|s| s.trim().to_string()).collect()),
+                    None => {
+                        let (p, item) = line.rsplit_once("::").unwrap();
+                        (p.to_string(), vec![item.to_string()])
+                    }
+                };
+                for item in items.into_iter().filter(|i| !i.is_empty()) {
+                    map.insert(item, format!("{module}::{path}"));
+                }
+            }
+            reexports.insert(module, map);
+        }
+        Graph { modules, reexports }
+    }
+
+    /// Resolves path segments (from the crate root) to the module file they reach.
+    fn resolve(&self, segments: &[String]) -> Option<String> {
+        let mut at = String::new();
+        for seg in segments {
+            let next = if at.is_empty() { seg.clone() } else { format!("{at}::{seg}") };
+            if self.modules.contains(&next) {
+                at = next;
+                continue;
+            }
+            if let Some(target) = self.reexports.get(&at).and_then(|m| m.get(seg)) {
+                return self.resolve(&target.split("::").map(String::from).collect::<Vec<_>>());
+            }
+            break;
+        }
+        (!at.is_empty()).then_some(at)
+    }
+
+    /// Returns every module a file's code reaches.
+    fn uses(&self, file: &Path) -> BTreeSet<String> {
+        let me = module_of(file);
+        let base: Vec<String> = me.split("::").map(String::from).collect();
+        // A `mod.rs` file's `super` is its parent; any other file's is its own directory.
+        let dir_depth = if file.ends_with("mod.rs") { base.len() } else { base.len() - 1 };
+        let text = code(file);
+        let mut out = BTreeSet::new();
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < text.len() {
+            let rest = &text[i..];
+            let start = if rest.starts_with("crate::") && !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                Some((Vec::new(), 7))
+            } else if rest.starts_with("super::") && !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == ':') {
+                let mut supers = 0;
+                let mut j = 0;
+                while text[i + j..].starts_with("super::") {
+                    supers += 1;
+                    j += 7;
+                }
+                Some((base[..(dir_depth + 1).saturating_sub(supers)].to_vec(), j))
+            } else {
+                None
+            };
+            let Some((mut path, skip)) = start else {
+                i += rest.chars().next().map_or(1, char::len_utf8);
+                continue;
+            };
+            let mut j = i + skip;
+            // Read `a::b::c`, then an optional `::{x, y::z}` group.
+            loop {
+                let end = text[j..].find(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(text.len(), |e| j + e);
+                if end > j {
+                    path.push(text[j..end].to_string());
+                }
+                j = end;
+                if text[j..].starts_with("::{") {
+                    let close = text[j..].find('}').map_or(text.len(), |c| j + c);
+                    for item in text[j + 3..close].split(',') {
+                        let item: Vec<String> =
+                            item.trim().split("::").map(|s| s.trim().to_string()).filter(|s| !s.is_empty() && s != "self").collect();
+                        out.extend(self.resolve(&[path.clone(), item].concat()));
+                    }
+                    j = close;
+                    break;
+                }
+                if text[j..].starts_with("::") && bytes.get(j + 2).is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_') {
+                    j += 2;
+                    continue;
+                }
+                break;
+            }
+            out.extend(self.resolve(&path));
+            i = j.max(i + 1);
+        }
+        out.remove(&me);
+        out.retain(|m| !self.reexports.contains_key(m));
+        out
+    }
+}
+
+fn layer(module: &str) -> usize {
+    let top = module.split("::").next().unwrap();
+    LAYERS.iter().position(|l| l.contains(&top)).unwrap_or_else(|| panic!("{module} is in no layer"))
+}
+
+#[test]
+fn modules_form_layers_without_import_circles() {
+    let files = pure_files();
+    let graph = Graph::new(&files);
+    let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut offences = Vec::new();
+    for f in &files {
+        let me = module_of(f);
+        if f.ends_with("mod.rs") {
+            // A facade declares and re-exports; code lives in files named for what they hold.
+            for word in ["fn ", "struct ", "enum ", "trait ", "impl ", "const ", "static "] {
+                if code(f).lines().any(|l| !l.trim_start().starts_with("//") && l.contains(word)) {
+                    offences.push(format!("{me}/mod.rs holds code (`{}`)", word.trim()));
+                }
+            }
+            continue;
+        }
+        for used in graph.uses(f) {
+            if layer(&used) > layer(&me) {
+                offences.push(format!("{me} reaches up into {used}"));
+            }
+            edges.entry(me.clone()).or_default().insert(used);
+        }
+    }
+    assert!(edges.len() > 30, "the graph has only {} files with imports: {edges:#?}", edges.len());
+    assert!(edges["design::lease"].contains("engine::protocol") && edges["engine::trace"].contains("engine::checker"));
+    // Depth-first search for a circle.
+    fn visit(
+        n: &str,
+        edges: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+        out: &mut Vec<String>,
+    ) {
+        if let Some(start) = path.iter().position(|p| p == n) {
+            out.push(format!("circle: {} → {n}", path[start..].join(" → ")));
+            return;
+        }
+        if !done.insert(n.to_string()) {
+            return;
+        }
+        path.push(n.to_string());
+        for m in edges.get(n).into_iter().flatten() {
+            visit(m, edges, path, done, out);
+        }
+        path.pop();
+    }
+    let mut done = BTreeSet::new();
+    for n in edges.keys() {
+        visit(n, &edges, &mut Vec::new(), &mut done, &mut offences);
     }
     assert!(offences.is_empty(), "{offences:#?}");
 }

@@ -30,7 +30,9 @@ fn plain_del_frees_the_next_holders_key_and_two_clients_write() {
 #[test]
 fn compare_and_delete_refuses_the_late_release() {
     let t = run_lesson("redis-safe-release");
-    let refused = t.events.iter().find(|e| matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&RedisMsg::Deleted { done: false })));
+    let refused = t.events.iter().find(
+        |e| matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&RedisMsg::Deleted { done: false })),
+    );
     assert_eq!(refused.map(|e| (e.at_ms, t.name(e.node))), Some((1_560, "Client A")));
     assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_105, "Client B", 0), (1_935, "Client C", 0)]);
     assert_eq!(writes(&t), vec![ok(1_915, "Client B", 0, "B", 1), ok(1_995, "Client C", 0, "C", 2)]);
@@ -88,13 +90,7 @@ fn an_incr_counter_is_a_fencing_token() {
 #[test]
 fn an_idempotent_job_makes_duplicate_work_harmless() {
     let t = run_lesson("redis-idempotent-job");
-    assert_eq!(
-        writes(&t),
-        vec![
-            ok(1_165, "Worker B", 0, "job-7", 1),
-            rejected(1_555, "Worker A", 0, "job-7", "job-7 already applied")
-        ]
-    );
+    assert_eq!(writes(&t), vec![ok(1_165, "Worker B", 0, "job-7", 1), rejected(1_555, "Worker A", 0, "job-7", "job-7 already applied")]);
     assert!(t.verdict.safe);
 }
 

@@ -50,10 +50,7 @@ fn a_pause_past_validity_lets_a_stale_write_through() {
 #[test]
 fn a_check_at_the_resource_rejects_the_paused_write() {
     let t = run_lesson("redlock-pause-checked");
-    assert_eq!(
-        writes(&t),
-        vec![ok(1_215, "Client 2", 0, "2", 1), rejected(1_605, "Client 1", 0, "1", "expected version 0, found 1")]
-    );
+    assert_eq!(writes(&t), vec![ok(1_215, "Client 2", 0, "2", 1), rejected(1_605, "Client 1", 0, "1", "expected version 0, found 1")]);
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_150), (StaleWriteRejected, 1_605)]);
 }
@@ -80,8 +77,11 @@ fn a_slow_acquisition_is_refused_and_the_client_gives_up() {
     let t = run_lesson("redlock-slow-acquisition");
     assert!(beliefs(&t).is_empty(), "validity was never positive");
     assert!(writes(&t).is_empty());
-    let gave_up: Vec<(u64, u32)> =
-        t.events.iter().filter_map(|e| if let EventKind::GaveUp { attempts } = e.kind { Some((e.at_ms, attempts)) } else { None }).collect();
+    let gave_up: Vec<(u64, u32)> = t
+        .events
+        .iter()
+        .filter_map(|e| if let EventKind::GaveUp { attempts } = e.kind { Some((e.at_ms, attempts)) } else { None })
+        .collect();
     assert_eq!(gave_up, vec![(2_515, 2)]);
     assert!(t.verdict.safe);
 }

@@ -1,6 +1,8 @@
 //! Snapshots of every lesson's text trace, in its design's words: a change in behaviour or wording
 //! shows up as a diff in review. Update with `UPDATE_EXPECT=1 cargo test --test snapshots`.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod support;
 
 use lockstep::scenario::lessons;

@@ -50,7 +50,10 @@ fn the_ensemble_expires_the_partitioned_session_and_the_old_holder_learns_late()
     assert_eq!(grants_named(&t), vec![(5, "Client A", 1), (1_015, "Client B", 2)]);
     assert_eq!(writes(&t), vec![ok(1_075, "Client B", 2, "B", 1), rejected(1_515, "Client A", 1, "A", "czxid 1 < 2")]);
     // A hears "session expired" only after the partition heals at 2,100 ms.
-    let learned = t.events.iter().find(|e| matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::SessionExpired)));
+    let learned = t
+        .events
+        .iter()
+        .find(|e| matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::SessionExpired)));
     assert_eq!(learned.map(|e| (e.at_ms, t.name(e.node))), Some((2_720, "Client A")));
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_020), (StaleWriteRejected, 1_515)]);

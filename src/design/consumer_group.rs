@@ -19,7 +19,7 @@ use crate::engine::msg::{LockMsg, ReleaseMode};
 use crate::engine::protocol::{LockClient, Protocol};
 use crate::error::ScenarioError;
 use crate::present::number::{group, ms};
-use crate::present::Vocabulary;
+use crate::present::{Names, Vocabulary};
 use std::rc::Rc;
 
 /// The registry entry.
@@ -146,7 +146,7 @@ impl Vocabulary for Group {
         }
     }
 
-    fn label(&self, msg: &LockMsg) -> String {
+    fn label(&self, msg: &LockMsg, _names: Names) -> String {
         let Some(msg) = msg.get::<LeaseMsg>() else { return String::new() };
         match *msg {
             LeaseMsg::Acquire => "JoinGroup".into(),
@@ -161,7 +161,7 @@ impl Vocabulary for Group {
         }
     }
 
-    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str, _names: Names) -> String {
         let Some(msg) = msg.get::<LeaseMsg>() else { return String::new() };
         match *msg {
             LeaseMsg::Acquire => format!("{me} asks {to} to join the group and be assigned partition 0."),
@@ -175,7 +175,7 @@ impl Vocabulary for Group {
             LeaseMsg::RenewRefused { token } => {
                 format!("{me} tells {to}: generation {token} is over, the group has rebalanced; rejoin.")
             }
-            LeaseMsg::Release { .. } => format!("{me} tells {to} that it leaves the group."),
+            LeaseMsg::Release { .. } => format!("{me} sends {to} a LeaveGroup request: it leaves the group."),
             LeaseMsg::Released { released } => {
                 format!("{me} tells {to}: {}", if released { "you have left; partition 0 is free." } else { "you are not a member." })
             }

@@ -11,7 +11,7 @@
 //! grant and the lock transaction are one request; a waiter's watch and its re-check of ownership
 //! arrive as one notification.
 
-use super::{configure, Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -20,7 +20,7 @@ use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, local, ms};
-use crate::present::Vocabulary;
+use crate::present::{Names, Vocabulary};
 use serde::Serialize;
 use std::rc::Rc;
 
@@ -64,10 +64,11 @@ impl Kind for Etcd {
             id,
             title,
             token,
-            design: configure(
-                self,
-                &[("ttl_ms", Value::Number(ttl_ms)), ("first_revision", Value::Number(33)), ("data_in_etcd", Value::Flag(data_in_etcd))],
-            ),
+            design: self.configure(&[
+                ("ttl_ms", Value::Number(ttl_ms)),
+                ("first_revision", Value::Number(33)),
+                ("data_in_etcd", Value::Flag(data_in_etcd)),
+            ]),
             resource,
             services: 1,
             service_name: "etcd",
@@ -170,7 +171,7 @@ impl Vocabulary for EtcdDesign {
         }
     }
 
-    fn label(&self, msg: &LockMsg) -> String {
+    fn label(&self, msg: &LockMsg, _names: Names) -> String {
         let Some(msg) = msg.get::<EtcdMsg>() else { return String::new() };
         match *msg {
             EtcdMsg::Lock => "lock: put key with session lease".into(),
@@ -185,7 +186,7 @@ impl Vocabulary for EtcdDesign {
         }
     }
 
-    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str, _names: Names) -> String {
         let Some(msg) = msg.get::<EtcdMsg>() else { return String::new() };
         match *msg {
             EtcdMsg::Lock => format!("{me} asks {to} to lock: grant a session lease and put its key under the lock prefix, attached to that lease."),
@@ -213,14 +214,20 @@ impl Vocabulary for EtcdDesign {
 
     fn believes(&self, until_local: Option<i64>) -> String {
         match until_local {
-            Some(t) => format!("as long as it thinks its session lease is alive: until {} on its own clock unless a keep-alive is answered", local(t)),
+            Some(t) => format!(
+                "as long as it thinks its session lease is alive: until {} on its own clock unless a keep-alive is answered",
+                local(t)
+            ),
             None => "as long as its session lease lives".into(),
         }
     }
 
     fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
         let lease = expires_local.map_or_else(String::new, |t| {
-            format!(" The key is attached to {holder}'s session lease, which {me} revokes when its clock reads {} unless a keep-alive arrives.", group(t))
+            format!(
+                " The key is attached to {holder}'s session lease, which {me} revokes when its clock reads {} unless a keep-alive arrives.",
+                group(t)
+            )
         });
         format!("{holder}'s key has the lowest create revision under the lock prefix: {holder} owns the lock, and revision {token} is its fencing token.{lease}")
     }
@@ -266,17 +273,28 @@ pub enum EtcdMsg {
     /// Grant a session lease and put this client's key under the lock prefix, attached to it.
     Lock,
     /// Your key has the lowest create revision: you own the lock.
-    Owner { revision: u64 },
+    Owner {
+        revision: u64,
+    },
     /// Your key has this create revision; wait for the deletion of the one before it.
-    Queued { revision: u64, behind: u64 },
+    Queued {
+        revision: u64,
+        behind: u64,
+    },
     /// Keep my session lease alive.
     KeepAlive,
-    KeptAlive { ttl_ms: u64 },
+    KeptAlive {
+        ttl_ms: u64,
+    },
     /// That lease no longer exists.
     LeaseNotFound,
     /// Delete my lock key.
-    Unlock { revision: u64 },
-    Unlocked { done: bool },
+    Unlock {
+        revision: u64,
+    },
+    Unlocked {
+        done: bool,
+    },
 }
 
 impl DesignMsg for EtcdMsg {
@@ -350,7 +368,8 @@ impl EtcdNode {
             EtcdMsg::Lock if self.keys.iter().any(|k| k.holder == from) => {}
             EtcdMsg::Lock => {
                 self.revision += 1;
-                let key = Key { holder: from, create_revision: self.revision, lease_expires_local: cx.now + self.ttl_ms as i64, owner: false };
+                let key =
+                    Key { holder: from, create_revision: self.revision, lease_expires_local: cx.now + self.ttl_ms as i64, owner: false };
                 cx.at(Timer::Expiry(key.create_revision), key.lease_expires_local);
                 self.keys.push(key);
                 if self.keys.len() == 1 {
@@ -380,7 +399,11 @@ impl EtcdNode {
                 }
                 cx.send(from, Msg::lock(EtcdMsg::Unlocked { done: mine }));
             }
-            EtcdMsg::Owner { .. } | EtcdMsg::Queued { .. } | EtcdMsg::KeptAlive { .. } | EtcdMsg::LeaseNotFound | EtcdMsg::Unlocked { .. } => {}
+            EtcdMsg::Owner { .. }
+            | EtcdMsg::Queued { .. }
+            | EtcdMsg::KeptAlive { .. }
+            | EtcdMsg::LeaseNotFound
+            | EtcdMsg::Unlocked { .. } => {}
         }
     }
 

@@ -16,7 +16,7 @@
 //! Simplifications, said in the lessons: one Lease; the renewal client-go makes right after
 //! acquiring is left out; a script's release step releases the Lease (`ReleaseOnCancel`).
 
-use super::{configure, Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -25,7 +25,7 @@ use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release
 use crate::engine::spec::{AcquirePolicy, RenewFailure, RenewPolicy, ResourceMode};
 use crate::error::ScenarioError;
 use crate::present::number::{group, local, ms};
-use crate::present::Vocabulary;
+use crate::present::{Names, Vocabulary};
 use serde::Serialize;
 use std::rc::Rc;
 
@@ -68,7 +68,10 @@ impl Kind for Kubernetes {
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
         let (ld, rd, rp) = (values.number("lease_duration_ms"), values.number("renew_deadline_ms"), values.number("retry_period_ms"));
         if ld % 1000 != 0 {
-            return Err(ScenarioError::new("lock.lease_duration_ms", format!("must be whole seconds (the Lease stores leaseDurationSeconds), got {ld}")));
+            return Err(ScenarioError::new(
+                "lock.lease_duration_ms",
+                format!("must be whole seconds (the Lease stores leaseDurationSeconds), got {ld}"),
+            ));
         }
         if rd >= ld {
             return Err(ScenarioError::new(
@@ -86,14 +89,11 @@ impl Kind for Kubernetes {
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
-        let design = configure(
-            self,
-            &[
-                ("lease_duration_ms", Value::Number(ttl_ms)),
-                ("renew_deadline_ms", Value::Number(ttl_ms * 3 / 5)),
-                ("retry_period_ms", Value::Number(ttl_ms / 5)),
-            ],
-        );
+        let design = self.configure(&[
+            ("lease_duration_ms", Value::Number(ttl_ms)),
+            ("renew_deadline_ms", Value::Number(ttl_ms * 3 / 5)),
+            ("retry_period_ms", Value::Number(ttl_ms / 5)),
+        ]);
         let row = |id, title, token, resource| Row {
             id,
             title,
@@ -215,17 +215,19 @@ impl Vocabulary for K8sDesign {
         }
     }
 
-    fn label(&self, msg: &LockMsg) -> String {
+    fn label(&self, msg: &LockMsg, names: Names) -> String {
         let Some(msg) = msg.get::<ApiMsg>() else { return String::new() };
         match msg {
             ApiMsg::Get { .. } => "GET lease".into(),
             ApiMsg::Found { lease, version, .. } => match lease.holder {
-                Some(_) => format!("renewTime {}, leaseTransitions {} (rv {version})", group(lease.renew_time), lease.transitions),
+                Some(h) => format!("holder {}, renewTime {} (rv {version})", names.of(h), group(lease.renew_time)),
                 None => format!("no holder, leaseTransitions {} (rv {version})", lease.transitions),
             },
             ApiMsg::NotFound { .. } => "404 Not Found".into(),
             ApiMsg::Create { .. } => "POST lease: I am holder".into(),
-            ApiMsg::Update { lease, take: true, version, .. } => format!("PUT lease: I am holder, leaseTransitions {} (rv {version})", lease.transitions),
+            ApiMsg::Update { lease, take: true, version, .. } => {
+                format!("PUT lease: I am holder, leaseTransitions {} (rv {version})", lease.transitions)
+            }
             ApiMsg::Update { lease, version, .. } if lease.holder.is_none() => format!("PUT lease: no holder (rv {version})"),
             ApiMsg::Update { lease, version, .. } => format!("PUT lease: renewTime {} (rv {version})", group(lease.renew_time)),
             ApiMsg::Stored { version, .. } => format!("200 OK (rv {version})"),
@@ -233,13 +235,14 @@ impl Vocabulary for K8sDesign {
         }
     }
 
-    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str, names: Names) -> String {
         let Some(msg) = msg.get::<ApiMsg>() else { return String::new() };
         match msg {
             ApiMsg::Get { .. } => format!("{me} reads the Lease from {to}."),
             ApiMsg::Found { lease, version, .. } => match lease.holder {
-                Some(_) => format!(
-                    "{me} answers {to} with the Lease: a holder, renewTime {} on the holder's clock, leaseTransitions {}, resourceVersion {version}. {to} times the lease from when it sees the record change, by its own clock.",
+                Some(h) => format!(
+                    "{me} answers {to} with the Lease: holder {}, renewTime {} on the holder's clock, leaseTransitions {}, resourceVersion {version}. {to} times the Lease from when it last saw the record change, on its own clock.",
+                    names.of(h),
                     group(lease.renew_time),
                     lease.transitions
                 ),
@@ -301,6 +304,13 @@ impl Vocabulary for K8sDesign {
         "the Lease"
     }
 
+    fn renewal_failed(&self, me: &str, _abort: bool) -> String {
+        format!(
+            "{me} has gone {} in this round of renewing without a successful renewal: its renew deadline has passed, so client-go stops it leading.",
+            ms(self.renew_deadline_ms)
+        )
+    }
+
     fn acquires(&self) -> &'static str {
         "claims of the Lease"
     }
@@ -326,16 +336,37 @@ pub struct LeaseSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum ApiMsg {
-    Get { request: u32 },
-    Found { request: u32, lease: LeaseSpec, version: u64 },
-    NotFound { request: u32 },
+    Get {
+        request: u32,
+    },
+    Found {
+        request: u32,
+        lease: LeaseSpec,
+        version: u64,
+    },
+    NotFound {
+        request: u32,
+    },
     /// Create the Lease (claiming it).
-    Create { request: u32, lease: LeaseSpec },
+    Create {
+        request: u32,
+        lease: LeaseSpec,
+    },
     /// Replace the Lease if it is still at `version`; `take` when this writes a new holder in.
-    Update { request: u32, lease: LeaseSpec, version: u64, take: bool },
-    Stored { request: u32, version: u64 },
+    Update {
+        request: u32,
+        lease: LeaseSpec,
+        version: u64,
+        take: bool,
+    },
+    Stored {
+        request: u32,
+        version: u64,
+    },
     /// Someone else wrote first (or created it first).
-    Conflict { request: u32 },
+    Conflict {
+        request: u32,
+    },
 }
 
 impl DesignMsg for ApiMsg {
@@ -362,7 +393,9 @@ impl ApiServer {
         self.resource_version += 1;
         let old_holder = old.and_then(|o| o.holder.map(|h| (h, o.transitions)));
         match (old_holder, lease.holder) {
-            (Some((o, _)), Some(n)) if o == n => cx.note(EventKind::LockExtended { holder: n, token: lease.transitions, expires_local: None }),
+            (Some((o, _)), Some(n)) if o == n => {
+                cx.note(EventKind::LockExtended { holder: n, token: lease.transitions, expires_local: None })
+            }
             (old, new) => {
                 if let Some((o, token)) = old {
                     let how = if new.is_some() { LockEnd::Replaced } else { LockEnd::Released };
@@ -413,7 +446,10 @@ enum InFlight {
     Nothing,
     Get,
     /// A create or update of the Lease to `lease`; `fast` for the leader's optimistic renewal.
-    Write { lease: LeaseSpec, fast: bool },
+    Write {
+        lease: LeaseSpec,
+        fast: bool,
+    },
     Release,
 }
 
@@ -495,7 +531,13 @@ impl Elector {
                 let next = if leader {
                     LeaseSpec { renew_time: cx.now, duration_s, ..lease }
                 } else {
-                    LeaseSpec { holder: Some(cx.me), duration_s, acquire_time: cx.now, renew_time: cx.now, transitions: lease.transitions + 1 }
+                    LeaseSpec {
+                        holder: Some(cx.me),
+                        duration_s,
+                        acquire_time: cx.now,
+                        renew_time: cx.now,
+                        transitions: lease.transitions + 1,
+                    }
                 };
                 self.in_flight = InFlight::Write { lease: next, fast: false };
                 self.send(cx, |request| ApiMsg::Update { request, lease: next, version, take: !leader });
@@ -551,7 +593,10 @@ impl LockClient for Elector {
     fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
         let Some(msg) = msg.get::<ApiMsg>() else { return Outcome::Pending };
         let request = match *msg {
-            ApiMsg::Found { request, .. } | ApiMsg::NotFound { request } | ApiMsg::Stored { request, .. } | ApiMsg::Conflict { request } => request,
+            ApiMsg::Found { request, .. }
+            | ApiMsg::NotFound { request }
+            | ApiMsg::Stored { request, .. }
+            | ApiMsg::Conflict { request } => request,
             ApiMsg::Get { .. } | ApiMsg::Create { .. } | ApiMsg::Update { .. } => return Outcome::Pending,
         };
         if request != self.request || self.in_flight == InFlight::Nothing {
@@ -646,7 +691,10 @@ mod tests {
     fn the_api_server_accepts_an_update_only_at_the_version_it_read() {
         let mut api = ApiServer { lease: None, resource_version: 0 };
         assert_eq!(answer(&mut api, 1, ApiMsg::Get { request: 1 }).1, Msg::lock(ApiMsg::NotFound { request: 1 }));
-        assert_eq!(answer(&mut api, 1, ApiMsg::Create { request: 2, lease: lease(1, 0, 0) }).1, Msg::lock(ApiMsg::Stored { request: 2, version: 1 }));
+        assert_eq!(
+            answer(&mut api, 1, ApiMsg::Create { request: 2, lease: lease(1, 0, 0) }).1,
+            Msg::lock(ApiMsg::Stored { request: 2, version: 1 })
+        );
         // Two candidates read version 1; the first to write wins, the second conflicts.
         let (out, reply) = answer(&mut api, 2, ApiMsg::Update { request: 3, lease: lease(2, 20, 1), version: 1, take: true });
         assert_eq!(reply, Msg::lock(ApiMsg::Stored { request: 3, version: 2 }));
@@ -661,7 +709,14 @@ mod tests {
     #[test]
     fn client_go_rejects_deadlines_it_would_reject() {
         let build = |ld, rd, rp| {
-            let v = Values::new(PARAMS, &[("lease_duration_ms", Value::Number(ld)), ("renew_deadline_ms", Value::Number(rd)), ("retry_period_ms", Value::Number(rp))]);
+            let v = Values::new(
+                PARAMS,
+                &[
+                    ("lease_duration_ms", Value::Number(ld)),
+                    ("renew_deadline_ms", Value::Number(rd)),
+                    ("retry_period_ms", Value::Number(rp)),
+                ],
+            );
             Kubernetes.build(&v.unwrap()).map(|_| ()).map_err(|e| e.to_string())
         };
         assert_eq!(build(15_000, 10_000, 2_000), Ok(()));

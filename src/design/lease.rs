@@ -1,7 +1,7 @@
 //! The lease lock: one holder at a time, a TTL measured on the service's clock, and a generation
 //! number that increases with every grant and serves as the fencing token.
 
-use super::{configure, Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -9,8 +9,8 @@ use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
-use crate::present::number::ms;
-use crate::present::Vocabulary;
+use crate::present::number::{group, ms};
+use crate::present::{Names, Vocabulary};
 use serde::Serialize;
 use std::rc::Rc;
 
@@ -44,7 +44,7 @@ impl Kind for Lease {
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
-        let design = configure(self, &[("ttl_ms", Value::Number(ttl_ms)), ("first_token", Value::Number(33))]);
+        let design = self.configure(&[("ttl_ms", Value::Number(ttl_ms)), ("first_token", Value::Number(33))]);
         let row = |id, title, token, resource| Row {
             id,
             title,
@@ -131,11 +131,17 @@ impl Vocabulary for LeaseDesign {
         format!("lease {token}")
     }
 
-    fn label(&self, msg: &LockMsg) -> String {
+    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+        let end = expires_local
+            .map_or_else(|| "it does not expire on its own".into(), |t| format!("the lease ends when {me}'s clock reads {}", group(t)));
+        format!("{me} grants the lock to {holder} with fencing token {token}; {end}.")
+    }
+
+    fn label(&self, msg: &LockMsg, _names: Names) -> String {
         msg.get::<LeaseMsg>().map_or_else(String::new, LeaseMsg::label)
     }
 
-    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str, _names: Names) -> String {
         let Some(msg) = msg.get::<LeaseMsg>() else { return String::new() };
         match *msg {
             LeaseMsg::Acquire => format!("{me} asks {to} for the lock."),
@@ -160,15 +166,30 @@ impl Vocabulary for LeaseDesign {
 pub enum LeaseMsg {
     Acquire,
     /// The lock is yours with this token for `ttl_ms` on the service's clock.
-    Granted { token: u64, ttl_ms: u64 },
+    Granted {
+        token: u64,
+        ttl_ms: u64,
+    },
     Busy,
     /// Extend my lease, if it is still mine.
-    Renew { token: u64 },
-    Renewed { token: u64, ttl_ms: u64 },
-    RenewRefused { token: u64 },
+    Renew {
+        token: u64,
+    },
+    Renewed {
+        token: u64,
+        ttl_ms: u64,
+    },
+    RenewRefused {
+        token: u64,
+    },
     /// Give the lease back; `checked` only if `token` still holds it.
-    Release { token: u64, checked: bool },
-    Released { released: bool },
+    Release {
+        token: u64,
+        checked: bool,
+    },
+    Released {
+        released: bool,
+    },
 }
 
 impl DesignMsg for LeaseMsg {
@@ -273,7 +294,11 @@ impl LeaseService {
                 };
                 LeaseMsg::Released { released }
             }
-            LeaseMsg::Granted { .. } | LeaseMsg::Busy | LeaseMsg::Renewed { .. } | LeaseMsg::RenewRefused { .. } | LeaseMsg::Released { .. } => {
+            LeaseMsg::Granted { .. }
+            | LeaseMsg::Busy
+            | LeaseMsg::Renewed { .. }
+            | LeaseMsg::RenewRefused { .. }
+            | LeaseMsg::Released { .. } => {
                 return;
             }
         };
@@ -353,9 +378,11 @@ impl LockClient for LeaseClient {
             }
             LeaseMsg::RenewRefused { token } if view.held == Some(token) => Outcome::RenewFailed,
             LeaseMsg::Released { .. } => Outcome::Released,
-            LeaseMsg::Renewed { .. } | LeaseMsg::RenewRefused { .. } | LeaseMsg::Acquire | LeaseMsg::Renew { .. } | LeaseMsg::Release { .. } => {
-                Outcome::Pending
-            }
+            LeaseMsg::Renewed { .. }
+            | LeaseMsg::RenewRefused { .. }
+            | LeaseMsg::Acquire
+            | LeaseMsg::Renew { .. }
+            | LeaseMsg::Release { .. } => Outcome::Pending,
         }
     }
 

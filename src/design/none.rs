@@ -7,7 +7,7 @@ use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, ReleaseMode};
 use crate::engine::protocol::{LockClient, Protocol};
 use crate::error::ScenarioError;
-use crate::present::Vocabulary;
+use crate::present::{Names, Vocabulary};
 use std::rc::Rc;
 
 /// The registry entry.
@@ -103,11 +103,11 @@ impl Vocabulary for Nothing {
         "nothing".into()
     }
 
-    fn label(&self, _msg: &LockMsg) -> String {
+    fn label(&self, _msg: &LockMsg, _names: Names) -> String {
         String::new()
     }
 
-    fn sending(&self, _msg: &LockMsg, _me: &str, _to: &str) -> String {
+    fn sending(&self, _msg: &LockMsg, _me: &str, _to: &str, _names: Names) -> String {
         String::new()
     }
 }

@@ -12,7 +12,7 @@
 //! Simplifications, said in the lessons: the client's signs of life are heartbeats; a client holds
 //! one kind of lock, and its writes apply at once rather than at commit.
 
-use super::{configure, Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -21,7 +21,7 @@ use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, local, ms};
-use crate::present::Vocabulary;
+use crate::present::{Names, Vocabulary};
 use serde::Serialize;
 use std::collections::VecDeque;
 use std::rc::Rc;
@@ -38,7 +38,11 @@ const PARAMS: &[Param] = &[
         "How long the server goes without hearing from a session before ending it; left out, it never does (the default).",
     ),
     Param::flag("same_database", false, "The protected rows live in the same database, so a write commits only inside a live session."),
-    Param::flag("transaction_level", false, "Locks are pg_advisory_xact_lock: one COMMIT releases them all, and pg_advisory_unlock cannot."),
+    Param::flag(
+        "transaction_level",
+        false,
+        "Locks are pg_advisory_xact_lock: one COMMIT releases them all, and pg_advisory_unlock cannot.",
+    ),
 ];
 
 impl Kind for Postgres {
@@ -74,7 +78,7 @@ impl Kind for Postgres {
                 id,
                 title,
                 token,
-                design: configure(self, &[("session_timeout_ms", timeout), ("same_database", Value::Flag(same))]),
+                design: self.configure(&[("session_timeout_ms", timeout), ("same_database", Value::Flag(same))]),
                 resource: (!same).then_some(ResourceMode::Unfenced),
                 services: 1,
                 service_name: "PostgreSQL",
@@ -127,8 +131,12 @@ impl Design for PgDesign {
 
     fn guarantees(&self) -> Guarantees {
         let liveness = match self.session_timeout_ms {
-            Some(t) => format!("If a holder falls silent, the server ends its session after {} and the next waiting session gets the lock.", ms(t)),
-            None => "Nothing ends a silent holder's session: a paused holder keeps the lock, and everyone waits until it comes back.".into(),
+            Some(t) => {
+                format!("If a holder falls silent, the server ends its session after {} and the next waiting session gets the lock.", ms(t))
+            }
+            None => {
+                "Nothing ends a silent holder's session: a paused holder keeps the lock, and everyone waits until it comes back.".into()
+            }
         };
         Guarantees {
             lock: if self.same_database { LockKind::Correctness } else { LockKind::Efficiency },
@@ -184,7 +192,7 @@ impl Vocabulary for PgDesign {
         }
     }
 
-    fn label(&self, msg: &LockMsg) -> String {
+    fn label(&self, msg: &LockMsg, _names: Names) -> String {
         let Some(msg) = msg.get::<PgMsg>() else { return String::new() };
         match *msg {
             PgMsg::Lock => format!("SELECT {}", self.lock_call()),
@@ -202,7 +210,7 @@ impl Vocabulary for PgDesign {
         }
     }
 
-    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str, _names: Names) -> String {
         let Some(msg) = msg.get::<PgMsg>() else { return String::new() };
         match *msg {
             PgMsg::Lock => format!("{me} runs SELECT {} on {to}: take the advisory lock, waiting as long as it takes.", self.lock_call()),
@@ -212,14 +220,16 @@ impl Vocabulary for PgDesign {
             PgMsg::Alive => format!("{me} answers {to}: the session is alive."),
             PgMsg::SessionEnded => format!("{me} tells {to}: its session was terminated; nothing more runs on it."),
             PgMsg::Unlock => format!("{me} runs SELECT pg_advisory_unlock(42) on {to}."),
-            PgMsg::Commit => format!(
-                "{me} commits its transaction on {to}; the commit releases every transaction-level advisory lock it took."
-            ),
+            PgMsg::Commit => {
+                format!("{me} commits its transaction on {to}; the commit releases every transaction-level advisory lock it took.")
+            }
             PgMsg::Unlocked { done: true, commit: false } => format!("{me} answers {to}: t, the advisory lock is released."),
             PgMsg::Unlocked { done: false, commit: false } => {
                 format!("{me} answers {to}: f, with a warning: {to} does not hold that lock.")
             }
-            PgMsg::Unlocked { done: true, commit: true } => format!("{me} answers {to}: COMMIT, and its transaction-level locks are released."),
+            PgMsg::Unlocked { done: true, commit: true } => {
+                format!("{me} answers {to}: COMMIT, and its transaction-level locks are released.")
+            }
             PgMsg::Unlocked { done: false, commit: true } => {
                 format!("{me} answers {to}: COMMIT, but a session-level lock does not end with a transaction.")
             }
@@ -295,7 +305,10 @@ pub enum PgMsg {
     /// `COMMIT`.
     Commit,
     /// Whether the unlock (or commit) released the lock.
-    Unlocked { done: bool, commit: bool },
+    Unlocked {
+        done: bool,
+        commit: bool,
+    },
 }
 
 impl DesignMsg for PgMsg {

@@ -11,7 +11,7 @@
 //! `MULTI` block would return it) rather than a second round trip; promotion is a scheduled fault
 //! rather than a Sentinel election.
 
-use super::{configure, Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -20,7 +20,7 @@ use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, ms};
-use crate::present::Vocabulary;
+use crate::present::{Names, Vocabulary};
 use serde::Serialize;
 use std::rc::Rc;
 
@@ -71,10 +71,11 @@ impl Kind for Redis {
             id,
             title,
             token,
-            design: configure(
-                self,
-                &[("ttl_ms", Value::Number(ttl_ms)), ("incr_token", Value::Flag(incr)), ("replication_lag_ms", Value::Number(0))],
-            ),
+            design: self.configure(&[
+                ("ttl_ms", Value::Number(ttl_ms)),
+                ("incr_token", Value::Flag(incr)),
+                ("replication_lag_ms", Value::Number(0)),
+            ]),
             resource: Some(resource),
             services: 1,
             service_name: "Redis",
@@ -167,11 +168,11 @@ impl Vocabulary for RedisDesign {
         "the key".into()
     }
 
-    fn label(&self, msg: &LockMsg) -> String {
+    fn label(&self, msg: &LockMsg, _names: Names) -> String {
         msg.get::<RedisMsg>().map_or_else(String::new, RedisMsg::label)
     }
 
-    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str, _names: Names) -> String {
         msg.get::<RedisMsg>().map_or_else(String::new, |m| m.sending(me, to))
     }
 
@@ -212,7 +213,9 @@ pub fn deleted_when(me: &str, expires_local: Option<i64>) -> String {
 pub fn key_ended(me: &str, holder: &str, how: LockEnd, token: Option<String>) -> String {
     let whose = token.map_or_else(|| format!("{holder}'s key"), |t| format!("{holder}'s key ({t})"));
     match how {
-        LockEnd::Expired => format!("{} expires on {me}'s clock. Nobody tells {holder}: it may still think the lock is its own.", capital_first(&whose)),
+        LockEnd::Expired => {
+            format!("{} expires on {me}'s clock. Nobody tells {holder}: it may still think the lock is its own.", capital_first(&whose))
+        }
         LockEnd::Released => format!("{} is deleted; the lock is free.", capital_first(&whose)),
         LockEnd::DeletedByOther => {
             format!("An unchecked DEL deletes {whose}: the lock is free while {holder} still works.")

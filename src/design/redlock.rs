@@ -7,7 +7,7 @@
 //! Simplification, said in the lessons: renewal is not modelled.
 
 use super::redis::{key_ended, RedisMsg, RedisNode, Role};
-use super::{configure, Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::LockEnd;
 use crate::engine::ids::NodeId;
@@ -16,7 +16,7 @@ use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release
 use crate::engine::spec::{AcquirePolicy, ResourceMode};
 use crate::error::ScenarioError;
 use crate::present::number::{group, ms};
-use crate::present::Vocabulary;
+use crate::present::{Names, Vocabulary};
 use std::rc::Rc;
 
 /// The reference implementation's clock drift factor (1 %), as a divisor.
@@ -46,7 +46,14 @@ const PARAMS: &[Param] = &[
     Param::number("ttl_ms", "ms", 1, 3_600_000, "The PX each master's key gets, and the validity an acquisition starts from."),
     Param::number_or("retry_count", "", 1, 100, 3, "How many attempts a client makes before giving up."),
     Param::number_or("retry_delay_ms", "ms", 0, 60_000, 200, "The most a client waits, at random, before its next attempt."),
-    Param::number_or("instance_timeout_ms", "ms", 1, 3_600_000, 50, "How long to wait for one master before moving on; much less than the TTL."),
+    Param::number_or(
+        "instance_timeout_ms",
+        "ms",
+        1,
+        3_600_000,
+        50,
+        "How long to wait for one master before moving on; much less than the TTL.",
+    ),
 ];
 
 impl Kind for Redlock {
@@ -81,7 +88,7 @@ impl Kind for Redlock {
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
-        let design = configure(self, &[("ttl_ms", Value::Number(ttl_ms)), ("retry_count", Value::Number(30))]);
+        let design = self.configure(&[("ttl_ms", Value::Number(ttl_ms)), ("retry_count", Value::Number(30))]);
         vec![Row {
             id: "redlock",
             title: "Redlock, 5 masters",
@@ -177,11 +184,11 @@ impl Vocabulary for RedlockDesign {
         "the key".into()
     }
 
-    fn label(&self, msg: &LockMsg) -> String {
+    fn label(&self, msg: &LockMsg, _names: Names) -> String {
         msg.get::<RedisMsg>().map_or_else(String::new, RedisMsg::label)
     }
 
-    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str, _names: Names) -> String {
         msg.get::<RedisMsg>().map_or_else(String::new, |m| m.sending(me, to))
     }
 

@@ -8,7 +8,7 @@
 //!
 //! Simplification, said in the lessons: the ensemble is one linearizable service.
 
-use super::{configure, Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -17,15 +17,17 @@ use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, local, ms};
-use crate::present::Vocabulary;
+use crate::present::{Names, Vocabulary};
 use serde::Serialize;
 use std::rc::Rc;
 
 /// The registry entry.
 pub struct Zookeeper;
 
-const WATCHES: &[(&str, &str)] =
-    &[("predecessor", "each waiter watches only the znode just before its own (the recipe)"), ("lock_node", "every waiter watches the whole lock node (the herd effect)")];
+const WATCHES: &[(&str, &str)] = &[
+    ("predecessor", "each waiter watches only the znode just before its own (the recipe)"),
+    ("lock_node", "every waiter watches the whole lock node (the herd effect)"),
+];
 
 const PARAMS: &[Param] = &[
     Param::number("tick_time_ms", "ms", 1, 60_000, "The ensemble's basic time unit; session timeouts are 2 to 20 ticks."),
@@ -64,7 +66,7 @@ impl Kind for Zookeeper {
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
-        let design = configure(self, &[("tick_time_ms", Value::Number(100)), ("session_timeout_ms", Value::Number(ttl_ms))]);
+        let design = self.configure(&[("tick_time_ms", Value::Number(100)), ("session_timeout_ms", Value::Number(ttl_ms))]);
         let row = |id, title, token, resource| Row {
             id,
             title,
@@ -96,7 +98,13 @@ impl Protocol for ZkDesign {
     }
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
-        Some(Box::new(ZkClient { ensemble: nodes[0], session_timeout_ms: self.session_timeout_ms, seq: None, acquire_sent_at: 0, renew_sent_at: 0 }))
+        Some(Box::new(ZkClient {
+            ensemble: nodes[0],
+            session_timeout_ms: self.session_timeout_ms,
+            seq: None,
+            acquire_sent_at: 0,
+            renew_sent_at: 0,
+        }))
     }
 
     fn quorum(&self, _lock_nodes: usize) -> usize {
@@ -166,7 +174,7 @@ impl Vocabulary for ZkDesign {
         }
     }
 
-    fn label(&self, msg: &LockMsg) -> String {
+    fn label(&self, msg: &LockMsg, _names: Names) -> String {
         let Some(msg) = msg.get::<ZkMsg>() else { return String::new() };
         match *msg {
             ZkMsg::Create => "create lock- (ephemeral, sequential)".into(),
@@ -184,7 +192,7 @@ impl Vocabulary for ZkDesign {
         }
     }
 
-    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String {
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str, _names: Names) -> String {
         let Some(msg) = msg.get::<ZkMsg>() else { return String::new() };
         match *msg {
             ZkMsg::Create => format!("{me} asks {to} to create an ephemeral, sequential znode under the lock node."),
@@ -197,10 +205,9 @@ impl Vocabulary for ZkDesign {
                 znode_name(seq),
                 znode_name(w)
             ),
-            ZkMsg::Waiting { seq, watching: None } => format!(
-                "{me} answers {to}: {} is not the lowest child, so {to} watches the whole lock node and waits.",
-                znode_name(seq)
-            ),
+            ZkMsg::Waiting { seq, watching: None } => {
+                format!("{me} answers {to}: {} is not the lowest child, so {to} watches the whole lock node and waits.", znode_name(seq))
+            }
             ZkMsg::WatchFired { deleted } => format!("{me} notifies {to} that {} was deleted: its watch fires.", znode_name(deleted)),
             ZkMsg::GetChildren => format!("{me} lists the lock node's children on {to} again, to see whether it is now first."),
             ZkMsg::Ping => format!("{me} sends {to} a heartbeat to keep its session alive."),
@@ -221,7 +228,9 @@ impl Vocabulary for ZkDesign {
 
     fn believes(&self, until_local: Option<i64>) -> String {
         match until_local {
-            Some(t) => format!("as long as it thinks its session is alive: until {} on its own clock unless a heartbeat is answered", local(t)),
+            Some(t) => {
+                format!("as long as it thinks its session is alive: until {} on its own clock unless a heartbeat is answered", local(t))
+            }
             None => "as long as its session lives".into(),
         }
     }
@@ -261,11 +270,19 @@ pub enum ZkMsg {
     /// `create("<locknode>/lock-", EPHEMERAL|SEQUENTIAL)`, then `getChildren()`.
     Create,
     /// Your znode is the lowest: you own the lock.
-    Owner { seq: u64, czxid: u64 },
+    Owner {
+        seq: u64,
+        czxid: u64,
+    },
     /// Your znode is not first; you now watch `watching` (or, if none, the lock node).
-    Waiting { seq: u64, watching: Option<u64> },
+    Waiting {
+        seq: u64,
+        watching: Option<u64>,
+    },
     /// The znode you watched was deleted.
-    WatchFired { deleted: u64 },
+    WatchFired {
+        deleted: u64,
+    },
     /// List the lock node's children again.
     GetChildren,
     /// A heartbeat keeping the session alive.
@@ -274,8 +291,12 @@ pub enum ZkMsg {
     /// That session no longer exists.
     SessionExpired,
     /// Delete my znode.
-    Delete { seq: u64 },
-    Deleted { done: bool },
+    Delete {
+        seq: u64,
+    },
+    Deleted {
+        done: bool,
+    },
 }
 
 impl DesignMsg for ZkMsg {
@@ -393,7 +414,12 @@ impl Ensemble {
                 }
                 cx.send(from, Msg::lock(ZkMsg::Deleted { done: mine }));
             }
-            ZkMsg::Owner { .. } | ZkMsg::Waiting { .. } | ZkMsg::WatchFired { .. } | ZkMsg::Pong | ZkMsg::SessionExpired | ZkMsg::Deleted { .. } => {}
+            ZkMsg::Owner { .. }
+            | ZkMsg::Waiting { .. }
+            | ZkMsg::WatchFired { .. }
+            | ZkMsg::Pong
+            | ZkMsg::SessionExpired
+            | ZkMsg::Deleted { .. } => {}
         }
     }
 }

@@ -50,7 +50,11 @@ pub struct Snapshot {
 pub fn snapshots(trace: &Trace) -> Vec<Snapshot> {
     let mut cur = Snapshot {
         at_ms: 0,
-        nodes: trace.participants.iter().map(|_| NodeState { local_ms: 0, status: Status::Up, belief: None, holds: false, key: None }).collect(),
+        nodes: trace
+            .participants
+            .iter()
+            .map(|_| NodeState { local_ms: 0, status: Status::Up, belief: None, holds: false, key: None })
+            .collect(),
         resource: ResourceState::default(),
     };
     let mut holdings = Holdings::new(trace.quorum);

@@ -57,7 +57,13 @@ pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
     s.push_str(DEFS);
     s.push_str(r#"<g class="axis">"#);
     for t in &layout.ticks {
-        let _ = write!(s, r#"<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>"#, Px(super::layout::LEFT - 6.0), Px(t.y + 4.0), tick_text(t.at_ms));
+        let _ = write!(
+            s,
+            r#"<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>"#,
+            Px(super::layout::LEFT - 6.0),
+            Px(t.y + 4.0),
+            tick_text(t.at_ms)
+        );
     }
     s.push_str("</g>");
     for l in &layout.lanes {
@@ -176,10 +182,24 @@ pub fn item_svg(s: &mut String, item: &Item) {
         }
         Shape::Span { x, y0, y1, span } => {
             let width = span_width(span);
-            let _ = write!(s, r#"<rect class="span" x="{}" y="{}" width="{}" height="{}" rx="2"/>"#, Px(x - width / 2.0), Px(y0), Px(width), Px((y1 - y0).max(1.0)));
+            let _ = write!(
+                s,
+                r#"<rect class="span" x="{}" y="{}" width="{}" height="{}" rx="2"/>"#,
+                Px(x - width / 2.0),
+                Px(y0),
+                Px(width),
+                Px((y1 - y0).max(1.0))
+            );
         }
         Shape::Band { x0, x1, y0, y1 } => {
-            let _ = write!(s, r#"<rect class="band" x="{}" y="{}" width="{}" height="{}"/>"#, Px(x0), Px(y0), Px(x1 - x0), Px((y1 - y0).max(1.0)));
+            let _ = write!(
+                s,
+                r#"<rect class="band" x="{}" y="{}" width="{}" height="{}"/>"#,
+                Px(x0),
+                Px(y0),
+                Px(x1 - x0),
+                Px((y1 - y0).max(1.0))
+            );
         }
         Shape::Mark { x, y, mark } => {
             let _ = write!(

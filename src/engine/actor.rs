@@ -107,8 +107,6 @@ pub(crate) mod testing {
 
     /// Returns the messages among `out`, as (recipient, message).
     pub fn sent(out: &[Command]) -> Vec<(usize, Msg)> {
-        out.iter()
-            .filter_map(|c| if let Command::Send { to, msg } = c { Some((to.0, msg.clone())) } else { None })
-            .collect()
+        out.iter().filter_map(|c| if let Command::Send { to, msg } = c { Some((to.0, msg.clone())) } else { None }).collect()
     }
 }

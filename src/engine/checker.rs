@@ -48,12 +48,27 @@ pub enum LostCause {
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Found {
     /// `writer`'s write under `token` was accepted after its lock had ended.
-    StaleWriteAccepted { writer: NodeId, token: u64 },
-    LostUpdate { writer: NodeId, cause: LostCause },
+    StaleWriteAccepted {
+        writer: NodeId,
+        token: u64,
+    },
+    LostUpdate {
+        writer: NodeId,
+        cause: LostCause,
+    },
     /// `client` (under `token`) came to believe it holds the lock while `other` (under
     /// `other_token`) still did.
-    TwoHolders { client: NodeId, token: u64, other: NodeId, other_token: u64 },
-    StaleWriteRejected { writer: NodeId, token: u64, reason: Rejection },
+    TwoHolders {
+        client: NodeId,
+        token: u64,
+        other: NodeId,
+        other_token: u64,
+    },
+    StaleWriteRejected {
+        writer: NodeId,
+        token: u64,
+        reason: Rejection,
+    },
 }
 
 /// One property result, tied to the event that proves it.

@@ -54,12 +54,7 @@ impl Clock {
                 return None;
             }
             // Jumps split true time into segments on which the clock is monotone.
-            let end = self
-                .jumps
-                .iter()
-                .map(|j| j.at_ms)
-                .find(|&at| at > start)
-                .map_or(horizon_ms, |at| (at - 1).min(horizon_ms));
+            let end = self.jumps.iter().map(|j| j.at_ms).find(|&at| at > start).map_or(horizon_ms, |at| (at - 1).min(horizon_ms));
             if self.local_at(end) >= deadline_local {
                 let (mut lo, mut hi) = (start, end);
                 while lo < hi {

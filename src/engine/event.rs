@@ -44,35 +44,108 @@ pub enum DropReason {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EventKind {
-    Send { msg_id: u64, to: NodeId, msg: Msg },
-    Deliver { msg_id: u64, from: NodeId, msg: Msg, sent_at_ms: u64 },
-    Drop { msg_id: u64, from: NodeId, msg: Msg, sent_at_ms: u64, reason: DropReason },
-    PauseStart { until_ms: u64 },
+    Send {
+        msg_id: u64,
+        to: NodeId,
+        msg: Msg,
+    },
+    Deliver {
+        msg_id: u64,
+        from: NodeId,
+        msg: Msg,
+        sent_at_ms: u64,
+    },
+    Drop {
+        msg_id: u64,
+        from: NodeId,
+        msg: Msg,
+        sent_at_ms: u64,
+        reason: DropReason,
+    },
+    PauseStart {
+        until_ms: u64,
+    },
     PauseEnd,
     Crash,
-    Restart { keep_state: bool },
-    ClockJump { by_ms: i64 },
-    PartitionStart { from: Vec<NodeId>, to: Vec<NodeId>, two_way: bool, until_ms: u64 },
-    PartitionEnd { from: Vec<NodeId>, to: Vec<NodeId> },
-    LinkSlow { to: NodeId, extra_ms: u64, until_ms: u64 },
+    Restart {
+        keep_state: bool,
+    },
+    ClockJump {
+        by_ms: i64,
+    },
+    PartitionStart {
+        from: Vec<NodeId>,
+        to: Vec<NodeId>,
+        two_way: bool,
+        until_ms: u64,
+    },
+    PartitionEnd {
+        from: Vec<NodeId>,
+        to: Vec<NodeId>,
+    },
+    LinkSlow {
+        to: NodeId,
+        extra_ms: u64,
+        until_ms: u64,
+    },
     /// This lock-service node now holds the lock for `holder`, until its own clock reads
     /// `expires_local` (`None`: until released or the session ends).
-    LockGranted { holder: NodeId, token: u64, expires_local: Option<i64> },
-    LockExtended { holder: NodeId, token: u64, expires_local: Option<i64> },
-    LockEnded { holder: NodeId, token: u64, how: LockEnd },
+    LockGranted {
+        holder: NodeId,
+        token: u64,
+        expires_local: Option<i64>,
+    },
+    LockExtended {
+        holder: NodeId,
+        token: u64,
+        expires_local: Option<i64>,
+    },
+    LockEnded {
+        holder: NodeId,
+        token: u64,
+        how: LockEnd,
+    },
     /// A replica now keeps a copy of a holder's lock.
-    LockReplicated { holder: NodeId, token: u64, expires_local: Option<i64> },
+    LockReplicated {
+        holder: NodeId,
+        token: u64,
+        expires_local: Option<i64>,
+    },
     /// A replica became the primary; locks it never received are gone.
     Promoted,
     /// The client believes it holds the lock, until its own clock reads `until_local`
     /// (`None`: with no end it can foresee).
-    BeliefStart { token: u64, until_local: Option<i64> },
-    BeliefExtended { token: u64, until_local: Option<i64> },
-    BeliefEnd { token: u64, why: BeliefEnd },
-    RenewalFailed { token: u64, abort: bool },
-    GaveUp { attempts: u32 },
-    WriteAccepted { writer: NodeId, token: u64, value: String, version: u64 },
-    WriteRejected { writer: NodeId, token: u64, value: String, reason: Rejection },
+    BeliefStart {
+        token: u64,
+        until_local: Option<i64>,
+    },
+    BeliefExtended {
+        token: u64,
+        until_local: Option<i64>,
+    },
+    BeliefEnd {
+        token: u64,
+        why: BeliefEnd,
+    },
+    RenewalFailed {
+        token: u64,
+        abort: bool,
+    },
+    GaveUp {
+        attempts: u32,
+    },
+    WriteAccepted {
+        writer: NodeId,
+        token: u64,
+        value: String,
+        version: u64,
+    },
+    WriteRejected {
+        writer: NodeId,
+        token: u64,
+        value: String,
+        reason: Rejection,
+    },
     Done,
 }
 

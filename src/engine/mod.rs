@@ -5,7 +5,7 @@
 //! interprets them. Lock designs plug in through [`protocol::Protocol`]; the engine never names
 //! one. Nothing here names a UI crate, a wall clock or a hash map.
 //!
-//! Layers, bottom up: `ids`, `clock`, `rng`; `msg` and `event`; `actor`, `spec` and `protocol`;
+//! Layers, bottom up: `ids`, `clock`, `rng`; `msg` and `event`; `policy`, `actor`, `spec` and `protocol`;
 //! the node kinds `client` and `resource`, and `network`; `sim`; then `holdings`, `checker` and
 //! `metrics` reading the finished events, and `trace` putting a run together.
 
@@ -20,6 +20,7 @@ pub mod ids;
 pub mod metrics;
 pub mod msg;
 pub mod network;
+pub mod policy;
 pub mod protocol;
 pub mod resource;
 pub mod rng;

@@ -147,14 +147,26 @@ pub enum Rejection {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Msg {
     /// A lock design's protocol message.
-    Lock { msg: LockMsg },
+    Lock {
+        msg: LockMsg,
+    },
     /// Read the data's version (for a later conditional write).
     Read,
-    ReadResult { version: u64 },
+    ReadResult {
+        version: u64,
+    },
     /// Write `value`, carrying the writer's token and, for a conditional write, the version it read.
-    Write { token: u64, value: String, expected_version: Option<u64> },
-    WriteAccepted { version: u64 },
-    WriteRejected { reason: Rejection },
+    Write {
+        token: u64,
+        value: String,
+        expected_version: Option<u64>,
+    },
+    WriteAccepted {
+        version: u64,
+    },
+    WriteRejected {
+        reason: Rejection,
+    },
 }
 
 impl Msg {

@@ -70,9 +70,9 @@ impl Network {
 
     /// Says whether messages from `from` to `to` are being dropped.
     pub fn is_cut(&self, from: NodeId, to: NodeId) -> bool {
-        self.cuts.iter().any(|c| {
-            (c.from.contains(&from) && c.to.contains(&to)) || (c.two_way && c.from.contains(&to) && c.to.contains(&from))
-        })
+        self.cuts
+            .iter()
+            .any(|c| (c.from.contains(&from) && c.to.contains(&to)) || (c.two_way && c.from.contains(&to) && c.to.contains(&from)))
     }
 
     /// Starts a partition identified by `id`.

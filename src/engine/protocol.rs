@@ -5,7 +5,7 @@
 use super::actor::{Actor, Cx};
 use super::ids::NodeId;
 use super::msg::{LockMsg, ReleaseMode};
-use super::spec::{AcquirePolicy, RenewPolicy};
+use super::policy::{AcquirePolicy, RenewPolicy};
 use std::fmt::Debug;
 
 /// A configured lock design, as the simulator sees it.

@@ -2,8 +2,8 @@
 //! timers and applies faults, and is the only place commands from nodes are interpreted.
 
 use super::actor::{Actor, Command, Cx, Timer};
-use super::clock::Clock;
 use super::client::Client;
+use super::clock::Clock;
 use super::error::RunError;
 use super::event::{DropReason, Event, EventKind};
 use super::ids::NodeId;

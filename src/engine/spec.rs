@@ -6,6 +6,7 @@
 use super::clock::Clock;
 use super::ids::{NodeId, NodeKind};
 use super::msg::ReleaseMode;
+pub use super::policy::{AcquirePolicy, RenewFailure, RenewPolicy};
 use super::protocol::Protocol;
 use std::rc::Rc;
 
@@ -73,39 +74,6 @@ pub enum Step {
     Release { mode: ReleaseMode },
 }
 
-/// How a client retries a busy lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AcquirePolicy {
-    pub retry_ms: u64,
-    /// Up to this much seeded random delay is added to each retry.
-    pub jitter_ms: u64,
-    pub max_attempts: u32,
-    /// How long to wait for any reply before treating the request as failed.
-    pub timeout_ms: u64,
-}
-
-impl Default for AcquirePolicy {
-    fn default() -> Self {
-        AcquirePolicy { retry_ms: 100, jitter_ms: 0, max_attempts: 100, timeout_ms: 500 }
-    }
-}
-
-/// Lease renewal while the lock is held.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RenewPolicy {
-    pub every_ms: u64,
-    pub on_failure: RenewFailure,
-}
-
-/// What a client does when a renewal is refused or unanswered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RenewFailure {
-    /// Stop working and skip every remaining write.
-    Abort,
-    /// Keep going as if nothing happened.
-    CarryOn,
-}
-
 /// How the protected resource judges writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResourceMode {
@@ -154,17 +122,40 @@ pub struct Fault {
 #[derive(Clone, Debug, PartialEq)]
 pub enum FaultKind {
     /// Stop the world: the node handles nothing until it resumes.
-    Pause { node: NodeId, for_ms: u64 },
-    Crash { node: NodeId },
-    Restart { node: NodeId, keep_state: bool },
+    Pause {
+        node: NodeId,
+        for_ms: u64,
+    },
+    Crash {
+        node: NodeId,
+    },
+    Restart {
+        node: NodeId,
+        keep_state: bool,
+    },
     /// A replica becomes the primary (a Sentinel failover).
-    Promote { node: NodeId },
+    Promote {
+        node: NodeId,
+    },
     /// Recorded here for the trace; the jump itself lives in the node's [`Clock`].
-    ClockJump { node: NodeId, by_ms: i64 },
+    ClockJump {
+        node: NodeId,
+        by_ms: i64,
+    },
     /// Messages from `from` to `to` (and back, if two-way) are dropped for `for_ms`.
-    Partition { from: Vec<NodeId>, to: Vec<NodeId>, two_way: bool, for_ms: u64 },
+    Partition {
+        from: Vec<NodeId>,
+        to: Vec<NodeId>,
+        two_way: bool,
+        for_ms: u64,
+    },
     /// Messages sent on one link during `for_ms` take `extra_ms` longer.
-    Delay { from: NodeId, to: NodeId, extra_ms: u64, for_ms: u64 },
+    Delay {
+        from: NodeId,
+        to: NodeId,
+        extra_ms: u64,
+        for_ms: u64,
+    },
 }
 
 /// Bounds on a run; exceeding one stops it with an error.

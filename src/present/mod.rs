@@ -6,5 +6,5 @@ pub mod number;
 pub mod vocabulary;
 pub mod words;
 
-pub use vocabulary::Vocabulary;
+pub use vocabulary::{Names, Vocabulary};
 pub use words::Words;

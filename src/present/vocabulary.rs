@@ -5,6 +5,19 @@
 use super::number::{group, local};
 use crate::engine::event::LockEnd;
 use crate::engine::msg::LockMsg;
+use crate::engine::trace::Participant;
+use crate::engine::NodeId;
+
+/// Participants' display names, for words that mention a node other than sender and receiver.
+#[derive(Clone, Copy)]
+pub struct Names<'a>(pub &'a [Participant]);
+
+impl<'a> Names<'a> {
+    /// Returns a participant's display name.
+    pub fn of(&self, id: NodeId) -> &'a str {
+        self.0.get(id.0).map_or("?", |p| p.name.as_str())
+    }
+}
 
 /// The words one lock design uses. Participant names arrive already resolved.
 pub trait Vocabulary {
@@ -28,10 +41,10 @@ pub trait Vocabulary {
     }
 
     /// Labels one of the design's messages for an arrow or a log line.
-    fn label(&self, msg: &LockMsg) -> String;
+    fn label(&self, msg: &LockMsg, names: Names) -> String;
 
     /// Says that `me` sends `msg` to `to`, as one sentence.
-    fn sending(&self, msg: &LockMsg, me: &str, to: &str) -> String;
+    fn sending(&self, msg: &LockMsg, me: &str, to: &str, names: Names) -> String;
 
     /// Says how long a grant lasts on the service's clock: `until local 1,005`.
     fn lasts(&self, expires_local: Option<i64>) -> String {
@@ -51,10 +64,13 @@ pub trait Vocabulary {
 
     /// Says that the lock-service node `me` now holds the lock for `holder`.
     fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
-        let token = self.token(token).map_or_else(|| " There is no fencing token.".into(), |t| format!(" Its fencing token is {t}."));
+        let whom = match self.token(token) {
+            Some(t) => format!("{holder} ({t})"),
+            None => holder.to_string(),
+        };
         match expires_local {
-            Some(t) => format!("{me} grants the lock to {holder}; it ends when {me}'s clock reads {}.{token}", group(t)),
-            None => format!("{me} grants the lock to {holder}; it does not expire on its own.{token}"),
+            Some(t) => format!("{me} grants the lock to {whom}; it ends when {me}'s clock reads {}.", group(t)),
+            None => format!("{me} grants the lock to {whom}; it does not expire on its own."),
         }
     }
 
@@ -67,7 +83,10 @@ pub trait Vocabulary {
     fn ended(&self, me: &str, holder: &str, token: u64, how: LockEnd) -> String {
         let lock = self.lock(token);
         match how {
-            LockEnd::Expired => format!("{} expires on {me}'s clock. Nobody tells {holder}: it may still think the lock is its own.", super::number::capital(&lock)),
+            LockEnd::Expired => format!(
+                "{} expires on {me}'s clock. Nobody tells {holder}: it may still think the lock is its own.",
+                super::number::capital(&lock)
+            ),
             LockEnd::Released => format!("{holder} released {lock}; the lock is free."),
             LockEnd::DeletedByOther => {
                 format!("An unchecked release deletes {lock}, which belongs to {holder}: the lock is free while {holder} still works.")
@@ -92,6 +111,15 @@ pub trait Vocabulary {
     /// Says that the replica `me` now keeps a copy of `holder`'s lock.
     fn replicated(&self, me: &str, holder: &str, token: u64) -> String {
         format!("{me} stores its copy of {} held by {holder}.", self.lock(token))
+    }
+
+    /// Says that `me`'s renewal failed for good, and whether it aborts or carries on.
+    fn renewal_failed(&self, me: &str, abort: bool) -> String {
+        if abort {
+            format!("{me}'s {} failed; its policy is to abort.", self.renewal())
+        } else {
+            format!("{me}'s {} failed, but its policy is to carry on regardless.", self.renewal())
+        }
     }
 
     /// Names what a renewal is in this design: `renewal`, `keep-alive`, `heartbeat`.

@@ -3,7 +3,7 @@
 //! log, labels for arrows and marks, findings, the verdict and the metrics.
 
 use super::number::{capital, group, group_u, local, ms};
-use super::vocabulary::Vocabulary;
+use super::vocabulary::{Names, Vocabulary};
 use crate::engine::checker::{FindingKind, Found, LostCause};
 use crate::engine::event::{BeliefEnd, DropReason, EventKind, LockEnd};
 use crate::engine::msg::{Msg, Rejection};
@@ -36,7 +36,20 @@ impl<'a> Words<'a> {
         self.trace.name(id)
     }
 
-    fn names(&self, ids: &[NodeId], sep: &str) -> String {
+    fn names(&self) -> Names<'a> {
+        Names(&self.trace.participants)
+    }
+
+    /// Names what the holder holds, with its token if the design hands one out:
+    /// `the lock (token 41)`, or `the lock`.
+    fn held(&self, token: u64) -> String {
+        match self.vocab.token(token) {
+            Some(t) => format!("{} ({t})", self.vocab.held()),
+            None => self.vocab.held().to_string(),
+        }
+    }
+
+    fn list(&self, ids: &[NodeId], sep: &str) -> String {
         ids.iter().map(|id| self.name(*id)).collect::<Vec<_>>().join(sep)
     }
 
@@ -53,7 +66,7 @@ impl<'a> Words<'a> {
     /// Labels a message for an arrow or a log line; `to` is where it goes.
     pub fn label(&self, msg: &Msg, to: NodeId) -> String {
         match msg {
-            Msg::Lock { msg } => self.vocab.label(msg),
+            Msg::Lock { msg } => self.vocab.label(msg, self.names()),
             Msg::Read => "read version".into(),
             Msg::ReadResult { version } => format!("version {version}"),
             Msg::Write { token, value, expected_version: None } if self.trace.participants[to.0].role == NodeKind::LockService => {
@@ -86,7 +99,9 @@ impl<'a> Words<'a> {
     fn rejection_means(&self, reason: &Rejection) -> &'static str {
         match reason {
             Rejection::StaleToken { .. } => "The resource itself stopped a stale writer.",
-            Rejection::VersionChanged { .. } | Rejection::NoVersion => "The data changed since that write was based on it, so it cannot overwrite the newer data.",
+            Rejection::VersionChanged { .. } | Rejection::NoVersion => {
+                "The data changed since that write was based on it, so it cannot overwrite the newer data."
+            }
             Rejection::AlreadyApplied { .. } => "The work was already done once; the repeat changes nothing.",
             Rejection::Duplicate { .. } => "The constraint lets exactly one insert in.",
             Rejection::Guard { .. } => "The lock and the data live together, so the stale writer is stopped where the data is.",
@@ -132,13 +147,13 @@ impl<'a> Words<'a> {
             ),
             EventKind::PartitionStart { from, to, two_way, until_ms } => format!(
                 "The network splits: messages from {} to {}{} are dropped until {}.",
-                self.names(from, " and "),
-                self.names(to, " and "),
+                self.list(from, " and "),
+                self.list(to, " and "),
                 if *two_way { " and back" } else { "" },
                 ms(*until_ms)
             ),
             EventKind::PartitionEnd { from, to } => {
-                format!("The partition between {} and {} heals.", self.names(from, " and "), self.names(to, " and "))
+                format!("The partition between {} and {} heals.", self.list(from, " and "), self.list(to, " and "))
             }
             EventKind::LinkSlow { to, extra_ms, until_ms } => {
                 format!("Messages from {me} to {} now take {} longer (until {}).", n(*to), ms(*extra_ms), ms(*until_ms))
@@ -151,22 +166,19 @@ impl<'a> Words<'a> {
                 "{me} is promoted to primary (as a failover would do). Whatever the old primary granted but never replicated does not exist here."
             ),
             EventKind::BeliefStart { token, until_local } => {
-                format!("{me} believes it holds {} ({}), {}.", v.held(), self.token(*token), v.believes(*until_local))
+                format!("{me} believes it holds {}, {}.", self.held(*token), v.believes(*until_local))
             }
             EventKind::BeliefExtended { until_local, .. } => {
                 format!("{me} now believes {} is its own, {}.", v.held(), v.believes(*until_local))
             }
             EventKind::BeliefEnd { token, why } => match why {
-                BeliefEnd::Released => format!("{me} is done with {} ({}) and lets it go.", v.held(), self.token(*token)),
+                BeliefEnd::Released => format!("{me} is done with {} and lets it go.", self.held(*token)),
                 BeliefEnd::RenewalFailed => {
-                    format!("{me} gives {} up: its {} failed, so it stops before touching the data again.", v.held(), v.renewal())
+                    format!("{me} stops: it no longer believes it holds {}, and skips the rest of its work.", v.held())
                 }
                 BeliefEnd::Crashed => format!("{me}'s belief that it holds {} dies with the process.", v.held()),
             },
-            EventKind::RenewalFailed { abort: true, .. } => format!("{me}'s {} failed; its policy is to abort.", v.renewal()),
-            EventKind::RenewalFailed { abort: false, .. } => {
-                format!("{me}'s {} failed, but its policy is to carry on regardless.", v.renewal())
-            }
+            EventKind::RenewalFailed { abort, .. } => v.renewal_failed(me, *abort),
             EventKind::GaveUp { attempts } => format!("{me} gives up on {} after {attempts} attempts.", v.held()),
             EventKind::WriteAccepted { writer, value, version, .. } if !self.has_lock() => {
                 format!("{me} accepts {value:?} from {}; the data is now at version {version}.", n(*writer))
@@ -184,7 +196,7 @@ impl<'a> Words<'a> {
     fn sending(&self, me: &str, to: NodeId, msg: &Msg) -> String {
         let to_name = self.name(to);
         match msg {
-            Msg::Lock { msg } => self.vocab.sending(msg, me, to_name),
+            Msg::Lock { msg } => self.vocab.sending(msg, me, to_name, self.names()),
             Msg::Read => format!("{me} asks {to_name} which version the data is at."),
             Msg::ReadResult { version } => format!("{me} answers {to_name}: the data is at version {version}."),
             Msg::Write { expected_version: Some(v), value, .. } => format!(
@@ -222,12 +234,12 @@ impl<'a> Words<'a> {
             EventKind::ClockJump { by_ms } => format!("clock jumps {by_ms:+} ms"),
             EventKind::PartitionStart { from, to, two_way, until_ms } => format!(
                 "partition {} {} {} until {}",
-                self.names(from, "+"),
+                self.list(from, "+"),
                 if *two_way { "⇹" } else { "→" },
-                self.names(to, "+"),
+                self.list(to, "+"),
                 ms(*until_ms)
             ),
-            EventKind::PartitionEnd { from, to } => format!("heal {} / {}", self.names(from, "+"), self.names(to, "+")),
+            EventKind::PartitionEnd { from, to } => format!("heal {} / {}", self.list(from, "+"), self.list(to, "+")),
             EventKind::LinkSlow { to, extra_ms, until_ms } => {
                 format!("link to {} slowed by {} until {}", n(*to), ms(*extra_ms), ms(*until_ms))
             }
@@ -239,7 +251,7 @@ impl<'a> Words<'a> {
             EventKind::LockReplicated { holder, token, .. } => format!("copy of {} of {}", v.lock(*token), n(*holder)),
             EventKind::Promoted => "promoted to primary".into(),
             EventKind::BeliefStart { token, until_local } | EventKind::BeliefExtended { token, until_local } => {
-                format!("believes: holds {} ({}) {}", v.held(), self.token(*token), until(*until_local))
+                format!("believes: holds {} {}", self.held(*token), until(*until_local))
             }
             EventKind::BeliefEnd { token, why } => {
                 let why = match why {
@@ -247,7 +259,7 @@ impl<'a> Words<'a> {
                     BeliefEnd::RenewalFailed => "renewal failed",
                     BeliefEnd::Crashed => "crashed",
                 };
-                format!("stops believing it holds {} ({}): {why}", v.held(), self.token(*token))
+                format!("stops believing it holds {}: {why}", self.held(*token))
             }
             EventKind::RenewalFailed { abort, .. } => {
                 format!("{} failed: {}", v.renewal(), if *abort { "abort" } else { "carry on" })
@@ -284,7 +296,13 @@ impl<'a> Words<'a> {
         let n = |id: NodeId| self.name(id);
         match &f.found {
             Found::StaleWriteAccepted { writer, token } => {
-                format!("{}'s write ({}) was accepted although {} no longer held {}", n(*writer), self.token(*token), n(*writer), self.vocab.held())
+                format!(
+                    "{}'s write ({}) was accepted although {} no longer held {}",
+                    n(*writer),
+                    self.token(*token),
+                    n(*writer),
+                    self.vocab.held()
+                )
             }
             Found::LostUpdate { writer, cause: LostCause::OverwroteNewer { newer } } => match self.vocab.token(*newer) {
                 Some(t) => format!("{}'s write overwrote data written by a later holder of {} ({t})", n(*writer), self.vocab.held()),
@@ -397,7 +415,7 @@ impl<'a> Words<'a> {
 
     /// Describes a client's belief for the inspector.
     pub fn belief(&self, token: u64, until_local: Option<i64>) -> String {
-        format!("believes it holds {} ({}) {}", self.vocab.held(), self.token(token), until(until_local))
+        format!("believes it holds {} {}", self.held(token), until(until_local))
     }
 
     /// Describes what a lock-service node holds for the inspector.

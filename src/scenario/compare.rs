@@ -69,7 +69,6 @@ impl Outcome {
     }
 }
 
-
 /// Returns every row of the table, in the registry's order.
 pub fn rows() -> Vec<Row> {
     REGISTRY.iter().flat_map(|k| k.rows(TTL_MS)).collect()

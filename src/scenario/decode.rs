@@ -3,7 +3,7 @@
 //!
 //! Unknown fields are errors; optional fields take the format's defaults.
 
-use super::format::{ClockSpec, Fault, Link, Limits, LockChoice, Network, Participant, Scenario};
+use super::format::{ClockSpec, Fault, Limits, Link, LockChoice, Network, Participant, Scenario};
 use super::json::Value;
 use crate::design::{self, Guarantees, LockKind, ParamKind, Values};
 use crate::engine::msg::ReleaseMode;
@@ -200,7 +200,19 @@ impl FromJson for Scenario {
     fn from_json(v: &Value, path: &str) -> Result<Self> {
         let o = Obj::new(v, path)?;
         o.only(&[
-            "version", "id", "title", "topic", "intro", "takeaway", "guarantees", "seed", "lock", "participants", "network", "faults", "limits",
+            "version",
+            "id",
+            "title",
+            "topic",
+            "intro",
+            "takeaway",
+            "guarantees",
+            "seed",
+            "lock",
+            "participants",
+            "network",
+            "faults",
+            "limits",
         ])?;
         Ok(Scenario {
             version: o.req("version")?,

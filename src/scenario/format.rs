@@ -95,18 +95,14 @@ impl Participant {
     /// Returns the display name.
     pub fn name(&self) -> &str {
         match self {
-            Participant::Client { name, .. }
-            | Participant::LockService { name, .. }
-            | Participant::Resource { name, .. } => name,
+            Participant::Client { name, .. } | Participant::LockService { name, .. } | Participant::Resource { name, .. } => name,
         }
     }
 
     /// Returns the clock settings.
     pub fn clock(&self) -> &ClockSpec {
         match self {
-            Participant::Client { clock, .. }
-            | Participant::LockService { clock, .. }
-            | Participant::Resource { clock, .. } => clock,
+            Participant::Client { clock, .. } | Participant::LockService { clock, .. } | Participant::Resource { clock, .. } => clock,
         }
     }
 }
@@ -149,13 +145,7 @@ pub enum Fault {
     Restart { at_ms: i64, node: String, keep_state: bool },
     Promote { at_ms: i64, node: String },
     ClockJump { at_ms: i64, node: String, by_ms: i64 },
-    Partition {
-        at_ms: i64,
-        from: Vec<String>,
-        to: Vec<String>,
-        two_way: bool,
-        for_ms: i64,
-    },
+    Partition { at_ms: i64, from: Vec<String>, to: Vec<String>, two_way: bool, for_ms: i64 },
     Delay { at_ms: i64, from: String, to: String, extra_ms: i64, for_ms: i64 },
 }
 

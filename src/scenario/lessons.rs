@@ -38,6 +38,10 @@ const SOURCES: &[&str] = &[
     include_str!("lessons/pg-external.json"),
     include_str!("lessons/pg-no-timeout.json"),
     include_str!("lessons/pg-xact-lock.json"),
+    include_str!("lessons/k8s-paused-leader.json"),
+    include_str!("lessons/k8s-fenced.json"),
+    include_str!("lessons/k8s-clock-rate.json"),
+    include_str!("lessons/k8s-clock-rate-tolerated.json"),
     include_str!("lessons/redlock-happy.json"),
     include_str!("lessons/redlock-clock-jump.json"),
     include_str!("lessons/redlock-pause.json"),
@@ -77,8 +81,8 @@ pub fn all() -> Vec<Lesson> {
 pub fn find(id: &str) -> Result<Lesson, ScenarioError> {
     let lessons = all();
     let ids: Vec<String> = lessons.iter().map(|l| l.id().to_string()).collect();
-    lessons.into_iter().find(|l| l.id() == id).ok_or_else(|| ScenarioError {
-        path: String::new(),
-        problem: format!("no lesson named {id:?} (lessons: {})", ids.join(", ")),
-    })
+    lessons
+        .into_iter()
+        .find(|l| l.id() == id)
+        .ok_or_else(|| ScenarioError { path: String::new(), problem: format!("no lesson named {id:?} (lessons: {})", ids.join(", ")) })
 }

@@ -50,7 +50,10 @@ pub struct Player {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     /// A new trace of `steps` events, shown at `step` (clamped).
-    Load { steps: usize, step: usize },
+    Load {
+        steps: usize,
+        step: usize,
+    },
     Forward,
     Back,
     ToStart,

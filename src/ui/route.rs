@@ -11,7 +11,10 @@ pub enum Target {
     /// The comparison table of every schedule against every design.
     Table,
     /// One cell of the comparison table.
-    Compare { schedule: String, design: String },
+    Compare {
+        schedule: String,
+        design: String,
+    },
 }
 
 /// A parsed hash.
@@ -28,16 +31,12 @@ pub fn parse(hash: &str) -> Result<Option<Route>, String> {
         return Ok(None);
     }
     let parts: Vec<&str> = path.split('/').collect();
-    let number = |what: &str, s: &str| {
-        s.parse::<u64>().map_err(|_| format!("the link's {what} “{s}” is not a whole number"))
-    };
+    let number = |what: &str, s: &str| s.parse::<u64>().map_err(|_| format!("the link's {what} “{s}” is not a whole number"));
     let (target, rest) = match parts.as_slice() {
         ["stress", size, rest @ ..] => (Target::Stress(number("stress size", size)?), rest),
         ["stress"] => return Err("the link says “stress” but not how many events".into()),
         ["compare"] => return Ok(Some(Route { target: Target::Table, step: 0 })),
-        ["compare", schedule, design, rest @ ..] => {
-            (Target::Compare { schedule: schedule.to_string(), design: design.to_string() }, rest)
-        }
+        ["compare", schedule, design, rest @ ..] => (Target::Compare { schedule: schedule.to_string(), design: design.to_string() }, rest),
         ["compare", _] => return Err("the link names a schedule to compare but not a design".into()),
         [id, rest @ ..] => (Target::Lesson(id.to_string()), rest),
         [] => return Ok(None),

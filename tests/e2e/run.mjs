@@ -57,8 +57,9 @@ for (const id of lessons) {
     const verdict = await text(page, 'verdict');
     expect(trace.verdict.safe ? verdict.startsWith('Safe') : verdict.startsWith('Unsafe'), `verdict badge "${verdict}" matches the engine`);
     expect((await text(page, 'takeaway')).includes(scenario.takeaway), 'takeaway at the end');
+    // A lesson states its guarantees, or the page shows its design's.
     const promises = await text(page, 'guarantees');
-    expect(promises.includes(scenario.guarantees.safety), 'guarantees shown');
+    expect(scenario.guarantees ? promises.includes(scenario.guarantees.safety) : /safety\s+\S.{40,}/is.test(promises), 'guarantees shown');
     expect((await text(page, 'metrics')).includes(`${trace.metrics.duplicate_work}\nduplicate work`), 'metrics shown');
     const diagram = await page.locator('[data-testid=diagram]').innerText();
     const rejections = trace.events.filter((e) => e.kind === 'write_rejected').length;

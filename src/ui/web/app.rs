@@ -2,6 +2,7 @@
 //! timer (the app's only real timer), and the page layout.
 
 use super::browser;
+use super::compare_table::CompareTable;
 use super::controls::Controls;
 use super::diagram_view::DiagramView;
 use super::event_log::EventLog;
@@ -11,14 +12,13 @@ use super::legend::Legend;
 use super::narration::{Narration, VerdictBadge};
 use super::picker::Picker;
 use super::questions::Questions;
-use crate::ui::player::{Action, Player};
-use crate::ui::route::{self, Route, Target};
 use super::run::{load, RunRef};
 use crate::diagram::mermaid;
 use crate::diagram::svg;
-use super::compare_table::CompareTable;
 use crate::scenario::compare::{self, Cell};
 use crate::scenario::lessons;
+use crate::ui::player::{Action, Player};
+use crate::ui::route::{self, Route, Target};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::Interval;
 use std::rc::Rc;

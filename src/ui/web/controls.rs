@@ -1,8 +1,8 @@
 //! Playback controls: jump, step, play, speed and a scrubber over simulated time.
 
-use crate::ui::player::{Action, Player, Speed};
 use super::run::RunRef;
 use crate::present::number::group;
+use crate::ui::player::{Action, Player, Speed};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

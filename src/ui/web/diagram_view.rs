@@ -2,10 +2,10 @@
 //! future, draws the cursor line and highlights the items of the current event.
 
 use super::browser;
-use crate::ui::player::Action;
 use super::run::RunRef;
 use crate::diagram::layout::{Layout, TOP};
 use crate::diagram::svg::{item_svg, lane_heads, Px};
+use crate::ui::player::Action;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

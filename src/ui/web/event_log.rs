@@ -1,9 +1,9 @@
 //! The event log: the trace as text, the accessible alternative to the diagram. Shows a window
 //! of events around the cursor, keyed by event, so a step changes only a few rows.
 
-use crate::ui::player::Action;
 use super::run::RunRef;
 use crate::present::number::group;
+use crate::ui::player::Action;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -43,7 +43,8 @@ pub fn EventLog(props: &Props) -> Html {
     let onclick = {
         let on_seek = props.on_seek.clone();
         Callback::from(move |e: MouseEvent| {
-            let button = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest(".log-button").ok().flatten());
+            let button =
+                e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest(".log-button").ok().flatten());
             if let Some(step) = button.and_then(|b| b.get_attribute("data-step")).and_then(|s| s.parse().ok()) {
                 on_seek.emit(Action::Seek(step));
             }

@@ -14,12 +14,16 @@ fn entry(swatch: Html, text: &'static str) -> Html {
 
 #[component]
 pub fn Legend() -> Html {
-    let arrow = |class: &'static str, marker: &'static str| html! {
-        <g class={classes!("item", class)}><line class="shaft" x1="2" y1="9" x2="36" y2="9" marker-end={format!("url(#{marker})")} /></g>
+    let arrow = |class: &'static str, marker: &'static str| {
+        html! {
+            <g class={classes!("item", class)}><line class="shaft" x1="2" y1="9" x2="36" y2="9" marker-end={format!("url(#{marker})")} /></g>
+        }
     };
     let span = |class: &'static str, w: &'static str| html! { <g class={classes!("item", class)}><rect class="span" x="14" y="1" width={w} height="16" rx="2" /></g> };
-    let mark = |class: &'static str, glyph: &'static str| html! {
-        <g class={classes!("item", class)}><circle class="dot" cx="20" cy="9" r="8" /><text class="glyph" x="20" y="13" text-anchor="middle">{glyph}</text></g>
+    let mark = |class: &'static str, glyph: &'static str| {
+        html! {
+            <g class={classes!("item", class)}><circle class="dot" cx="20" cy="9" r="8" /><text class="glyph" x="20" y="13" text-anchor="middle">{glyph}</text></g>
+        }
     };
     html! {
         <details class="card legend" open=true data-testid="legend">

@@ -1,7 +1,7 @@
 //! The lesson picker, grouped by topic in teaching order.
 
-use crate::ui::route::Target;
 use crate::scenario::Lesson;
+use crate::ui::route::Target;
 use std::rc::Rc;
 use yew::prelude::*;
 

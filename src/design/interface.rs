@@ -1,0 +1,115 @@
+//! What a lock design is: a registry entry ([`Kind`]: tag, parameters, builder, comparison rows)
+//! and a configured design ([`Design`]: the engine's protocol, its words, what it needs of a
+//! scenario and what it promises).
+
+use super::param::{Param, Value, Values};
+use crate::engine::msg::ReleaseMode;
+use crate::engine::protocol::Protocol;
+use crate::engine::spec::ResourceMode;
+use crate::error::ScenarioError;
+use crate::present::Vocabulary;
+use std::ops::RangeInclusive;
+use std::rc::Rc;
+
+/// A lock design as the registry knows it: its tag, its parameters, and how to build it.
+pub trait Kind: Sync {
+    /// Returns the `design` tag scenario files use.
+    fn tag(&self) -> &'static str;
+    /// Returns a short title.
+    fn title(&self) -> &'static str;
+    /// Says in one line what the design is.
+    fn about(&self) -> &'static str;
+    /// Returns the declared parameters.
+    fn params(&self) -> &'static [Param];
+    /// Builds the design from values that fit the declarations, checking how they fit together.
+    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError>;
+    /// Returns the design's rows in the comparison table, every lease lasting `ttl_ms`.
+    fn rows(&self, ttl_ms: u64) -> Vec<Row>;
+
+    /// Builds the design from a few values and defaults for the rest, for a comparison row.
+    /// The values are the design's own choice, so an invalid one is a bug in the design.
+    fn configure(&self, given: &[(&str, Value)]) -> Rc<dyn Design> {
+        let invalid = |e: ScenarioError| -> ! { panic!("{}: a comparison row is invalid: {e}", self.tag()) };
+        let values = Values::new(self.params(), given).unwrap_or_else(|e| invalid(e));
+        self.build(&values).unwrap_or_else(|e| invalid(e))
+    }
+}
+
+/// A configured lock design: the engine's protocol, its words, and what it needs and promises.
+pub trait Design: Protocol + Vocabulary {
+    /// Returns the registry entry it was built from.
+    fn kind(&self) -> &'static dyn Kind;
+    /// Returns the parameter values it was built from.
+    fn values(&self) -> &Values;
+    /// Returns what the design promises, under which assumptions.
+    fn guarantees(&self) -> Guarantees;
+    /// Says how many lock-service nodes it runs on, and what they are.
+    fn services(&self) -> Services;
+    /// Says whether a client's script may renew, and if not, why.
+    fn script_renewal(&self) -> Result<(), &'static str>;
+    /// Returns the ways a client may give the lock back; empty when there is no lock.
+    fn release_modes(&self) -> &'static [ReleaseMode];
+}
+
+/// How many lock-service nodes a design runs on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Services {
+    pub count: RangeInclusive<usize>,
+    /// What they are, for an error message: `one primary and at most one replica`.
+    pub what: &'static str,
+}
+
+/// A design's stated promises and the assumptions they rest on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Guarantees {
+    /// Whether the lock is fit for correctness or only saves work.
+    pub lock: LockKind,
+    pub safety: String,
+    /// What happens when a holder dies or stalls.
+    pub liveness: String,
+    pub assumes: String,
+}
+
+/// The two reasons to take a lock, or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockKind {
+    /// Duplicate work is undesirable but harmless.
+    Efficiency,
+    /// Two writers must never corrupt the resource.
+    Correctness,
+    /// No lock: the resource keeps the invariant by itself.
+    None,
+}
+
+impl LockKind {
+    /// Returns the short label shown beside the guarantees.
+    pub fn label(self) -> &'static str {
+        match self {
+            LockKind::Efficiency => "efficiency lock",
+            LockKind::Correctness => "correctness lock",
+            LockKind::None => "no lock",
+        }
+    }
+}
+
+/// One row of the comparison table: a design configured one way, with a resource.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The row's id in links and cell ids: `redis-incr`.
+    pub id: &'static str,
+    /// The row heading.
+    pub title: &'static str,
+    /// Where the fencing token comes from, or why there is none.
+    pub token: &'static str,
+    /// The design, configured for this row.
+    pub design: Rc<dyn Design>,
+    /// How the resource judges writes; `None` when the data lives in the lock service.
+    pub resource: Option<ResourceMode>,
+    /// How many lock-service nodes the row runs on.
+    pub services: usize,
+    /// The lock-service nodes' display name.
+    pub service_name: &'static str,
+    /// Says whether a step of the lock service's wall clock leaves every expiry where it was
+    /// (session timers that measure elapsed time).
+    pub elapsed_timers: bool,
+}
