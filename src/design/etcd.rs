@@ -11,7 +11,7 @@
 //! grant and the lock transaction are one request; a waiter's watch and its re-check of ownership
 //! arrive as one notification.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -60,24 +60,21 @@ impl Kind for Etcd {
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
-        let row = |id, title, token, data_in_etcd, resource| Row {
-            id,
-            title,
-            token,
+        let rows = |data_in_etcd| Rows {
             design: self.configure(&[
                 ("ttl_ms", Value::Number(ttl_ms)),
                 ("first_revision", Value::Number(33)),
                 ("data_in_etcd", Value::Flag(data_in_etcd)),
             ]),
-            resource,
             services: 1,
             service_name: "etcd",
             elapsed_timers: true,
         };
+        let separate = rows(false);
         vec![
-            row("etcd", "etcd mutex", "create revision, unchecked", false, Some(ResourceMode::Unfenced)),
-            row("etcd-fenced", "etcd + revision check", "create revision", false, Some(ResourceMode::Fenced)),
-            row("etcd-txn", "etcd, data in etcd (txn guard)", "create revision, compared in the txn", true, None),
+            separate.row("etcd", "etcd mutex", "create revision, unchecked", Some(ResourceMode::Unfenced)),
+            separate.row("etcd-fenced", "etcd + revision check", "create revision", Some(ResourceMode::Fenced)),
+            rows(true).row("etcd-txn", "etcd, data in etcd (txn guard)", "create revision, compared in the txn", None),
         ]
     }
 }

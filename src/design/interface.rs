@@ -113,3 +113,27 @@ pub struct Row {
     /// (session timers that measure elapsed time).
     pub elapsed_timers: bool,
 }
+
+/// What the rows of one design configuration share; [`Rows::row`] adds the rest.
+pub struct Rows {
+    pub design: Rc<dyn Design>,
+    pub services: usize,
+    pub service_name: &'static str,
+    pub elapsed_timers: bool,
+}
+
+impl Rows {
+    /// Returns a row with this id, heading, token source and resource.
+    pub fn row(&self, id: &'static str, title: &'static str, token: &'static str, resource: Option<ResourceMode>) -> Row {
+        Row {
+            id,
+            title,
+            token,
+            design: self.design.clone(),
+            resource,
+            services: self.services,
+            service_name: self.service_name,
+            elapsed_timers: self.elapsed_timers,
+        }
+    }
+}

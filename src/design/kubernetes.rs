@@ -16,7 +16,7 @@
 //! Simplifications, said in the lessons: one Lease; the renewal client-go makes right after
 //! acquiring is left out; a script's release step releases the Lease (`ReleaseOnCancel`).
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -94,19 +94,10 @@ impl Kind for Kubernetes {
             ("renew_deadline_ms", Value::Number(ttl_ms * 3 / 5)),
             ("retry_period_ms", Value::Number(ttl_ms / 5)),
         ]);
-        let row = |id, title, token, resource| Row {
-            id,
-            title,
-            token,
-            design: design.clone(),
-            resource: Some(resource),
-            services: 1,
-            service_name: "API server",
-            elapsed_timers: true,
-        };
+        let rows = Rows { design, services: 1, service_name: "API server", elapsed_timers: true };
         vec![
-            row("k8s", "Kubernetes Lease (client-go)", "leaseTransitions, unchecked", ResourceMode::Unfenced),
-            row("k8s-fenced", "Kubernetes + leaseTransitions check", "leaseTransitions", ResourceMode::Fenced),
+            rows.row("k8s", "Kubernetes Lease (client-go)", "leaseTransitions, unchecked", Some(ResourceMode::Unfenced)),
+            rows.row("k8s-fenced", "Kubernetes + leaseTransitions check", "leaseTransitions", Some(ResourceMode::Fenced)),
         ]
     }
 }

@@ -1,7 +1,7 @@
 //! The lease lock: one holder at a time, a TTL measured on the service's clock, and a generation
 //! number that increases with every grant and serves as the fencing token.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -45,19 +45,10 @@ impl Kind for Lease {
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
         let design = self.configure(&[("ttl_ms", Value::Number(ttl_ms)), ("first_token", Value::Number(33))]);
-        let row = |id, title, token, resource| Row {
-            id,
-            title,
-            token,
-            design: design.clone(),
-            resource: Some(resource),
-            services: 1,
-            service_name: "Lock service",
-            elapsed_timers: false,
-        };
+        let rows = Rows { design, services: 1, service_name: "Lock service", elapsed_timers: false };
         vec![
-            row("lease", "Lease, resource checks nothing", "lease generation, unchecked", ResourceMode::Unfenced),
-            row("lease-fenced", "Lease + fencing token", "lease generation", ResourceMode::Fenced),
+            rows.row("lease", "Lease, resource checks nothing", "lease generation, unchecked", Some(ResourceMode::Unfenced)),
+            rows.row("lease-fenced", "Lease + fencing token", "lease generation", Some(ResourceMode::Fenced)),
         ]
     }
 }

@@ -12,7 +12,7 @@
 //! Simplifications, said in the lessons: the client's signs of life are heartbeats; a client holds
 //! one kind of lock, and its writes apply at once rather than at commit.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -72,23 +72,15 @@ impl Kind for Postgres {
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
-        let row = |id, title, token, timeout: bool, same: bool| {
+        let rows = |timeout: bool, same: bool| {
             let timeout = if timeout { Value::Number(ttl_ms) } else { Value::Absent };
-            Row {
-                id,
-                title,
-                token,
-                design: self.configure(&[("session_timeout_ms", timeout), ("same_database", Value::Flag(same))]),
-                resource: (!same).then_some(ResourceMode::Unfenced),
-                services: 1,
-                service_name: "PostgreSQL",
-                elapsed_timers: true,
-            }
+            let design = self.configure(&[("session_timeout_ms", timeout), ("same_database", Value::Flag(same))]);
+            Rows { design, services: 1, service_name: "PostgreSQL", elapsed_timers: true }
         };
         vec![
-            row("pg-same", "PostgreSQL, rows in the same database", "none: the session guards the commit", true, true),
-            row("pg-external", "PostgreSQL, external resource", "none", true, false),
-            row("pg-no-timeout", "PostgreSQL, no session timeout", "none: the session guards the commit", false, true),
+            rows(true, true).row("pg-same", "PostgreSQL, rows in the same database", "none: the session guards the commit", None),
+            rows(true, false).row("pg-external", "PostgreSQL, external resource", "none", Some(ResourceMode::Unfenced)),
+            rows(false, true).row("pg-no-timeout", "PostgreSQL, no session timeout", "none: the session guards the commit", None),
         ]
     }
 }

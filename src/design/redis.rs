@@ -11,7 +11,7 @@
 //! `MULTI` block would return it) rather than a second round trip; promotion is a scheduled fault
 //! rather than a Sentinel election.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -67,23 +67,19 @@ impl Kind for Redis {
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
-        let row = |id, title, token, incr, resource| Row {
-            id,
-            title,
-            token,
+        let rows = |incr| Rows {
             design: self.configure(&[
                 ("ttl_ms", Value::Number(ttl_ms)),
                 ("incr_token", Value::Flag(incr)),
                 ("replication_lag_ms", Value::Number(0)),
             ]),
-            resource: Some(resource),
             services: 1,
             service_name: "Redis",
             elapsed_timers: false,
         };
         vec![
-            row("redis", "Redis SET NX PX", "none (random value)", false, ResourceMode::Unfenced),
-            row("redis-incr", "Redis + INCR token", "INCR counter", true, ResourceMode::Fenced),
+            rows(false).row("redis", "Redis SET NX PX", "none (random value)", Some(ResourceMode::Unfenced)),
+            rows(true).row("redis-incr", "Redis + INCR token", "INCR counter", Some(ResourceMode::Fenced)),
         ]
     }
 }
@@ -181,11 +177,11 @@ impl Vocabulary for RedisDesign {
             Some(t) => format!(" The INCR hands out {t}, a fencing token."),
             None => " There is no fencing token: the random value only says whose key it is.".into(),
         };
-        format!("{me} sets the key for {holder}; {me} deletes it {}.{token}", deleted_when(me, expires_local))
+        format!("{me} sets the key for {holder} and will delete it {}.{token}", deleted_when(expires_local))
     }
 
     fn extended(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
-        format!("{me} pushes back the expiry of {holder}'s key: it now goes {}.", deleted_when(me, expires_local))
+        format!("{me} pushes back the expiry of {holder}'s key: it now goes {}.", deleted_when(expires_local))
     }
 
     fn ended(&self, me: &str, holder: &str, token: u64, how: LockEnd) -> String {
@@ -202,9 +198,9 @@ impl Vocabulary for RedisDesign {
 }
 
 /// Says when a Redis node deletes a key: `when its own clock reads 1,005`.
-pub fn deleted_when(me: &str, expires_local: Option<i64>) -> String {
+pub fn deleted_when(expires_local: Option<i64>) -> String {
     match expires_local {
-        Some(t) => format!("when {me}'s own clock reads {}", group(t)),
+        Some(t) => format!("when its own clock reads {}", group(t)),
         None => "never on its own".into(),
     }
 }

@@ -6,8 +6,8 @@
 //!
 //! Simplification, said in the lessons: renewal is not modelled.
 
-use super::redis::{key_ended, RedisMsg, RedisNode, Role};
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::redis::{deleted_when, key_ended, RedisMsg, RedisNode, Role};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::LockEnd;
 use crate::engine::ids::NodeId;
@@ -15,7 +15,7 @@ use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
 use crate::engine::spec::{AcquirePolicy, ResourceMode};
 use crate::error::ScenarioError;
-use crate::present::number::{group, ms};
+use crate::present::number::ms;
 use crate::present::{Names, Vocabulary};
 use std::rc::Rc;
 
@@ -89,16 +89,8 @@ impl Kind for Redlock {
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
         let design = self.configure(&[("ttl_ms", Value::Number(ttl_ms)), ("retry_count", Value::Number(30))]);
-        vec![Row {
-            id: "redlock",
-            title: "Redlock, 5 masters",
-            token: "none (random value)",
-            design,
-            resource: Some(ResourceMode::Unfenced),
-            services: 5,
-            service_name: "Redis",
-            elapsed_timers: false,
-        }]
+        let rows = Rows { design, services: 5, service_name: "Redis", elapsed_timers: false };
+        vec![rows.row("redlock", "Redlock, 5 masters", "none (random value)", Some(ResourceMode::Unfenced))]
     }
 }
 
@@ -193,8 +185,10 @@ impl Vocabulary for RedlockDesign {
     }
 
     fn granted(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
-        let when = expires_local.map_or_else(|| "never on its own".into(), |t| format!("when its own clock reads {}", group(t)));
-        format!("{me} sets the key for {holder}, one vote toward the majority it needs; {me} deletes it {when}.")
+        format!(
+            "{me} sets the key for {holder}, one vote toward the majority it needs, and will delete it {}.",
+            deleted_when(expires_local)
+        )
     }
 
     fn ended(&self, me: &str, holder: &str, _token: u64, how: LockEnd) -> String {

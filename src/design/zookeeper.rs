@@ -8,7 +8,7 @@
 //!
 //! Simplification, said in the lessons: the ensemble is one linearizable service.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -67,19 +67,10 @@ impl Kind for Zookeeper {
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
         let design = self.configure(&[("tick_time_ms", Value::Number(100)), ("session_timeout_ms", Value::Number(ttl_ms))]);
-        let row = |id, title, token, resource| Row {
-            id,
-            title,
-            token,
-            design: design.clone(),
-            resource: Some(resource),
-            services: 1,
-            service_name: "ZooKeeper",
-            elapsed_timers: true,
-        };
+        let rows = Rows { design, services: 1, service_name: "ZooKeeper", elapsed_timers: true };
         vec![
-            row("zookeeper", "ZooKeeper recipe", "czxid, unchecked", ResourceMode::Unfenced),
-            row("zookeeper-fenced", "ZooKeeper + czxid check", "czxid of the lock znode", ResourceMode::Fenced),
+            rows.row("zookeeper", "ZooKeeper recipe", "czxid, unchecked", Some(ResourceMode::Unfenced)),
+            rows.row("zookeeper-fenced", "ZooKeeper + czxid check", "czxid of the lock znode", Some(ResourceMode::Fenced)),
         ]
     }
 }

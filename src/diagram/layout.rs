@@ -387,22 +387,18 @@ pub fn layout(words: &Words) -> Layout {
             }
             EventKind::WriteAccepted { token, writer, .. } | EventKind::WriteRejected { token, writer, .. } => {
                 let found = violations.get(&i).cloned().unwrap_or_default();
-                let violation = found.iter().any(|k| k.is_violation());
                 // Without a lock there is no token to speak of.
                 let accepted = if words.has_lock() { format!("accepted, {}", words.token(*token)) } else { "accepted".into() };
-                let (kind, text) = match &e.kind {
-                    EventKind::WriteRejected { reason, .. } => (Mark::WriteRejected, format!("rejected: {}", words.rejection(reason))),
-                    _ if violation => {
-                        let stale = found.contains(&FindingKind::StaleWriteAccepted);
-                        let lost = found.contains(&FindingKind::LostUpdate);
-                        let what = match (stale, lost) {
-                            (true, true) => "STALE, LOST UPDATE",
-                            (true, false) => "STALE WRITE",
-                            (false, true | false) => "LOST UPDATE",
-                        };
-                        (Mark::WriteViolation, format!("{accepted}: {what}"))
+                let stale = found.contains(&FindingKind::StaleWriteAccepted);
+                let lost = found.contains(&FindingKind::LostUpdate);
+                let (kind, text) = match (&e.kind, stale, lost) {
+                    (EventKind::WriteRejected { reason, .. }, _, _) => {
+                        (Mark::WriteRejected, format!("rejected: {}", words.rejection(reason)))
                     }
-                    _ => (Mark::WriteAccepted, accepted),
+                    (_, true, true) => (Mark::WriteViolation, format!("{accepted}: STALE, LOST UPDATE")),
+                    (_, true, false) => (Mark::WriteViolation, format!("{accepted}: STALE WRITE")),
+                    (_, false, true) => (Mark::WriteViolation, format!("{accepted}: LOST UPDATE")),
+                    (_, false, false) => (Mark::WriteAccepted, accepted),
                 };
                 // The reply goes back toward the writer, so the verdict sits on the other side.
                 let label = if x(*writer) > ex {

@@ -32,7 +32,26 @@ pub fn render(words: &Words) -> String {
             EventKind::PartitionStart { from, to, .. } | EventKind::PartitionEnd { from, to } => {
                 words.note(i).map(|n| format!("Note over {},{}: {}", k(from[0]), k(to[0]), clean(&n)))
             }
-            _ => words.note(i).map(|n| format!("Note over {me}: {}", clean(&n))),
+            EventKind::Send { .. }
+            | EventKind::PauseStart { .. }
+            | EventKind::PauseEnd
+            | EventKind::Crash
+            | EventKind::Restart { .. }
+            | EventKind::ClockJump { .. }
+            | EventKind::LinkSlow { .. }
+            | EventKind::LockGranted { .. }
+            | EventKind::LockExtended { .. }
+            | EventKind::LockEnded { .. }
+            | EventKind::LockReplicated { .. }
+            | EventKind::Promoted
+            | EventKind::BeliefStart { .. }
+            | EventKind::BeliefExtended { .. }
+            | EventKind::BeliefEnd { .. }
+            | EventKind::RenewalFailed { .. }
+            | EventKind::GaveUp { .. }
+            | EventKind::WriteAccepted { .. }
+            | EventKind::WriteRejected { .. }
+            | EventKind::Done => words.note(i).map(|n| format!("Note over {me}: {}", clean(&n))),
         };
         if let Some(line) = line {
             let _ = writeln!(s, "    {line}");

@@ -153,7 +153,7 @@ pub fn class(kind: ItemKind) -> &'static str {
 }
 
 /// Returns the marker that ends an arrow.
-fn marker(arrow: Arrow) -> &'static str {
+pub fn marker(arrow: Arrow) -> &'static str {
     match arrow {
         Arrow::Request | Arrow::Write => "head",
         Arrow::Reply => "head-reply",
@@ -164,7 +164,7 @@ fn marker(arrow: Arrow) -> &'static str {
 }
 
 /// Returns a span's width.
-fn span_width(span: Span) -> f32 {
+pub fn span_width(span: Span) -> f32 {
     match span {
         Span::Pause => 18.0,
         Span::Held => 6.0,

@@ -38,7 +38,7 @@ impl Pending {
         match self {
             Pending::Deliver { to, .. } => Some(*to),
             Pending::Timer { node, .. } => Some(*node),
-            _ => None,
+            Pending::Start(_) | Pending::Fault(_) | Pending::Resume(_) | Pending::Heal(_) => None,
         }
     }
 }

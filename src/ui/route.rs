@@ -2,6 +2,8 @@
 //! Format: `#/<lesson-id>/<step>`, `#/stress/<events>/<step>`, `#/compare` (the comparison
 //! table) or `#/compare/<schedule>/<design>/<step>` (one of its cells). Pure, tested natively.
 
+use crate::error::ScenarioError;
+
 /// What is on screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -25,7 +27,11 @@ pub struct Route {
 }
 
 /// Parses a location hash; `Ok(None)` for an empty one. Errors name the part that is wrong.
-pub fn parse(hash: &str) -> Result<Option<Route>, String> {
+pub fn parse(hash: &str) -> Result<Option<Route>, ScenarioError> {
+    parse_link(hash).map_err(|problem| ScenarioError::new("", problem))
+}
+
+fn parse_link(hash: &str) -> Result<Option<Route>, String> {
     let path = hash.trim_start_matches('#').trim_start_matches('/');
     if path.is_empty() {
         return Ok(None);
@@ -84,10 +90,11 @@ mod tests {
 
     #[test]
     fn names_what_is_wrong() {
-        assert_eq!(parse("#/short-pause/abc"), Err("the link's step “abc” is not a whole number".into()));
-        assert_eq!(parse("#/stress/many"), Err("the link's stress size “many” is not a whole number".into()));
-        assert_eq!(parse("#/stress"), Err("the link says “stress” but not how many events".into()));
-        assert!(parse("#/a/1/2").unwrap_err().contains("more parts"));
-        assert_eq!(parse("#/compare/pause"), Err("the link names a schedule to compare but not a design".into()));
+        let problem = |hash| parse(hash).unwrap_err().to_string();
+        assert_eq!(problem("#/short-pause/abc"), "the link's step “abc” is not a whole number");
+        assert_eq!(problem("#/stress/many"), "the link's stress size “many” is not a whole number");
+        assert_eq!(problem("#/stress"), "the link says “stress” but not how many events");
+        assert!(problem("#/a/1/2").contains("more parts"));
+        assert_eq!(problem("#/compare/pause"), "the link names a schedule to compare but not a design");
     }
 }
