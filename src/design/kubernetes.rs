@@ -209,18 +209,16 @@ impl Vocabulary for K8sDesign {
     fn label(&self, msg: &LockMsg, names: Names) -> String {
         let Some(msg) = msg.get::<ApiMsg>() else { return String::new() };
         match msg {
-            ApiMsg::Get { .. } => "GET lease".into(),
+            ApiMsg::Get { .. } => "GET Lease".into(),
             ApiMsg::Found { lease, version, .. } => match lease.holder {
-                Some(h) => format!("holder {}, renewTime {} (rv {version})", names.of(h), group(lease.renew_time)),
-                None => format!("no holder, leaseTransitions {} (rv {version})", lease.transitions),
+                Some(h) => format!("holder {} (rv {version})", names.of(h)),
+                None => format!("no holder (rv {version})"),
             },
             ApiMsg::NotFound { .. } => "404 Not Found".into(),
-            ApiMsg::Create { .. } => "POST lease: I am holder".into(),
-            ApiMsg::Update { lease, take: true, version, .. } => {
-                format!("PUT lease: I am holder, leaseTransitions {} (rv {version})", lease.transitions)
-            }
-            ApiMsg::Update { lease, version, .. } if lease.holder.is_none() => format!("PUT lease: no holder (rv {version})"),
-            ApiMsg::Update { lease, version, .. } => format!("PUT lease: renewTime {} (rv {version})", group(lease.renew_time)),
+            ApiMsg::Create { .. } => "POST Lease: holder me".into(),
+            ApiMsg::Update { take: true, version, .. } => format!("PUT holder me (rv {version})"),
+            ApiMsg::Update { lease, version, .. } if lease.holder.is_none() => format!("PUT no holder (rv {version})"),
+            ApiMsg::Update { version, .. } => format!("PUT renewTime (rv {version})"),
             ApiMsg::Stored { version, .. } => format!("200 OK (rv {version})"),
             ApiMsg::Conflict { .. } => "409 Conflict".into(),
         }
@@ -293,6 +291,15 @@ impl Vocabulary for K8sDesign {
 
     fn held(&self) -> &'static str {
         "the Lease"
+    }
+
+    fn ended_mark(&self, holder: &str, _token: u64, how: LockEnd) -> String {
+        match how {
+            LockEnd::Replaced => format!("taken over from {holder}"),
+            LockEnd::Released | LockEnd::Expired | LockEnd::DeletedByOther | LockEnd::LostOnRestart => {
+                format!("{holder}: {}", self.how_ended(how))
+            }
+        }
     }
 
     fn renewal_failed(&self, me: &str, _abort: bool) -> String {
