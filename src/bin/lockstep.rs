@@ -15,7 +15,8 @@ lockstep: distributed locks and fencing tokens, step by step
 USAGE:
     lockstep list                         list the lessons
     lockstep designs                      list the lock designs and their parameters
-    lockstep run <LESSON|FILE> [options]  run a lesson by id, or a scenario file (*.json)
+    lockstep run <LESSON|FILE> [options]  run a lesson by id, a scenario file (*.json), or a
+                                          generated contention run of about N events (stress-N)
     lockstep compare                      run every fault schedule against every design and
                                           print the table of outcomes (a cell runs on its own
                                           as `lockstep run compare-<schedule>-<design>`)
@@ -158,7 +159,10 @@ fn run(target: &str, seed: Option<u64>) -> Result<(String, Rc<dyn Design>, Trace
         let (_, scenario, trace) = compare::cell_by_id(target)?;
         return Ok((scenario.title, scenario.lock.design, trace));
     }
-    let (scenario, mut spec) = if target.ends_with(".json") || target.contains('/') {
+    let (scenario, mut spec) = if let Some(size) = target.strip_prefix("stress-") {
+        let events = size.parse().map_err(|_| Failure::Usage(format!("{target}: stress-N needs a whole number of events")))?;
+        scenario::stress::stress(events)?
+    } else if target.ends_with(".json") || target.contains('/') {
         let text = std::fs::read_to_string(target).map_err(|e| Failure::Scenario(format!("{target}: {e}")))?;
         scenario::load(&text).map_err(|e| Failure::Scenario(format!("{target}: {e}")))?
     } else {

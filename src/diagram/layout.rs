@@ -5,6 +5,7 @@
 //! part proportional to the time since the previous event; an idle stretch longer than
 //! [`MAX_IDLE_PX`] is compressed and marked. Messages in flight are slanted arrows.
 
+use super::obstacles::{Obstacles, Rect};
 use crate::engine::checker::FindingKind;
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::holdings::{Change, Holdings};
@@ -304,7 +305,7 @@ pub fn layout(words: &Words) -> Layout {
         last_ms = e.at_ms;
     }
     let bottom = y + ROW * 1.5;
-    let mut b = Builder { items: Vec::new() };
+    let mut b = Builder::default();
     let mut sends: BTreeMap<u64, usize> = BTreeMap::new();
     let mut open: BTreeMap<(NodeId, SpanKey), Open> = BTreeMap::new();
     // Where each holder last lost the lock (by token) at the lock services.
@@ -483,8 +484,16 @@ enum SpanKey {
     Belief,
 }
 
+#[derive(Default)]
 struct Builder {
     items: Vec<Item>,
+    /// What a new label or mark must not cover: labels, and the dots of marks.
+    placed: Obstacles,
+}
+
+/// Returns the box of a mark's dot at (x, y).
+fn dot(x: f32, y: f32) -> Rect {
+    (x - MARK_R, y - MARK_R, x + MARK_R, y + MARK_R)
 }
 
 impl Builder {
@@ -492,9 +501,7 @@ impl Builder {
     /// and so does a mark (with its label) whose dot would.
     fn push(&mut self, mut shape: Shape, mut label: Option<Label>, events: (usize, usize)) {
         if let Shape::Mark { x, y, mark } = shape {
-            let placed = self.obstacles();
-            let free = |dy: &f32| !placed.iter().any(|b| overlap((x - MARK_R, y + dy - MARK_R, x + MARK_R, y + dy + MARK_R), *b));
-            let dy = [0.0, -14.0, 14.0, -28.0, 28.0].into_iter().find(free).unwrap_or(0.0);
+            let dy = [0.0, -14.0, 14.0, -28.0, 28.0].into_iter().find(|dy| !self.placed.hit(dot(x, y + dy))).unwrap_or(0.0);
             shape = Shape::Mark { x, y: y + dy, mark };
             label = label.map(|l| Label { y: l.y + dy, ..l });
         }
@@ -502,23 +509,18 @@ impl Builder {
             let shifted = |dy: f32| Label { y: l.y + dy, ..l.clone() };
             self.first_free([0.0, 14.0, -14.0, 28.0, -28.0].map(shifted)).unwrap_or(l)
         });
+        if let Some(l) = &label {
+            self.placed.insert(l.bbox());
+        }
+        if let Shape::Mark { x, y, .. } = shape {
+            self.placed.insert(dot(x, y));
+        }
         self.items.push(Item { shape, label, events });
-    }
-
-    /// Returns the boxes of everything placed so far that a new label or mark must not cover:
-    /// labels, and the dots of marks.
-    fn obstacles(&self) -> Vec<(f32, f32, f32, f32)> {
-        let dots = self.items.iter().filter_map(|i| match i.shape {
-            Shape::Mark { x, y, .. } => Some((x - MARK_R, y - MARK_R, x + MARK_R, y + MARK_R)),
-            Shape::Arrow { .. } | Shape::Span { .. } | Shape::Band { .. } => None,
-        });
-        self.items.iter().filter_map(|i| i.label.as_ref().map(Label::bbox)).chain(dots).collect()
     }
 
     /// Returns the first candidate label that overlaps no label placed so far.
     fn first_free(&self, candidates: impl IntoIterator<Item = Label>) -> Option<Label> {
-        let placed = self.obstacles();
-        candidates.into_iter().find(|l| !placed.iter().any(|b| overlap(l.bbox(), *b)))
+        candidates.into_iter().find(|l| !self.placed.hit(l.bbox()))
     }
 
     /// Places an arrow's label just above the arrow, at the middle if that spot is free, else at
@@ -541,11 +543,6 @@ impl Builder {
             None => self.push(Shape::Span { x, y0, y1, span: Span::Belief }, None, events),
         }
     }
-}
-
-/// Says whether two boxes (x0, y0, x1, y1) overlap.
-fn overlap(a: (f32, f32, f32, f32), b: (f32, f32, f32, f32)) -> bool {
-    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
 }
 
 /// Places a label `offset` beside its lane: to the right, or to the left on the last lane.

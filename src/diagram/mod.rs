@@ -4,6 +4,7 @@
 pub mod inspect;
 pub mod layout;
 pub mod mermaid;
+pub mod obstacles;
 pub mod svg;
 
 pub use layout::{layout, Layout};

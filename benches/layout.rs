@@ -1,0 +1,35 @@
+//! Prints how long laying out a trace and writing its SVG take, natively, for stress traces of
+//! about 1,000, 10,000 and 100,000 events (and the Mermaid text, for comparison).
+
+use lockstep::diagram::{layout, mermaid, svg};
+use lockstep::engine;
+use lockstep::present::Words;
+use lockstep::scenario::stress::stress;
+use std::time::Instant;
+
+fn main() {
+    for n in [1_000, 10_000, 100_000] {
+        let (scenario, spec) = stress(n).expect("stress scenario is valid");
+        let trace = engine::run(&spec).expect("stress run stays within limits");
+        let words = Words::new(&trace, &*scenario.lock.design);
+        let start = Instant::now();
+        let l = layout(&words);
+        let laid = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        let text = svg::render(&l, &scenario.title, true);
+        let drawn = start.elapsed().as_secs_f64();
+        let start = Instant::now();
+        let mmd = mermaid::render(&words);
+        let exported = start.elapsed().as_secs_f64();
+        println!(
+            "layout: {} events: layout {:.3} s, SVG {:.3} s ({} KB), together {:.3} s; Mermaid text {:.3} s ({} KB)",
+            trace.events.len(),
+            laid,
+            drawn,
+            text.len() / 1024,
+            laid + drawn,
+            exported,
+            mmd.len() / 1024
+        );
+    }
+}
