@@ -5,7 +5,7 @@
 
 mod support;
 
-use lockstep::diagram::inspect::{snapshots, Status};
+use lockstep::diagram::inspect::{History, Status, CHECKPOINT_EVERY};
 use lockstep::diagram::layout::{layout, Arrow, ItemKind, Layout, Mark, Shape, Span, MARK_R};
 use lockstep::diagram::{mermaid, svg};
 use lockstep::engine::{EventKind, NodeId};
@@ -127,15 +127,48 @@ fn mermaid_export_uses_the_seed_notation() {
 #[test]
 fn inspector_folds_state_exactly() {
     let t = run_lesson("lease-race-fenced");
-    let snaps = snapshots(&t);
-    assert_eq!(snaps.len(), t.events.len());
+    let history = History::new(&t);
     let b_grant = t.events.iter().position(|e| matches!(e.kind, EventKind::BeliefStart { token: 42, .. })).unwrap();
-    let s = &snaps[b_grant];
+    let s = history.at(&t, b_grant);
     assert_eq!(s.nodes[1].key.map(|k| (k.0, k.1)), Some((NodeId(3), 42)), "the lock service's key");
     assert!(s.nodes[3].holds && !s.nodes[0].holds);
     assert_eq!(s.nodes[0].belief, Some((41, Some(1_000))), "A still believes");
     assert_eq!(s.nodes[0].status, Status::Paused);
-    let last = snaps.last().unwrap();
+    let last = history.at(&t, t.events.len() - 1);
     assert_eq!((last.resource.data.as_deref(), last.resource.highest_token, last.resource.version), (Some("B"), 42, 1));
     assert_eq!(last.nodes[0].belief, None);
+}
+
+#[test]
+fn states_replayed_from_checkpoints_match_the_trace_at_every_event() {
+    use lockstep::engine::holdings::{Change, Holdings};
+    let (scenario, spec) = lockstep::scenario::stress::stress(3_000).unwrap();
+    let t = lockstep::engine::run(&spec).unwrap();
+    assert_eq!(scenario.id, "stress-3000");
+    assert!(t.events.len() > 4 * CHECKPOINT_EVERY, "the run spans several checkpoints");
+    let history = History::new(&t);
+    // Facts folded directly from the events: who holds, who believes, what the data is.
+    let mut holdings = Holdings::new(t.quorum);
+    let mut holds = vec![false; t.participants.len()];
+    let mut believes = vec![None; t.participants.len()];
+    let mut data = None;
+    for (i, e) in t.events.iter().enumerate() {
+        for change in holdings.apply(e) {
+            match change {
+                Change::Gained { holder, .. } => holds[holder.0] = true,
+                Change::Lost { holder, .. } => holds[holder.0] = false,
+            }
+        }
+        match &e.kind {
+            EventKind::BeliefStart { token, .. } | EventKind::BeliefExtended { token, .. } => believes[e.node.0] = Some(*token),
+            EventKind::BeliefEnd { .. } => believes[e.node.0] = None,
+            EventKind::WriteAccepted { value, version, .. } => data = Some((value.clone(), *version)),
+            _ => {}
+        }
+        let s = history.at(&t, i);
+        assert_eq!(s.at_ms, e.at_ms, "#{i}");
+        assert_eq!(s.nodes.iter().map(|n| n.holds).collect::<Vec<_>>(), holds, "#{i}");
+        assert_eq!(s.nodes.iter().map(|n| n.belief.map(|b| b.0)).collect::<Vec<_>>(), believes, "#{i}");
+        assert_eq!(s.resource.data.clone().zip(Some(s.resource.version)), data, "#{i}");
+    }
 }

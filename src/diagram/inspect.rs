@@ -1,5 +1,7 @@
 //! The state of the world after each event, for the inspector: folded from the trace alone, so
-//! stepping back is exact and needs no re-run.
+//! stepping back is exact and needs no re-run. A [`History`] keeps the state at every
+//! [`CHECKPOINT_EVERY`]th event and folds forward from the nearest one, so memory stays small
+//! and a step costs at most that many events.
 
 use crate::engine::event::EventKind;
 use crate::engine::holdings::{Change, Holdings};
@@ -39,79 +41,120 @@ pub struct ResourceState {
 }
 
 /// Everything the inspector shows after one event.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Snapshot {
     pub at_ms: u64,
     pub nodes: Vec<NodeState>,
     pub resource: ResourceState,
 }
 
-/// Folds the trace into one snapshot per event (the state just after it).
-pub fn snapshots(trace: &Trace) -> Vec<Snapshot> {
-    let mut cur = Snapshot {
-        at_ms: 0,
-        nodes: trace
-            .participants
-            .iter()
-            .map(|_| NodeState { local_ms: 0, status: Status::Up, belief: None, holds: false, key: None })
-            .collect(),
-        resource: ResourceState::default(),
-    };
-    let mut holdings = Holdings::new(trace.quorum);
-    let mut out = Vec::with_capacity(trace.events.len());
-    for e in &trace.events {
-        cur.at_ms = e.at_ms;
-        for (n, p) in cur.nodes.iter_mut().zip(&trace.participants) {
-            n.local_ms = p.clock.local_at(e.at_ms);
+/// How many events lie between two kept states.
+pub const CHECKPOINT_EVERY: usize = 256;
+
+/// The state before any event, and the holdership that goes with it.
+#[derive(Clone, Debug)]
+struct State {
+    snap: Snapshot,
+    holdings: Holdings,
+}
+
+/// States kept every [`CHECKPOINT_EVERY`] events, from which any event's state is folded.
+#[derive(Clone, Debug)]
+pub struct History {
+    /// `checkpoints[k]` is the state before event `k * CHECKPOINT_EVERY`.
+    checkpoints: Vec<State>,
+}
+
+impl History {
+    /// Folds the whole trace once, keeping a state every [`CHECKPOINT_EVERY`] events.
+    pub fn new(trace: &Trace) -> History {
+        let mut cur = State {
+            snap: Snapshot {
+                at_ms: 0,
+                nodes: trace
+                    .participants
+                    .iter()
+                    .map(|_| NodeState { local_ms: 0, status: Status::Up, belief: None, holds: false, key: None })
+                    .collect(),
+                resource: ResourceState::default(),
+            },
+            holdings: Holdings::new(trace.quorum),
+        };
+        let mut checkpoints = Vec::with_capacity(trace.events.len() / CHECKPOINT_EVERY + 1);
+        for i in 0..trace.events.len() {
+            if i % CHECKPOINT_EVERY == 0 {
+                checkpoints.push(cur.clone());
+            }
+            apply(&mut cur, trace, i);
         }
-        for change in holdings.apply(e) {
-            match change {
-                Change::Gained { holder, .. } => cur.nodes[holder.0].holds = true,
-                Change::Lost { holder, .. } => cur.nodes[holder.0].holds = false,
-            }
-        }
-        let node = &mut cur.nodes[e.node.0];
-        match &e.kind {
-            EventKind::PauseStart { .. } => node.status = Status::Paused,
-            EventKind::PauseEnd | EventKind::Restart { keep_state: true } => node.status = Status::Up,
-            EventKind::Restart { keep_state: false } => {
-                node.status = Status::Up;
-                if trace.participants[e.node.0].role == NodeKind::Resource {
-                    cur.resource = ResourceState::default();
-                }
-            }
-            EventKind::Crash => node.status = Status::Down,
-            EventKind::BeliefStart { token, until_local } | EventKind::BeliefExtended { token, until_local } => {
-                node.belief = Some((*token, *until_local))
-            }
-            EventKind::BeliefEnd { .. } => node.belief = None,
-            EventKind::LockGranted { token, holder, expires_local }
-            | EventKind::LockExtended { token, holder, expires_local }
-            | EventKind::LockReplicated { token, holder, expires_local } => node.key = Some((*holder, *token, *expires_local)),
-            EventKind::LockEnded { .. } => node.key = None,
-            EventKind::WriteAccepted { writer, token, value, version } => {
-                let r = &mut cur.resource;
-                r.at = Some(e.node);
-                r.data = Some(value.clone());
-                r.writer = Some(*writer);
-                r.data_token = *token;
-                r.version = *version;
-                r.highest_token = r.highest_token.max(*token);
-            }
-            EventKind::Send { .. }
-            | EventKind::Deliver { .. }
-            | EventKind::Drop { .. }
-            | EventKind::ClockJump { .. }
-            | EventKind::PartitionStart { .. }
-            | EventKind::PartitionEnd { .. }
-            | EventKind::LinkSlow { .. }
-            | EventKind::Promoted
-            | EventKind::RenewalFailed { .. }
-            | EventKind::GaveUp { .. }
-            | EventKind::WriteRejected { .. }
-            | EventKind::Done => {}
-        }
-        out.push(cur.clone());
+        History { checkpoints }
     }
-    out
+
+    /// Returns the state just after event `i`.
+    pub fn at(&self, trace: &Trace, i: usize) -> Snapshot {
+        let from = (i / CHECKPOINT_EVERY).min(self.checkpoints.len().saturating_sub(1));
+        let Some(start) = self.checkpoints.get(from) else { return Snapshot::default() };
+        let mut cur = start.clone();
+        for j in from * CHECKPOINT_EVERY..=i.min(trace.events.len().saturating_sub(1)) {
+            apply(&mut cur, trace, j);
+        }
+        cur.snap
+    }
+}
+
+/// Applies event `i` to a state.
+fn apply(state: &mut State, trace: &Trace, i: usize) {
+    let e = &trace.events[i];
+    let cur = &mut state.snap;
+    cur.at_ms = e.at_ms;
+    for (n, p) in cur.nodes.iter_mut().zip(&trace.participants) {
+        n.local_ms = p.clock.local_at(e.at_ms);
+    }
+    for change in state.holdings.apply(e) {
+        match change {
+            Change::Gained { holder, .. } => cur.nodes[holder.0].holds = true,
+            Change::Lost { holder, .. } => cur.nodes[holder.0].holds = false,
+        }
+    }
+    let node = &mut cur.nodes[e.node.0];
+    match &e.kind {
+        EventKind::PauseStart { .. } => node.status = Status::Paused,
+        EventKind::PauseEnd | EventKind::Restart { keep_state: true } => node.status = Status::Up,
+        EventKind::Restart { keep_state: false } => {
+            node.status = Status::Up;
+            if trace.participants[e.node.0].role == NodeKind::Resource {
+                cur.resource = ResourceState::default();
+            }
+        }
+        EventKind::Crash => node.status = Status::Down,
+        EventKind::BeliefStart { token, until_local } | EventKind::BeliefExtended { token, until_local } => {
+            node.belief = Some((*token, *until_local))
+        }
+        EventKind::BeliefEnd { .. } => node.belief = None,
+        EventKind::LockGranted { token, holder, expires_local }
+        | EventKind::LockExtended { token, holder, expires_local }
+        | EventKind::LockReplicated { token, holder, expires_local } => node.key = Some((*holder, *token, *expires_local)),
+        EventKind::LockEnded { .. } => node.key = None,
+        EventKind::WriteAccepted { writer, token, value, version } => {
+            let r = &mut cur.resource;
+            r.at = Some(e.node);
+            r.data = Some(value.clone());
+            r.writer = Some(*writer);
+            r.data_token = *token;
+            r.version = *version;
+            r.highest_token = r.highest_token.max(*token);
+        }
+        EventKind::Send { .. }
+        | EventKind::Deliver { .. }
+        | EventKind::Drop { .. }
+        | EventKind::ClockJump { .. }
+        | EventKind::PartitionStart { .. }
+        | EventKind::PartitionEnd { .. }
+        | EventKind::LinkSlow { .. }
+        | EventKind::Promoted
+        | EventKind::RenewalFailed { .. }
+        | EventKind::GaveUp { .. }
+        | EventKind::WriteRejected { .. }
+        | EventKind::Done => {}
+    }
 }

@@ -44,7 +44,19 @@ pub fn escape(s: &str) -> String {
 
 /// Renders the whole diagram; `standalone` embeds the stylesheet and an XML namespace for a file.
 pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
-    let mut s = String::with_capacity(256 + layout.items.len() * 220);
+    let (mut s, tail) = frame(layout, title, standalone);
+    s.reserve(layout.items.len() * 220);
+    for item in drawing_order(layout) {
+        item_svg(&mut s, item);
+    }
+    s.push_str(tail);
+    s
+}
+
+/// Returns the diagram's markup without its items: what comes before them (up to an empty
+/// `<g class="items">`) and what closes it. A page can draw the frame and add items in chunks.
+pub fn frame(layout: &Layout, title: &str, standalone: bool) -> (String, &'static str) {
+    let mut s = String::with_capacity(4096 + layout.ticks.len() * 80);
     let (w, h) = (Px(layout.width), Px(layout.height));
     let _ = write!(
         s,
@@ -89,13 +101,13 @@ pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
         );
     }
     s.push_str(r#"<g class="items">"#);
-    // Bands first, so they sit behind everything else.
-    let (bands, rest): (Vec<&Item>, Vec<&Item>) = layout.items.iter().partition(|i| i.kind() == ItemKind::Partition);
-    for item in bands.into_iter().chain(rest) {
-        item_svg(&mut s, item);
-    }
-    s.push_str("</g></svg>");
-    s
+    (s, "</g></svg>")
+}
+
+/// Returns the items in drawing order: bands first, so they sit behind everything else.
+pub fn drawing_order(layout: &Layout) -> impl Iterator<Item = &Item> {
+    let is_band = |i: &&Item| i.kind() == ItemKind::Partition;
+    layout.items.iter().filter(is_band).chain(layout.items.iter().filter(move |i| !is_band(i)))
 }
 
 /// Renders the participants' name boxes across the top.

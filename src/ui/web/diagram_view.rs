@@ -4,7 +4,7 @@
 use super::browser;
 use super::run::RunRef;
 use crate::diagram::layout::{Layout, TOP};
-use crate::diagram::svg::{item_svg, lane_heads, Px};
+use crate::diagram::svg::{drawing_order, frame, item_svg, lane_heads, Px};
 use crate::ui::player::Action;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -21,10 +21,34 @@ struct StaticProps {
     run: RunRef,
 }
 
+/// Items drawn into the page per piece of markup: the text for the whole diagram never sits in
+/// memory at once.
+const ITEMS_PER_CHUNK: usize = 512;
+
 /// The full diagram, with the lane names in a strip that stays on top while scrolling;
-/// re-rendered only when the run changes.
+/// re-drawn only when the run changes. The diagram goes into the page piece by piece.
 #[component]
 fn StaticDiagram(props: &StaticProps) -> Html {
+    let body = use_node_ref();
+    {
+        let (body, run) = (body.clone(), props.run.clone());
+        use_effect_with(props.run.clone(), move |_| {
+            if let Some(el) = body.cast::<web_sys::Element>() {
+                let (head, tail) = frame(&run.layout, &run.scenario.title, false);
+                el.set_inner_html(&(head + tail));
+                if let Ok(Some(items)) = el.query_selector("g.items") {
+                    let order: Vec<_> = drawing_order(&run.layout).collect();
+                    for chunk in order.chunks(ITEMS_PER_CHUNK) {
+                        let mut s = String::with_capacity(chunk.len() * 220);
+                        for item in chunk {
+                            item_svg(&mut s, item);
+                        }
+                        let _ = items.insert_adjacent_html("beforeend", &s);
+                    }
+                }
+            }
+        });
+    }
     let l = &props.run.layout;
     let strip = format!(
         r#"<svg class="lockstep-diagram lane-strip" viewBox="0 0 {w} {h}" aria-hidden="true"><rect class="strip-bg" width="{w}" height="{h}"/>{}</svg>"#,
@@ -35,7 +59,7 @@ fn StaticDiagram(props: &StaticProps) -> Html {
     html! {
         <>
             { Html::from_html_unchecked(strip.into()) }
-            { Html::from_html_unchecked(props.run.svg.clone()) }
+            <div class="diagram-body" ref={body}></div>
         </>
     }
 }

@@ -18,7 +18,8 @@ pub struct Props {
 pub fn Inspector(props: &Props) -> Html {
     let t = &props.run.trace;
     let words = props.run.words();
-    let snap = props.cursor.map(|c| &props.run.snaps[c]);
+    let snap = props.cursor.map(|c| props.run.state(c));
+    let snap = snap.as_ref();
     let now_ms = snap.map_or(0, |s| s.at_ms);
     let r = snap.map(|s| s.resource.clone()).unwrap_or_default();
     let data = match (&r.data, r.writer) {

@@ -1,17 +1,16 @@
 //! A run on screen: the scenario's texts, its trace, and everything derived from it once.
 
 use crate::design::Design;
-use crate::diagram::inspect::{snapshots, Snapshot};
-use crate::diagram::{layout, svg, Layout};
+use crate::diagram::inspect::{History, Snapshot};
+use crate::diagram::{layout, Layout};
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
 use crate::present::Words;
 use crate::scenario::{compare, lessons, stress, Scenario};
 use crate::ui::route::Target;
 use std::rc::Rc;
-use yew::AttrValue;
 
-/// A lesson (or stress run) with its trace, layout, SVG and per-event snapshots.
+/// A lesson (or stress run) with its trace, layout and the history of its states.
 pub struct Run {
     pub target: Target,
     pub scenario: Scenario,
@@ -19,14 +18,18 @@ pub struct Run {
     pub source: Option<&'static str>,
     pub trace: Trace,
     pub layout: Layout,
-    pub svg: AttrValue,
-    pub snaps: Vec<Snapshot>,
+    pub history: History,
 }
 
 impl Run {
     /// Returns the run's lock design.
     pub fn design(&self) -> &dyn Design {
         &*self.scenario.lock.design
+    }
+
+    /// Returns the state of every node just after event `i`.
+    pub fn state(&self, i: usize) -> Snapshot {
+        self.history.at(&self.trace, i)
     }
 
     /// Returns the run in its design's words.
@@ -76,7 +79,6 @@ pub fn load(target: &Target) -> Result<RunRef, ScenarioError> {
 fn finish(target: &Target, scenario: Scenario, source: Option<&'static str>, trace: Trace) -> RunRef {
     let words = Words::new(&trace, &*scenario.lock.design);
     let layout = layout(&words);
-    let svg = AttrValue::from(svg::render(&layout, &scenario.title, false));
-    let snaps = snapshots(&trace);
-    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, svg, snaps }))
+    let history = History::new(&trace);
+    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, history }))
 }
