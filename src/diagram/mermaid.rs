@@ -1,5 +1,10 @@
 //! Trace → Mermaid `sequenceDiagram` text, for pasting into docs. Mermaid has no time axis, so
 //! messages appear in arrival order; `-x` marks lost or rejected messages, notes mark faults.
+//!
+//! Valid for any names: a participant keeps its id as its alias only when that is a plain ASCII
+//! identifier, no Mermaid keyword and unique, and gets a generated one (`p0`, `p1`, …) otherwise;
+//! every text is written with Mermaid's entity codes for the characters that could end a
+//! statement, open a directive or carry markup.
 
 use crate::engine::event::EventKind;
 use crate::engine::msg::{Msg, MsgKind};
@@ -10,7 +15,7 @@ use std::fmt::Write;
 /// Renders a trace as Mermaid text.
 pub fn render(words: &Words) -> String {
     let trace = words.trace();
-    let keys: Vec<String> = trace.participants.iter().map(|p| alias(&p.key)).collect();
+    let keys = aliases(trace.participants.iter().map(|p| p.key.as_str()));
     let k = |n: NodeId| keys[n.0].as_str();
     let mut s = String::from("sequenceDiagram\n");
     for (p, key) in trace.participants.iter().zip(&keys) {
@@ -63,17 +68,90 @@ pub fn render(words: &Words) -> String {
     s
 }
 
-/// Makes a participant key safe as a Mermaid identifier.
-fn alias(key: &str) -> String {
-    let a: String = key.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
-    if a.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        a
-    } else {
-        format!("P_{a}")
+/// Words a sequence diagram reserves; none may serve as an alias (compared ignoring case).
+const KEYWORDS: &[&str] = &[
+    "participant",
+    "actor",
+    "as",
+    "loop",
+    "alt",
+    "else",
+    "opt",
+    "par",
+    "and",
+    "rect",
+    "end",
+    "note",
+    "over",
+    "left",
+    "right",
+    "of",
+    "critical",
+    "option",
+    "break",
+    "autonumber",
+    "activate",
+    "deactivate",
+    "title",
+    "box",
+    "create",
+    "destroy",
+    "link",
+    "links",
+    "properties",
+    "details",
+    "sequencediagram",
+    "acctitle",
+    "accdescr",
+];
+
+/// Chooses a unique alias for each participant: its id if that is a safe identifier, else `p<i>`.
+fn aliases<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let keys: Vec<&str> = keys.collect();
+    let safe = |k: &str| {
+        k.len() <= 32
+            && k.starts_with(|c: char| c.is_ascii_alphabetic())
+            && k.chars().all(|c| c.is_ascii_alphanumeric())
+            && !KEYWORDS.contains(&k.to_ascii_lowercase().as_str())
+    };
+    let mut out: Vec<String> = Vec::with_capacity(keys.len());
+    for (i, k) in keys.iter().enumerate() {
+        let mut alias = if safe(k) { k.to_string() } else { format!("p{i}") };
+        let mut n = 0;
+        // Mermaid compares aliases as written; a clash with an earlier one takes a fresh name.
+        while out.contains(&alias) || (!safe(k) && keys.contains(&alias.as_str())) {
+            n += 1;
+            alias = format!("p{i}_{n}");
+        }
+        out.push(alias);
     }
+    out
 }
 
-/// Removes characters that end or break a Mermaid message.
+/// Writes text for a Mermaid label. What could end a statement (`;`, a line break), start an
+/// entity or a comment (`#`, `%`), or open markup (`<` before a letter, `/`, `!` or `?`; `&`
+/// before a letter, digit or `#`) becomes a Mermaid entity code; characters no text can hold are
+/// dropped. Everything else, `token 41 < 42` included, stays as it reads.
 fn clean(text: &str) -> String {
-    text.replace([';', '#', '\n'], " ")
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied().unwrap_or(' ');
+        let markup = match c {
+            '<' => next.is_alphabetic() || matches!(next, '/' | '!' | '?'),
+            '&' => next.is_alphanumeric() || next == '#',
+            ';' | '#' | '%' => true,
+            _ => false,
+        };
+        match c {
+            _ if markup => out.push_str(&format!("#{};", u32::from(c))),
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if c.is_control() || c == '\u{fffe}' || c == '\u{ffff}' => {}
+            c => out.push(c),
+        }
+    }
+    match out.trim() {
+        "" => "?".into(),
+        t => t.to_string(),
+    }
 }

@@ -165,6 +165,13 @@ pub struct Limits {
     pub max_time_ms: u64,
 }
 
+impl Limits {
+    /// The most events a scenario may allow.
+    pub const MAX_EVENTS: usize = 1_000_000;
+    /// The most simulated time a scenario may allow: a week.
+    pub const MAX_TIME_MS: u64 = 7 * 86_400_000;
+}
+
 impl Default for Limits {
     fn default() -> Self {
         Limits { max_events: 200_000, max_time_ms: 24 * 3_600_000 }

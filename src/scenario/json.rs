@@ -2,6 +2,7 @@
 //! line and column. The browser and the command line read scenarios with this same code.
 
 use crate::error::ScenarioError;
+use std::collections::BTreeSet;
 
 /// A JSON value. Numbers keep their text, so each field can read it as the type it needs.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,6 +18,12 @@ pub enum Value {
 
 /// How deeply arrays and objects may nest; scenario files need about six levels.
 pub const MAX_DEPTH: usize = 64;
+/// The longest text read: 1 MiB. The lessons are about 2 to 6 KiB.
+pub const MAX_BYTES: usize = 1 << 20;
+/// The longest string, in bytes: longer than any intro a lesson needs.
+pub const MAX_STRING_BYTES: usize = 16 * 1024;
+/// The longest number, in characters.
+pub const MAX_NUMBER_CHARS: usize = 40;
 
 impl Value {
     /// Describes the value for an error message, as in `string "seven"` or `an array`.
@@ -32,8 +39,12 @@ impl Value {
     }
 }
 
-/// Parses a whole JSON text; the error names what was expected and where.
+/// Parses a whole JSON text in time linear in its length (n log n for an object's keys); the
+/// error names what was expected and where, or the limit a text goes past.
 pub fn parse(text: &str) -> Result<Value, ScenarioError> {
+    if text.len() > MAX_BYTES {
+        return Err(ScenarioError::new("", format!("the text is {} bytes; at most {MAX_BYTES} (1 MiB) are read", text.len())));
+    }
     let mut p = Parser { s: text.as_bytes(), i: 0 };
     let whole = |p: &mut Parser| {
         p.ws();
@@ -105,6 +116,7 @@ impl Parser<'_> {
     fn object(&mut self, depth: usize) -> Result<Value, String> {
         self.i += 1;
         let mut members = Vec::new();
+        let mut keys = BTreeSet::new();
         self.ws();
         if self.eat(b'}') {
             return Ok(Value::Object(members));
@@ -116,7 +128,7 @@ impl Parser<'_> {
             }
             let key_at = self.i;
             let key = self.string()?;
-            if members.iter().any(|(k, _)| *k == key) {
+            if !keys.insert(key.clone()) {
                 self.i = key_at;
                 return Err(self.error(&format!("duplicate field `{key}`")));
             }
@@ -183,6 +195,9 @@ impl Parser<'_> {
         if !ok {
             return Err(self.error("invalid number"));
         }
+        if self.i - start > MAX_NUMBER_CHARS {
+            return Err(self.error(&format!("a number longer than {MAX_NUMBER_CHARS} characters")));
+        }
         Ok(Value::Number(String::from_utf8_lossy(&self.s[start..self.i]).into_owned()))
     }
 
@@ -196,6 +211,9 @@ impl Parser<'_> {
             }
             // The input is a &str and we stop only at ASCII bytes, so this slice is valid UTF-8.
             out.push_str(std::str::from_utf8(&self.s[start..self.i]).map_err(|_| self.error("invalid UTF-8"))?);
+            if out.len() > MAX_STRING_BYTES {
+                return Err(self.error(&format!("a string longer than {MAX_STRING_BYTES} bytes")));
+            }
             match self.peek() {
                 Some(b'"') => {
                     self.i += 1;
@@ -285,5 +303,21 @@ mod tests {
         assert_eq!(problem("012"), "invalid number at line 1 column 4");
         assert_eq!(problem("1."), "invalid number at line 1 column 3");
         assert!(problem(&"[".repeat(100)).starts_with("nested more than 64 levels deep"));
+        assert_eq!(problem(&format!("\"{}\"", "x".repeat(20_000))), "a string longer than 16384 bytes at line 1 column 20002");
+        assert_eq!(problem(&"1".repeat(50)), "a number longer than 40 characters at line 1 column 51");
+        assert_eq!(problem(&" ".repeat(MAX_BYTES + 1)), "the text is 1048577 bytes; at most 1048576 (1 MiB) are read");
+    }
+
+    #[test]
+    fn many_keys_and_long_arrays_are_read_in_linear_time() {
+        // 60,000 distinct keys, then the same with one repeated at the end: both answered at once
+        // (a quadratic check takes seconds here; the assertions are on the answers, not the time).
+        let keys: Vec<String> = (0..60_000).map(|i| format!("\"k{i}\": 1")).collect();
+        let text = format!("{{{}}}", keys.join(","));
+        assert!(text.len() < MAX_BYTES);
+        let Ok(Value::Object(members)) = parse(&text) else { panic!("a valid object") };
+        assert_eq!(members.len(), 60_000);
+        let repeated = format!("{{{}, \"k7\": 2}}", keys.join(","));
+        assert!(problem(&repeated).starts_with("duplicate field `k7`"));
     }
 }

@@ -18,8 +18,6 @@ pub const MAX_FAULTS: usize = 256;
 pub const MAX_NAME_CHARS: usize = 32;
 /// The longest any single duration in a scenario may be: one day.
 pub const MAX_SPAN_MS: i64 = 86_400_000;
-pub const MAX_EVENTS_CAP: u64 = 1_000_000;
-pub const MAX_TIME_CAP_MS: u64 = 7 * 86_400_000;
 
 fn err<T>(path: impl Into<String>, problem: impl Into<String>) -> Result<T, ScenarioError> {
     Err(ScenarioError::new(path, problem))
@@ -137,8 +135,8 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
         .map(|(i, p)| compile_participant(&format!("participants[{i}]"), p, design))
         .collect::<Result<Vec<_>, _>>()?;
     let limits = spec::Limits {
-        max_events: within("limits.max_events", s.limits.max_events, 1, MAX_EVENTS_CAP)? as usize,
-        max_time_ms: within("limits.max_time_ms", s.limits.max_time_ms, 1, MAX_TIME_CAP_MS)?,
+        max_events: within("limits.max_events", s.limits.max_events, 1, spec::Limits::MAX_EVENTS as u64)? as usize,
+        max_time_ms: within("limits.max_time_ms", s.limits.max_time_ms, 1, spec::Limits::MAX_TIME_MS)?,
     };
     let network = compile_network(s, &ids)?;
     if s.faults.len() > MAX_FAULTS {
