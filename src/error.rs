@@ -21,6 +21,59 @@ impl ScenarioError {
     }
 }
 
+/// The most characters of user text an error quotes; longer text is cut with `…`.
+pub const QUOTE_CHARS: usize = 40;
+
+/// Quotes user text in an error, at most [`QUOTE_CHARS`] characters of it.
+pub fn quote(text: &str) -> String {
+    match text.char_indices().nth(QUOTE_CHARS) {
+        Some((at, _)) => format!("“{}…”", &text[..at]),
+        None => format!("“{text}”"),
+    }
+}
+
+/// The error for a name that is not one of `known`: it quotes the name briefly and suggests the
+/// (at most three) closest known names.
+pub fn unknown(what: &str, wanted: &str, known: &[&str]) -> ScenarioError {
+    let near = closest(wanted, known, 3);
+    let hint = match near.as_slice() {
+        [] => String::new(),
+        [one] => format!("; did you mean {one}?"),
+        [init @ .., last] => format!("; did you mean {} or {last}?", init.join(", ")),
+    };
+    ScenarioError::new("", format!("there is no {what} named {}{hint}", quote(wanted)))
+}
+
+/// The up to `n` names of `known` closest to `wanted` by edit distance, nearest first (ties in
+/// `known` order). Names further away than a third of their length are not suggested. Only the first
+/// [`QUOTE_CHARS`] characters of `wanted` count, so the cost is bounded for any input.
+fn closest<'a>(wanted: &str, known: &[&'a str], n: usize) -> Vec<&'a str> {
+    let wanted: Vec<char> = wanted.chars().take(QUOTE_CHARS).collect();
+    let mut scored: Vec<(usize, usize, &str)> = known
+        .iter()
+        .enumerate()
+        .map(|(i, k)| (edit_distance(&wanted, &k.chars().collect::<Vec<_>>()), i, *k))
+        .filter(|&(d, _, k)| d <= k.chars().count().div_ceil(3))
+        .collect();
+    scored.sort_unstable();
+    scored.into_iter().take(n).map(|(_, _, k)| k).collect()
+}
+
+/// Levenshtein distance: the fewest insertions, deletions and substitutions from `a` to `b`.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1).min(row[j] + 1).min(diagonal + usize::from(ca != cb));
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
+}
+
 impl fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path.is_empty() {
@@ -56,5 +109,41 @@ impl From<RunError> for ScenarioError {
                 ScenarioError::new("participants", "a run needs one resource, and a lock_service unless the lock design is none")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_the_closest_names() {
+        let known = ["lease-race-fenced", "lease-race-unfenced", "short-pause", "redlock-pause"];
+        assert_eq!(
+            unknown("lesson", "lease-race-fence", &known).problem,
+            "there is no lesson named “lease-race-fence”; did you mean lease-race-fenced or lease-race-unfenced?"
+        );
+        assert_eq!(
+            unknown("lesson", "redlok-pause", &known).problem,
+            "there is no lesson named “redlok-pause”; did you mean redlock-pause?"
+        );
+        assert_eq!(unknown("lesson", "zzzz", &known).problem, "there is no lesson named “zzzz”");
+    }
+
+    #[test]
+    fn quotes_a_short_prefix() {
+        let long = "x".repeat(100_000);
+        let e = unknown("lesson", &long, &["short-pause"]).to_string();
+        assert!(e.len() < 100, "{e}");
+        assert_eq!(quote("abc"), "“abc”");
+        assert_eq!(quote(&"é".repeat(41)), format!("“{}…”", "é".repeat(40)));
+    }
+
+    #[test]
+    fn edit_distance_counts_edits() {
+        let d = |a: &str, b: &str| edit_distance(&a.chars().collect::<Vec<_>>(), &b.chars().collect::<Vec<_>>());
+        assert_eq!(d("kitten", "sitting"), 3);
+        assert_eq!(d("", "abc"), 3);
+        assert_eq!(d("same", "same"), 0);
     }
 }

@@ -121,12 +121,23 @@ async fn a_bad_link_gets_a_message_naming_the_problem() {
     let app = Mounted::new("#/short-pause/abc").await;
     assert_eq!(app.text("[data-testid=notice]"), "Could not read the link: the link's step “abc” is not a whole number.✕");
     drop(app);
-    let app = Mounted::new("#/no-such-lesson/3").await;
-    assert!(app.text("[data-testid=notice]").starts_with("no lesson named \"no-such-lesson\""));
+    let app = Mounted::new("#/lease-race-fence/3").await;
+    assert!(app
+        .text("[data-testid=notice]")
+        .starts_with("there is no lesson named “lease-race-fence”; did you mean lease-race-fenced or lease-race-unfenced?"));
     assert_eq!(app.text("[data-testid=lesson-title]"), "The lease expiration race, fenced");
     drop(app);
     let app = Mounted::new("#/short-pause/999").await;
     assert!(app.text("[data-testid=notice]").contains("asks for step 999"));
+    drop(app);
+    // A step past what 32-bit wasm counts clamps to the last step; it does not wrap to step 1.
+    let app = Mounted::new("#/short-pause/4294967297").await;
+    assert!(app.text("[data-testid=notice]").starts_with("The link asks for step 4,294,967,297, but this run has"));
+    assert_eq!(&app.text("[data-testid=narration-text]"), trace_of("short-pause").narration().last().unwrap());
+    drop(app);
+    let long = format!("#/short-pause/{}", "9x".repeat(50_000));
+    let app = Mounted::new(&long).await;
+    assert!(app.text("[data-testid=notice]").chars().count() < 120, "a long link is quoted only in part");
 }
 
 #[wasm_bindgen_test]

@@ -56,7 +56,9 @@ fn bad_file_fails_with_one_line_naming_the_problem() {
 fn bad_arguments_exit_2() {
     let (code, _, err) = lockstep(&["run", "no-such-lesson"]);
     assert_eq!(code, 1);
-    assert!(err.contains("no lesson named \"no-such-lesson\""), "{err}");
+    assert_eq!(err, "lockstep: there is no lesson named “no-such-lesson”\n");
+    let (_, _, err) = lockstep(&["run", "short-paus"]);
+    assert_eq!(err, "lockstep: there is no lesson named “short-paus”; did you mean short-pause?\n");
     let (code, _, err) = lockstep(&["run", "short-pause", "--seed", "x"]);
     assert_eq!(code, 2);
     assert_eq!(err, "lockstep: --seed must be a whole number, got \"x\" (try --help)\n");

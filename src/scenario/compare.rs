@@ -13,7 +13,7 @@ use crate::engine::event::EventKind;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::{AcquirePolicy, RenewFailure, RenewPolicy, Spec, Step};
 use crate::engine::{self, Trace};
-use crate::error::ScenarioError;
+use crate::error::{quote, unknown, ScenarioError};
 use crate::present::number::{capital, ms};
 use crate::present::Words;
 
@@ -99,13 +99,13 @@ pub fn id(schedule: &str, row: &str) -> String {
     format!("compare-{schedule}-{row}")
 }
 
-fn unknown(what: &str, wanted: &str, known: Vec<&str>) -> ScenarioError {
-    ScenarioError::new("", format!("no {what} named {wanted:?} ({what}s: {})", known.join(", ")))
-}
-
 /// Finds a schedule by id, naming the known ones if there is none.
 pub fn schedule(id: &str) -> Result<Schedule, ScenarioError> {
-    SCHEDULES.iter().copied().find(|s| s.id == id).ok_or_else(|| unknown("schedule", id, SCHEDULES.iter().map(|s| s.id).collect()))
+    SCHEDULES
+        .iter()
+        .copied()
+        .find(|s| s.id == id)
+        .ok_or_else(|| unknown("schedule", id, &SCHEDULES.iter().map(|s| s.id).collect::<Vec<_>>()))
 }
 
 /// Finds a row by id, naming the known ones if there is none.
@@ -113,7 +113,7 @@ pub fn row(id: &str) -> Result<Row, ScenarioError> {
     let all = rows();
     match all.iter().find(|r| r.id == id) {
         Some(r) => Ok(r.clone()),
-        None => Err(unknown("design", id, all.iter().map(|r| r.id).collect())),
+        None => Err(unknown("design", id, &all.iter().map(|r| r.id).collect::<Vec<_>>())),
     }
 }
 
@@ -195,7 +195,11 @@ pub fn cell_by_id(id: &str) -> Result<(Cell, Scenario, Trace), ScenarioError> {
     let known: Vec<&str> = SCHEDULES.iter().map(|s| s.id).collect();
     Err(ScenarioError::new(
         "",
-        format!("no comparison named {id:?}: expected compare-<schedule>-<design>, with a schedule among {}", known.join(", ")),
+        format!(
+            "there is no comparison named {}: expected compare-<schedule>-<design>, with a schedule among {}",
+            quote(id),
+            known.join(", ")
+        ),
     ))
 }
 

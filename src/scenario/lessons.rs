@@ -3,6 +3,7 @@
 use super::format::Scenario;
 use super::validate::{load, ScenarioError};
 use crate::engine::spec::Spec;
+use crate::error::unknown;
 
 /// The source of every lesson, in the order the picker shows them.
 const SOURCES: &[&str] = &[
@@ -77,12 +78,11 @@ pub fn all() -> Vec<Lesson> {
         .collect()
 }
 
-/// Finds a lesson by id, naming the known ids if there is none.
+/// Finds a lesson by id, suggesting the closest ids if there is none.
 pub fn find(id: &str) -> Result<Lesson, ScenarioError> {
     let lessons = all();
-    let ids: Vec<String> = lessons.iter().map(|l| l.id().to_string()).collect();
-    lessons
-        .into_iter()
-        .find(|l| l.id() == id)
-        .ok_or_else(|| ScenarioError { path: String::new(), problem: format!("no lesson named {id:?} (lessons: {})", ids.join(", ")) })
+    match lessons.iter().position(|l| l.id() == id) {
+        Some(i) => Ok(lessons.into_iter().nth(i).expect("position is in range")),
+        None => Err(unknown("lesson", id, &lessons.iter().map(Lesson::id).collect::<Vec<_>>())),
+    }
 }

@@ -2,7 +2,8 @@
 //! Format: `#/<lesson-id>/<step>`, `#/stress/<events>/<step>`, `#/compare` (the comparison
 //! table) or `#/compare/<schedule>/<design>/<step>` (one of its cells). Pure, tested natively.
 
-use crate::error::ScenarioError;
+use crate::error::{quote, ScenarioError};
+use crate::present::number::group_u;
 
 /// What is on screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,7 +24,8 @@ pub enum Target {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Route {
     pub target: Target,
-    pub step: usize,
+    /// The step asked for, which may be past the last one (the app clamps it and says so).
+    pub step: u64,
 }
 
 /// Parses a location hash; `Ok(None)` for an empty one. Errors name the part that is wrong.
@@ -37,7 +39,12 @@ fn parse_link(hash: &str) -> Result<Option<Route>, String> {
         return Ok(None);
     }
     let parts: Vec<&str> = path.split('/').collect();
-    let number = |what: &str, s: &str| s.parse::<u64>().map_err(|_| format!("the link's {what} “{s}” is not a whole number"));
+    // A number too large for the machine saturates: the caller clamps it to what exists.
+    let number = |what: &str, s: &str| match s.parse::<u64>() {
+        Ok(n) => Ok(n),
+        Err(_) if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) => Ok(u64::MAX),
+        Err(_) => Err(format!("the link's {what} {} is not a whole number", quote(s))),
+    };
     let (target, rest) = match parts.as_slice() {
         ["stress", size, rest @ ..] => (Target::Stress(number("stress size", size)?), rest),
         ["stress"] => return Err("the link says “stress” but not how many events".into()),
@@ -49,10 +56,22 @@ fn parse_link(hash: &str) -> Result<Option<Route>, String> {
     };
     let step = match rest {
         [] => 0,
-        [step] => number("step", step)? as usize,
-        _ => return Err(format!("the link “#{}” has more parts than lesson and step", hash.trim_start_matches('#'))),
+        [step] => number("step", step)?,
+        _ => return Err(format!("the link {} has more parts than lesson and step", quote(hash))),
     };
     Ok(Some(Route { target, step }))
+}
+
+/// The step to show for a link's step in a run of `steps` steps, and a notice when the link asks
+/// for more than there is.
+pub fn clamp(step: u64, steps: usize) -> (usize, Option<String>) {
+    match usize::try_from(step) {
+        Ok(s) if s <= steps => (s, None),
+        _ => {
+            let asked = if step == u64::MAX { "a step beyond counting".to_string() } else { format!("step {}", group_u(step)) };
+            (steps, Some(format!("The link asks for {asked}, but this run has {} steps; showing the last one.", group_u(steps as u64))))
+        }
+    }
 }
 
 /// Formats a route as a hash.
@@ -96,5 +115,34 @@ mod tests {
         assert_eq!(problem("#/stress"), "the link says “stress” but not how many events");
         assert!(problem("#/a/1/2").contains("more parts"));
         assert_eq!(problem("#/compare/pause"), "the link names a schedule to compare but not a design");
+    }
+
+    #[test]
+    fn huge_steps_saturate_instead_of_wrapping() {
+        let step = |hash| parse(hash).unwrap().unwrap().step;
+        assert_eq!(step("#/short-pause/4294967297"), 4_294_967_297);
+        assert_eq!(step("#/short-pause/99999999999999999999999"), u64::MAX);
+    }
+
+    #[test]
+    fn clamps_to_the_last_step_with_a_notice() {
+        assert_eq!(clamp(7, 12), (7, None));
+        assert_eq!(clamp(12, 12), (12, None));
+        let (step, notice) = clamp(4_294_967_297, 12);
+        assert_eq!(step, 12);
+        assert_eq!(notice.unwrap(), "The link asks for step 4,294,967,297, but this run has 12 steps; showing the last one.");
+        assert_eq!(
+            clamp(u64::MAX, 3).1.unwrap(),
+            "The link asks for a step beyond counting, but this run has 3 steps; showing the last one."
+        );
+    }
+
+    #[test]
+    fn quotes_only_a_short_prefix_of_a_long_link() {
+        let long = format!("#/a/1/{}", "x".repeat(100_000));
+        let e = parse(&long).unwrap_err().to_string();
+        assert!(e.len() < 120, "{e}");
+        let e = parse(&format!("#/stress/{}", "y".repeat(100_000))).unwrap_err().to_string();
+        assert!(e.len() < 120, "{e}");
     }
 }

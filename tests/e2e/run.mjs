@@ -134,10 +134,10 @@ await check('the comparison table matches the command line and opens each cell',
 });
 
 await check('a link to an unknown comparison cell says what is wrong', async (page) => {
-  await page.goto(`${url}#/compare/pause/paxos/0`);
+  await page.goto(`${url}#/compare/pause/redlok/0`);
   await page.waitForSelector('[data-testid=notice]');
   const notice = await text(page, 'notice');
-  expect(notice.startsWith('no design named "paxos" (designs: lease, lease-fenced,'), `notice: ${notice}`);
+  expect(notice.startsWith('there is no design named “redlok”; did you mean redlock?'), `notice: ${notice}`);
   expect(page.url().endsWith('#/lease-race-fenced/0'), 'falls back to the first lesson');
 });
 

@@ -38,7 +38,7 @@ pub struct AppState {
 /// What can happen to the app.
 pub enum Msg {
     Player(Action),
-    Open(Target, usize),
+    Open(Target, u64),
     /// The hash changed under us (a pasted link, the back button).
     Hash(String),
     Dismiss,
@@ -49,7 +49,8 @@ fn first_lesson() -> Target {
 }
 
 impl AppState {
-    fn open(target: Target, step: usize) -> AppState {
+    /// Opens a target at a step; a step past the last shows the last, with a notice.
+    fn open(target: Target, step: u64) -> AppState {
         if target == Target::Table {
             return AppState::open(first_lesson(), 0).with_table();
         }
@@ -58,9 +59,8 @@ impl AppState {
             Err(e) => (load(&first_lesson()).expect("the first lesson loads"), Some(format!("{e}. Showing the first lesson instead."))),
         };
         let steps = run.trace.events.len();
-        if step > steps && notice.is_none() {
-            notice = Some(format!("The link asks for step {step}, but this lesson has {steps} steps; showing the last one."));
-        }
+        let (step, past_end) = route::clamp(step, steps);
+        notice = notice.or(past_end);
         AppState { player: Player::new(steps).apply(Action::Load { steps, step }), run, table: None, notice }
     }
 
@@ -75,7 +75,7 @@ impl AppState {
     /// Returns the URL hash for what is on screen.
     fn hash(&self) -> String {
         let target = if self.table.is_some() { Target::Table } else { self.run.target.clone() };
-        route::format(&Route { target, step: self.player.step })
+        route::format(&Route { target, step: self.player.step as u64 })
     }
 
     fn from_hash(hash: &str) -> AppState {
