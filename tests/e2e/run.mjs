@@ -141,6 +141,36 @@ await check('a link to an unknown comparison cell says what is wrong', async (pa
   expect(page.url().endsWith('#/lease-race-fenced/0'), 'falls back to the first lesson');
 });
 
+await check("Mermaid's own parser accepts every lesson's export and hostile names, with nothing injected", async (page) => {
+  const mermaidJs = fs.readFileSync(path.join(ROOT, 'tools/node_modules/mermaid/dist/mermaid.min.js'), 'utf8');
+  await page.setContent('<div id="out"></div>');
+  await page.addScriptTag({ content: mermaidJs });
+  await page.evaluate(() => window.mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' }));
+  const parse = (text) => page.evaluate((text) => window.mermaid.parse(text).then(() => 'ok', (e) => String(e.message || e)), text);
+  // The check can fail: the keyword `end` as an alias is a syntax error.
+  expect((await parse('sequenceDiagram\n    participant end as x\n    end->>end: y')) !== 'ok', 'Mermaid rejects a keyword alias');
+  const hostile = fs.readdirSync(path.join(ROOT, 'tests/hostile')).map((f) => path.join(ROOT, 'tests/hostile', f));
+  expect(hostile.length >= 2, 'hostile scenarios found');
+  for (const source of [...lessons, ...hostile]) {
+    const text = cli('run', source, '--format', 'mermaid');
+    const verdict = await parse(text);
+    expect(verdict === 'ok', `${path.basename(source)}: ${verdict}`);
+  }
+  for (const source of hostile) {
+    const text = cli('run', source, '--format', 'mermaid');
+    const found = await page.evaluate(async (text) => {
+      const { svg } = await window.mermaid.render('hostile', text);
+      const out = document.getElementById('out');
+      out.innerHTML = svg;
+      return { elements: out.querySelectorAll('img, script, b, br, foreignObject').length, text: out.textContent };
+    }, text);
+    expect(found.elements === 0, `${path.basename(source)}: a name became markup`);
+    // A directive that took effect would vanish from the text; drawn as text, it did nothing.
+    if (source.endsWith('names.json')) expect(found.text.includes("%%{init: {'theme':'dark'}}%%"), 'the directive is drawn as text');
+    if (source.endsWith('keywords.json')) expect(found.text.includes('participant X as Y') && found.text.includes('A->>B: +x'), 'names are drawn as written');
+  }
+});
+
 await check('narrow screen stays usable', async (page) => {
   await page.setViewportSize({ width: 420, height: 900 });
   await page.goto(`${url}#/network-delay/20`);
