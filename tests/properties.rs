@@ -1,19 +1,33 @@
 //! Property tests over thousands of random fault schedules.
 //!
-//! - A fenced resource never accepts a token lower than one it has accepted.
+//! - A fenced resource never accepts a token lower than one it has accepted, in every design.
 //! - The checker's verdict agrees with a simple oracle computed independently from the trace.
-//! - Every generated run finishes within its limits.
+//! - Every run stays within its limits or stops at one, and the same input gives the same run.
 //! - Without a lock, the checker finds exactly the updates lost to a stale read, and a
 //!   conditional store loses none.
+//!
+//! Two generators: a lease or Redis lock over three clients with random faults, and random
+//! variants of every lesson (so every design) with clock drift, loss, renewals, promotion,
+//! crashes and tight limits. Failing cases are kept in `tests/properties.proptest-regressions`
+//! and replayed first on every run.
 
 #![cfg(not(target_arch = "wasm32"))]
 
 use lockstep::engine::msg::Msg;
 use lockstep::engine::{self, EventKind, FindingKind, Trace};
-use lockstep::scenario::load;
+use lockstep::scenario::{lessons, load};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use serde_json::json;
+use proptest::test_runner::FileFailurePersistence;
+use serde_json::{json, Value};
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource("proptest-regressions"))),
+        ..ProptestConfig::default()
+    }
+}
 
 #[derive(Debug, Clone)]
 struct Schedule {
@@ -184,7 +198,7 @@ fn accepted_tokens(t: &Trace) -> Vec<u64> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(config(3000))]
 
     #[test]
     fn without_a_lock_the_checker_finds_exactly_the_lost_updates(s in schedule()) {
@@ -270,4 +284,198 @@ fn a_search_over_pause_lengths_finds_the_redlock_violation() {
     // majority at 1,025 ms. Its write lands 5 ms after it wakes: a 900 ms pause is just in time.
     assert_eq!(first_unsafe, Some(1_000), "{verdicts:?}");
     assert!(verdicts.iter().all(|&(pause, safe)| safe == (pause < 1_000)), "{verdicts:?}");
+}
+
+/// A random change to a lesson. Node choices are indices, taken modulo the lesson's own lists.
+#[derive(Debug, Clone)]
+struct Variant {
+    lesson: usize,
+    seed: u64,
+    /// Message loss in percent, and latency bounds.
+    network: Option<(u8, u64, u64)>,
+    /// A participant's clock: (participant, offset ms, drift ppm).
+    clock: Option<(usize, i64, i64)>,
+    /// Renewal for every client: (every ms, give up on a failure).
+    renew: Option<(u64, bool)>,
+    /// (kind, node, other node, at ms, span ms).
+    faults: Vec<(u8, usize, usize, u64, u64)>,
+    /// Tight limits: (max events, max simulated ms).
+    limits: Option<(u64, u64)>,
+}
+
+/// What a variant needs of each lesson: its text, its design's tag, and whether the design lets
+/// a client renew from its script.
+struct Base {
+    source: &'static str,
+    design: &'static str,
+    renews: bool,
+}
+
+thread_local! {
+    static BASES: Vec<Base> = lessons::all()
+        .iter()
+        .map(|l| Base { source: l.source, design: l.scenario.lock.design.kind().tag(), renews: l.scenario.lock.design.script_renewal().is_ok() })
+        .collect();
+}
+
+fn base<T>(lesson: usize, f: impl FnOnce(&Base) -> T) -> T {
+    BASES.with(|b| f(&b[lesson]))
+}
+
+fn variant() -> impl Strategy<Value = Variant> {
+    (
+        0..BASES.with(Vec::len),
+        any::<u64>(),
+        prop::option::weighted(0.4, (0u8..40, 0u64..30, 0u64..200)),
+        prop::option::weighted(0.4, (0usize..16, -2_000i64..2_000, -500_000i64..=1_000_000)),
+        prop::option::weighted(0.3, (100u64..1_500, any::<bool>())),
+        prop::collection::vec((0u8..7, 0usize..16, 0usize..16, 0u64..4_000, 1u64..4_000), 0..4),
+        prop::option::weighted(0.15, (1u64..400, 1u64..20_000)),
+    )
+        .prop_map(|(lesson, seed, network, clock, renew, faults, limits)| Variant {
+            lesson,
+            seed,
+            network,
+            clock,
+            renew,
+            faults,
+            limits,
+        })
+}
+
+/// The variant's scenario text. Every fault names nodes of the kind it applies to, so the
+/// scenario is valid; renewal goes only to designs that model it.
+fn variant_scenario(v: &Variant) -> String {
+    let (source, renews) = base(v.lesson, |b| (b.source, b.renews));
+    let mut doc: Value = serde_json::from_str(source).expect("lessons are JSON");
+    doc["seed"] = json!(v.seed);
+    let ids = |role: &str| -> Vec<String> {
+        doc["participants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["role"] == role)
+            .map(|p| p["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (clients, services) = (ids("client"), ids("lock_service"));
+    let everyone: Vec<String> = doc["participants"].as_array().unwrap().iter().map(|p| p["id"].as_str().unwrap().to_string()).collect();
+    if let Some((loss, min, extra)) = v.network {
+        doc["network"] = json!({"loss": f64::from(loss) / 100.0, "latency_ms": {"min_ms": min, "max_ms": min + extra}});
+    }
+    if let Some((who, offset, drift)) = v.clock {
+        let n = doc["participants"].as_array().unwrap().len();
+        doc["participants"][who % n]["clock"] = json!({"offset_ms": offset, "drift_ppm": drift});
+    }
+    if let Some((every, abort)) = v.renew {
+        if renews {
+            for p in doc["participants"].as_array_mut().unwrap().iter_mut().filter(|p| p["role"] == "client") {
+                p["renew"] = json!({"every_ms": every, "on_failure": if abort { "abort" } else { "carry_on" }});
+            }
+        }
+    }
+    let faults = doc["faults"].as_array_mut().map(std::mem::take).unwrap_or_default();
+    let mut faults: Vec<Value> = faults;
+    for &(kind, a, b, at, span) in &v.faults {
+        let client = &clients[a % clients.len()];
+        let fault = match (kind, services.is_empty()) {
+            (0, _) => json!({"fault": "pause", "at_ms": at, "node": client, "for_ms": span}),
+            (1, _) => json!({"fault": "partition", "at_ms": at, "from": [client], "to": [&everyone[b % everyone.len()]], "for_ms": span}),
+            (2, _) => {
+                json!({"fault": "delay", "at_ms": at, "from": client, "to": &everyone[b % everyone.len()], "extra_ms": span, "for_ms": span})
+            }
+            (3, false) => json!({"fault": "clock_jump", "at_ms": at, "node": &services[b % services.len()], "by_ms": span as i64 - 1_000}),
+            (4, _) => {
+                faults.push(json!({"fault": "crash", "at_ms": at, "node": client}));
+                json!({"fault": "restart", "at_ms": at + span, "node": client, "keep_state": b % 2 == 0})
+            }
+            (5, false) => {
+                let service = &services[b % services.len()];
+                faults.push(json!({"fault": "crash", "at_ms": at, "node": service}));
+                json!({"fault": "restart", "at_ms": at + span, "node": service, "keep_state": a % 2 == 0})
+            }
+            // A replica is promoted: the second Redis node of a failover lesson.
+            (6, false) if services.len() == 2 => json!({"fault": "promote", "at_ms": at, "node": &services[1]}),
+            _ => continue,
+        };
+        faults.push(fault);
+    }
+    // A fault may not come after the time limit: the limit counts from the last fault.
+    let last_fault = faults.iter().filter_map(|f| f["at_ms"].as_u64()).max().unwrap_or(0);
+    doc["faults"] = json!(faults);
+    if let Some((events, time)) = v.limits {
+        doc["limits"] = json!({"max_events": events, "max_time_ms": last_fault + time});
+    }
+    doc.to_string()
+}
+
+/// Loads and runs a variant: the trace, or the limit it stopped at.
+fn run_variant(v: &Variant) -> (lockstep::engine::spec::Spec, Result<Trace, engine::RunError>) {
+    let text = variant_scenario(v);
+    let (_, spec) = load(&text).unwrap_or_else(|e| panic!("a generated variant is invalid: {e}\n{text}"));
+    let result = engine::run(&spec);
+    (spec, result)
+}
+
+fn design_of(v: &Variant) -> &'static str {
+    base(v.lesson, |b| b.design)
+}
+
+proptest! {
+    #![proptest_config(config(1500))]
+
+    #[test]
+    fn every_design_stays_within_its_limits_and_repeats_exactly(v in variant()) {
+        let (spec, result) = run_variant(&v);
+        match result {
+            Ok(t) => {
+                prop_assert!(t.events.len() <= spec.limits.max_events);
+                prop_assert!(t.events.windows(2).all(|w| w[0].at_ms <= w[1].at_ms), "time went backwards");
+                prop_assert!(t.events.last().is_none_or(|e| e.at_ms <= spec.limits.max_time_ms));
+                let again = engine::run(&spec).expect("the same spec runs again");
+                prop_assert_eq!(format!("{:?}", t.events), format!("{:?}", again.events), "same input, same run");
+            }
+            Err(engine::RunError::EventLimit { limit }) => prop_assert_eq!(limit, spec.limits.max_events),
+            Err(engine::RunError::TimeLimit { limit_ms }) => prop_assert_eq!(limit_ms, spec.limits.max_time_ms),
+            Err(e) => prop_assert!(false, "{:?} in {}", e, design_of(&v)),
+        }
+    }
+
+    #[test]
+    fn fenced_resources_never_accept_a_lower_token_in_any_design(v in variant()) {
+        let (spec, result) = run_variant(&v);
+        let fenced = spec.nodes.iter().any(|n| matches!(n.role, lockstep::engine::spec::Role::Resource(lockstep::engine::spec::ResourceMode::Fenced)));
+        if let (true, Ok(t)) = (fenced, result) {
+            let tokens = accepted_tokens(&t);
+            prop_assert!(tokens.windows(2).all(|w| w[0] <= w[1]), "{}: accepted tokens went down: {:?}", design_of(&v), tokens);
+        }
+    }
+}
+
+#[test]
+fn variants_cover_every_design_drift_loss_renewal_promotion_and_limits() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut designs, mut seen) = (std::collections::BTreeSet::new(), std::collections::BTreeMap::new());
+    let mut count = |what: &'static str, yes: bool| *seen.entry(what).or_insert(0) += usize::from(yes);
+    for _ in 0..600 {
+        let v = variant().new_tree(&mut runner).unwrap().current();
+        let text = variant_scenario(&v);
+        designs.insert(design_of(&v));
+        let (_, result) = run_variant(&v);
+        count("drift", v.clock.is_some_and(|c| c.2 != 0));
+        count("loss", v.network.is_some_and(|n| n.0 > 0));
+        count("renewal", text.contains("\"renew\""));
+        count("promotion", text.contains("\"promote\""));
+        count("stopped at a limit", result.is_err());
+        if let Ok(t) = result {
+            count("unsafe", !t.verdict.safe);
+            count("safe", t.verdict.safe);
+        }
+    }
+    let every: std::collections::BTreeSet<&str> = BASES.with(|b| b.iter().map(|b| b.design).collect());
+    assert_eq!(designs, every, "every design is generated");
+    for (what, n) in &seen {
+        assert!(*n >= 10, "only {n} variants with {what}: {seen:?}");
+    }
+    assert_eq!(seen.len(), 7, "{seen:?}");
 }
