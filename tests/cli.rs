@@ -90,3 +90,18 @@ fn prints_the_comparison_table_and_runs_one_cell() {
     let (code, _, err) = lockstep(&["compare", "extra"]);
     assert_eq!((code, err.trim()), (2, "lockstep: compare takes no arguments (try --help)"));
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lockstep"))
+        .args(["run", "stress-20000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before the command writes.
+    child.stdout = None;
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
+}

@@ -6,5 +6,6 @@ pub mod layout;
 pub mod mermaid;
 pub mod obstacles;
 pub mod svg;
+pub mod window;
 
 pub use layout::{layout, Layout};

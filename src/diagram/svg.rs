@@ -1,7 +1,7 @@
 //! Layout → SVG text. The page, the SVG export and the command line all draw with this; item
 //! kinds become CSS classes, arrowheads and glyphs here and nowhere else.
 
-use super::layout::{tick_text, Anchor, Arrow, Item, ItemKind, Label, Layout, Mark, Shape, Span, MARK_R, TOP};
+use super::layout::{tick_text, Anchor, Arrow, Gap, Item, ItemKind, Label, Layout, Mark, Shape, Span, Tick, MARK_R, TOP};
 use crate::engine::NodeKind;
 use crate::present::number::ms;
 use std::fmt::Write;
@@ -58,7 +58,17 @@ pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
 /// Returns the diagram's markup without its items: what comes before them (up to an empty
 /// `<g class="items">`) and what closes it. A page can draw the frame and add items in chunks.
 pub fn frame(layout: &Layout, title: &str, standalone: bool) -> (String, &'static str) {
-    let mut s = String::with_capacity(4096 + layout.ticks.len() * 80);
+    frame_with(layout, title, standalone, true)
+}
+
+/// Returns the frame without the time ticks and compressed gaps as well, for a page that draws
+/// those with the items near the view ([`super::window::Window`]).
+pub fn skeleton(layout: &Layout, title: &str) -> (String, &'static str) {
+    frame_with(layout, title, false, false)
+}
+
+fn frame_with(layout: &Layout, title: &str, standalone: bool, background: bool) -> (String, &'static str) {
+    let mut s = String::with_capacity(4096 + if background { layout.ticks.len() * 80 + layout.gaps.len() * 260 } else { 0 });
     let (w, h) = (Px(layout.width), Px(layout.height));
     let _ = write!(
         s,
@@ -70,14 +80,10 @@ pub fn frame(layout: &Layout, title: &str, standalone: bool) -> (String, &'stati
     }
     s.push_str(DEFS);
     s.push_str(r#"<g class="axis">"#);
-    for t in &layout.ticks {
-        let _ = write!(
-            s,
-            r#"<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>"#,
-            Px(super::layout::LEFT - 6.0),
-            Px(t.y + 4.0),
-            tick_text(t.at_ms)
-        );
+    if background {
+        for t in &layout.ticks {
+            tick_svg(&mut s, t);
+        }
     }
     s.push_str("</g>");
     for l in &layout.lanes {
@@ -91,25 +97,50 @@ pub fn frame(layout: &Layout, title: &str, standalone: bool) -> (String, &'stati
         );
     }
     s.push_str(&lane_heads(layout));
-    for g in &layout.gaps {
-        let _ = write!(
-            s,
-            r#"<g class="gap"><rect class="gap-band" x="0" y="{y0}" width="{w}" height="{gh}"/><text class="gap-label" x="{lx}" y="{ly}" text-anchor="end">≈ {skip} idle, compressed</text></g>"#,
-            y0 = Px(g.y0),
-            gh = Px(g.y1 - g.y0),
-            lx = Px(layout.width - 8.0),
-            ly = Px((g.y0 + g.y1) / 2.0 + 4.0),
-            skip = ms(g.skipped_ms)
-        );
+    if background {
+        for g in &layout.gaps {
+            gap_svg(&mut s, g, layout.width);
+        }
     }
     s.push_str(r#"<g class="items">"#);
     (s, "</g></svg>")
 }
 
+/// Writes one time label of the left axis.
+pub fn tick_svg(s: &mut String, t: &Tick) {
+    let _ = write!(
+        s,
+        r#"<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>"#,
+        Px(super::layout::LEFT - 6.0),
+        Px(t.y + 4.0),
+        tick_text(t.at_ms)
+    );
+}
+
+/// Writes one compressed idle stretch: a band across the diagram, `width` wide, and its label.
+pub fn gap_svg(s: &mut String, g: &Gap, width: f32) {
+    let _ = write!(
+        s,
+        r#"<g class="gap"><rect class="gap-band" x="0" y="{y0}" width="{w}" height="{gh}"/><text class="gap-label" x="{lx}" y="{ly}" text-anchor="end">≈ {skip} idle, compressed</text></g>"#,
+        y0 = Px(g.y0),
+        w = Px(width),
+        gh = Px(g.y1 - g.y0),
+        lx = Px(width - 8.0),
+        ly = Px((g.y0 + g.y1) / 2.0 + 4.0),
+        skip = ms(g.skipped_ms)
+    );
+}
+
 /// Returns the items in drawing order: bands first, so they sit behind everything else.
 pub fn drawing_order(layout: &Layout) -> impl Iterator<Item = &Item> {
-    let is_band = |i: &&Item| i.kind() == ItemKind::Partition;
-    layout.items.iter().filter(is_band).chain(layout.items.iter().filter(move |i| !is_band(i)))
+    drawing_indices(layout).map(|i| &layout.items[i])
+}
+
+/// Returns the indices into `layout.items` in drawing order.
+pub fn drawing_indices(layout: &Layout) -> impl Iterator<Item = usize> + '_ {
+    let is_band = |i: usize| layout.items[i].kind() == ItemKind::Partition;
+    let n = layout.items.len();
+    (0..n).filter(move |&i| is_band(i)).chain((0..n).filter(move |&i| !is_band(i)))
 }
 
 /// Renders the participants' name boxes across the top.

@@ -4,6 +4,7 @@
 use super::validate::{load, ScenarioError};
 use super::Scenario;
 use crate::engine::spec::Spec;
+use crate::present::number::group_u;
 
 /// The largest stress run the page offers.
 pub const MAX_STRESS_EVENTS: u64 = 200_000;
@@ -43,8 +44,9 @@ fn build(events: u64, clients: u64, hold_ms: u64) -> Result<(Scenario, Spec), Sc
             )
         })
         .collect();
+    let about = group_u(events);
     let json = format!(
-        r#"{{ "version": 1, "id": "stress-{events}", "title": "{n} clients contending (about {events} events)",
+        r#"{{ "version": 1, "id": "stress-{events}", "title": "{n} clients contending (about {about} events)",
              "topic": "Stress", "intro": "Clients take turns on one lease, renewing every 300 ms while they hold it; the others retry.",
              "seed": 1, "lock": {{ "design": "lease", "ttl_ms": 1000, "first_token": 1 }},
              "network": {{ "latency_ms": {{ "min_ms": 1, "max_ms": 10 }} }},

@@ -83,7 +83,7 @@ let base = null;
 for (const n of [100, 1000, 10000]) {
   const page = await open(`#/stress/${n}/0`);
   const memory = await page.evaluate(() => window.__wasm.memory.buffer.byteLength);
-  const events = await page.evaluate(() => +document.querySelector('[data-testid=step-count]').innerText.match(/of (\d+)/)[1]);
+  const events = await page.evaluate(() => +document.querySelector('[data-testid=step-count]').innerText.match(/of ([\d,]+)/)[1].replace(/,/g, ''));
   if (base === null) base = { memory, events };
   else console.log(`browser: ${events} events: wasm memory ${kb(memory)}, ${((memory - base.memory) / (events - base.events)).toFixed(0)} bytes per event over the ${base.events}-event run`);
   const steps = Math.min(300, events - 1);

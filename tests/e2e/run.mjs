@@ -171,6 +171,38 @@ await check("Mermaid's own parser accepts every lesson's export and hostile name
   }
 });
 
+await check('the largest stress run opens, scrolls and steps, drawing only what is near the view', async (page) => {
+  const t0 = Date.now();
+  await page.goto(`${url}#/stress/200000/0`);
+  await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
+  const opened = Date.now() - t0;
+  expect(opened < 30000, `opened in ${opened} ms`);
+  const total = +(await text(page, 'step-count')).match(/of ([\d,]+)/)[1].replace(/,/g, '');
+  expect(total > 190000, `${total} events`);
+  /** The drawn items' vertical range in the scroller's coordinates, and how many there are. */
+  const drawn = () => page.evaluate(() => {
+    const scroller = document.querySelector('[data-testid=diagram]');
+    const box = scroller.getBoundingClientRect();
+    const items = [...scroller.querySelectorAll('.diagram-body .item')].map((i) => i.getBoundingClientRect());
+    return { n: items.length, top: Math.min(...items.map((r) => r.top - box.top)), bottom: Math.max(...items.map((r) => r.bottom - box.top)), height: scroller.clientHeight };
+  });
+  let d = await drawn();
+  expect(d.n > 20 && d.n < 2000, `${d.n} items drawn at the top`);
+  expect(d.top <= d.height && d.bottom >= 0, 'items fill the view');
+  // Scroll to the middle: the items there are drawn, and still only a few.
+  await page.evaluate(() => { const s = document.querySelector('[data-testid=diagram]'); s.scrollTop = s.scrollHeight / 2; });
+  await page.waitForTimeout(200);
+  d = await drawn();
+  expect(d.n > 20 && d.n < 2000 && d.top <= 0 && d.bottom >= d.height, `middle: ${JSON.stringify(d)}`);
+  // Step to the end: the view follows the cursor, and the last event's items are drawn.
+  await page.keyboard.press('End');
+  await page.waitForFunction((n) => document.querySelector('[data-testid=step-count]').innerText.startsWith(`Step ${n.toLocaleString('en-US')} of`), total);
+  await page.waitForTimeout(200);
+  d = await drawn();
+  expect(d.n > 20 && d.top <= d.height / 2 && d.bottom >= d.height / 2, `end: ${JSON.stringify(d)}`);
+  await page.screenshot({ path: path.join(SHOTS, 'stress-200000-end.png') });
+});
+
 await check('narrow screen stays usable', async (page) => {
   await page.setViewportSize({ width: 420, height: 900 });
   await page.goto(`${url}#/network-delay/20`);

@@ -1,7 +1,7 @@
 //! Playback controls: jump, step, play, speed and a scrubber over simulated time.
 
 use super::run::RunRef;
-use crate::present::number::group;
+use crate::present::number::{group, group_u};
 use crate::ui::player::{Action, Player, Speed};
 use yew::prelude::*;
 
@@ -81,7 +81,7 @@ pub fn Controls(props: &Props) -> Html {
                     aria-label="Simulated time" aria-valuetext={format!("{} ms", group(now_ms as i64))}
                     oninput={on_scrub} data-testid="scrubber" />
                 <span class="step-count" data-testid="step-count" aria-live="polite">
-                    { format!("Step {} of {}", p.step, p.steps) }
+                    { format!("Step {} of {}", group_u(p.step as u64), group_u(p.steps as u64)) }
                     <span class="step-time">{ format!(" · {} ms", group(now_ms as i64)) }</span>
                 </span>
             </div>

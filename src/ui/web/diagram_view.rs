@@ -4,7 +4,7 @@
 use super::browser;
 use super::run::RunRef;
 use crate::diagram::layout::{Layout, TOP};
-use crate::diagram::svg::{drawing_order, frame, item_svg, lane_heads, Px};
+use crate::diagram::svg::{self, item_svg, lane_heads, skeleton, Px};
 use crate::ui::player::Action;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -19,33 +19,49 @@ pub struct Props {
 #[derive(Properties, PartialEq)]
 struct StaticProps {
     run: RunRef,
+    /// The blocks of [`BLOCK`] diagram units to draw, first to last; `None` draws everything.
+    view: Option<(u32, u32)>,
 }
 
-/// Items drawn into the page per piece of markup: the text for the whole diagram never sits in
-/// memory at once.
-const ITEMS_PER_CHUNK: usize = 512;
+/// Runs with up to this many items are drawn whole; larger ones keep only the items near the
+/// view in the page, so any run the app accepts scrolls and steps without freezing.
+const DRAW_WHOLE_UP_TO: usize = 1_500;
 
-/// The full diagram, with the lane names in a strip that stays on top while scrolling;
-/// re-drawn only when the run changes. The diagram goes into the page piece by piece.
+/// The height, in diagram units, by which the drawn part of a large run moves.
+const BLOCK: f32 = 1_024.0;
+
+/// Returns the blocks to draw for a view from `top` to `bottom` (diagram units): those in view
+/// and one either side, so scrolling a little never shows an empty stretch.
+fn blocks(top: f32, bottom: f32) -> (u32, u32) {
+    (((top / BLOCK) as u32).saturating_sub(1), (bottom / BLOCK) as u32 + 1)
+}
+
+/// The diagram, with the lane names in a strip that stays on top while scrolling. The frame is
+/// re-drawn only when the run changes; a large run's items are re-drawn when the view moves to
+/// other blocks.
 #[component]
 fn StaticDiagram(props: &StaticProps) -> Html {
     let body = use_node_ref();
     {
-        let (body, run) = (body.clone(), props.run.clone());
+        let (body, run, whole) = (body.clone(), props.run.clone(), props.view.is_none());
         use_effect_with(props.run.clone(), move |_| {
             if let Some(el) = body.cast::<web_sys::Element>() {
-                let (head, tail) = frame(&run.layout, &run.scenario.title, false);
-                el.set_inner_html(&(head + tail));
-                if let Ok(Some(items)) = el.query_selector("g.items") {
-                    let order: Vec<_> = drawing_order(&run.layout).collect();
-                    for chunk in order.chunks(ITEMS_PER_CHUNK) {
-                        let mut s = String::with_capacity(chunk.len() * 220);
-                        for item in chunk {
-                            item_svg(&mut s, item);
-                        }
-                        let _ = items.insert_adjacent_html("beforeend", &s);
-                    }
+                let title = &run.scenario.title;
+                if whole {
+                    el.set_inner_html(&svg::render(&run.layout, title, false));
+                } else {
+                    let (head, tail) = skeleton(&run.layout, title);
+                    el.set_inner_html(&(head + tail));
                 }
+            }
+        });
+    }
+    {
+        let (body, run) = (body.clone(), props.run.clone());
+        use_effect_with((props.run.clone(), props.view), move |(_, view)| {
+            let items = body.cast::<web_sys::Element>().and_then(|el| el.query_selector("g.items").ok().flatten());
+            if let (Some(items), Some((first, last))) = (items, view) {
+                items.set_inner_html(&run.window.markup(&run.layout, *first as f32 * BLOCK, (*last + 1) as f32 * BLOCK));
             }
         });
     }
@@ -91,11 +107,29 @@ fn overlay(layout: &Layout, cursor: Option<usize>) -> Html {
     }
 }
 
+/// Returns how many pixels a diagram unit takes: the diagram fills the scroller's width, at
+/// least its natural width and at most 1.6 times it (see `.diagram-stack` in the stylesheet).
+fn scale(scroller: &web_sys::Element, width: f32) -> f64 {
+    (f64::from(scroller.client_width()) / f64::from(width)).clamp(1.0, 1.6)
+}
+
 /// The diagram with its overlay, scrolled to keep the cursor in view; a click on an item seeks to it.
 #[component]
 pub fn DiagramView(props: &Props) -> Html {
     let scroller = use_node_ref();
     let layout = &props.run.layout;
+    let whole = layout.items.len() <= DRAW_WHOLE_UP_TO;
+    let view = use_state_eq(|| blocks(0.0, BLOCK));
+    let onscroll = {
+        let (scroller, view, width) = (scroller.clone(), view.setter(), layout.width);
+        Callback::from(move |_: Event| {
+            if let Some(el) = scroller.cast::<web_sys::Element>() {
+                let s = scale(&el, width);
+                let top = f64::from(el.scroll_top()) / s;
+                view.set(blocks(top as f32, (top + f64::from(el.client_height()) / s) as f32));
+            }
+        })
+    };
     {
         let scroller = scroller.clone();
         let y = props.cursor.map_or(0.0, |c| layout.rows[c]);
@@ -105,8 +139,7 @@ pub fn DiagramView(props: &Props) -> Html {
             // rather than forcing a layout in the middle of the step.
             let frame = gloo::render::request_animation_frame(move |_| {
                 if let Some(el) = scroller.cast::<web_sys::Element>() {
-                    let scale = f64::from(el.client_width()).min(f64::from(width) * 1.6) / f64::from(width);
-                    browser::keep_in_view(&el, f64::from(y) * scale);
+                    browser::keep_in_view(&el, f64::from(y) * scale(&el, width));
                 }
             });
             move || drop(frame)
@@ -123,9 +156,9 @@ pub fn DiagramView(props: &Props) -> Html {
         })
     };
     html! {
-        <div class="diagram-scroll" ref={scroller} data-testid="diagram">
+        <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
             <div class="diagram-stack" style={format!("max-width: {}px; --natural-width: {}px; --strip-height: {}%", Px(layout.width * 1.6), Px(layout.width), Px(STRIP_HEIGHT / layout.width * 100.0))} {onclick}>
-                <StaticDiagram run={props.run.clone()} />
+                <StaticDiagram run={props.run.clone()} view={(!whole).then_some(*view)} />
                 { overlay(layout, props.cursor) }
             </div>
         </div>

@@ -2,6 +2,7 @@
 
 use crate::design::Design;
 use crate::diagram::inspect::{History, Snapshot};
+use crate::diagram::window::Window;
 use crate::diagram::{layout, Layout};
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
@@ -18,6 +19,8 @@ pub struct Run {
     pub source: Option<&'static str>,
     pub trace: Trace,
     pub layout: Layout,
+    /// The layout's items by height, for drawing only what is near the view.
+    pub window: Window,
     pub history: History,
 }
 
@@ -80,5 +83,6 @@ fn finish(target: &Target, scenario: Scenario, source: Option<&'static str>, tra
     let words = Words::new(&trace, &*scenario.lock.design);
     let layout = layout(&words);
     let history = History::new(&trace);
-    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, history }))
+    let window = Window::new(&layout);
+    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, window, history }))
 }
