@@ -31,10 +31,14 @@ pub fn local(v: i64) -> String {
     format!("local {}", group(v))
 }
 
-/// Upper-cases the first letter of a sentence.
+/// Upper-cases the first letter of a sentence if it is an ASCII letter. Sentences start with
+/// the tool's own words or a name, and a name stays as its author wrote it.
 pub fn capital(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| f.to_uppercase().chain(c).collect())
+    let mut out = s.to_string();
+    if let Some(first) = out.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    out
 }
 
 #[cfg(test)]

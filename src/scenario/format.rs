@@ -118,15 +118,19 @@ pub struct ClockSpec {
 #[derive(Clone, Debug)]
 pub struct Network {
     pub latency_ms: Latency,
-    pub loss: f64,
+    pub loss: Probability,
     pub links: Vec<Link>,
 }
 
 impl Default for Network {
     fn default() -> Self {
-        Network { latency_ms: Latency { min_ms: 5, max_ms: 5 }, loss: 0.0, links: Vec::new() }
+        Network { latency_ms: Latency { min_ms: 5, max_ms: 5 }, loss: Probability(0.0), links: Vec::new() }
     }
 }
+
+/// A probability between 0 and 1, checked where it is read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Probability(pub f64);
 
 /// An override for one directed link.
 #[derive(Clone, Debug)]
@@ -134,7 +138,7 @@ pub struct Link {
     pub from: String,
     pub to: String,
     pub latency_ms: Option<Latency>,
-    pub loss: Option<f64>,
+    pub loss: Option<Probability>,
 }
 
 /// A scheduled fault, tagged by kind.

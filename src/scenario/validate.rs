@@ -2,7 +2,7 @@
 //! field path and the problem, such as `faults[2].at_ms: must be ≥ 0`. What a lock design needs
 //! (how many lock services, whether scripts renew, which releases) comes from the design itself.
 
-use super::format::{Fault, Participant, Scenario};
+use super::format::{Fault, Participant, Probability, Scenario};
 use super::{decode, json};
 use crate::design::Design;
 use crate::engine::clock::{Clock, ClockJump, MAX_DRIFT_PPM, MIN_DRIFT_PPM};
@@ -50,13 +50,6 @@ fn within(path: &str, v: u64, lo: u64, hi: u64) -> Result<u64, ScenarioError> {
         return err(path, format!("must be between {lo} and {hi}, got {v}"));
     }
     Ok(v)
-}
-
-fn probability(path: &str, p: f64) -> Result<f64, ScenarioError> {
-    if !(0.0..=1.0).contains(&p) {
-        return err(path, format!("must be a probability between 0 and 1, got {p}"));
-    }
-    Ok(p)
 }
 
 /// Resolves participant ids to node ids.
@@ -223,12 +216,12 @@ fn compile_participant(path: &str, p: &Participant, design: &dyn Design) -> Resu
     })
 }
 
-fn compile_link(path: &str, latency: spec::Latency, loss: f64) -> Result<LinkSpec, ScenarioError> {
+fn compile_link(path: &str, latency: spec::Latency, loss: Probability) -> Result<LinkSpec, ScenarioError> {
     within(&format!("{path}.latency_ms.max_ms"), latency.max_ms, 0, 600_000)?;
     if latency.min_ms > latency.max_ms {
         return err(format!("{path}.latency_ms.min_ms"), "must be ≤ max_ms");
     }
-    Ok(LinkSpec { latency, loss: probability(&format!("{path}.loss"), loss)? })
+    Ok(LinkSpec { latency, loss: loss.0 })
 }
 
 fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError> {
@@ -239,7 +232,7 @@ fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError
         let path = format!("network.links[{i}]");
         let from = ids.get(&format!("{path}.from"), &l.from)?;
         let to = ids.get(&format!("{path}.to"), &l.to)?;
-        let link = compile_link(&path, l.latency_ms.unwrap_or(default.latency), l.loss.unwrap_or(default.loss))?;
+        let link = compile_link(&path, l.latency_ms.unwrap_or(default.latency), l.loss.unwrap_or(Probability(default.loss)))?;
         links.push((from, to, link));
     }
     Ok(NetworkSpec { default, links })
