@@ -6,6 +6,7 @@
 use lockstep::scenario::json::{parse, Value};
 use lockstep::scenario::lessons;
 use proptest::prelude::*;
+use proptest::test_runner::RngSeed;
 
 fn to_serde(v: &Value) -> serde_json::Value {
     match v {
@@ -21,6 +22,12 @@ fn to_serde(v: &Value) -> serde_json::Value {
         Value::Array(a) => a.iter().map(to_serde).collect(),
         Value::Object(m) => m.iter().map(|(k, v)| (k.clone(), to_serde(v))).collect::<serde_json::Map<_, _>>().into(),
     }
+}
+
+/// The same cases on every run, so the test command's verdict does not depend on luck; set
+/// `PROPTEST_RNG_SEED` to explore others.
+fn fixed_seed() -> RngSeed {
+    RngSeed::Fixed(std::env::var("PROPTEST_RNG_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(2026))
 }
 
 fn json_value() -> impl Strategy<Value = serde_json::Value> {
@@ -41,7 +48,7 @@ fn json_value() -> impl Strategy<Value = serde_json::Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, rng_seed: fixed_seed(), ..ProptestConfig::default() })]
 
     #[test]
     fn reads_what_serde_json_writes(v in json_value(), pretty in any::<bool>()) {
@@ -55,10 +62,13 @@ proptest! {
         let ours = parse(&text);
         let theirs: Result<serde_json::Value, _> = serde_json::from_str(&text);
         // Where both read it, they agree; serde_json accepts nothing we refuse, except a repeated
-        // key, which scenario files treat as a mistake.
+        // key, which scenario files treat as a mistake, and a number longer than any a scenario holds.
         match (ours, theirs) {
             (Ok(a), Ok(b)) => prop_assert_eq!(to_serde(&a), b),
-            (Err(e), Ok(b)) => prop_assert!(e.problem.starts_with("duplicate field"), "refused valid JSON {text:?} = {b}: {e}"),
+            (Err(e), Ok(b)) => prop_assert!(
+                e.problem.starts_with("duplicate field") || e.problem.starts_with("a number longer than"),
+                "refused valid JSON {text:?} = {b}: {e}"
+            ),
             _ => {}
         }
     }

@@ -9,11 +9,11 @@ use super::obstacles::{Obstacles, Rect};
 use crate::engine::checker::FindingKind;
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::holdings::{Change, Holdings};
+use crate::engine::ids::NodeMap;
 use crate::engine::msg::{Msg, MsgKind};
 use crate::engine::{NodeId, NodeKind};
 use crate::present::number::{group_u, ms};
 use crate::present::Words;
-use std::collections::BTreeMap;
 
 pub const LANE_GAP: f32 = 190.0;
 pub const LANE_GAP_TIGHT: f32 = 165.0;
@@ -306,24 +306,32 @@ pub fn layout(words: &Words) -> Layout {
     }
     let bottom = y + ROW * 1.5;
     let mut b = Builder::default();
-    let mut sends: BTreeMap<u64, usize> = BTreeMap::new();
-    let mut open: BTreeMap<(NodeId, SpanKey), Open> = BTreeMap::new();
-    // Where each holder last lost the lock (by token) at the lock services.
-    let mut lock_end: BTreeMap<(NodeId, u64), usize> = BTreeMap::new();
+    // By message id (ids count up from 1): the event that sent it.
+    let mut sends: Vec<usize> = Vec::new();
+    // By node, the spans it has open, by kind.
+    let mut open: NodeMap<[Option<Open>; 3]> = NodeMap::default();
+    // By holder: the tokens under which it lost the lock at the lock services, and where.
+    let mut lock_end: NodeMap<Vec<(u64, usize)>> = NodeMap::default();
     // Open partitions: the item index of each band.
     let mut partitions: Vec<usize> = Vec::new();
     let (band_x0, band_x1) = (lanes[0].x - 40.0, lanes.last().map_or(LEFT, |l| l.x) + 40.0);
-    let violations: BTreeMap<usize, Vec<FindingKind>> = trace.verdict.findings.iter().fold(BTreeMap::new(), |mut m, f| {
-        m.entry(f.event).or_insert_with(Vec::new).push(f.kind());
-        m
-    });
+    // The checker finds in event order: the kinds found at one event sit together.
+    let findings = &trace.verdict.findings;
+    let found_at = |i: usize| {
+        let from = findings.partition_point(|f| f.event < i);
+        findings[from..].iter().take_while(move |f| f.event == i).map(|f| f.kind())
+    };
     let vocab = words.vocabulary();
     let mut holdings = Holdings::new(trace.quorum);
     for (i, e) in trace.events.iter().enumerate() {
         let (ex, ey) = (x(e.node), rows[i]);
         for change in holdings.apply(e) {
             if let Change::Lost { holder, token } = change {
-                lock_end.insert((holder, token), i);
+                let ends = lock_end.or_default(holder);
+                match ends.iter_mut().rev().find(|end| end.0 == token) {
+                    Some(end) => end.1 = i,
+                    None => ends.push((token, i)),
+                }
             }
         }
         let mark = |b: &mut Builder, mark: Mark, text: String| {
@@ -332,11 +340,16 @@ pub fn layout(words: &Words) -> Layout {
         };
         match &e.kind {
             EventKind::Send { msg_id, .. } => {
-                sends.insert(*msg_id, i);
+                // The engine numbers messages 1, 2, 3… as it sends them.
+                let id = *msg_id as usize;
+                if sends.len() <= id {
+                    sends.resize(id + 1, usize::MAX);
+                }
+                sends[id] = i;
             }
             EventKind::Deliver { msg_id, from, msg, .. } | EventKind::Drop { msg_id, from, msg, .. } => {
                 let lost = matches!(e.kind, EventKind::Drop { .. });
-                let s = sends.get(msg_id).copied().unwrap_or(i);
+                let s = sends.get(*msg_id as usize).copied().filter(|&s| s != usize::MAX).unwrap_or(i);
                 let (x1, y1) = (x(*from), rows[s]);
                 let x2 = if lost { x1 + (ex - x1) * 0.6 } else { ex };
                 let kind = arrow(msg, lost);
@@ -351,19 +364,19 @@ pub fn layout(words: &Words) -> Layout {
             }
             EventKind::PauseStart { until_ms } => {
                 let label = Some(format!("paused {}", ms(until_ms - e.at_ms)));
-                open.insert((e.node, SpanKey::Pause), Open { start: i, token: 0, label });
+                open.or_default(e.node)[SpanKey::Pause as usize] = Some(Open { start: i, token: 0, label });
             }
             EventKind::PauseEnd => {
-                if let Some(o) = open.remove(&(e.node, SpanKey::Pause)) {
+                if let Some(o) = open.or_default(e.node)[SpanKey::Pause as usize].take() {
                     let label = o.label.map(|t| side_label(ex, (rows[o.start] + ey) / 2.0 + 4.0, t, lanes.len(), e.node, 30.0));
                     b.push(Shape::Span { x: ex, y0: rows[o.start], y1: ey, span: Span::Pause }, label, (o.start, i));
                 }
             }
             EventKind::LockGranted { token, .. } | EventKind::LockReplicated { token, .. } => {
-                open.insert((e.node, SpanKey::Held), Open { start: i, token: *token, label: None });
+                open.or_default(e.node)[SpanKey::Held as usize] = Some(Open { start: i, token: *token, label: None });
             }
             EventKind::LockEnded { token, how, holder } => {
-                if let Some(o) = open.remove(&(e.node, SpanKey::Held)) {
+                if let Some(o) = open.or_default(e.node)[SpanKey::Held as usize].take() {
                     b.push(Shape::Span { x: ex, y0: rows[o.start], y1: ey, span: Span::Held }, None, (o.start, i));
                 }
                 let kind = match how {
@@ -378,16 +391,16 @@ pub fn layout(words: &Words) -> Layout {
                 }
             }
             EventKind::BeliefStart { token, .. } => {
-                open.insert((e.node, SpanKey::Belief), Open { start: i, token: *token, label: None });
+                open.or_default(e.node)[SpanKey::Belief as usize] = Some(Open { start: i, token: *token, label: None });
             }
             EventKind::BeliefEnd { token, .. } => {
-                if let Some(o) = open.remove(&(e.node, SpanKey::Belief)) {
-                    let service_end = lock_end.get(&(e.node, *token)).filter(|&&j| j > o.start).map(|&j| rows[j]);
+                if let Some(o) = open.or_default(e.node)[SpanKey::Belief as usize].take() {
+                    let service_end = lost_at(&lock_end, e.node, *token).filter(|&j| j > o.start).map(|j| rows[j]);
                     b.belief(ex, rows[o.start], ey, service_end, (o.start, i));
                 }
             }
             EventKind::WriteAccepted { token, writer, .. } | EventKind::WriteRejected { token, writer, .. } => {
-                let found = violations.get(&i).cloned().unwrap_or_default();
+                let found: Vec<FindingKind> = found_at(i).collect();
                 // Without a lock there is no token to speak of.
                 let accepted = if words.has_lock() { format!("accepted, {}", words.token(*token)) } else { "accepted".into() };
                 let stale = found.contains(&FindingKind::StaleWriteAccepted);
@@ -411,7 +424,7 @@ pub fn layout(words: &Words) -> Layout {
             }
             EventKind::Crash => {
                 // What a crashed lock service holds is out of service until it restarts.
-                if let Some(o) = open.remove(&(e.node, SpanKey::Held)) {
+                if let Some(o) = open.or_default(e.node)[SpanKey::Held as usize].take() {
                     b.push(Shape::Span { x: ex, y0: rows[o.start], y1: ey, span: Span::Held }, None, (o.start, i));
                 }
                 mark(&mut b, Mark::Crash, "crash".into());
@@ -449,14 +462,17 @@ pub fn layout(words: &Words) -> Layout {
             }
             EventKind::LockExtended { .. } | EventKind::BeliefExtended { .. } | EventKind::Done => {}
         }
-        if violations.get(&i).is_some_and(|kinds| kinds.contains(&FindingKind::TwoHolders)) {
+        if found_at(i).any(|kind| kind == FindingKind::TwoHolders) {
             let label = side_label(ex, ey - 12.0, "two holders".into(), lanes.len(), e.node, 14.0);
             b.push(Shape::Mark { x: ex, y: ey - 16.0, mark: Mark::TwoHolders }, Some(label), (i, i));
         }
     }
     // Whatever is still open runs to the bottom of the diagram.
     let last = trace.events.len().saturating_sub(1);
-    for ((node, key), o) in open {
+    let still_open = open.into_entries().flat_map(|(node, spans)| {
+        [SpanKey::Pause, SpanKey::Held, SpanKey::Belief].into_iter().zip(spans).filter_map(move |(key, o)| Some((node, key, o?)))
+    });
+    for (node, key, o) in still_open {
         let (nx, y0) = (x(node), rows[o.start]);
         match key {
             SpanKey::Pause => {
@@ -465,7 +481,7 @@ pub fn layout(words: &Words) -> Layout {
             }
             SpanKey::Held => b.push(Shape::Span { x: nx, y0, y1: bottom, span: Span::Held }, None, (o.start, last)),
             SpanKey::Belief => {
-                let service_end = lock_end.get(&(node, o.token)).filter(|&&j| j > o.start).map(|&j| rows[j]);
+                let service_end = lost_at(&lock_end, node, o.token).filter(|&j| j > o.start).map(|j| rows[j]);
                 b.belief(nx, y0, bottom, service_end, (o.start, last));
             }
         }
@@ -476,8 +492,13 @@ pub fn layout(words: &Words) -> Layout {
     Layout { width, height: bottom + 16.0, lanes, rows, items: b.items, gaps, ticks }
 }
 
-/// Which span a lifeline has open.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// Returns where `holder` last lost the lock under `token` at the lock services.
+fn lost_at(lock_end: &NodeMap<Vec<(u64, usize)>>, holder: NodeId, token: u64) -> Option<usize> {
+    lock_end.get(holder)?.iter().rev().find(|end| end.0 == token).map(|end| end.1)
+}
+
+/// Which span a lifeline has open; its number indexes a node's open spans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum SpanKey {
     Pause,
     Held,

@@ -8,10 +8,9 @@
 
 use super::event::{Event, EventKind};
 use super::holdings::{Change, Holdings};
-use super::ids::NodeId;
+use super::ids::{NodeId, NodeMap};
 use super::msg::{Msg, Rejection};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// What a finding says about the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -114,13 +113,13 @@ impl Verdict {
 /// (every token 0) are judged the same way as those with one.
 pub fn check(events: &[Event], quorum: usize) -> Verdict {
     let mut holdings = Holdings::new(quorum);
-    let mut latest_grant: BTreeMap<NodeId, u64> = BTreeMap::new();
+    let mut latest_grant: NodeMap<u64> = NodeMap::default();
     let mut grants = 0u64;
-    let mut believers: BTreeMap<NodeId, u64> = BTreeMap::new();
+    let mut believers: NodeMap<u64> = NodeMap::default();
     // The grant order and token under which the current data was written.
     let mut data: Option<(u64, u64)> = None;
     // The version each resource's write in progress was based on, if the writer read one.
-    let mut based_on: BTreeMap<NodeId, Option<u64>> = BTreeMap::new();
+    let mut based_on: NodeMap<Option<u64>> = NodeMap::default();
     let mut findings = Vec::new();
     let mut find = |i: usize, found: Found| findings.push(Finding { event: i, at_ms: events[i].at_ms, found });
     for (i, e) in events.iter().enumerate() {
@@ -132,13 +131,13 @@ pub fn check(events: &[Event], quorum: usize) -> Verdict {
         }
         match &e.kind {
             EventKind::BeliefStart { token, .. } => {
-                if let Some((&other, &other_token)) = believers.iter().find(|(n, _)| **n != e.node) {
+                if let Some((other, &other_token)) = believers.iter().find(|(n, _)| *n != e.node) {
                     find(i, Found::TwoHolders { client: e.node, token: *token, other, other_token });
                 }
                 believers.insert(e.node, *token);
             }
             EventKind::BeliefEnd { .. } => {
-                believers.remove(&e.node);
+                believers.remove(e.node);
             }
             EventKind::Deliver { msg: Msg::Write { expected_version, .. }, .. } => {
                 based_on.insert(e.node, *expected_version);
@@ -148,8 +147,8 @@ pub fn check(events: &[Event], quorum: usize) -> Verdict {
                 if quorum > 0 && holdings.token_of(writer) != Some(*token) {
                     find(i, Found::StaleWriteAccepted { writer, token: *token });
                 }
-                let order = latest_grant.get(&writer).copied().unwrap_or(0);
-                let read = based_on.remove(&e.node).flatten();
+                let order = latest_grant.get(writer).copied().unwrap_or(0);
+                let read = based_on.remove(e.node).flatten();
                 if let Some((_, newer)) = data.filter(|d| d.0 > order) {
                     find(i, Found::LostUpdate { writer, cause: LostCause::OverwroteNewer { newer } });
                 } else if let Some(read) = read.filter(|r| r + 1 < *version) {

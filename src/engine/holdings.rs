@@ -5,8 +5,7 @@
 //! read holdership through this one place.
 
 use super::event::{Event, EventKind};
-use super::ids::NodeId;
-use std::collections::{BTreeMap, BTreeSet};
+use super::ids::{NodeId, NodeMap};
 
 /// A change in who holds the lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,42 +20,44 @@ pub enum Change {
 #[derive(Clone, Debug)]
 pub struct Holdings {
     quorum: usize,
-    keys: BTreeMap<NodeId, BTreeSet<NodeId>>,
-    held: BTreeMap<NodeId, u64>,
+    /// By client: the lock-service nodes holding a key for it.
+    keys: NodeMap<Vec<NodeId>>,
+    /// By client: the token it holds the lock under.
+    held: NodeMap<u64>,
 }
 
 impl Holdings {
     /// Starts with nobody holding anything.
     pub fn new(quorum: usize) -> Self {
-        Holdings { quorum: quorum.max(1), keys: BTreeMap::new(), held: BTreeMap::new() }
+        Holdings { quorum: quorum.max(1), keys: NodeMap::default(), held: NodeMap::default() }
     }
 
     /// Applies one event, reporting each client that crosses the quorum either way.
     pub fn apply(&mut self, e: &Event) -> Vec<Change> {
         match e.kind {
             EventKind::LockGranted { token, holder, .. } | EventKind::LockReplicated { token, holder, .. } => {
-                let keys = self.keys.entry(holder).or_default();
-                keys.insert(e.node);
-                if keys.len() >= self.quorum && !self.held.contains_key(&holder) {
+                let keys = self.keys.or_default(holder);
+                if !keys.contains(&e.node) {
+                    keys.push(e.node);
+                }
+                if keys.len() >= self.quorum && self.held.get(holder).is_none() {
                     self.held.insert(holder, token);
                     return vec![Change::Gained { holder, token }];
                 }
                 Vec::new()
             }
             EventKind::LockEnded { holder, .. } => {
-                self.keys.entry(holder).or_default().remove(&e.node);
+                self.keys.or_default(holder).retain(|n| *n != e.node);
                 self.settle(holder).into_iter().collect()
             }
             // After a failover only the new primary's keys count.
             EventKind::Promoted => {
-                let holders: Vec<NodeId> = self.keys.keys().copied().collect();
-                holders
-                    .into_iter()
-                    .filter_map(|h| {
-                        self.keys.entry(h).or_default().retain(|n| *n == e.node);
-                        self.settle(h)
-                    })
-                    .collect()
+                let mut holders = Vec::new();
+                for (h, keys) in self.keys.iter_mut() {
+                    keys.retain(|n| *n == e.node);
+                    holders.push(h);
+                }
+                holders.into_iter().filter_map(|h| self.settle(h)).collect()
             }
             EventKind::Send { .. }
             | EventKind::Deliver { .. }
@@ -83,7 +84,7 @@ impl Holdings {
 
     fn settle(&mut self, holder: NodeId) -> Option<Change> {
         if self.keys_of(holder) < self.quorum {
-            if let Some(token) = self.held.remove(&holder) {
+            if let Some(token) = self.held.remove(holder) {
                 return Some(Change::Lost { holder, token });
             }
         }
@@ -92,11 +93,11 @@ impl Holdings {
 
     /// Returns the token under which `client` holds the lock now, if it does.
     pub fn token_of(&self, client: NodeId) -> Option<u64> {
-        self.held.get(&client).copied()
+        self.held.get(client).copied()
     }
 
     /// Returns how many lock-service nodes hold a key for `client`.
     pub fn keys_of(&self, client: NodeId) -> usize {
-        self.keys.get(&client).map_or(0, BTreeSet::len)
+        self.keys.get(client).map_or(0, Vec::len)
     }
 }

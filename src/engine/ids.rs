@@ -22,3 +22,60 @@ pub enum NodeKind {
     LockService,
     Resource,
 }
+
+/// Values by node id, in a vector: node ids are small and dense, so this is lighter than a tree
+/// map and iterates the same way, in node order.
+#[derive(Clone, Debug)]
+pub struct NodeMap<T> {
+    slots: Vec<Option<T>>,
+}
+
+impl<T> Default for NodeMap<T> {
+    fn default() -> Self {
+        NodeMap { slots: Vec::new() }
+    }
+}
+
+impl<T> NodeMap<T> {
+    pub fn get(&self, n: NodeId) -> Option<&T> {
+        self.slots.get(n.0).and_then(Option::as_ref)
+    }
+
+    /// Sets `n`'s value, returning the one it replaces.
+    pub fn insert(&mut self, n: NodeId, value: T) -> Option<T> {
+        if self.slots.len() <= n.0 {
+            self.slots.resize_with(n.0 + 1, || None);
+        }
+        self.slots[n.0].replace(value)
+    }
+
+    pub fn remove(&mut self, n: NodeId) -> Option<T> {
+        self.slots.get_mut(n.0).and_then(Option::take)
+    }
+
+    /// Returns `n`'s value, made from `T::default()` if it has none.
+    pub fn or_default(&mut self, n: NodeId) -> &mut T
+    where
+        T: Default,
+    {
+        if self.get(n).is_none() {
+            self.insert(n, T::default());
+        }
+        self.slots[n.0].as_mut().expect("the value was just set")
+    }
+
+    /// Iterates over the nodes that have a value, in node order.
+    pub fn iter(&self) -> impl Iterator<Item = (NodeId, &T)> {
+        self.slots.iter().enumerate().filter_map(|(i, v)| v.as_ref().map(|v| (NodeId(i), v)))
+    }
+
+    /// Iterates mutably over the nodes that have a value, in node order.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (NodeId, &mut T)> {
+        self.slots.iter_mut().enumerate().filter_map(|(i, v)| v.as_mut().map(|v| (NodeId(i), v)))
+    }
+
+    /// Consumes the map, yielding the nodes that have a value, in node order.
+    pub fn into_entries(self) -> impl Iterator<Item = (NodeId, T)> {
+        self.slots.into_iter().enumerate().filter_map(|(i, v)| v.map(|v| (NodeId(i), v)))
+    }
+}

@@ -6,7 +6,6 @@ use super::event::{Event, EventKind, LockEnd};
 use super::ids::NodeId;
 use super::msg::{Msg, MsgKind};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// What a run cost and how often things went wrong.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -31,15 +30,15 @@ impl Metrics {
     /// Counts the metrics of a finished run.
     pub fn of(events: &[Event], verdict: &Verdict) -> Metrics {
         let mut m = Metrics::default();
-        let mut writers: BTreeMap<&str, Vec<NodeId>> = BTreeMap::new();
+        // Each value written, with the clients that wrote it (a few dozen values at most).
+        let mut writers: Vec<(&str, Vec<NodeId>)> = Vec::new();
         for e in events {
             match &e.kind {
-                EventKind::Send { msg: Msg::Write { value, .. }, .. } => {
-                    let list = writers.entry(value.as_str()).or_default();
-                    if !list.contains(&e.node) {
-                        list.push(e.node);
-                    }
-                }
+                EventKind::Send { msg: Msg::Write { value, .. }, .. } => match writers.iter_mut().find(|w| w.0 == value) {
+                    Some((_, list)) if !list.contains(&e.node) => list.push(e.node),
+                    Some(_) => {}
+                    None => writers.push((value, vec![e.node])),
+                },
                 EventKind::Send { msg, .. } if msg.kind() == MsgKind::Acquire => m.acquire_requests += 1,
                 EventKind::Deliver { msg, .. } => match msg.kind() {
                     MsgKind::Busy => m.contended += 1,
@@ -72,7 +71,7 @@ impl Metrics {
                 | EventKind::Done => {}
             }
         }
-        m.duplicate_work = writers.values().map(|w| w.len() as u32 - 1).sum();
+        m.duplicate_work = writers.iter().map(|w| w.1.len() as u32 - 1).sum();
         m.stale_writes_accepted = verdict.of(FindingKind::StaleWriteAccepted).count() as u32;
         m.stale_writes_rejected = verdict.of(FindingKind::StaleWriteRejected).count() as u32;
         m

@@ -13,7 +13,7 @@ use super::resource::Resource;
 use super::rng::Rng;
 use super::spec::{FaultKind, Role, Spec};
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BinaryHeap;
 
 /// Runs a spec to completion and returns every event, in order.
 pub fn simulate(spec: &Spec) -> Result<Vec<Event>, RunError> {
@@ -81,6 +81,15 @@ struct Slot {
     status: Status,
     /// Deliveries and timers that arrived while the node was paused, in arrival order.
     held: Vec<Pending>,
+    /// The live generation of each of the node's pending timers; a popped timer with another
+    /// generation is stale.
+    timers: Vec<(Timer, u64)>,
+}
+
+impl Slot {
+    fn timer(&self, timer: Timer) -> Option<usize> {
+        self.timers.iter().position(|t| t.0 == timer)
+    }
 }
 
 struct Sim<'s> {
@@ -89,8 +98,6 @@ struct Sim<'s> {
     seq: u64,
     queue: BinaryHeap<Scheduled>,
     nodes: Vec<Slot>,
-    /// The live generation of each pending timer; a popped timer with another generation is stale.
-    timers: BTreeMap<(NodeId, Timer), u64>,
     next_gen: u64,
     next_msg: u64,
     net: Network,
@@ -126,6 +133,7 @@ impl<'s> Sim<'s> {
                     rng: Rng::derive(spec.seed, &format!("node:{i}")),
                     status: Status::Up,
                     held: Vec::new(),
+                    timers: Vec::new(),
                 })
             })
             .collect::<Result<Vec<_>, RunError>>()?;
@@ -135,7 +143,6 @@ impl<'s> Sim<'s> {
             seq: 0,
             queue: BinaryHeap::new(),
             nodes,
-            timers: BTreeMap::new(),
             next_gen: 0,
             next_msg: 0,
             net: Network::new(spec.network.clone(), Rng::derive(spec.seed, "net")),
@@ -200,8 +207,9 @@ impl<'s> Sim<'s> {
                 self.call(to, |a, cx| a.on_message(cx, from, &msg));
             }
             Pending::Timer { node, timer, gen } => {
-                if self.timers.get(&(node, timer)) == Some(&gen) {
-                    self.timers.remove(&(node, timer));
+                let slot = &mut self.nodes[node.0];
+                if let Some(at) = slot.timer(timer).filter(|&at| slot.timers[at].1 == gen) {
+                    slot.timers.swap_remove(at);
                     self.call(node, |a, cx| a.on_timer(cx, timer));
                 }
             }
@@ -247,7 +255,7 @@ impl<'s> Sim<'s> {
                 let slot = &mut self.nodes[node.0];
                 slot.status = Status::Down;
                 slot.held.clear();
-                self.timers.retain(|(n, _), _| *n != node);
+                slot.timers.clear();
                 self.call_notes_only(node);
             }
             FaultKind::Restart { node, keep_state } => {
@@ -319,14 +327,21 @@ impl<'s> Sim<'s> {
             Command::SetTimer { timer, at_local } => {
                 self.next_gen += 1;
                 let gen = self.next_gen;
-                self.timers.insert((node, timer), gen);
+                let slot = &mut self.nodes[node.0];
+                match slot.timer(timer) {
+                    Some(at) => slot.timers[at].1 = gen,
+                    None => slot.timers.push((timer, gen)),
+                }
                 let clock = &self.nodes[node.0].clock;
                 if let Some(at_ms) = clock.true_when_reaches(at_local, self.now_ms, self.spec.limits.max_time_ms + 1) {
                     self.schedule(at_ms, Pending::Timer { node, timer, gen });
                 }
             }
             Command::CancelTimer(timer) => {
-                self.timers.remove(&(node, timer));
+                let slot = &mut self.nodes[node.0];
+                if let Some(at) = slot.timer(timer) {
+                    slot.timers.swap_remove(at);
+                }
             }
             Command::Note(kind) => self.record(node, kind),
         }
