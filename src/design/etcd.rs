@@ -20,6 +20,7 @@ use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, local, ms};
+use crate::present::quoted::Quoted;
 use crate::present::{Names, Vocabulary};
 use serde::Serialize;
 use std::rc::Rc;
@@ -251,7 +252,7 @@ impl Vocabulary for EtcdDesign {
     }
 
     fn write_to_service(&self, token: u64, value: &str) -> String {
-        format!("txn: if create_revision(lock key) = {token} then put {value:?}")
+        format!("txn: if create_revision(lock key) = {token} then put {value_q}", value_q = Quoted(value))
     }
 
     fn guard_refused(&self, token: u64) -> String {

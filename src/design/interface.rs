@@ -51,6 +51,13 @@ pub trait Design: Protocol + Vocabulary {
     fn release_modes(&self) -> &'static [ReleaseMode];
 }
 
+/// A design prints as its tag: designs carry no printing code of their own.
+impl std::fmt::Debug for dyn Design {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.kind().tag())
+    }
+}
+
 /// How many lock-service nodes a design runs on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Services {

@@ -21,6 +21,7 @@ use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, local, ms};
+use crate::present::quoted::Quoted;
 use crate::present::{Names, Vocabulary};
 use serde::Serialize;
 use std::collections::VecDeque;
@@ -266,7 +267,7 @@ impl Vocabulary for PgDesign {
     }
 
     fn write_to_service(&self, _token: u64, value: &str) -> String {
-        format!("UPDATE rows SET value = {value:?}")
+        format!("UPDATE rows SET value = {value_q}", value_q = Quoted(value))
     }
 
     fn guard_refused(&self, _token: u64) -> String {

@@ -33,8 +33,9 @@ pub trait DesignMsg: Clone + PartialEq + Debug + Serialize + 'static {
     fn kind(&self) -> MsgKind;
 }
 
-/// The object-safe face of a [`DesignMsg`].
-trait Erased: Debug {
+/// The object-safe face of a [`DesignMsg`]. It leaves out `Debug`, so the browser build, which
+/// never prints a message, carries no printing code for any design's messages.
+trait Erased {
     fn kind(&self) -> MsgKind;
     fn as_any(&self) -> &dyn Any;
     fn same(&self, other: &dyn Erased) -> bool;
@@ -62,8 +63,18 @@ impl<T: DesignMsg> Erased for T {
 }
 
 /// A design's message in flight: shared, cheap to clone, compared by value.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct LockMsg(Rc<dyn Erased>);
+
+impl Debug for LockMsg {
+    /// Natively, the message as JSON; in the browser, only its kind.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        #[cfg(not(target_arch = "wasm32"))]
+        return write!(f, "{}", self.0.to_json());
+        #[cfg(target_arch = "wasm32")]
+        return write!(f, "{:?}", self.kind());
+    }
+}
 
 impl LockMsg {
     /// Wraps a design's message.

@@ -9,7 +9,7 @@ use super::policy::{AcquirePolicy, RenewPolicy};
 use std::fmt::Debug;
 
 /// A configured lock design, as the simulator sees it.
-pub trait Protocol: Debug {
+pub trait Protocol {
     /// Builds lock-service node `index` of `nodes` (all the lock-service nodes, in order);
     /// `None` for a design without a lock service.
     fn service(&self, index: usize, nodes: &[NodeId]) -> Option<Box<dyn Actor>>;
@@ -20,6 +20,13 @@ pub trait Protocol: Debug {
     fn quorum(&self, lock_nodes: usize) -> usize;
     /// Says whether the protected data lives in the lock service itself.
     fn data_in_service(&self) -> bool;
+}
+
+/// A spec prints its protocol by name only: protocols carry no printing code of their own.
+impl std::fmt::Debug for dyn Protocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Protocol")
+    }
 }
 
 /// What the script runner knows when a lock message arrives.

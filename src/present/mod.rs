@@ -3,6 +3,7 @@
 //! and export notes. Pure: it names no UI crate.
 
 pub mod number;
+pub mod quoted;
 pub mod vocabulary;
 pub mod words;
 

@@ -3,6 +3,7 @@
 //! every sentence from these; the defaults speak of a plain lease.
 
 use super::number::{group, local};
+use super::quoted::Quoted;
 use crate::engine::event::LockEnd;
 use crate::engine::msg::LockMsg;
 use crate::engine::trace::Participant;
@@ -130,8 +131,8 @@ pub trait Vocabulary {
     /// Labels a write to data kept in the lock service itself.
     fn write_to_service(&self, token: u64, value: &str) -> String {
         match self.token(token) {
-            Some(t) => format!("write {value:?} with {t}"),
-            None => format!("write {value:?}"),
+            Some(t) => format!("write {value_q} with {t}", value_q = Quoted(value)),
+            None => format!("write {value_q}", value_q = Quoted(value)),
         }
     }
 

@@ -3,6 +3,7 @@
 //! log, labels for arrows and marks, findings, the verdict and the metrics.
 
 use super::number::{capital, group, group_u, local, ms};
+use super::quoted::Quoted;
 use super::vocabulary::{Names, Vocabulary};
 use crate::engine::checker::{FindingKind, Found, LostCause};
 use crate::engine::event::{BeliefEnd, DropReason, EventKind, LockEnd};
@@ -72,12 +73,12 @@ impl<'a> Words<'a> {
             Msg::Write { token, value, expected_version: None } if self.trace.participants[to.0].role == NodeKind::LockService => {
                 self.vocab.write_to_service(*token, value)
             }
-            Msg::Write { value, expected_version: None, .. } if !self.has_lock() => format!("write {value:?}"),
+            Msg::Write { value, expected_version: None, .. } if !self.has_lock() => format!("write {value_q}", value_q = Quoted(value)),
             Msg::Write { token, value, expected_version: None } => match self.vocab.token(*token) {
-                Some(t) => format!("write {value:?} with {t}"),
-                None => format!("write {value:?} (no token)"),
+                Some(t) => format!("write {value_q} with {t}", value_q = Quoted(value)),
+                None => format!("write {value_q} (no token)", value_q = Quoted(value)),
             },
-            Msg::Write { value, expected_version: Some(v), .. } => format!("write {value:?} (read v{v})"),
+            Msg::Write { value, expected_version: Some(v), .. } => format!("write {value_q} (read v{v})", value_q = Quoted(value)),
             Msg::WriteAccepted { version } => format!("ok (version {version})"),
             Msg::WriteRejected { reason } => format!("rejected: {}", self.rejection(reason)),
         }
@@ -181,13 +182,13 @@ impl<'a> Words<'a> {
             EventKind::RenewalFailed { abort, .. } => v.renewal_failed(me, *abort),
             EventKind::GaveUp { attempts } => format!("{me} gives up on {} after {attempts} attempts.", v.held()),
             EventKind::WriteAccepted { writer, value, version, .. } if !self.has_lock() => {
-                format!("{me} accepts {value:?} from {}; the data is now at version {version}.", n(*writer))
+                format!("{me} accepts {value_q} from {}; the data is now at version {version}.", n(*writer), value_q = Quoted(value))
             }
             EventKind::WriteAccepted { writer, token, value, version } => {
-                format!("{me} accepts {value:?} from {} ({}); the data is now at version {version}.", n(*writer), self.token(*token))
+                format!("{me} accepts {value_q} from {} ({}); the data is now at version {version}.", n(*writer), self.token(*token), value_q = Quoted(value))
             }
             EventKind::WriteRejected { writer, value, reason, .. } => {
-                format!("{me} rejects {value:?} from {}: {}. {}", n(*writer), self.rejection(reason), self.rejection_means(reason))
+                format!("{me} rejects {value_q} from {}: {}. {}", n(*writer), self.rejection(reason), self.rejection_means(reason), value_q = Quoted(value))
             }
             EventKind::Done => format!("{me} has finished its script."),
         }
@@ -200,15 +201,14 @@ impl<'a> Words<'a> {
             Msg::Read => format!("{me} asks {to_name} which version the data is at."),
             Msg::ReadResult { version } => format!("{me} answers {to_name}: the data is at version {version}."),
             Msg::Write { expected_version: Some(v), value, .. } => format!(
-                "{me} sends a write of {value:?} to {to_name}, based on version {v}, which it read; a store that checks versions takes it only if the data is still at version {v}."
-            ),
+                "{me} sends a write of {value_q} to {to_name}, based on version {v}, which it read; a store that checks versions takes it only if the data is still at version {v}.", value_q = Quoted(value)),
             Msg::Write { .. } if self.trace.participants[to.0].role == NodeKind::LockService => {
                 format!("{me} sends {to_name} “{}”.", self.label(msg, to))
             }
-            Msg::Write { value, .. } if !self.has_lock() => format!("{me} sends a write of {value:?} to {to_name}."),
+            Msg::Write { value, .. } if !self.has_lock() => format!("{me} sends a write of {value_q} to {to_name}.", value_q = Quoted(value)),
             Msg::Write { token, value, .. } => match self.vocab.token(*token) {
-                Some(t) => format!("{me} sends a write of {value:?} to {to_name}, carrying {t}."),
-                None => format!("{me} sends a write of {value:?} to {to_name}; it has no token to carry."),
+                Some(t) => format!("{me} sends a write of {value_q} to {to_name}, carrying {t}.", value_q = Quoted(value)),
+                None => format!("{me} sends a write of {value_q} to {to_name}; it has no token to carry.", value_q = Quoted(value)),
             },
             Msg::WriteAccepted { version } => format!("{me} answers {to_name}: ok, the data is now at version {version}."),
             Msg::WriteRejected { reason } => format!("{me} answers {to_name}: rejected ({}).", self.rejection(reason)),
@@ -266,16 +266,16 @@ impl<'a> Words<'a> {
             }
             EventKind::GaveUp { attempts } => format!("gives up after {attempts} attempts"),
             EventKind::WriteAccepted { writer, value, version, .. } if !self.has_lock() => {
-                format!("ACCEPT {value:?} from {} → version {version}", n(*writer))
+                format!("ACCEPT {value_q} from {} → version {version}", n(*writer), value_q = Quoted(value))
             }
             EventKind::WriteAccepted { writer, token, value, version } => {
-                format!("ACCEPT {value:?} from {} {} → version {version}", n(*writer), self.token(*token))
+                format!("ACCEPT {value_q} from {} {} → version {version}", n(*writer), self.token(*token), value_q = Quoted(value))
             }
             EventKind::WriteRejected { writer, value, reason, .. } if !self.has_lock() => {
-                format!("REJECT {value:?} from {}: {}", n(*writer), self.rejection(reason))
+                format!("REJECT {value_q} from {}: {}", n(*writer), self.rejection(reason), value_q = Quoted(value))
             }
             EventKind::WriteRejected { writer, token, value, reason } => {
-                format!("REJECT {value:?} from {} {}: {}", n(*writer), self.token(*token), self.rejection(reason))
+                format!("REJECT {value_q} from {} {}: {}", n(*writer), self.token(*token), self.rejection(reason), value_q = Quoted(value))
             }
             EventKind::Done => "script done".into(),
         }
@@ -426,9 +426,9 @@ impl<'a> Words<'a> {
     /// Describes the protected data for the inspector.
     pub fn data(&self, value: &str, writer: NodeId, token: u64, version: u64, highest_token: u64) -> String {
         let mut s = if self.has_lock() {
-            format!("data {value:?} (by {}, {}), version {version}", self.name(writer), self.token(token))
+            format!("data {value_q} (by {}, {}), version {version}", self.name(writer), self.token(token), value_q = Quoted(value))
         } else {
-            format!("data {value:?} (by {}), version {version}", self.name(writer))
+            format!("data {value_q} (by {}), version {version}", self.name(writer), value_q = Quoted(value))
         };
         if highest_token > 0 {
             if let Some(t) = self.vocab.token(highest_token) {

@@ -2,6 +2,7 @@
 //! line and column. The browser and the command line read scenarios with this same code.
 
 use crate::error::ScenarioError;
+use crate::present::quoted::Quoted;
 
 /// A JSON value. Numbers keep their text, so each field can read it as the type it needs.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,7 +32,7 @@ impl Value {
             Value::Null => "null".into(),
             Value::Bool(b) => format!("boolean `{b}`"),
             Value::Number(n) => format!("number {n}"),
-            Value::String(s) => format!("string {s:?}"),
+            Value::String(s) => format!("string {s_q}", s_q = Quoted(s)),
             Value::Array(_) => "an array".into(),
             Value::Object(_) => "an object".into(),
         }

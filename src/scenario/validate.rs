@@ -9,6 +9,7 @@ use crate::engine::clock::{Clock, ClockJump, MAX_DRIFT_PPM, MIN_DRIFT_PPM};
 use crate::engine::ids::NodeId;
 use crate::engine::spec::{self, ClientSpec, FaultKind, LinkSpec, NetworkSpec, NodeSpec, Role, Spec, Step};
 pub use crate::error::ScenarioError;
+use crate::present::quoted::Quoted;
 
 /// The scenario format version this build reads.
 pub const VERSION: u32 = 1;
@@ -59,7 +60,7 @@ impl Ids<'_> {
     fn get(&self, path: &str, id: &str) -> Result<NodeId, ScenarioError> {
         match self.0.iter().position(|k| *k == id) {
             Some(i) => Ok(NodeId(i)),
-            None => err(path, format!("no participant has id {id:?} (ids: {})", self.0.join(", "))),
+            None => err(path, format!("no participant has id {} (ids: {})", Quoted(id), self.0.join(", "))),
         }
     }
 
@@ -87,7 +88,7 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
             return err(format!("{path}.id"), format!("must be 1 to {MAX_NAME_CHARS} characters"));
         }
         if ids.0[..i].contains(&p.id()) {
-            return err(format!("{path}.id"), format!("{:?} is used twice", p.id()));
+            return err(format!("{path}.id"), format!("{} is used twice", Quoted(p.id())));
         }
         if p.name().trim().is_empty() || p.name().chars().count() > MAX_NAME_CHARS {
             return err(format!("{path}.name"), format!("must be 1 to {MAX_NAME_CHARS} characters"));

@@ -8,7 +8,7 @@ use super::diagram_view::DiagramView;
 use super::event_log::EventLog;
 use super::guarantees::Guarantees;
 use super::inspector::Inspector;
-use super::legend::Legend;
+use super::legend::legend;
 use super::narration::{Narration, VerdictBadge};
 use super::picker::Picker;
 use super::questions::Questions;
@@ -276,7 +276,7 @@ pub fn App() -> Html {
                 <Narration run={run.clone()} cursor={cursor} />
                 <Inspector run={run.clone()} cursor={cursor} />
                 <Guarantees run={run.clone()} />
-                <Legend />
+                { legend() }
             </aside>
             <section class="log-area" aria-label="Event log">
                 <EventLog run={run} cursor={cursor} on_seek={on_action} />
