@@ -1,7 +1,9 @@
 // Benchmark in headless Chromium, printed as figures:
 // - the payload (wasm + js + css), gzipped and brotli-compressed, beside the smallest Yew app;
 // - navigation to a drawn diagram for stress runs of about 100, 1,000, 3,000 and 10,000 messages,
-//   side by side with Mermaid rendering the same messages in the same browser session;
+//   side by side with Mermaid rendering the same messages in the same browser session, both to
+//   the diagram in the page and to the frame painted after it, and in an already loaded app;
+// - the largest stress run: time to a painted diagram and the longest task;
 // - step time (input to updated DOM) at 100, 1,000 and 10,000 events;
 // - wasm memory per event at 10,000 events.
 import { execFileSync } from 'node:child_process';
@@ -39,18 +41,42 @@ const cli = (...args) => execFileSync(path.join(ROOT, 'target/release/lockstep')
 const { url, close } = await serve(dist);
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 
-/** Opens a page that records when the first diagram appears and keeps the wasm instance. */
+/** Opens a page that records when the first diagram appears, when the frame after it is
+ * painted, and the longest task; it keeps the wasm instance. */
 async function open(hash) {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   await page.addInitScript(() => {
+    window.__longest = 0;
+    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask', buffered: true });
     addEventListener('TrunkApplicationStarted', (e) => { window.__wasm = e.detail.wasm; });
     new MutationObserver((_, obs) => {
-      if (document.querySelector('svg.lockstep-diagram')) { window.__firstDiagram = performance.now(); obs.disconnect(); }
+      if (document.querySelector('svg.lockstep-diagram')) {
+        window.__firstDiagram = performance.now();
+        requestAnimationFrame(() => setTimeout(() => { window.__painted = performance.now(); }));
+        obs.disconnect();
+      }
     }).observe(document, { childList: true, subtree: true });
   });
   await page.goto(`${url}${hash}`);
-  await page.waitForFunction(() => window.__firstDiagram !== undefined, null, { timeout: 600000 });
+  await page.waitForFunction(() => window.__painted !== undefined, null, { timeout: 600000 });
   return page;
+}
+
+/** In a page already showing a lesson, the time from a link to a stress run to its painted
+ * diagram: the work of the app alone, as Mermaid's time is the work of Mermaid alone. */
+async function inApp(events) {
+  const page = await open('#/short-pause/0');
+  const took = await page.evaluate(async (events) => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+    await frame();
+    const t0 = performance.now();
+    location.hash = `#/stress/${events}/0`;
+    while (!document.querySelector('[data-testid=lesson-title]').innerText.includes('contending')) await new Promise((r) => setTimeout(r));
+    await frame();
+    return performance.now() - t0;
+  }, events);
+  await page.close();
+  return took;
 }
 
 // Navigation to diagram, against Mermaid drawing the same messages.
@@ -60,8 +86,9 @@ for (const messages of [100, 1000, 3000, 10000]) {
   const trace = JSON.parse(cli('run', `stress-${events}`, '--format', 'json'));
   const drawn = trace.events.filter((e) => e.kind === 'deliver' || e.kind === 'drop').length;
   const page = await open(`#/stress/${events}/0`);
-  const ours = await page.evaluate(() => window.__firstDiagram);
+  const { ours, oursPainted } = await page.evaluate(() => ({ ours: window.__firstDiagram, oursPainted: window.__painted }));
   await page.close();
+  const app = await inApp(events);
   const text = cli('run', `stress-${events}`, '--format', 'mermaid');
   const m = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   await m.setContent('<div id="out"></div>');
@@ -71,11 +98,24 @@ for (const messages of [100, 1000, 3000, 10000]) {
     const t0 = performance.now();
     const { svg } = await window.mermaid.render('bench', text);
     document.getElementById('out').innerHTML = svg;
-    return performance.now() - t0;
-  }, text).catch((e) => NaN);
+    const rendered = performance.now() - t0;
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+    return { rendered, painted: performance.now() - t0 };
+  }, text).catch((e) => null);
   await m.close();
-  const ratio = Number.isNaN(theirs) ? 'Mermaid failed' : `${(theirs / ours).toFixed(1)}× faster than Mermaid (${(theirs / 1000).toFixed(2)} s)`;
+  const ratio = theirs === null ? 'Mermaid failed' : `${(theirs.rendered / ours).toFixed(1)}× faster than Mermaid (${(theirs.rendered / 1000).toFixed(2)} s)`;
   console.log(`browser: ${drawn} messages (${trace.events.length} events): navigation to diagram ${ours.toFixed(0)} ms; ${ratio}`);
+  if (theirs !== null) {
+    console.log(`browser: ${drawn} messages: painted: navigation ${oursPainted.toFixed(0)} ms, in the loaded app ${app.toFixed(0)} ms; Mermaid ${(theirs.painted / 1000).toFixed(2)} s: ${(theirs.painted / oursPainted).toFixed(1)}× (navigation), ${(theirs.painted / app).toFixed(1)}× (in the app)`);
+  }
+}
+
+// The largest run the stress link accepts.
+{
+  const page = await open('#/stress/200000/0');
+  const r = await page.evaluate(() => ({ first: window.__firstDiagram, painted: window.__painted, longest: window.__longest, items: document.querySelectorAll('.diagram-body .item').length }));
+  console.log(`browser: #/stress/200000: diagram ${r.first.toFixed(0)} ms, painted ${r.painted.toFixed(0)} ms after navigation, longest task ${r.longest.toFixed(0)} ms, ${r.items} items in the page`);
+  await page.close();
 }
 
 // Step time and memory.
