@@ -23,9 +23,10 @@ struct StaticProps {
     view: Option<(u32, u32)>,
 }
 
-/// Runs with up to this many items are drawn whole; larger ones keep only the items near the
-/// view in the page, so any run the app accepts scrolls and steps without freezing.
-const DRAW_WHOLE_UP_TO: usize = 1_500;
+/// Runs with up to this many items (every lesson and comparison cell) are drawn whole; larger
+/// ones keep only the items near the view in the page, so any run the app accepts opens,
+/// scrolls and steps without freezing.
+const DRAW_WHOLE_UP_TO: usize = 400;
 
 /// The height, in diagram units, by which the drawn part of a large run moves.
 const BLOCK: f32 = 1_024.0;
