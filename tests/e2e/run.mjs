@@ -17,10 +17,11 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM
 let passed = 0;
 let failed = 0;
 
-async function check(name, body) {
+/** Runs one check in a fresh page; `expected` matches console errors the check provokes. */
+async function check(name, body, expected = null) {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console error: ${m.text()}`); });
+  page.on('console', (m) => { if (m.type() === 'error' && !(expected && expected.test(m.text()))) problems.push(`console error: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   try {
     await body(page);
@@ -202,6 +203,35 @@ await check('the largest stress run opens, scrolls and steps, drawing only what 
   expect(d.n > 20 && d.top <= d.height / 2 && d.bottom >= d.height / 2, `end: ${JSON.stringify(d)}`);
   await page.screenshot({ path: path.join(SHOTS, 'stress-200000-end.png') });
 });
+
+await check('lessons are fetched when opened, not built into the page, and a missing file gets a message', async (page) => {
+  const wasm = fs.readdirSync(path.join(ROOT, 'dist')).find((f) => f.endsWith('.wasm'));
+  const bytes = fs.readFileSync(path.join(ROOT, 'dist', wasm)).toString('latin1');
+  const intro = JSON.parse(fs.readFileSync(path.join(ROOT, 'src/scenario/lessons/short-pause.json'), 'utf8')).intro.slice(0, 40);
+  expect(!bytes.includes(intro), 'the wasm holds no lesson text');
+  // A slow file: the page says it is loading, then shows the lesson.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/lessons/short-pause.json', async (route) => { await held; await route.continue(); });
+  const fetched = [];
+  page.on('request', (r) => { if (r.url().includes('/lessons/')) fetched.push(r.url().split('/lessons/')[1]); });
+  await page.goto(`${url}#/short-pause/3`);
+  await page.waitForSelector('[data-testid=loading]');
+  expect((await text(page, 'loading')) === 'Loading the lesson…', 'loading is said');
+  release();
+  await page.waitForSelector('[data-testid=lesson-title]');
+  expect((await text(page, 'lesson-title')) === 'A pause shorter than the lease', 'the lesson arrives');
+  expect((await text(page, 'step-count')).startsWith('Step 3 of'), 'at the linked step');
+  expect(fetched.join() === 'short-pause.json', `fetched only the lesson opened: ${fetched}`);
+  // A file that cannot be fetched: a message, and the first lesson instead.
+  await page.route('**/lessons/clock-jump.json', (route) => route.fulfill({ status: 404, body: '' }));
+  await page.goto(`${url}#/clock-jump/0`);
+  await page.reload();
+  await page.waitForSelector('[data-testid=notice]');
+  const notice = await text(page, 'notice');
+  expect(notice.startsWith('The lesson “The lock service\'s clock jumps” could not be loaded: the server answered 404'), `notice: ${notice}`);
+  await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]')?.innerText === 'The lease expiration race, fenced');
+}, /status of 404/);
 
 await check('narrow screen stays usable', async (page) => {
   await page.setViewportSize({ width: 420, height: 900 });

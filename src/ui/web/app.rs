@@ -12,11 +12,11 @@ use super::legend::legend;
 use super::narration::{Narration, VerdictBadge};
 use super::picker::Picker;
 use super::questions::Questions;
-use super::run::{load, RunRef};
+use super::run::{fetched, load, Load, RunRef};
 use crate::diagram::mermaid;
 use crate::diagram::svg;
 use crate::scenario::compare::{self, Cell};
-use crate::scenario::lessons;
+use crate::scenario::lessons::{self, Entry};
 use crate::ui::player::{Action, Player};
 use crate::ui::route::{self, Route, Target};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -26,42 +26,79 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Everything on screen that changes.
+#[derive(Clone)]
 pub struct AppState {
-    pub run: RunRef,
+    /// The run on screen; `None` only until the first lesson's file has arrived.
+    pub run: Option<RunRef>,
     pub player: Player,
     /// The comparison table, when it is on screen in place of the run.
     pub table: Option<Rc<Vec<Vec<Cell>>>>,
     /// A message about something the user asked for that could not be done as asked.
     pub notice: Option<String>,
+    /// A lesson whose file is on its way, and the step to open it at.
+    pub pending: Option<(&'static Entry, u64)>,
 }
 
 /// What can happen to the app.
 pub enum Msg {
     Player(Action),
     Open(Target, u64),
+    /// A lesson's file arrived, or could not be fetched.
+    Fetched(&'static str, Result<String, String>),
     /// The hash changed under us (a pasted link, the back button).
     Hash(String),
     Dismiss,
 }
 
 fn first_lesson() -> Target {
-    Target::Lesson(lessons::all()[0].id().to_string())
+    Target::Lesson(lessons::index()[0].id.to_string())
 }
 
 impl AppState {
-    /// Opens a target at a step; a step past the last shows the last, with a notice.
-    fn open(target: Target, step: u64) -> AppState {
+    /// Nothing on screen yet.
+    fn empty() -> AppState {
+        AppState { run: None, player: Player::new(0), table: None, notice: None, pending: None }
+    }
+
+    /// Opens a target at a step, over what is on screen until a lesson's file arrives.
+    fn open(&self, target: Target, step: u64) -> AppState {
         if target == Target::Table {
-            return AppState::open(first_lesson(), 0).with_table();
+            return AppState { notice: None, ..self.open(first_lesson(), 0) }.with_table();
         }
-        let (run, mut notice) = match load(&target) {
-            Ok(run) => (run, None),
-            Err(e) => (load(&first_lesson()).expect("the first lesson loads"), Some(format!("{e}. Showing the first lesson instead."))),
-        };
+        match load(&target) {
+            Ok(Load::Ready(run)) => AppState::show(run, step),
+            Ok(Load::Fetch(entry)) => AppState { table: None, notice: None, pending: Some((entry, step)), ..self.clone() },
+            // The first lesson is always in the index; if even it cannot run, say so and show nothing.
+            Err(e) if target == first_lesson() => AppState { notice: Some(format!("{e}.")), ..AppState::empty() },
+            Err(e) => AppState { notice: Some(format!("{e}. Showing the first lesson instead.")), ..self.open(first_lesson(), 0) },
+        }
+    }
+
+    /// Shows a run at a step; a step past the last shows the last, with a notice.
+    fn show(run: RunRef, step: u64) -> AppState {
         let steps = run.trace.events.len();
-        let (step, past_end) = route::clamp(step, steps);
-        notice = notice.or(past_end);
-        AppState { player: Player::new(steps).apply(Action::Load { steps, step }), run, table: None, notice }
+        let (step, notice) = route::clamp(step, steps);
+        AppState { player: Player::new(steps).apply(Action::Load { steps, step }), run: Some(run), table: None, notice, pending: None }
+    }
+
+    /// Shows a fetched lesson file, if it is the one awaited.
+    fn arrived(&self, id: &str, file: Result<String, String>) -> AppState {
+        let Some((entry, step)) = self.pending.filter(|p| p.0.id == id) else { return self.clone() };
+        match file.and_then(|source| fetched(entry, source).map_err(|e| e.to_string())) {
+            // A table or a notice that came with the request stays.
+            Ok(run) => {
+                let shown = AppState::show(run, step);
+                AppState { table: self.table.clone(), notice: shown.notice.clone().or(self.notice.clone()), ..shown }
+            }
+            Err(e) => {
+                let notice = Some(format!("The lesson “{}” could not be loaded: {e}.", entry.title));
+                if self.run.is_none() && id != lessons::index()[0].id {
+                    AppState { notice, ..self.open(first_lesson(), 0) }
+                } else {
+                    AppState { notice, pending: None, ..self.clone() }
+                }
+            }
+        }
     }
 
     /// Shows the comparison table over the current run.
@@ -72,17 +109,23 @@ impl AppState {
         }
     }
 
-    /// Returns the URL hash for what is on screen.
+    /// Returns the URL hash for what is on screen, or on its way.
     fn hash(&self) -> String {
-        let target = if self.table.is_some() { Target::Table } else { self.run.target.clone() };
-        route::format(&Route { target, step: self.player.step as u64 })
+        let (target, step) = match (&self.pending, &self.run) {
+            _ if self.table.is_some() => (Target::Table, 0),
+            (Some((entry, step)), _) => (Target::Lesson(entry.id.to_string()), *step),
+            (None, Some(run)) => (run.target.clone(), self.player.step as u64),
+            (None, None) => return String::new(),
+        };
+        route::format(&Route { target, step })
     }
 
-    fn from_hash(hash: &str) -> AppState {
+    /// Opens what a link names.
+    fn follow(&self, hash: &str) -> AppState {
         match route::parse(hash) {
-            Ok(Some(Route { target, step })) => AppState::open(target, step),
-            Ok(None) => AppState::open(first_lesson(), 0),
-            Err(e) => AppState { notice: Some(format!("Could not read the link: {e}.")), ..AppState::open(first_lesson(), 0) },
+            Ok(Some(Route { target, step })) => self.open(target, step),
+            Ok(None) => self.open(first_lesson(), 0),
+            Err(e) => AppState { notice: Some(format!("Could not read the link: {e}.")), ..self.open(first_lesson(), 0) },
         }
     }
 }
@@ -99,17 +142,18 @@ impl Reducible for AppState {
                 if player == self.player {
                     return self;
                 }
-                AppState { run: self.run.clone(), player, table: self.table.clone(), notice: self.notice.clone() }
+                AppState { player, ..(*self).clone() }
             }
-            Msg::Open(Target::Table, _) => AppState { run: self.run.clone(), player: self.player, table: None, notice: None }.with_table(),
-            Msg::Open(target, step) => AppState::open(target, step),
+            Msg::Open(Target::Table, _) => AppState { table: None, notice: None, pending: None, ..(*self).clone() }.with_table(),
+            Msg::Open(target, step) => self.open(target, step),
+            Msg::Fetched(id, file) => self.arrived(id, file),
             Msg::Hash(hash) => {
                 if hash == self.hash() {
                     return self;
                 }
-                AppState::from_hash(&hash)
+                self.follow(&hash)
             }
-            Msg::Dismiss => AppState { run: self.run.clone(), player: self.player, table: self.table.clone(), notice: None },
+            Msg::Dismiss => AppState { notice: None, ..(*self).clone() },
         })
     }
 }
@@ -117,8 +161,7 @@ impl Reducible for AppState {
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| AppState::from_hash(&browser::hash()));
-    let lessons = use_memo((), |_| lessons::all());
+    let state = use_reducer(|| AppState::empty().follow(&browser::hash()));
     let theme = use_state(browser::initial_theme);
 
     // Keep the hash in step with what is shown.
@@ -170,6 +213,18 @@ pub fn App() -> Html {
     {
         use_effect_with(*theme, |theme| browser::apply_theme(theme));
     }
+    // A lesson's file, fetched when the lesson is opened (builds that embed lessons never wait).
+    {
+        let dispatch = state.dispatcher();
+        use_effect_with(state.pending.map(|p| p.0.id), move |pending| {
+            if let Some(id) = *pending {
+                yew::platform::spawn_local(async move {
+                    let file = browser::fetch_text(&format!("lessons/{id}.json")).await;
+                    dispatch.dispatch(Msg::Fetched(id, file));
+                });
+            }
+        });
+    }
 
     // Callbacks keep their identity across renders, so components whose other props did not
     // change are not rendered again on every step.
@@ -185,7 +240,68 @@ pub fn App() -> Html {
         let theme = theme.clone();
         Callback::from(move |_| theme.set(if *theme == "dark" { "light" } else { "dark" }))
     };
-    let run = state.run.clone();
+    let on_dismiss = {
+        let dispatch = state.dispatcher();
+        use_callback((), move |_: MouseEvent, _| dispatch.dispatch(Msg::Dismiss))
+    };
+    let is_cell = state.run.as_ref().is_some_and(|r| matches!(r.target, Target::Compare { .. }));
+    // A cell of the comparison belongs to the table's entry in the picker.
+    let current = match (&state.pending, &state.run) {
+        _ if state.table.is_some() || is_cell => Target::Table,
+        (Some((entry, _)), _) => Target::Lesson(entry.id.to_string()),
+        (None, Some(run)) => run.target.clone(),
+        (None, None) => first_lesson(),
+    };
+    let exports = match (&state.run, &state.table) {
+        (Some(run), None) => exports(run),
+        _ => Html::default(),
+    };
+    let stage = match (&state.table, &state.run) {
+        (Some(rows), _) => html! {
+            <main class="stage" aria-labelledby="lesson-title">
+                <CompareTable rows={rows.clone()} on_select={on_select.clone()} />
+            </main>
+        },
+        (None, Some(run)) => stage(run, &state, is_cell, &on_action, &on_select),
+        (None, None) => html! {
+            <main class="stage" aria-busy={state.pending.is_some().then_some("true")}>
+                <p class="loading" data-testid="loading">{ if state.pending.is_some() { "Loading the lesson…" } else { "Nothing to show." } }</p>
+            </main>
+        },
+    };
+
+    html! {
+        <div class={classes!("app", state.table.is_some().then_some("app--table"))}>
+            <header class="topbar">
+                <div class="brand">
+                    <span class="brand-mark" aria-hidden="true">{"⟂"}</span>
+                    <span class="brand-name">{"Lockstep"}</span>
+                    <span class="brand-tag">{"distributed locks and fencing tokens, step by step"}</span>
+                </div>
+                <div class="topbar-actions">
+                    { exports }
+                    <button class="btn btn--ghost" onclick={on_theme} data-testid="theme" aria-label="Switch between light and dark theme">
+                        { if *theme == "dark" { "☀ Light" } else { "☾ Dark" } }
+                    </button>
+                </div>
+            </header>
+            if let Some(notice) = state.notice.clone() {
+                <div class="notice" role="alert" data-testid="notice">
+                    <span>{notice}</span>
+                    <button class="btn btn--ghost" onclick={on_dismiss} aria-label="Dismiss this message">{"✕"}</button>
+                </div>
+            }
+            <nav class="sidebar" aria-label="Lessons">
+                <Picker current={current} on_select={on_select.clone()} />
+                <Questions on_select={on_select.clone()} />
+            </nav>
+            { stage }
+        </div>
+    }
+}
+
+/// The export buttons for a run.
+fn exports(run: &RunRef) -> Html {
     let on_export_svg = {
         let run = run.clone();
         Callback::from(move |_| {
@@ -202,62 +318,34 @@ pub fn App() -> Html {
     let on_export_json = {
         let run = run.clone();
         Callback::from(move |_| {
-            if let Some(source) = run.source {
+            if let Some(source) = &run.source {
                 browser::download(&format!("{}.json", run.scenario.id), "application/json", source);
             }
         })
     };
-    let on_dismiss = {
-        let dispatch = state.dispatcher();
-        use_callback((), move |_: MouseEvent, _| dispatch.dispatch(Msg::Dismiss))
-    };
+    html! {
+        <>
+            <button class="btn btn--ghost" onclick={on_export_svg} data-testid="export-svg" title="Download this diagram as an SVG file">{"Export SVG"}</button>
+            <button class="btn btn--ghost" onclick={on_export_mermaid} data-testid="export-mermaid" title="Download the run as Mermaid sequenceDiagram text">{"Export Mermaid"}</button>
+            if run.source.is_some() {
+                <button class="btn btn--ghost" onclick={on_export_json} data-testid="export-json" title="Download this lesson's scenario file">{"Scenario JSON"}</button>
+            }
+        </>
+    }
+}
+
+/// The run on screen: its diagram and controls, the narration and state beside it, and its log.
+/// While another lesson's file is on its way, the run stays, marked busy.
+fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Action>, on_select: &Callback<Target>) -> Html {
     let cursor = state.player.cursor();
     let s = &run.scenario;
-    let is_cell = matches!(run.target, Target::Compare { .. });
-    // A cell of the comparison belongs to the table's entry in the picker.
-    let current = if state.table.is_some() || is_cell { Target::Table } else { run.target.clone() };
     let to_table = {
         let on_select = on_select.clone();
         Callback::from(move |_| on_select.emit(Target::Table))
     };
-
     html! {
-        <div class={classes!("app", state.table.is_some().then_some("app--table"))}>
-            <header class="topbar">
-                <div class="brand">
-                    <span class="brand-mark" aria-hidden="true">{"⟂"}</span>
-                    <span class="brand-name">{"Lockstep"}</span>
-                    <span class="brand-tag">{"distributed locks and fencing tokens, step by step"}</span>
-                </div>
-                <div class="topbar-actions">
-                  if state.table.is_none() {
-                    <button class="btn btn--ghost" onclick={on_export_svg} data-testid="export-svg" title="Download this diagram as an SVG file">{"Export SVG"}</button>
-                    <button class="btn btn--ghost" onclick={on_export_mermaid} data-testid="export-mermaid" title="Download the run as Mermaid sequenceDiagram text">{"Export Mermaid"}</button>
-                    if run.source.is_some() {
-                        <button class="btn btn--ghost" onclick={on_export_json} data-testid="export-json" title="Download this lesson's scenario file">{"Scenario JSON"}</button>
-                    }
-                  }
-                    <button class="btn btn--ghost" onclick={on_theme} data-testid="theme" aria-label="Switch between light and dark theme">
-                        { if *theme == "dark" { "☀ Light" } else { "☾ Dark" } }
-                    </button>
-                </div>
-            </header>
-            if let Some(notice) = state.notice.clone() {
-                <div class="notice" role="alert" data-testid="notice">
-                    <span>{notice}</span>
-                    <button class="btn btn--ghost" onclick={on_dismiss} aria-label="Dismiss this message">{"✕"}</button>
-                </div>
-            }
-            <nav class="sidebar" aria-label="Lessons">
-                <Picker lessons={lessons.clone()} current={current} on_select={on_select.clone()} />
-                <Questions on_select={on_select.clone()} />
-            </nav>
-          if let Some(rows) = state.table.clone() {
-            <main class="stage" aria-labelledby="lesson-title">
-                <CompareTable rows={rows} on_select={on_select} />
-            </main>
-          } else {
-            <main class="stage" aria-labelledby="lesson-title">
+        <>
+            <main class={classes!("stage", state.pending.is_some().then_some("is-loading"))} aria-labelledby="lesson-title" aria-busy={state.pending.is_some().then_some("true")}>
                 <div class="lesson-head">
                     <div>
                         if is_cell {
@@ -279,9 +367,8 @@ pub fn App() -> Html {
                 { legend() }
             </aside>
             <section class="log-area" aria-label="Event log">
-                <EventLog run={run} cursor={cursor} on_seek={on_action} />
+                <EventLog run={run.clone()} cursor={cursor} on_seek={on_action.clone()} />
             </section>
-          }
-        </div>
+        </>
     }
 }

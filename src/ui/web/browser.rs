@@ -1,4 +1,5 @@
-//! The few browser services the app uses: the URL hash, downloads, the theme, scrolling.
+//! The few browser services the app uses: the URL hash, fetching a file, downloads, the theme,
+//! scrolling.
 
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -18,6 +19,21 @@ pub fn replace_hash(hash: &str) {
             let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(hash));
         }
     }
+}
+
+/// Fetches a file of the site as text; the error says why it could not.
+pub async fn fetch_text(url: &str) -> Result<String, String> {
+    let describe = |e: JsValue| e.as_string().or_else(|| js_sys::JSON::stringify(&e).ok().and_then(|s| s.as_string())).unwrap_or_default();
+    let response = wasm_bindgen_futures::JsFuture::from(window().fetch_with_str(url))
+        .await
+        .map_err(|e| format!("the network failed ({})", describe(e)))?;
+    let response: web_sys::Response = response.unchecked_into();
+    if !response.ok() {
+        return Err(format!("the server answered {} for {url}", response.status()));
+    }
+    let text = response.text().map_err(describe)?;
+    let text = wasm_bindgen_futures::JsFuture::from(text).await.map_err(describe)?;
+    text.as_string().ok_or_else(|| format!("{url} is not text"))
 }
 
 /// Offers text as a file download.

@@ -1,30 +1,22 @@
 //! The lesson picker, grouped by topic in teaching order.
 
-use crate::scenario::Lesson;
+use crate::scenario::lessons::{self, Entry};
 use crate::ui::route::Target;
-use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub lessons: Rc<Vec<Lesson>>,
     pub current: Target,
     pub on_select: Callback<Target>,
 }
 
-impl PartialEq for Lesson {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self.source, other.source)
-    }
-}
-
 #[component]
 pub fn Picker(props: &Props) -> Html {
-    let mut topics: Vec<(&str, Vec<&Lesson>)> = Vec::new();
-    for l in props.lessons.iter() {
-        match topics.iter_mut().find(|(t, _)| *t == l.scenario.topic) {
+    let mut topics: Vec<(&str, Vec<&Entry>)> = Vec::new();
+    for l in lessons::index() {
+        match topics.iter_mut().find(|(t, _)| *t == l.topic) {
             Some((_, list)) => list.push(l),
-            None => topics.push((&l.scenario.topic, vec![l])),
+            None => topics.push((l.topic, vec![l])),
         }
     }
     let entry = |target: Target, title: String, testid: String| {
@@ -43,7 +35,7 @@ pub fn Picker(props: &Props) -> Html {
             { for topics.into_iter().map(|(topic, list)| html! {
                 <section class="topic">
                     <h2>{topic}</h2>
-                    <ul>{ for list.into_iter().map(|l| entry(Target::Lesson(l.id().to_string()), l.scenario.title.clone(), format!("lesson-{}", l.id()))) }</ul>
+                    <ul>{ for list.into_iter().map(|l| entry(Target::Lesson(l.id.to_string()), l.title.to_string(), format!("lesson-{}", l.id))) }</ul>
                 </section>
             }) }
             <section class="topic">

@@ -7,7 +7,8 @@ use crate::diagram::{layout, Layout};
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
 use crate::present::Words;
-use crate::scenario::{compare, lessons, stress, Scenario};
+use crate::scenario::lessons::{self, Entry};
+use crate::scenario::{compare, stress, Scenario};
 use crate::ui::route::Target;
 use std::rc::Rc;
 
@@ -16,7 +17,7 @@ pub struct Run {
     pub target: Target,
     pub scenario: Scenario,
     /// The scenario file's text, for download.
-    pub source: Option<&'static str>,
+    pub source: Option<Rc<str>>,
     pub trace: Trace,
     pub layout: Layout,
     /// The layout's items by height, for drawing only what is near the view.
@@ -58,12 +59,20 @@ impl std::ops::Deref for RunRef {
     }
 }
 
-/// Runs a target, or says why it cannot be shown.
-pub fn load(target: &Target) -> Result<RunRef, ScenarioError> {
+/// What opening a target takes: nothing more, or first fetching a lesson's file.
+pub enum Load {
+    Ready(RunRef),
+    Fetch(&'static Entry),
+}
+
+/// Runs a target, or says why it cannot be shown, or that its lesson file must be fetched.
+pub fn load(target: &Target) -> Result<Load, ScenarioError> {
     let (scenario, spec, source) = match target {
         Target::Lesson(id) => {
-            let l = lessons::find(id)?;
-            (l.scenario, l.spec, Some(l.source))
+            let entry = lessons::entry(id)?;
+            let Some(source) = lessons::embedded(id) else { return Ok(Load::Fetch(entry)) };
+            let (scenario, spec) = lessons::read(entry, source)?;
+            (scenario, spec, Some(Rc::from(source)))
         }
         Target::Stress(n) => {
             let (s, spec) = stress::stress(*n)?;
@@ -71,15 +80,22 @@ pub fn load(target: &Target) -> Result<RunRef, ScenarioError> {
         }
         Target::Compare { schedule, design } => {
             let (_, scenario, trace) = compare::cell(compare::schedule(schedule)?, &compare::row(design)?)?;
-            return Ok(finish(target, scenario, None, trace));
+            return Ok(Load::Ready(finish(target, scenario, None, trace)));
         }
         Target::Table => return Err(ScenarioError::new("", "the comparison table is not a single run")),
     };
     let trace = engine::run(&spec)?;
-    Ok(finish(target, scenario, source, trace))
+    Ok(Load::Ready(finish(target, scenario, source, trace)))
 }
 
-fn finish(target: &Target, scenario: Scenario, source: Option<&'static str>, trace: Trace) -> RunRef {
+/// Runs a lesson from its fetched file.
+pub fn fetched(entry: &Entry, source: String) -> Result<RunRef, ScenarioError> {
+    let (scenario, spec) = lessons::read(entry, &source)?;
+    let trace = engine::run(&spec)?;
+    Ok(finish(&Target::Lesson(entry.id.to_string()), scenario, Some(Rc::from(source)), trace))
+}
+
+fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trace: Trace) -> RunRef {
     let words = Words::new(&trace, &*scenario.lock.design);
     let layout = layout(&words);
     let history = History::new(&trace);
