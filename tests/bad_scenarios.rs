@@ -91,6 +91,8 @@ fn drift_out_of_range() {
     assert!(e.starts_with("participants[1].clock.drift_ppm: must be between"), "{e}");
     let e = with(|v| v["participants"][1]["clock"] = serde_json::json!({"offset_ms": i64::MIN}));
     assert_eq!(e, "participants[1].clock.offset_ms: must be within ±86400000");
+    let e = with(|v| v["faults"] = serde_json::json!([{"fault": "clock_jump", "at_ms": 5, "node": "L", "by_ms": i64::MIN}]));
+    assert_eq!(e, "faults[0].by_ms: must be within ±86400000");
 }
 
 #[test]
