@@ -275,7 +275,7 @@ fn gentle(rng: &mut Rng, root: &mut Value) {
 
 /// One edit at a random place in the JSON tree.
 fn structure(rng: &mut Rng, root: &mut Value, donor: &Value) {
-    let donation = pick_node(rng, donor).clone();
+    let donation = pick_node_mut(rng, &mut donor.clone()).clone();
     let node = pick_node_mut(rng, root);
     match rng.below(9) {
         0 => *node = number(rng),
@@ -356,12 +356,6 @@ fn string(rng: &mut Rng, s: &str) -> String {
 }
 
 /// Visits the tree in order and returns the n-th node (n chosen at random).
-fn pick_node<'a>(rng: &mut Rng, root: &'a Value) -> &'a Value {
-    let target = rng.below(count(root));
-    let mut seen = 0;
-    find(root, target, &mut seen).expect("target is below the node count")
-}
-
 fn pick_node_mut<'a>(rng: &mut Rng, root: &'a mut Value) -> &'a mut Value {
     let target = rng.below(count(root));
     let mut seen = 0;
@@ -373,18 +367,6 @@ fn count(v: &Value) -> usize {
         Value::Array(items) => items.iter().map(count).sum(),
         Value::Object(map) => map.values().map(count).sum(),
         _ => 0,
-    }
-}
-
-fn find<'a>(v: &'a Value, target: usize, seen: &mut usize) -> Option<&'a Value> {
-    if *seen == target {
-        return Some(v);
-    }
-    *seen += 1;
-    match v {
-        Value::Array(items) => items.iter().find_map(|c| find(c, target, seen)),
-        Value::Object(map) => map.values().find_map(|c| find(c, target, seen)),
-        _ => None,
     }
 }
 
