@@ -6,12 +6,12 @@ use super::compare_table::CompareTable;
 use super::controls::Controls;
 use super::diagram_view::DiagramView;
 use super::event_log::EventLog;
-use super::guarantees::Guarantees;
+use super::guarantees::guarantees;
 use super::inspector::Inspector;
 use super::legend::legend;
 use super::narration::{Narration, VerdictBadge};
 use super::picker::Picker;
-use super::questions::Questions;
+use super::questions::questions;
 use super::run::{fetched, load, Load, RunRef};
 use crate::diagram::mermaid;
 use crate::diagram::svg;
@@ -293,7 +293,7 @@ pub fn App() -> Html {
             }
             <nav class="sidebar" aria-label="Lessons">
                 <Picker current={current} on_select={on_select.clone()} />
-                <Questions on_select={on_select.clone()} />
+                { questions(&on_select) }
             </nav>
             { stage }
         </div>
@@ -363,7 +363,7 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
             <aside class="panel" aria-label="Narration and state">
                 <Narration run={run.clone()} cursor={cursor} />
                 <Inspector run={run.clone()} cursor={cursor} />
-                <Guarantees run={run.clone()} />
+                { guarantees(run) }
                 { legend() }
             </aside>
             <section class="log-area" aria-label="Event log">

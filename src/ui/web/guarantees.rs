@@ -4,17 +4,12 @@ use super::run::RunRef;
 use crate::design::LockKind;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub run: RunRef,
-}
-
-#[component]
-pub fn Guarantees(props: &Props) -> Html {
-    let m = &props.run.trace.metrics;
-    let vocab = props.run.design();
-    let lock = props.run.trace.quorum > 0;
-    let g = props.run.scenario.guarantees();
+/// The promises, assumptions and metrics of a run.
+pub fn guarantees(run: &RunRef) -> Html {
+    let m = &run.trace.metrics;
+    let vocab = run.design();
+    let lock = run.trace.quorum > 0;
+    let g = run.scenario.guarantees();
     let metric = |label: String, value: u32, bad: bool| {
         html! {
             <div class={classes!("metric", (bad && value > 0).then_some("metric--bad"))}>

@@ -4,13 +4,8 @@ use crate::scenario::questions::QUESTIONS;
 use crate::ui::route::Target;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub on_select: Callback<Target>,
-}
-
-#[component]
-pub fn Questions(props: &Props) -> Html {
+/// The questions; a lesson link calls `on_select`.
+pub fn questions(on_select: &Callback<Target>) -> Html {
     html! {
         <section class="topic questions" data-testid="questions">
             <h2>{"Interview questions"}</h2>
@@ -20,7 +15,7 @@ pub fn Questions(props: &Props) -> Html {
                     <p>{q.answer}</p>
                     <p class="see">{"See: "}
                         { for q.lessons.iter().map(|id| {
-                            let on_select = props.on_select.clone();
+                            let on_select = on_select.clone();
                             let target = Target::Lesson(id.to_string());
                             html! {
                                 <button class="link" onclick={Callback::from(move |_| on_select.emit(target.clone()))}>{*id}</button>
