@@ -105,3 +105,19 @@ fn a_reader_that_stops_early_is_not_an_error() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
 }
+
+#[test]
+fn a_large_or_endless_file_is_refused_without_reading_it_whole() {
+    let path = std::env::temp_dir().join("lockstep-cli-large.json");
+    std::fs::write(&path, " ".repeat(3 << 20)).unwrap();
+    let (code, _, err) = lockstep(&["run", path.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.ends_with("the file is over 1048576 bytes (1 MiB), the most a scenario may be\n"), "{err}");
+    let (code, _, err) = lockstep(&["run", "/dev/zero"]);
+    assert_eq!(code, 1);
+    assert_eq!(err, "lockstep: /dev/zero: the file is over 1048576 bytes (1 MiB), the most a scenario may be\n");
+    std::fs::write(&path, [0xff, 0xfe, b'{']).unwrap();
+    let (_, _, err) = lockstep(&["run", path.to_str().unwrap()]);
+    assert!(err.ends_with("the file is not UTF-8 text\n"), "{err}");
+    std::fs::remove_file(path).unwrap();
+}

@@ -51,6 +51,20 @@ impl From<ScenarioError> for Failure {
     }
 }
 
+/// Reads a scenario file, reading no more than the scenario reader takes: a larger file (or an
+/// endless one, like `/dev/zero`) is refused without being read whole.
+fn read_file(path: &str) -> Result<String, Failure> {
+    use std::io::Read;
+    let fail = |problem: String| Failure::Scenario(format!("{path}: {problem}"));
+    let limit = scenario::json::MAX_BYTES;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path).and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes)).map_err(|e| fail(e.to_string()))?;
+    if bytes.len() > limit {
+        return Err(fail(format!("the file is over {limit} bytes (1 MiB), the most a scenario may be")));
+    }
+    String::from_utf8(bytes).map_err(|_| fail("the file is not UTF-8 text".into()))
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match dispatch(&args) {
@@ -169,7 +183,7 @@ fn run(target: &str, seed: Option<u64>) -> Result<(String, Rc<dyn Design>, Trace
         let events = size.parse().map_err(|_| Failure::Usage(format!("{target}: stress-N needs a whole number of events")))?;
         scenario::stress::stress(events)?
     } else if target.ends_with(".json") || target.contains('/') {
-        let text = std::fs::read_to_string(target).map_err(|e| Failure::Scenario(format!("{target}: {e}")))?;
+        let text = read_file(target)?;
         scenario::load(&text).map_err(|e| Failure::Scenario(format!("{target}: {e}")))?
     } else {
         let lesson = lessons::find(target)?;
