@@ -11,7 +11,7 @@
 //! timing out and the next join taking the partition.
 
 use super::lease::{LeaseClient, LeaseMsg, LeaseService};
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Summary, Values};
 use crate::engine::actor::Actor;
 use crate::engine::event::LockEnd;
 use crate::engine::ids::NodeId;
@@ -37,21 +37,17 @@ const PARAMS: &[Param] = &[
     Param::number_or("first_generation", "", 1, u32::MAX as u64, 1, "The generation of the first assignment."),
 ];
 
+/// The design as the registry lists it.
+static SUMMARY: Summary = Summary {
+    tag: "consumer_group",
+    title: "Partitioned queue (consumer group)",
+    about: "No lock: a group coordinator assigns a partition to one consumer per generation, and commits carry the generation.",
+    params: PARAMS,
+};
+
 impl Kind for ConsumerGroup {
-    fn tag(&self) -> &'static str {
-        "consumer_group"
-    }
-
-    fn title(&self) -> &'static str {
-        "Partitioned queue (consumer group)"
-    }
-
-    fn about(&self) -> &'static str {
-        "No lock: a group coordinator assigns a partition to one consumer per generation, and commits carry the generation."
-    }
-
-    fn params(&self) -> &'static [Param] {
-        PARAMS
+    fn summary(&self) -> &'static Summary {
+        &SUMMARY
     }
 
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {

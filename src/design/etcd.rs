@@ -11,7 +11,7 @@
 //! grant and the lock transaction are one request; a waiter's watch and its re-check of ownership
 //! arrive as one notification.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -34,21 +34,17 @@ const PARAMS: &[Param] = &[
     Param::flag("data_in_etcd", false, "The protected data is a key in etcd, written by a transaction guarded by the lock key."),
 ];
 
+/// The design as the registry lists it.
+static SUMMARY: Summary = Summary {
+    tag: "etcd",
+    title: "etcd mutex",
+    about: "Keys under a prefix attached to session leases: the lowest create revision owns the lock and is its fencing token.",
+    params: PARAMS,
+};
+
 impl Kind for Etcd {
-    fn tag(&self) -> &'static str {
-        "etcd"
-    }
-
-    fn title(&self) -> &'static str {
-        "etcd mutex"
-    }
-
-    fn about(&self) -> &'static str {
-        "Keys under a prefix attached to session leases: the lowest create revision owns the lock and is its fencing token."
-    }
-
-    fn params(&self) -> &'static [Param] {
-        PARAMS
+    fn summary(&self) -> &'static Summary {
+        &SUMMARY
     }
 
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {

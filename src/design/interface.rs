@@ -11,16 +11,38 @@ use crate::present::Vocabulary;
 use std::ops::RangeInclusive;
 use std::rc::Rc;
 
+/// What the registry lists of a design.
+pub struct Summary {
+    /// The `design` tag scenario files use.
+    pub tag: &'static str,
+    /// A short title.
+    pub title: &'static str,
+    /// What the design is, in one line.
+    pub about: &'static str,
+    /// The declared parameters.
+    pub params: &'static [Param],
+}
+
 /// A lock design as the registry knows it: its tag, its parameters, and how to build it.
 pub trait Kind: Sync {
+    /// Returns what the registry lists of the design.
+    fn summary(&self) -> &'static Summary;
     /// Returns the `design` tag scenario files use.
-    fn tag(&self) -> &'static str;
+    fn tag(&self) -> &'static str {
+        self.summary().tag
+    }
     /// Returns a short title.
-    fn title(&self) -> &'static str;
+    fn title(&self) -> &'static str {
+        self.summary().title
+    }
     /// Says in one line what the design is.
-    fn about(&self) -> &'static str;
+    fn about(&self) -> &'static str {
+        self.summary().about
+    }
     /// Returns the declared parameters.
-    fn params(&self) -> &'static [Param];
+    fn params(&self) -> &'static [Param] {
+        self.summary().params
+    }
     /// Builds the design from values that fit the declarations, checking how they fit together.
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError>;
     /// Returns the design's rows in the comparison table, every lease lasting `ttl_ms`.

@@ -16,7 +16,7 @@
 //! Simplifications, said in the lessons: one Lease; the renewal client-go makes right after
 //! acquiring is left out; a script's release step releases the Lease (`ReleaseOnCancel`).
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -48,21 +48,17 @@ const PARAMS: &[Param] = &[
 /// client-go's `JitterFactor` for the acquire loop, in tenths.
 const JITTER_TENTHS: u64 = 12;
 
+/// The design as the registry lists it.
+static SUMMARY: Summary = Summary {
+    tag: "kubernetes",
+    title: "Kubernetes leader election",
+    about: "client-go leader election over a Lease: candidates judge expiry by their own clocks, updates are optimistic, nothing fences.",
+    params: PARAMS,
+};
+
 impl Kind for Kubernetes {
-    fn tag(&self) -> &'static str {
-        "kubernetes"
-    }
-
-    fn title(&self) -> &'static str {
-        "Kubernetes leader election"
-    }
-
-    fn about(&self) -> &'static str {
-        "client-go leader election over a Lease: candidates judge expiry by their own clocks, updates are optimistic, nothing fences."
-    }
-
-    fn params(&self) -> &'static [Param] {
-        PARAMS
+    fn summary(&self) -> &'static Summary {
+        &SUMMARY
     }
 
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {

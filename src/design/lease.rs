@@ -1,7 +1,7 @@
 //! The lease lock: one holder at a time, a TTL measured on the service's clock, and a generation
 //! number that increases with every grant and serves as the fencing token.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -22,21 +22,18 @@ const PARAMS: &[Param] = &[
     Param::number("first_token", "", 1, u32::MAX as u64, "The generation of the first grant; each later grant gets the next one."),
 ];
 
+/// The design as the registry lists it.
+static SUMMARY: Summary = Summary {
+    tag: "lease",
+    title: "Lease with a generation token",
+    about:
+        "A lock service grants one lease at a time for a TTL on its own clock; every grant carries the next generation, a fencing token.",
+    params: PARAMS,
+};
+
 impl Kind for Lease {
-    fn tag(&self) -> &'static str {
-        "lease"
-    }
-
-    fn title(&self) -> &'static str {
-        "Lease with a generation token"
-    }
-
-    fn about(&self) -> &'static str {
-        "A lock service grants one lease at a time for a TTL on its own clock; every grant carries the next generation, a fencing token."
-    }
-
-    fn params(&self) -> &'static [Param] {
-        PARAMS
+    fn summary(&self) -> &'static Summary {
+        &SUMMARY
     }
 
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {

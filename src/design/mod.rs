@@ -22,6 +22,6 @@ pub mod redlock;
 pub mod registry;
 pub mod zookeeper;
 
-pub use interface::{Design, Guarantees, Kind, LockKind, Row, Rows, Services};
+pub use interface::{Design, Guarantees, Kind, LockKind, Row, Rows, Services, Summary};
 pub use param::{Param, ParamKind, Value, Values};
 pub use registry::{find, REGISTRY};

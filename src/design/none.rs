@@ -1,7 +1,7 @@
 //! No lock at all: the resource alone keeps the data safe (the alternatives to a lock). There is
 //! no lock service, and scripts have no acquire, renew or release.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Values};
+use super::{Design, Guarantees, Kind, LockKind, Row, Services, Summary, Values};
 use crate::engine::actor::Actor;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, ReleaseMode};
@@ -13,21 +13,17 @@ use std::rc::Rc;
 /// The registry entry.
 pub struct NoLock;
 
+/// The design as the registry lists it.
+static SUMMARY: Summary = Summary {
+    tag: "none",
+    title: "No lock",
+    about: "No lock service: the resource keeps the invariant itself (a version check, a unique key, an idempotency table).",
+    params: &[],
+};
+
 impl Kind for NoLock {
-    fn tag(&self) -> &'static str {
-        "none"
-    }
-
-    fn title(&self) -> &'static str {
-        "No lock"
-    }
-
-    fn about(&self) -> &'static str {
-        "No lock service: the resource keeps the invariant itself (a version check, a unique key, an idempotency table)."
-    }
-
-    fn params(&self) -> &'static [Param] {
-        &[]
+    fn summary(&self) -> &'static Summary {
+        &SUMMARY
     }
 
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {

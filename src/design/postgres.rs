@@ -12,7 +12,7 @@
 //! Simplifications, said in the lessons: the client's signs of life are heartbeats; a client holds
 //! one kind of lock, and its writes apply at once rather than at commit.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -46,21 +46,17 @@ const PARAMS: &[Param] = &[
     ),
 ];
 
+/// The design as the registry lists it.
+static SUMMARY: Summary = Summary {
+    tag: "postgres",
+    title: "PostgreSQL advisory lock",
+    about: "pg_advisory_lock held by a session until unlocked or the session ends; no fencing token.",
+    params: PARAMS,
+};
+
 impl Kind for Postgres {
-    fn tag(&self) -> &'static str {
-        "postgres"
-    }
-
-    fn title(&self) -> &'static str {
-        "PostgreSQL advisory lock"
-    }
-
-    fn about(&self) -> &'static str {
-        "pg_advisory_lock held by a session until unlocked or the session ends; no fencing token."
-    }
-
-    fn params(&self) -> &'static [Param] {
-        PARAMS
+    fn summary(&self) -> &'static Summary {
+        &SUMMARY
     }
 
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {

@@ -11,7 +11,7 @@
 //! `MULTI` block would return it) rather than a second round trip; promotion is a scheduled fault
 //! rather than a Sentinel election.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -40,21 +40,17 @@ const PARAMS: &[Param] = &[
     ),
 ];
 
+/// The design as the registry lists it.
+static SUMMARY: Summary = Summary {
+    tag: "redis",
+    title: "Redis SET NX PX",
+    about: "One Redis node: SET key value NX PX to acquire, a compare-value script to release; optionally an asynchronous replica.",
+    params: PARAMS,
+};
+
 impl Kind for Redis {
-    fn tag(&self) -> &'static str {
-        "redis"
-    }
-
-    fn title(&self) -> &'static str {
-        "Redis SET NX PX"
-    }
-
-    fn about(&self) -> &'static str {
-        "One Redis node: SET key value NX PX to acquire, a compare-value script to release; optionally an asynchronous replica."
-    }
-
-    fn params(&self) -> &'static [Param] {
-        PARAMS
+    fn summary(&self) -> &'static Summary {
+        &SUMMARY
     }
 
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {

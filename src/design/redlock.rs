@@ -7,7 +7,7 @@
 //! Simplification, said in the lessons: renewal is not modelled.
 
 use super::redis::{deleted_when, key_ended, RedisMsg, RedisNode, Role};
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::LockEnd;
 use crate::engine::ids::NodeId;
@@ -56,21 +56,17 @@ const PARAMS: &[Param] = &[
     ),
 ];
 
+/// The design as the registry lists it.
+static SUMMARY: Summary = Summary {
+    tag: "redlock",
+    title: "Redlock",
+    about: "A key on a majority of independent Redis masters, set within the validity time; no fencing token.",
+    params: PARAMS,
+};
+
 impl Kind for Redlock {
-    fn tag(&self) -> &'static str {
-        "redlock"
-    }
-
-    fn title(&self) -> &'static str {
-        "Redlock"
-    }
-
-    fn about(&self) -> &'static str {
-        "A key on a majority of independent Redis masters, set within the validity time; no fencing token."
-    }
-
-    fn params(&self) -> &'static [Param] {
-        PARAMS
+    fn summary(&self) -> &'static Summary {
+        &SUMMARY
     }
 
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {

@@ -8,7 +8,7 @@
 //!
 //! Simplification, said in the lessons: the ensemble is one linearizable service.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Value, Values};
+use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -35,21 +35,17 @@ const PARAMS: &[Param] = &[
     Param::choice("watch", WATCHES, "predecessor", "What a waiting contender watches."),
 ];
 
+/// The design as the registry lists it.
+static SUMMARY: Summary = Summary {
+    tag: "zookeeper",
+    title: "ZooKeeper lock recipe",
+    about: "Ephemeral sequential znodes: the lowest owns the lock, each waiter watches its predecessor, the owner's czxid fences.",
+    params: PARAMS,
+};
+
 impl Kind for Zookeeper {
-    fn tag(&self) -> &'static str {
-        "zookeeper"
-    }
-
-    fn title(&self) -> &'static str {
-        "ZooKeeper lock recipe"
-    }
-
-    fn about(&self) -> &'static str {
-        "Ephemeral sequential znodes: the lowest owns the lock, each waiter watches its predecessor, the owner's czxid fences."
-    }
-
-    fn params(&self) -> &'static [Param] {
-        PARAMS
+    fn summary(&self) -> &'static Summary {
+        &SUMMARY
     }
 
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
