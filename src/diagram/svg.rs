@@ -46,7 +46,7 @@ pub fn escape(s: &str) -> String {
 
 /// Renders the whole diagram; `standalone` embeds the stylesheet and an XML namespace for a file.
 pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
-    let (mut s, tail) = frame(layout, title, standalone);
+    let (mut s, tail) = frame(layout, title, standalone, true);
     s.reserve(layout.items.len() * 220);
     for item in drawing_order(layout) {
         item_svg(&mut s, item);
@@ -55,19 +55,15 @@ pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
     s
 }
 
-/// Returns the diagram's markup without its items: what comes before them (up to an empty
-/// `<g class="items">`) and what closes it. A page can draw the frame and add items in chunks.
-pub fn frame(layout: &Layout, title: &str, standalone: bool) -> (String, &'static str) {
-    frame_with(layout, title, standalone, true)
-}
-
-/// Returns the frame without the time ticks and compressed gaps as well, for a page that draws
-/// those with the items near the view ([`super::window::Window`]).
+/// Returns the frame without the time ticks and compressed gaps: what comes before the items
+/// (up to an empty `<g class="items">`) and what closes it, for a page that draws the ticks,
+/// gaps and items near the view ([`super::window::Window`]).
 pub fn skeleton(layout: &Layout, title: &str) -> (String, &'static str) {
-    frame_with(layout, title, false, false)
+    frame(layout, title, false, false)
 }
 
-fn frame_with(layout: &Layout, title: &str, standalone: bool, background: bool) -> (String, &'static str) {
+/// Returns the markup before the items and what closes it; `background` adds the ticks and gaps.
+fn frame(layout: &Layout, title: &str, standalone: bool, background: bool) -> (String, &'static str) {
     let mut s = String::with_capacity(4096 + if background { layout.ticks.len() * 80 + layout.gaps.len() * 260 } else { 0 });
     let (w, h) = (Px(layout.width), Px(layout.height));
     let _ = write!(

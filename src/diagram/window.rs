@@ -55,7 +55,7 @@ impl Window {
     }
 
     /// Returns the markup of the time ticks, compressed gaps and items that reach between `y0`
-    /// and `y1`, in drawing order, to go inside the frame that [`super::svg::frame`] draws
+    /// and `y1`, in drawing order, to go inside the frame that [`super::svg::skeleton`] draws
     /// without them.
     pub fn markup(&self, layout: &Layout, y0: f32, y1: f32) -> String {
         let mut s = String::from(r#"<g class="axis">"#);
