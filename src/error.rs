@@ -49,14 +49,14 @@ pub fn unknown(what: &str, wanted: &str, known: &[&str]) -> ScenarioError {
 /// [`QUOTE_CHARS`] characters of `wanted` count, so the cost is bounded for any input.
 fn closest<'a>(wanted: &str, known: &[&'a str], n: usize) -> Vec<&'a str> {
     let wanted: Vec<char> = wanted.chars().take(QUOTE_CHARS).collect();
-    let mut scored: Vec<(usize, usize, &str)> = known
+    let scored: Vec<(usize, &str)> = known
         .iter()
-        .enumerate()
-        .map(|(i, k)| (edit_distance(&wanted, &k.chars().collect::<Vec<_>>()), i, *k))
-        .filter(|&(d, _, k)| d <= k.chars().count().div_ceil(3))
+        .map(|k| (edit_distance(&wanted, &k.chars().collect::<Vec<_>>()), *k))
+        .filter(|&(d, k)| d <= k.chars().count().div_ceil(3))
         .collect();
-    scored.sort_unstable();
-    scored.into_iter().take(n).map(|(_, _, k)| k).collect()
+    // Distance by distance, each in `known` order: a few passes over a short list, no sort.
+    let farthest = scored.iter().map(|s| s.0).max().unwrap_or(0);
+    (0..=farthest).flat_map(|d| scored.iter().filter(move |s| s.0 == d).map(|s| s.1)).take(n).collect()
 }
 
 /// Levenshtein distance: the fewest insertions, deletions and substitutions from `a` to `b`.

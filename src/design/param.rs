@@ -169,7 +169,7 @@ impl Values {
     pub fn number(&self, name: &str) -> u64 {
         match self.get(name) {
             Value::Number(n) => n,
-            other => panic!("`{name}` is declared as a number, holds {other:?}"),
+            _ => panic!("`{name}` is declared as a number and holds another kind of value"),
         }
     }
 
@@ -178,7 +178,7 @@ impl Values {
         match self.get(name) {
             Value::Number(n) => Some(n),
             Value::Absent => None,
-            other => panic!("`{name}` is declared as an optional number, holds {other:?}"),
+            _ => panic!("`{name}` is declared as an optional number and holds another kind of value"),
         }
     }
 
@@ -186,7 +186,7 @@ impl Values {
     pub fn flag(&self, name: &str) -> bool {
         match self.get(name) {
             Value::Flag(b) => b,
-            other => panic!("`{name}` is declared as a flag, holds {other:?}"),
+            _ => panic!("`{name}` is declared as a flag and holds another kind of value"),
         }
     }
 
@@ -194,7 +194,7 @@ impl Values {
     pub fn choice(&self, name: &str) -> &'static str {
         match self.get(name) {
             Value::Choice(c) => c,
-            other => panic!("`{name}` is declared as a choice, holds {other:?}"),
+            _ => panic!("`{name}` is declared as a choice and holds another kind of value"),
         }
     }
 }

@@ -29,10 +29,19 @@ pub const MAX_DRIFT_PPM: i64 = 1_000_000;
 
 impl Clock {
     /// Builds a clock, sorting its jumps by time.
-    pub fn new(offset_ms: i64, drift_ppm: i64, mut jumps: Vec<ClockJump>) -> Self {
+    pub fn new(offset_ms: i64, drift_ppm: i64, jumps: Vec<ClockJump>) -> Self {
         assert!((MIN_DRIFT_PPM..=MAX_DRIFT_PPM).contains(&drift_ppm), "drift validated by the scenario");
-        jumps.sort_by_key(|j| j.at_ms);
-        Clock { offset_ms, drift_ppm, jumps }
+        let mut clock = Clock { offset_ms, drift_ppm, jumps: Vec::with_capacity(jumps.len()) };
+        for jump in jumps {
+            clock.add_jump(jump);
+        }
+        clock
+    }
+
+    /// Adds a jump after any earlier or simultaneous one, keeping the jumps sorted by time.
+    pub fn add_jump(&mut self, jump: ClockJump) {
+        let at = self.jumps.partition_point(|j| j.at_ms <= jump.at_ms);
+        self.jumps.insert(at, jump);
     }
 
     /// Reads this clock at a true instant.

@@ -145,8 +145,7 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
         }
         let kind = compile_fault(&path, f, &ids)?;
         if let FaultKind::ClockJump { node, by_ms } = kind {
-            nodes[node.0].clock.jumps.push(ClockJump { at_ms, by_ms });
-            nodes[node.0].clock.jumps.sort_by_key(|j| j.at_ms);
+            nodes[node.0].clock.add_jump(ClockJump { at_ms, by_ms });
         }
         faults.push(spec::Fault { at_ms, kind });
     }

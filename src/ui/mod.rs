@@ -12,8 +12,14 @@ mod web;
 #[cfg(target_arch = "wasm32")]
 pub use web::App;
 
-/// Mounts the app on the page's body.
+/// Mounts the app on the page's body, after giving the page the diagram's style sheet (the
+/// one exported SVG files carry, so the page does not download it a second time).
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
+    let document = gloo::utils::document();
+    if let Ok(style) = document.create_element("style") {
+        style.set_text_content(Some(crate::diagram::svg::STYLE));
+        let _ = gloo::utils::head().append_child(&style);
+    }
     yew::Renderer::<App>::new().render();
 }
