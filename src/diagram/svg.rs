@@ -4,7 +4,7 @@
 use super::layout::{tick_text, Anchor, Arrow, Gap, Item, ItemKind, Label, Layout, Mark, Shape, Span, Tick, MARK_R, TOP};
 use crate::engine::NodeKind;
 use crate::present::number::ms;
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 /// The diagram's stylesheet, embedded in exported files so they stand alone.
 pub const STYLE: &str = include_str!("../../static/diagram.css");
@@ -14,8 +14,8 @@ pub const STYLE: &str = include_str!("../../static/diagram.css");
 #[derive(Clone, Copy, Debug)]
 pub struct Px(pub f32);
 
-impl std::fmt::Display for Px {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl fmt::Display for Px {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let tenths = (self.0 * 10.0).round() as i64;
         let sign = if tenths < 0 { "-" } else { "" };
         let (whole, frac) = (tenths.abs() / 10, tenths.abs() % 10);
@@ -27,21 +27,29 @@ impl std::fmt::Display for Px {
     }
 }
 
+/// Text escaped for SVG or HTML content and attributes, written without an intermediate string.
+pub struct Escaped<'a>(pub &'a str);
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.0.chars() {
+            match c {
+                '&' => f.write_str("&amp;")?,
+                '<' => f.write_str("&lt;")?,
+                '>' => f.write_str("&gt;")?,
+                '"' => f.write_str("&quot;")?,
+                // Characters XML 1.0 cannot hold at all.
+                '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => f.write_char('\u{fffd}')?,
+                c => f.write_char(c)?,
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Escapes text for SVG content and attributes.
 pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            // Characters XML 1.0 cannot hold at all.
-            '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
+    Escaped(s).to_string()
 }
 
 /// Renders the whole diagram; `standalone` embeds the stylesheet and an XML namespace for a file.

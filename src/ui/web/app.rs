@@ -17,6 +17,7 @@ use crate::diagram::mermaid;
 use crate::diagram::svg;
 use crate::scenario::compare::{self, Cell};
 use crate::scenario::lessons::{self, Entry};
+use crate::ui::panels::ROUTE_ATTRIBUTE;
 use crate::ui::player::{Action, Player};
 use crate::ui::route::{self, Route, Target};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -232,9 +233,20 @@ pub fn App() -> Html {
         let dispatch = state.dispatcher();
         use_callback((), move |a: Action, _| dispatch.dispatch(Msg::Player(a)))
     };
-    let on_select = {
+    // One handler for every button that names a lesson or cell to open (`data-route`).
+    let on_route = {
         let dispatch = state.dispatcher();
-        use_callback((), move |t: Target, _| dispatch.dispatch(Msg::Open(t, 0)))
+        use_callback((), move |e: MouseEvent, _| {
+            let button = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| el.closest(&format!("[{ROUTE_ATTRIBUTE}]")).ok().flatten());
+            if let Some(Ok(Some(Route { target, .. }))) =
+                button.and_then(|b| b.get_attribute(ROUTE_ATTRIBUTE)).map(|link| route::parse(&link))
+            {
+                dispatch.dispatch(Msg::Open(target, 0));
+            }
+        })
     };
     let on_theme = {
         let theme = theme.clone();
@@ -259,10 +271,10 @@ pub fn App() -> Html {
     let stage = match (&state.table, &state.run) {
         (Some(rows), _) => html! {
             <main class="stage" aria-labelledby="lesson-title">
-                <CompareTable rows={rows.clone()} on_select={on_select.clone()} />
+                <CompareTable rows={rows.clone()} />
             </main>
         },
-        (None, Some(run)) => stage(run, &state, is_cell, &on_action, &on_select),
+        (None, Some(run)) => stage(run, &state, is_cell, &on_action),
         (None, None) => html! {
             <main class="stage" aria-busy={state.pending.is_some().then_some("true")}>
                 <p class="loading" data-testid="loading">{ if state.pending.is_some() { "Loading the lesson…" } else { "Nothing to show." } }</p>
@@ -271,7 +283,7 @@ pub fn App() -> Html {
     };
 
     html! {
-        <div class={classes!("app", state.table.is_some().then_some("app--table"))}>
+        <div class={if state.table.is_some() { "app app--table" } else { "app" }} onclick={on_route}>
             <header class="topbar">
                 <div class="brand">
                     <span class="brand-mark" aria-hidden="true">{"⟂"}</span>
@@ -292,8 +304,8 @@ pub fn App() -> Html {
                 </div>
             }
             <nav class="sidebar" aria-label="Lessons">
-                <Picker current={current} on_select={on_select.clone()} />
-                { questions(&on_select) }
+                <Picker current={current} />
+                { questions() }
             </nav>
             { stage }
         </div>
@@ -336,20 +348,16 @@ fn exports(run: &RunRef) -> Html {
 
 /// The run on screen: its diagram and controls, the narration and state beside it, and its log.
 /// While another lesson's file is on its way, the run stays, marked busy.
-fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Action>, on_select: &Callback<Target>) -> Html {
+fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Action>) -> Html {
     let cursor = state.player.cursor();
     let s = &run.scenario;
-    let to_table = {
-        let on_select = on_select.clone();
-        Callback::from(move |_| on_select.emit(Target::Table))
-    };
     html! {
         <>
-            <main class={classes!("stage", state.pending.is_some().then_some("is-loading"))} aria-labelledby="lesson-title" aria-busy={state.pending.is_some().then_some("true")}>
+            <main class={if state.pending.is_some() { "stage is-loading" } else { "stage" }} aria-labelledby="lesson-title" aria-busy={state.pending.is_some().then_some("true")}>
                 <div class="lesson-head">
                     <div>
                         if is_cell {
-                            <button class="eyebrow back-link" onclick={to_table} data-testid="back-to-table">{"← Compare designs"}</button>
+                            <button class="eyebrow back-link" data-route="#/compare" data-testid="back-to-table">{"← Compare designs"}</button>
                         } else {
                             <p class="eyebrow">{&s.topic}</p>
                         }

@@ -27,7 +27,11 @@ pub fn EventLog(props: &Props) -> Html {
         let e = &t.events[i];
         let current = props.cursor == Some(i);
         let future = props.cursor.is_none_or(|c| i > c);
-        let class = classes!("log-row", current.then_some("is-current"), future.then_some("is-future"));
+        let class = match (current, future) {
+            (true, _) => "log-row is-current",
+            (false, true) => "log-row is-future",
+            (false, false) => "log-row",
+        };
         html! {
             <li key={i} class={class} aria-current={current.then_some("step")}>
                 <button class="log-button" data-step={(i + 1).to_string()}>

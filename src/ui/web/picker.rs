@@ -1,13 +1,13 @@
-//! The lesson picker, grouped by topic in teaching order.
+//! The lesson picker, grouped by topic in teaching order. Each button names its target's link;
+//! the page's route handler opens it.
 
 use crate::scenario::lessons::{self, Entry};
-use crate::ui::route::Target;
+use crate::ui::route::{self, Route, Target};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub current: Target,
-    pub on_select: Callback<Target>,
 }
 
 #[component]
@@ -21,12 +21,12 @@ pub fn Picker(props: &Props) -> Html {
     }
     let entry = |target: Target, title: String, testid: String| {
         let current = props.current == target;
-        let on_select = props.on_select.clone();
+        // `data-route` is [`crate::ui::panels::ROUTE_ATTRIBUTE`].
         html! {
             <li>
-                <button class={classes!("lesson-link", current.then_some("is-current"))}
+                <button class={if current { "lesson-link is-current" } else { "lesson-link" }}
                     aria-current={current.then_some("page")} data-testid={testid}
-                    onclick={Callback::from(move |_| on_select.emit(target.clone()))}>{title}</button>
+                    data-route={route::format(&Route { target, step: 0 })}>{title}</button>
             </li>
         }
     };

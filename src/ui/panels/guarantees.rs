@@ -1,0 +1,47 @@
+//! What the lesson's lock promises, under which assumptions, and the run's metrics.
+
+use super::Escaped;
+use crate::design::{Design, Guarantees, LockKind};
+use crate::engine::Trace;
+use std::fmt::Write;
+
+/// The promises, assumptions and metrics of a run.
+pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees) -> String {
+    let m = &trace.metrics;
+    let mut s = format!(
+        r#"<h2>{}<span class="pill pill--{}">{}</span></h2><dl><dt>Safety</dt><dd>{}</dd><dt>If a holder dies</dt><dd>{}</dd><dt>Assumes</dt><dd>{}</dd></dl><h3>Whole run</h3><div class="metrics" data-testid="metrics">"#,
+        if g.lock == LockKind::None { "What keeps the data safe" } else { "What this lock promises" },
+        if g.lock == LockKind::Correctness { "correctness" } else { "efficiency" },
+        g.lock.label(),
+        Escaped(&g.safety),
+        Escaped(&g.liveness),
+        Escaped(&g.assumes)
+    );
+    let mut metric = |label: &str, value: u32, bad: bool| {
+        let class = if bad && value > 0 { "metric metric--bad" } else { "metric" };
+        let _ = write!(
+            s,
+            r#"<div class="{class}"><span class="metric-value">{value}</span><span class="metric-label">{}</span></div>"#,
+            Escaped(label)
+        );
+    };
+    let lock = trace.quorum > 0;
+    if lock {
+        metric(design.acquires(), m.acquire_requests, false);
+        metric("refused", m.contended, false);
+        if m.wake_ups > 0 {
+            metric("watch wake-ups", m.wake_ups, false);
+        }
+        metric(design.expiries(), m.expiries, false);
+        metric(&format!("{} failures", design.renewal()), m.renewal_failures, true);
+    }
+    metric("duplicate work", m.duplicate_work, true);
+    if lock {
+        metric("stale writes accepted", m.stale_writes_accepted, true);
+        metric("stale writes rejected", m.stale_writes_rejected, false);
+    } else {
+        metric("writes refused", m.stale_writes_rejected, false);
+    }
+    s.push_str("</div>");
+    s
+}

@@ -1,0 +1,25 @@
+//! The side panels as HTML text: the state inspector, the narration, the guarantees and metrics,
+//! the comparison table and the interview questions. Pure functions of a run, tested natively; the page places their
+//! text inside its own elements. Every name and sentence goes through [`Escaped`], so text from
+//! a scenario file shows as text, never as markup.
+//!
+//! (Written as text rather than as Yew elements because each element a Yew view builds costs
+//! several hundred bytes of WebAssembly; these panels hold most of the page's elements.)
+
+mod compare;
+mod guarantees;
+mod narration;
+mod questions;
+mod state;
+
+pub use compare::compare_table;
+pub use guarantees::guarantees;
+pub use narration::{narration, verdict};
+pub use questions::questions;
+pub use state::state;
+
+pub use crate::diagram::svg::Escaped;
+
+/// The attribute of a button that opens another lesson or cell: it holds that target's link,
+/// and one handler on the page follows whichever is pressed.
+pub const ROUTE_ATTRIBUTE: &str = "data-route";

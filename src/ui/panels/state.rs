@@ -1,0 +1,73 @@
+//! The state inspector at the cursor: each node's clock and status, each client's belief, what
+//! each lock-service node holds, and the protected data.
+
+use super::Escaped;
+use crate::diagram::inspect::{Snapshot, Status};
+use crate::diagram::svg::role_class;
+use crate::engine::{NodeKind, Trace};
+use crate::present::number::group;
+use crate::present::Words;
+use std::fmt::Write;
+
+/// The inspector's heading and one row per participant, at `snap` (`None`: before any event).
+pub fn state(trace: &Trace, words: &Words, snap: Option<&Snapshot>) -> String {
+    let mut s = String::new();
+    let now_ms = snap.map_or(0, |s| s.at_ms);
+    let r = snap.map(|s| s.resource.clone()).unwrap_or_default();
+    let data = match (&r.data, r.writer) {
+        (Some(value), Some(writer)) => {
+            format!("<span>{}</span>", Escaped(&words.data(value, writer, r.data_token, r.version, r.highest_token)))
+        }
+        (Some(_) | None, _) => r#"<span class="muted">empty, version 0</span>"#.to_string(),
+    };
+    let _ = write!(s, r#"<h2>State at {} ms</h2><ul class="nodes">"#, group(now_ms as i64));
+    for (i, p) in trace.participants.iter().enumerate() {
+        let node = snap.map(|s| &s.nodes[i]);
+        let local = node.map_or(p.clock.local_at(0), |n| n.local_ms);
+        let status = match node.map(|n| n.status) {
+            Some(Status::Paused) => r#"<span class="pill pill--paused">paused</span>"#,
+            Some(Status::Down) => r#"<span class="pill pill--down">down</span>"#,
+            Some(Status::Up) | None => "",
+        };
+        let _ = write!(
+            s,
+            r#"<li class="node node--{}" data-testid="inspect-{}"><div class="node-head"><span class="node-name">{}</span>{status}<span class="clock" title="this node's own clock">clock {} ms</span></div><div class="node-detail">"#,
+            role_class(p.role),
+            Escaped(&p.key),
+            Escaped(&p.name),
+            group(local)
+        );
+        match p.role {
+            NodeKind::Client => match node.and_then(|n| n.belief) {
+                Some((token, until)) => {
+                    let agrees = node.is_some_and(|n| n.holds);
+                    let _ = write!(
+                        s,
+                        r#"<span class="{}">{}{}</span>"#,
+                        if agrees { "belief-ok" } else { "belief-stale" },
+                        Escaped(&words.belief(token, until)),
+                        if agrees { "" } else { "<strong> — the service disagrees</strong>" }
+                    );
+                }
+                None => s.push_str(r#"<span class="muted">holds nothing</span>"#),
+            },
+            NodeKind::LockService => {
+                match node.and_then(|n| n.key) {
+                    Some((holder, token, until)) => {
+                        let _ = write!(s, "<span>{}</span>", Escaped(&words.service_holds(holder, token, until)));
+                    }
+                    None => s.push_str(r#"<span class="muted">holds nothing for anyone</span>"#),
+                }
+                // The rows (PostgreSQL) or key (etcd) the lock guards, when they live here.
+                if r.at.is_some_and(|at| at.0 == i) {
+                    s.push_str("<br/>");
+                    s.push_str(&data);
+                }
+            }
+            NodeKind::Resource => s.push_str(&data),
+        }
+        s.push_str("</div></li>");
+    }
+    s.push_str("</ul>");
+    s
+}

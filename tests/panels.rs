@@ -1,0 +1,74 @@
+//! The side panels' text: well-formed for any name, names shown as text and never as markup,
+//! and the comparison table's cells linking to their own diagrams.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use lockstep::diagram::inspect::History;
+use lockstep::engine;
+use lockstep::present::Words;
+use lockstep::scenario::compare;
+use lockstep::ui::panels;
+use lockstep::ui::route::{self, Route, Target};
+
+const HOSTILE: &str = include_str!("hostile/names.json");
+
+/// Parses panel text as XML (the panels write it well-formed) and returns its text nodes, joined.
+fn texts(panel: &str) -> String {
+    let wrapped = format!("<div>{panel}</div>");
+    let doc = roxmltree::Document::parse(&wrapped).unwrap_or_else(|e| panic!("{e}: {panel}"));
+    for node in doc.descendants().filter(|n| n.is_element()) {
+        let tag = node.tag_name().name();
+        assert!(!["img", "script", "b"].contains(&tag), "a name became a <{tag}> element: {panel}");
+    }
+    doc.descendants().filter_map(|n| n.text()).collect()
+}
+
+#[test]
+fn panels_show_hostile_names_as_text_at_every_step() {
+    let (scenario, spec) = lockstep::scenario::load(HOSTILE).expect("valid");
+    let trace = engine::run(&spec).expect("runs");
+    let words = Words::new(&trace, &*scenario.lock.design);
+    let history = History::new(&trace);
+    let before = texts(&panels::state(&trace, &words, None));
+    assert!(before.contains("<img src=x onerror=alert(1)>") && before.contains("名前 & <script>"), "{before}");
+    assert!(texts(&panels::narration(&scenario, &trace, &words, None)).contains("The setup"));
+    let mut shown = String::new();
+    for i in 0..trace.events.len() {
+        shown += &texts(&panels::state(&trace, &words, Some(&history.at(&trace, i))));
+        shown += &texts(&panels::narration(&scenario, &trace, &words, Some(i)));
+    }
+    assert!(shown.contains("<b>x</b>;%%{init}%%"), "a written value is shown as text: {shown}");
+    assert!(!shown.contains('\u{1}'), "characters XML cannot hold are replaced");
+    let g = texts(&panels::guarantees(&trace, &*scenario.lock.design, &scenario.guarantees()));
+    assert!(g.starts_with("What this lock promises") && g.contains("stale writes accepted"), "{g}");
+}
+
+#[test]
+fn the_state_panel_names_each_node_and_what_it_holds() {
+    let lesson = lockstep::scenario::lessons::find("lease-race-fenced").expect("lesson");
+    let trace = engine::run(&lesson.spec).expect("runs");
+    let words = Words::new(&trace, &*lesson.scenario.lock.design);
+    let last = trace.events.len() - 1;
+    let text = texts(&panels::state(&trace, &words, Some(&History::new(&trace).at(&trace, last))));
+    assert!(text.starts_with("State at 1,570 ms"), "{text}");
+    assert!(text.contains("data \"B\" (by Client B, token 42), version 1, highest seen: token 42"), "{text}");
+    let (class, verdict) = panels::verdict(&trace, Some(last));
+    assert_eq!((class, verdict.as_str()), ("badge badge--safe", "Safe, though two clients held it at once"));
+    assert_eq!(panels::verdict(&trace, None).1, "No violation so far");
+}
+
+#[test]
+fn every_comparison_cell_links_to_its_own_diagram() {
+    let rows = compare::table().expect("the table runs");
+    let text = format!("<div>{}</div>", panels::compare_table(&rows));
+    let doc = roxmltree::Document::parse(&text).expect("well-formed");
+    let links: Vec<(&str, &str)> =
+        doc.descendants().filter_map(|n| Some((n.attribute("data-testid")?, n.attribute(panels::ROUTE_ATTRIBUTE)?))).collect();
+    let cells: Vec<&compare::Cell> = rows.iter().flatten().collect();
+    assert_eq!(links.len(), cells.len());
+    for ((testid, link), cell) in links.iter().zip(cells) {
+        assert_eq!(*testid, format!("cell-{}", cell.id()));
+        let Ok(Some(Route { target: Target::Compare { schedule, design }, step: 0 })) = route::parse(link) else { panic!("{link}") };
+        assert_eq!((schedule.as_str(), design.as_str()), (cell.schedule.id, cell.row.id));
+    }
+}
