@@ -163,26 +163,19 @@ impl Reducible for AppState {
 #[component]
 pub fn App() -> Html {
     let state = use_reducer(|| AppState::empty().follow(&browser::hash()));
-    let theme = use_state(browser::initial_theme);
 
     // Keep the hash in step with what is shown.
     {
         use_effect_with(state.hash(), |hash| browser::replace_hash(hash));
     }
-    // Follow links pasted into the address bar.
+    // Follow links pasted into the address bar, and the keyboard: space, arrows, Home and End.
     {
         let dispatch = state.dispatcher();
         use_effect_with((), move |_| {
-            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| dispatch.dispatch(Msg::Hash(browser::hash())));
-            move || drop(listener)
-        });
-    }
-    // The keyboard: space, arrows, Home and End.
-    {
-        let dispatch = state.dispatcher();
-        use_effect_with((), move |_| {
+            let on_hash = dispatch.clone();
+            let hash = EventListener::new(&gloo::utils::window(), "hashchange", move |_| on_hash.dispatch(Msg::Hash(browser::hash())));
             let options = EventListenerOptions::enable_prevent_default();
-            let listener = EventListener::new_with_options(&gloo::utils::document(), "keydown", options, move |e| {
+            let keys = EventListener::new_with_options(&gloo::utils::document(), "keydown", options, move |e| {
                 let e: &KeyboardEvent = e.unchecked_ref();
                 if e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return;
@@ -199,7 +192,7 @@ pub fn App() -> Html {
                 e.prevent_default();
                 dispatch.dispatch(Msg::Player(action));
             });
-            move || drop(listener)
+            move || drop((hash, keys))
         });
     }
     // Playback: the only real timer in the app.
@@ -210,9 +203,6 @@ pub fn App() -> Html {
             let timer = playing.then(|| Interval::new(speed.interval_ms(), move || dispatch.dispatch(Msg::Player(Action::Tick))));
             move || drop(timer)
         });
-    }
-    {
-        use_effect_with(*theme, |theme| browser::apply_theme(theme));
     }
     // A lesson's file, fetched when the lesson is opened (builds that embed lessons never wait).
     {
@@ -247,10 +237,6 @@ pub fn App() -> Html {
                 dispatch.dispatch(Msg::Open(target, 0));
             }
         })
-    };
-    let on_theme = {
-        let theme = theme.clone();
-        Callback::from(move |_| theme.set(if *theme == "dark" { "light" } else { "dark" }))
     };
     let on_dismiss = {
         let dispatch = state.dispatcher();
@@ -292,8 +278,10 @@ pub fn App() -> Html {
                 </div>
                 <div class="topbar-actions">
                     { exports }
-                    <button class="btn btn--ghost" onclick={on_theme} data-testid="theme" aria-label="Switch between light and dark theme">
-                        { if *theme == "dark" { "☀ Light" } else { "☾ Dark" } }
+                    // The theme is the page's `data-theme`, set before the first paint; the style
+                    // sheet shows the label that fits it.
+                    <button class="btn btn--ghost" onclick={Callback::from(|_| browser::toggle_theme())} data-testid="theme" aria-label="Switch between light and dark theme">
+                        <span class="theme-to-light">{"☀ Light"}</span><span class="theme-to-dark">{"☾ Dark"}</span>
                     </button>
                 </div>
             </header>

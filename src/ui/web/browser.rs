@@ -53,28 +53,12 @@ pub fn download(filename: &str, mime: &str, text: &str) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
-/// Returns the saved theme, else the system preference.
-pub fn initial_theme() -> &'static str {
-    let saved = window().local_storage().ok().flatten().and_then(|s| s.get_item("lockstep-theme").ok().flatten());
-    match saved.as_deref() {
-        Some("dark") => "dark",
-        Some("light") => "light",
-        _ => {
-            let dark = window().match_media("(prefers-color-scheme: dark)").ok().flatten().is_some_and(|m| m.matches());
-            if dark {
-                "dark"
-            } else {
-                "light"
-            }
-        }
-    }
-}
-
-/// Applies and saves a theme.
-pub fn apply_theme(theme: &str) {
-    if let Some(root) = window().document().and_then(|d| d.document_element()) {
-        let _ = root.set_attribute("data-theme", theme);
-    }
+/// Switches the page between the light and dark theme, and saves the choice. (The page sets
+/// the saved or preferred theme itself before the first paint.)
+pub fn toggle_theme() {
+    let Some(root) = window().document().and_then(|d| d.document_element()) else { return };
+    let theme = if root.get_attribute("data-theme").as_deref() == Some("dark") { "light" } else { "dark" };
+    let _ = root.set_attribute("data-theme", theme);
     if let Some(storage) = window().local_storage().ok().flatten() {
         let _ = storage.set_item("lockstep-theme", theme);
     }
