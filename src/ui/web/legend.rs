@@ -3,6 +3,7 @@
 use crate::diagram::layout::{Arrow, ItemKind, Mark, Span};
 use crate::diagram::svg::{class, marker, span_width, Px};
 use std::fmt::Write;
+use std::sync::OnceLock;
 use yew::prelude::*;
 
 /// One legend entry: a small drawing in the diagram's own classes, and its meaning.
@@ -26,8 +27,13 @@ fn entry(s: &mut String, kind: ItemKind, text: &str) {
     );
 }
 
-/// The legend, drawn once: it never changes.
+/// The legend, written once: it never changes.
 pub fn legend() -> Html {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    Html::from_html_unchecked(AttrValue::Static(TEXT.get_or_init(text)))
+}
+
+fn text() -> String {
     let mut s = String::from(r#"<details class="card legend" open="" data-testid="legend"><summary><h2>Legend</h2></summary><ul>"#);
     for (kind, text) in [
         (ItemKind::Arrow(Arrow::Request), "request; slanted while in flight"),
@@ -48,5 +54,5 @@ pub fn legend() -> Html {
         entry(&mut s, kind, text);
     }
     s.push_str("</ul></details>");
-    Html::from_html_unchecked(s.into())
+    s
 }
