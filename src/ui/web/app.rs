@@ -227,13 +227,8 @@ pub fn App() -> Html {
     let on_route = {
         let dispatch = state.dispatcher();
         use_callback((), move |e: MouseEvent, _| {
-            let button = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|el| el.closest(&format!("[{ROUTE_ATTRIBUTE}]")).ok().flatten());
-            if let Some(Ok(Some(Route { target, .. }))) =
-                button.and_then(|b| b.get_attribute(ROUTE_ATTRIBUTE)).map(|link| route::parse(&link))
-            {
+            let link = browser::clicked_attribute(&e, &format!("[{ROUTE_ATTRIBUTE}]"), ROUTE_ATTRIBUTE);
+            if let Some(Ok(Some(Route { target, .. }))) = link.map(|link| route::parse(&link)) {
                 dispatch.dispatch(Msg::Open(target, 0));
             }
         })

@@ -36,6 +36,13 @@ pub async fn fetch_text(url: &str) -> Result<String, String> {
     text.as_string().ok_or_else(|| format!("{url} is not text"))
 }
 
+/// Returns `attribute` of the element under an event (or its nearest ancestor) that matches
+/// `selector`: how one handler serves a whole list of buttons.
+pub fn clicked_attribute(e: &web_sys::Event, selector: &str, attribute: &str) -> Option<String> {
+    let el = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+    el.closest(selector).ok().flatten()?.get_attribute(attribute)
+}
+
 /// Offers text as a file download.
 pub fn download(filename: &str, mime: &str, text: &str) {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));

@@ -6,7 +6,6 @@ use super::run::RunRef;
 use crate::diagram::layout::{Layout, TOP};
 use crate::diagram::svg::{self, item_svg, lane_heads, skeleton, Px};
 use crate::ui::player::Action;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -149,8 +148,8 @@ pub fn DiagramView(props: &Props) -> Html {
     let onclick = {
         let on_seek = props.on_seek.clone();
         Callback::from(move |e: MouseEvent| {
-            let item = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest(".item").ok().flatten());
-            let last = item.and_then(|i| i.get_attribute("data-events")).and_then(|d| d.split(' ').nth(1)?.parse::<usize>().ok());
+            let events = browser::clicked_attribute(&e, ".item", "data-events");
+            let last = events.and_then(|d| d.split(' ').nth(1)?.parse::<usize>().ok());
             if let Some(last) = last {
                 on_seek.emit(Action::Seek(last + 1));
             }

@@ -1,10 +1,10 @@
 //! The event log: the trace as text, the accessible alternative to the diagram. Shows a window
 //! of events around the cursor, keyed by event, so a step changes only a few rows.
 
+use super::browser;
 use super::run::RunRef;
 use crate::present::number::group;
 use crate::ui::player::Action;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Events shown on each side of the cursor.
@@ -47,9 +47,7 @@ pub fn EventLog(props: &Props) -> Html {
     let onclick = {
         let on_seek = props.on_seek.clone();
         Callback::from(move |e: MouseEvent| {
-            let button =
-                e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest(".log-button").ok().flatten());
-            if let Some(step) = button.and_then(|b| b.get_attribute("data-step")).and_then(|s| s.parse().ok()) {
+            if let Some(step) = browser::clicked_attribute(&e, ".log-button", "data-step").and_then(|s| s.parse().ok()) {
                 on_seek.emit(Action::Seek(step));
             }
         })
