@@ -1,7 +1,8 @@
 //! Writes the lesson index from the lesson files: `$OUT_DIR/lessons.rs` holds each lesson's id,
 //! topic and title in teaching order (`src/scenario/lesson_order.txt`) and, for builds that
 //! embed them, the files' text. The web app embeds only the index and fetches a lesson's file
-//! when it is opened.
+//! when it is opened. Also writes `$OUT_DIR/diagram.css`: the diagram's style sheet without
+//! comments and spare whitespace, as the page and exported SVG files embed it.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -25,6 +26,57 @@ fn main() {
     let out = format!(
         "/// Every lesson's id, topic and title, in teaching order.\npub const INDEX: &[Entry] = &[\n{index}];\n\n/// The lessons' files, in the order of [`INDEX`].\n#[cfg(feature = \"embedded-lessons\")]\nconst SOURCES: &[&str] = &[\n{sources}];\n"
     );
-    let target = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("lessons.rs");
-    std::fs::write(target, out).expect("the lesson index can be written");
+    let out_dir = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    std::fs::write(Path::new(&out_dir).join("lessons.rs"), out).expect("the lesson index can be written");
+
+    let css = Path::new(env!("CARGO_MANIFEST_DIR")).join("static/diagram.css");
+    println!("cargo:rerun-if-changed={}", css.display());
+    let text = std::fs::read_to_string(&css).expect("static/diagram.css is readable");
+    std::fs::write(Path::new(&out_dir).join("diagram.css"), minify_css(&text)).expect("the style sheet can be written");
+}
+
+/// Drops comments and whitespace that CSS does not need: runs of whitespace become one space,
+/// and none is kept next to `{`, `}`, `;`, `,` or after a declaration's `:`. Quoted strings
+/// stay as written.
+fn minify_css(css: &str) -> String {
+    let (mut out, mut depth, mut quote, mut space) = (String::new(), 0usize, None, false);
+    let mut chars = css.chars().peekable();
+    while let Some(c) = chars.next() {
+        if let Some(q) = quote {
+            out.push(c);
+            if c == q {
+                quote = None;
+            }
+            continue;
+        }
+        if c == '/' && chars.peek() == Some(&'*') {
+            chars.next();
+            let mut last = ' ';
+            for c in chars.by_ref() {
+                if last == '*' && c == '/' {
+                    break;
+                }
+                last = c;
+            }
+            space = true;
+            continue;
+        }
+        if c.is_whitespace() {
+            space = true;
+            continue;
+        }
+        let tight = |c: char| matches!(c, '{' | '}' | ';' | ',') || (c == ':' && depth > 0);
+        if space && !out.is_empty() && !tight(c) && !out.ends_with(tight) {
+            out.push(' ');
+        }
+        space = false;
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            '"' | '\'' => quote = Some(c),
+            _ => {}
+        }
+        out.push(c);
+    }
+    out.replace(";}", "}")
 }

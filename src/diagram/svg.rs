@@ -7,7 +7,7 @@ use crate::present::number::ms;
 use std::fmt::{self, Write};
 
 /// The diagram's stylesheet, embedded in exported files so they stand alone.
-pub const STYLE: &str = include_str!("../../static/diagram.css");
+pub const STYLE: &str = include_str!(concat!(env!("OUT_DIR"), "/diagram.css"));
 
 /// A coordinate printed to a tenth of a unit (integer arithmetic keeps float formatting out of
 /// the wasm binary).

@@ -65,6 +65,22 @@ pub enum Action {
     SetSpeed(Speed),
 }
 
+impl Action {
+    /// The playback buttons' actions by the names the page gives them (`data-action`).
+    pub const BUTTONS: [(&'static str, Action); 5] = [
+        ("to-start", Action::ToStart),
+        ("step-back", Action::Back),
+        ("play", Action::TogglePlay),
+        ("step-forward", Action::Forward),
+        ("to-end", Action::ToEnd),
+    ];
+
+    /// Returns the playback button's action called `name`.
+    pub fn named(name: &str) -> Option<Action> {
+        Action::BUTTONS.iter().find(|(n, _)| *n == name).map(|(_, a)| *a)
+    }
+}
+
 impl Player {
     /// Starts at the introduction of a trace with `steps` events.
     pub fn new(steps: usize) -> Self {

@@ -2,16 +2,12 @@
 //! timer (the app's only real timer), and the page layout.
 
 use super::browser;
-use super::compare_table::CompareTable;
-use super::controls::Controls;
+use super::controls::controls;
 use super::diagram_view::DiagramView;
-use super::event_log::EventLog;
-use super::guarantees::guarantees;
-use super::inspector::Inspector;
+use super::event_log::event_log;
 use super::legend::legend;
-use super::narration::{Narration, VerdictBadge};
+use super::panels::{compare_table, guarantees, inspector, narration, questions, verdict};
 use super::picker::Picker;
-use super::questions::questions;
 use super::run::{fetched, load, Load, RunRef};
 use crate::diagram::mermaid;
 use crate::diagram::svg;
@@ -209,33 +205,20 @@ pub fn App() -> Html {
         let dispatch = state.dispatcher();
         use_effect_with(state.pending.map(|p| p.0.id), move |pending| {
             if let Some(id) = *pending {
-                yew::platform::spawn_local(async move {
-                    let file = browser::fetch_text(&format!("lessons/{id}.json")).await;
-                    dispatch.dispatch(Msg::Fetched(id, file));
-                });
+                browser::fetch_text(&format!("lessons/{id}.json"), move |file| dispatch.dispatch(Msg::Fetched(id, file)));
             }
         });
     }
 
-    // Callbacks keep their identity across renders, so components whose other props did not
-    // change are not rendered again on every step.
+    // The scrubber and speed choice ask through this; it keeps its identity across renders.
     let on_action = {
         let dispatch = state.dispatcher();
         use_callback((), move |a: Action, _| dispatch.dispatch(Msg::Player(a)))
     };
-    // One handler for every button that names a lesson or cell to open (`data-route`).
-    let on_route = {
+    // One handler for every click on the page that names what it does.
+    let on_click = {
         let dispatch = state.dispatcher();
-        use_callback((), move |e: MouseEvent, _| {
-            let link = browser::clicked_attribute(&e, &format!("[{ROUTE_ATTRIBUTE}]"), ROUTE_ATTRIBUTE);
-            if let Some(Ok(Some(Route { target, .. }))) = link.map(|link| route::parse(&link)) {
-                dispatch.dispatch(Msg::Open(target, 0));
-            }
-        })
-    };
-    let on_dismiss = {
-        let dispatch = state.dispatcher();
-        use_callback((), move |_: MouseEvent, _| dispatch.dispatch(Msg::Dismiss))
+        use_callback(state.run.clone(), move |e: MouseEvent, run| clicked(&e, run.as_ref(), &dispatch))
     };
     let is_cell = state.run.as_ref().is_some_and(|r| matches!(r.target, Target::Compare { .. }));
     // A cell of the comparison belongs to the table's entry in the picker.
@@ -252,7 +235,7 @@ pub fn App() -> Html {
     let stage = match (&state.table, &state.run) {
         (Some(rows), _) => html! {
             <main class="stage" aria-labelledby="lesson-title">
-                <CompareTable rows={rows.clone()} />
+                { compare_table(rows) }
             </main>
         },
         (None, Some(run)) => stage(run, &state, is_cell, &on_action),
@@ -264,7 +247,7 @@ pub fn App() -> Html {
     };
 
     html! {
-        <div class={if state.table.is_some() { "app app--table" } else { "app" }} onclick={on_route}>
+        <div class={if state.table.is_some() { "app app--table" } else { "app" }} onclick={on_click}>
             <header class="topbar">
                 <div class="brand">
                     <span class="brand-mark" aria-hidden="true">{"⟂"}</span>
@@ -275,7 +258,7 @@ pub fn App() -> Html {
                     { exports }
                     // The theme is the page's `data-theme`, set before the first paint; the style
                     // sheet shows the label that fits it.
-                    <button class="btn btn--ghost" onclick={Callback::from(|_| browser::toggle_theme())} data-testid="theme" aria-label="Switch between light and dark theme">
+                    <button class="btn btn--ghost" data-action="theme" data-testid="theme" aria-label="Switch between light and dark theme">
                         <span class="theme-to-light">{"☀ Light"}</span><span class="theme-to-dark">{"☾ Dark"}</span>
                     </button>
                 </div>
@@ -283,7 +266,7 @@ pub fn App() -> Html {
             if let Some(notice) = state.notice.clone() {
                 <div class="notice" role="alert" data-testid="notice">
                     <span>{notice}</span>
-                    <button class="btn btn--ghost" onclick={on_dismiss} aria-label="Dismiss this message">{"✕"}</button>
+                    <button class="btn btn--ghost" data-action="dismiss" aria-label="Dismiss this message">{"✕"}</button>
                 </div>
             }
             <nav class="sidebar" aria-label="Lessons">
@@ -295,35 +278,60 @@ pub fn App() -> Html {
     }
 }
 
+/// Does what a click names: a button's route (`data-route`) or action (`data-action`: a
+/// playback button, the theme, dismissing the notice, an export), an event-log row's step
+/// (`data-step`), or a diagram item's events (`data-events`, the first and last).
+fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher<AppState>) {
+    let attribute = |name: &str| browser::clicked_attribute(e, &format!("[{name}]"), name);
+    let msg = if let Some(link) = attribute(ROUTE_ATTRIBUTE) {
+        match route::parse(&link) {
+            Ok(Some(Route { target, .. })) => Msg::Open(target, 0),
+            _ => return,
+        }
+    } else if let Some(name) = attribute("data-action") {
+        match (name.as_str(), run) {
+            ("theme", _) => return browser::toggle_theme(),
+            ("dismiss", _) => Msg::Dismiss,
+            ("export-svg" | "export-mermaid" | "export-json", Some(run)) => return export(run, &name),
+            (name, _) => match Action::named(name) {
+                Some(action) => Msg::Player(action),
+                None => return,
+            },
+        }
+    } else if let Some(step) = attribute("data-step").and_then(|s| s.parse().ok()) {
+        Msg::Player(Action::Seek(step))
+    } else if let Some(last) = attribute("data-events").and_then(|d| d.split(' ').nth(1)?.parse::<usize>().ok()) {
+        Msg::Player(Action::Seek(last + 1))
+    } else {
+        return;
+    };
+    dispatch.dispatch(msg);
+}
+
+/// Downloads the run as an SVG file, Mermaid text or its scenario file.
+fn export(run: &RunRef, kind: &str) {
+    let id = &run.scenario.id;
+    match kind {
+        "export-svg" => {
+            browser::download(&format!("lockstep-{id}.svg"), "image/svg+xml", &svg::render(&run.layout, &run.scenario.title, true))
+        }
+        "export-mermaid" => browser::download(&format!("lockstep-{id}.mmd"), "text/plain", &mermaid::render(&run.words())),
+        _ => {
+            if let Some(source) = &run.source {
+                browser::download(&format!("{id}.json"), "application/json", source);
+            }
+        }
+    }
+}
+
 /// The export buttons for a run.
 fn exports(run: &RunRef) -> Html {
-    let on_export_svg = {
-        let run = run.clone();
-        Callback::from(move |_| {
-            let text = svg::render(&run.layout, &run.scenario.title, true);
-            browser::download(&format!("lockstep-{}.svg", run.scenario.id), "image/svg+xml", &text);
-        })
-    };
-    let on_export_mermaid = {
-        let run = run.clone();
-        Callback::from(move |_| {
-            browser::download(&format!("lockstep-{}.mmd", run.scenario.id), "text/plain", &mermaid::render(&run.words()));
-        })
-    };
-    let on_export_json = {
-        let run = run.clone();
-        Callback::from(move |_| {
-            if let Some(source) = &run.source {
-                browser::download(&format!("{}.json", run.scenario.id), "application/json", source);
-            }
-        })
-    };
     html! {
         <>
-            <button class="btn btn--ghost" onclick={on_export_svg} data-testid="export-svg" title="Download this diagram as an SVG file">{"Export SVG"}</button>
-            <button class="btn btn--ghost" onclick={on_export_mermaid} data-testid="export-mermaid" title="Download the run as Mermaid sequenceDiagram text">{"Export Mermaid"}</button>
+            <button class="btn btn--ghost" data-action="export-svg" data-testid="export-svg" title="Download this diagram as an SVG file">{"Export SVG"}</button>
+            <button class="btn btn--ghost" data-action="export-mermaid" data-testid="export-mermaid" title="Download the run as Mermaid sequenceDiagram text">{"Export Mermaid"}</button>
             if run.source.is_some() {
-                <button class="btn btn--ghost" onclick={on_export_json} data-testid="export-json" title="Download this lesson's scenario file">{"Scenario JSON"}</button>
+                <button class="btn btn--ghost" data-action="export-json" data-testid="export-json" title="Download this lesson's scenario file">{"Scenario JSON"}</button>
             }
         </>
     }
@@ -346,19 +354,19 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
                         }
                         <h1 id="lesson-title" data-testid="lesson-title">{&s.title}</h1>
                     </div>
-                    <VerdictBadge run={run.clone()} cursor={cursor} />
+                    { verdict(run, cursor) }
                 </div>
-                <DiagramView run={run.clone()} cursor={cursor} on_seek={on_action.clone()} />
-                <Controls run={run.clone()} player={state.player} on_action={on_action.clone()} />
+                <DiagramView run={run.clone()} cursor={cursor} />
+                { controls(run, state.player, on_action) }
             </main>
             <aside class="panel" aria-label="Narration and state">
-                <Narration run={run.clone()} cursor={cursor} />
-                <Inspector run={run.clone()} cursor={cursor} />
+                { narration(run, cursor) }
+                { inspector(run, cursor) }
                 { guarantees(run) }
                 { legend() }
             </aside>
             <section class="log-area" aria-label="Event log">
-                <EventLog run={run.clone()} cursor={cursor} on_seek={on_action.clone()} />
+                { event_log(run, cursor) }
             </section>
         </>
     }

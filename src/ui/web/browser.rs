@@ -21,19 +21,23 @@ pub fn replace_hash(hash: &str) {
     }
 }
 
-/// Fetches a file of the site as text; the error says why it could not.
-pub async fn fetch_text(url: &str) -> Result<String, String> {
-    let describe = |e: JsValue| e.as_string().or_else(|| js_sys::JSON::stringify(&e).ok().and_then(|s| s.as_string())).unwrap_or_default();
-    let response = wasm_bindgen_futures::JsFuture::from(window().fetch_with_str(url))
-        .await
-        .map_err(|e| format!("the network failed ({})", describe(e)))?;
-    let response: web_sys::Response = response.unchecked_into();
-    if !response.ok() {
-        return Err(format!("the server answered {} for {url}", response.status()));
+/// Fetches a file of the site as text and hands it to `done`; the error says why it could not.
+/// (A request with one listener: no futures machinery in the page for its one download.)
+pub fn fetch_text(url: &str, done: impl FnOnce(Result<String, String>) + 'static) {
+    let Ok(request) = web_sys::XmlHttpRequest::new() else { return done(Err("this browser cannot fetch files".into())) };
+    if request.open("GET", url).and_then(|()| request.send()).is_err() {
+        return done(Err(format!("{url} could not be requested")));
     }
-    let text = response.text().map_err(describe)?;
-    let text = wasm_bindgen_futures::JsFuture::from(text).await.map_err(describe)?;
-    text.as_string().ok_or_else(|| format!("{url} is not text"))
+    let url = url.to_string();
+    let on_end = request.clone();
+    gloo::events::EventListener::once(&request, "loadend", move |_| {
+        done(match on_end.status().unwrap_or(0) {
+            0 => Err("the network failed".into()),
+            200 => on_end.response_text().ok().flatten().ok_or_else(|| format!("{url} is not text")),
+            status => Err(format!("the server answered {status} for {url}")),
+        })
+    })
+    .forget();
 }
 
 /// Returns `attribute` of the element under an event (or its nearest ancestor) that matches

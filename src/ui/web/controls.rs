@@ -1,16 +1,10 @@
-//! Playback controls: jump, step, play, speed and a scrubber over simulated time.
+//! Playback controls: jump, step, play, speed and a scrubber over simulated time. The buttons
+//! name their action (`data-action`, see [`Action::named`]); the page's click handler does it.
 
 use super::run::RunRef;
 use crate::present::number::{group, group_u};
 use crate::ui::player::{Action, Player, Speed};
 use yew::prelude::*;
-
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub run: RunRef,
-    pub player: Player,
-    pub on_action: Callback<Action>,
-}
 
 /// A 16×16 icon drawn from one path, in the button's text colour.
 fn icon(d: &'static str) -> Html {
@@ -24,21 +18,16 @@ const TO_END: &str = "M11 3h2v10h-2z M3 3l7 5-7 5z";
 const PLAY: &str = "M4 2.5l10 5.5-10 5.5z";
 const PAUSE: &str = "M4 3h3v10H4z M9 3h3v10H9z";
 
-#[component]
-pub fn Controls(props: &Props) -> Html {
-    let p = props.player;
-    let events = &props.run.trace.events;
+/// The controls for `run` as the player stands; the scrubber and speed choice ask `on_action`.
+pub fn controls(run: &RunRef, p: Player, on_action: &Callback<Action>) -> Html {
+    let events = &run.trace.events;
     let end_ms = events.last().map_or(0, |e| e.at_ms);
     let now_ms = p.cursor().map_or(0, |c| events[c].at_ms);
-    let button = |label: Html, aria: &'static str, testid: &'static str, action: Action, disabled: bool| {
-        let on_action = props.on_action.clone();
-        html! {
-            <button class="btn btn--icon" aria-label={aria} title={aria} data-testid={testid} {disabled}
-                onclick={Callback::from(move |_| on_action.emit(action))}>{label}</button>
-        }
+    let button = |label: Html, aria: &'static str, name: &'static str, disabled: bool| {
+        html! { <button class="btn btn--icon" aria-label={aria} title={aria} data-testid={name} data-action={name} {disabled}>{label}</button> }
     };
     let on_scrub = {
-        let on_action = props.on_action.clone();
+        let on_action = on_action.clone();
         let times: Vec<u64> = events.iter().map(|e| e.at_ms).collect();
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
@@ -48,7 +37,7 @@ pub fn Controls(props: &Props) -> Html {
         })
     };
     let on_speed = {
-        let on_action = props.on_action.clone();
+        let on_action = on_action.clone();
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             if let Some(speed) = Speed::ALL.get(select.selected_index().max(0) as usize) {
@@ -60,15 +49,15 @@ pub fn Controls(props: &Props) -> Html {
     html! {
         <div class="controls" role="group" aria-label="Playback">
             <div class="controls-buttons">
-                { button(icon(TO_START), "Jump to start (Home)", "to-start", Action::ToStart, at_start) }
-                { button(icon(BACK), "Step back (←)", "step-back", Action::Back, at_start) }
-                <button class="btn btn--play" data-testid="play" onclick={let a = props.on_action.clone(); Callback::from(move |_| a.emit(Action::TogglePlay))}
+                { button(icon(TO_START), "Jump to start (Home)", "to-start", at_start) }
+                { button(icon(BACK), "Step back (←)", "step-back", at_start) }
+                <button class="btn btn--play" data-testid="play" data-action="play"
                     aria-label={if p.playing { "Pause (space)" } else { "Play (space)" }} aria-pressed={p.playing.to_string()}>
                     { if p.playing { icon(PAUSE) } else { icon(PLAY) } }
                     <span>{ if p.playing { "Pause" } else { "Play" } }</span>
                 </button>
-                { button(icon(FORWARD), "Step forward (→)", "step-forward", Action::Forward, at_end) }
-                { button(icon(TO_END), "Jump to end (End)", "to-end", Action::ToEnd, at_end) }
+                { button(icon(FORWARD), "Step forward (→)", "step-forward", at_end) }
+                { button(icon(TO_END), "Jump to end (End)", "to-end", at_end) }
                 <label class="speed">
                     <span class="visually-hidden">{"Playback speed"}</span>
                     <select onchange={on_speed} aria-label="Playback speed" data-testid="speed">

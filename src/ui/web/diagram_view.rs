@@ -5,14 +5,12 @@ use super::browser;
 use super::run::RunRef;
 use crate::diagram::layout::{Layout, TOP};
 use crate::diagram::svg::{self, item_svg, lane_heads, skeleton, Px};
-use crate::ui::player::Action;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub run: RunRef,
     pub cursor: Option<usize>,
-    pub on_seek: Callback<Action>,
 }
 
 #[derive(Properties, PartialEq)]
@@ -113,7 +111,8 @@ fn scale(scroller: &web_sys::Element, width: f32) -> f64 {
     (f64::from(scroller.client_width()) / f64::from(width)).clamp(1.0, 1.6)
 }
 
-/// The diagram with its overlay, scrolled to keep the cursor in view; a click on an item seeks to it.
+/// The diagram with its overlay, scrolled to keep the cursor in view. (A click on an item opens
+/// its event: each item names its events in `data-events`, and the page's click handler reads them.)
 #[component]
 pub fn DiagramView(props: &Props) -> Html {
     let scroller = use_node_ref();
@@ -145,19 +144,9 @@ pub fn DiagramView(props: &Props) -> Html {
             move || drop(frame)
         });
     }
-    let onclick = {
-        let on_seek = props.on_seek.clone();
-        Callback::from(move |e: MouseEvent| {
-            let events = browser::clicked_attribute(&e, ".item", "data-events");
-            let last = events.and_then(|d| d.split(' ').nth(1)?.parse::<usize>().ok());
-            if let Some(last) = last {
-                on_seek.emit(Action::Seek(last + 1));
-            }
-        })
-    };
     html! {
         <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
-            <div class="diagram-stack" style={format!("max-width: {}px; --natural-width: {}px; --strip-height: {}%", Px(layout.width * 1.6), Px(layout.width), Px(STRIP_HEIGHT / layout.width * 100.0))} {onclick}>
+            <div class="diagram-stack" style={format!("max-width: {}px; --natural-width: {}px; --strip-height: {}%", Px(layout.width * 1.6), Px(layout.width), Px(STRIP_HEIGHT / layout.width * 100.0))}>
                 <StaticDiagram run={props.run.clone()} view={(!whole).then_some(*view)} />
                 { overlay(layout, props.cursor) }
             </div>

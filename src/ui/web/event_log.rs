@@ -1,32 +1,24 @@
 //! The event log: the trace as text, the accessible alternative to the diagram. Shows a window
-//! of events around the cursor, keyed by event, so a step changes only a few rows.
+//! of events around the cursor, keyed by event, so a step changes only a few rows. Each row's
+//! button names the step it opens (`data-step`); the page's click handler opens it.
 
-use super::browser;
 use super::run::RunRef;
 use crate::present::number::group;
-use crate::ui::player::Action;
 use yew::prelude::*;
 
 /// Events shown on each side of the cursor.
 const WINDOW: usize = 20;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub run: RunRef,
-    pub cursor: Option<usize>,
-    pub on_seek: Callback<Action>,
-}
-
-#[component]
-pub fn EventLog(props: &Props) -> Html {
-    let t = &props.run.trace;
-    let words = props.run.words();
-    let center = props.cursor.unwrap_or(0);
+/// The log of `run` around the cursor.
+pub fn event_log(run: &RunRef, cursor: Option<usize>) -> Html {
+    let t = &run.trace;
+    let words = run.words();
+    let center = cursor.unwrap_or(0);
     let (from, to) = (center.saturating_sub(WINDOW), (center + WINDOW + 1).min(t.events.len()));
     let items = (from..to).map(|i| {
         let e = &t.events[i];
-        let current = props.cursor == Some(i);
-        let future = props.cursor.is_none_or(|c| i > c);
+        let current = cursor == Some(i);
+        let future = cursor.is_none_or(|c| i > c);
         let class = match (current, future) {
             (true, _) => "log-row is-current",
             (false, true) => "log-row is-future",
@@ -43,22 +35,13 @@ pub fn EventLog(props: &Props) -> Html {
             </li>
         }
     });
-    // One handler for the whole list: a row's button names the step it opens.
-    let onclick = {
-        let on_seek = props.on_seek.clone();
-        Callback::from(move |e: MouseEvent| {
-            if let Some(step) = browser::clicked_attribute(&e, ".log-button", "data-step").and_then(|s| s.parse().ok()) {
-                on_seek.emit(Action::Seek(step));
-            }
-        })
-    };
     html! {
         <details class="card log" open=true data-testid="event-log">
             <summary>
                 <h2>{"Event log"}</h2>
                 <span class="muted">{ format!("{} events; the text alternative to the diagram", t.events.len()) }</span>
             </summary>
-            <ol start={(from + 1).to_string()} {onclick}>{ for items }</ol>
+            <ol start={(from + 1).to_string()}>{ for items }</ol>
         </details>
     }
 }

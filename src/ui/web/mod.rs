@@ -2,16 +2,12 @@
 
 mod app;
 mod browser;
-mod compare_table;
 mod controls;
 mod diagram_view;
 mod event_log;
-mod guarantees;
-mod inspector;
 mod legend;
-mod narration;
+mod panels;
 mod picker;
-mod questions;
 mod run;
 
 pub use app::App;

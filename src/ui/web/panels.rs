@@ -1,0 +1,48 @@
+//! The side panels as page nodes: each card holds the text that [`crate::ui::panels`] writes.
+//! The cards stay in place while their text changes, so the narration's live region announces
+//! each step.
+
+use super::run::RunRef;
+use crate::scenario::compare::Cell;
+use crate::ui::panels;
+use std::sync::OnceLock;
+use yew::prelude::*;
+
+/// A card of the page holding panel text.
+fn card(class: &'static str, testid: &'static str, text: AttrValue) -> Html {
+    html! { <section class={class} data-testid={testid}>{ Html::from_html_unchecked(text) }</section> }
+}
+
+/// What just happened and why it matters.
+pub fn narration(run: &RunRef, cursor: Option<usize>) -> Html {
+    let text = panels::narration(&run.scenario, &run.trace, &run.words(), cursor);
+    html! { <section class="card narration" aria-live="polite" data-testid="narration">{ Html::from_html_unchecked(text.into()) }</section> }
+}
+
+/// The state of every node at the cursor.
+pub fn inspector(run: &RunRef, cursor: Option<usize>) -> Html {
+    let snap = cursor.map(|c| run.state(c));
+    card("card inspector", "inspector", panels::state(&run.trace, &run.words(), snap.as_ref()).into())
+}
+
+/// The verdict as far as the cursor has got.
+pub fn verdict(run: &RunRef, cursor: Option<usize>) -> Html {
+    let (class, text) = panels::verdict(&run.trace, cursor);
+    html! { <div class={class} role="status" data-testid="verdict">{text}</div> }
+}
+
+/// What the lesson's lock promises, under which assumptions, and the run's metrics.
+pub fn guarantees(run: &RunRef) -> Html {
+    card("card guarantees", "guarantees", panels::guarantees(&run.trace, run.design(), &run.scenario.guarantees()).into())
+}
+
+/// The comparison table (the page's route handler opens whichever cell is chosen).
+pub fn compare_table(rows: &[Vec<Cell>]) -> Html {
+    card("compare", "compare", panels::compare_table(rows).into())
+}
+
+/// The interview questions, written once: they never change.
+pub fn questions() -> Html {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    card("topic questions", "questions", AttrValue::Static(TEXT.get_or_init(panels::questions)))
+}
