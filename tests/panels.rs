@@ -72,3 +72,27 @@ fn every_comparison_cell_links_to_its_own_diagram() {
         assert_eq!((schedule.as_str(), design.as_str()), (cell.schedule.id, cell.row.id));
     }
 }
+
+#[test]
+fn the_picker_offers_every_lesson_once_under_its_topic_and_then_the_explorations() {
+    let text = panels::picker();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed");
+    let buttons: Vec<(&str, Target, String)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("button"))
+        .map(|n| {
+            let link = n.attribute(panels::ROUTE_ATTRIBUTE).expect("every entry names its link");
+            let Ok(Some(Route { target, step: 0 })) = route::parse(link) else { panic!("{link}") };
+            let topic = n.ancestors().find(|a| a.has_tag_name("section")).and_then(|s| s.first_element_child()).and_then(|h| h.text());
+            (topic.expect("under a topic heading"), target, n.text().unwrap_or_default().to_string())
+        })
+        .collect();
+    let index = lockstep::scenario::lessons::index();
+    assert_eq!(buttons.len(), index.len() + 2);
+    for (entry, (topic, target, title)) in index.iter().zip(&buttons) {
+        assert_eq!((*topic, target, title.as_str()), (entry.topic, &Target::Lesson(entry.id.to_string()), entry.title));
+    }
+    let explore: Vec<(&str, &Target)> = buttons[index.len()..].iter().map(|(topic, target, _)| (*topic, target)).collect();
+    assert_eq!(explore, [("Explore", &Target::Table), ("Explore", &Target::Stress(1_000))]);
+    assert!(!text.contains(panels::CURRENT_CLASS), "the page marks the current entry, not the text");
+}

@@ -90,6 +90,30 @@ await check('playback advances on its own and stops at the end', async (page) =>
   expect((await text(page, 'play')).includes('Play'), 'play button back to Play at the end');
 });
 
+await check('the picker marks the open lesson; the buttons, log rows and diagram items step the run', async (page) => {
+  await page.goto(`${url}#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  const current = () => page.evaluate(() => [...document.querySelectorAll('.lesson-link[aria-current=page]')].map((b) => b.dataset.testid));
+  expect(JSON.stringify(await current()) === '["lesson-lease-race-fenced"]', `picker marks ${await current()}`);
+  await page.click('[data-testid=lesson-redis-del-release]');
+  await page.waitForFunction(() => location.hash.startsWith('#/redis-del-release/'));
+  expect(JSON.stringify(await current()) === '["lesson-redis-del-release"]', `picker marks ${await current()} after a click`);
+  const step = async () => (await text(page, 'step-count')).match(/Step (\d+)/)[1];
+  await page.click('[data-testid=step-forward]');
+  await page.click('[data-testid=step-forward]');
+  await page.click('[data-testid=step-back]');
+  expect((await step()) === '1', `step buttons: at step ${await step()}`);
+  await page.click('.log-button[data-step="3"]');
+  expect((await step()) === '3', `a log row opens its step: at step ${await step()}`);
+  const item = page.locator('.diagram-body .item.msg').nth(2);
+  const last = Number((await item.getAttribute('data-events')).split(' ')[1]);
+  await item.locator('.label').click();
+  expect((await step()) === String(last + 1), `a diagram item opens its last event: at step ${await step()}, expected ${last + 1}`);
+  await page.click('[data-testid=to-end]');
+  await page.click('[data-testid=to-start]');
+  expect((await step()) === '0', 'to start');
+});
+
 await check('exports download SVG and Mermaid', async (page) => {
   await page.goto(`${url}#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=diagram] svg');

@@ -1,6 +1,6 @@
-//! The side panels as HTML text: the state inspector, the narration, the guarantees and metrics,
-//! the comparison table and the interview questions. Pure functions of a run, tested natively; the page places their
-//! text inside its own elements. Every name and sentence goes through [`Escaped`], so text from
+//! The side panels as HTML text: the lesson picker, the state inspector, the narration, the
+//! guarantees and metrics, the comparison table and the interview questions. Pure functions of
+//! a run, tested natively; the page places their text inside its own elements. Every name and sentence goes through [`Escaped`], so text from
 //! a scenario file shows as text, never as markup.
 //!
 //! (Written as text rather than as Yew elements because each element a Yew view builds costs
@@ -9,12 +9,14 @@
 mod compare;
 mod guarantees;
 mod narration;
+mod picker;
 mod questions;
 mod state;
 
 pub use compare::compare_table;
 pub use guarantees::guarantees;
 pub use narration::{narration, verdict};
+pub use picker::{picker, CURRENT_CLASS};
 pub use questions::questions;
 pub use state::state;
 

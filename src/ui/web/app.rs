@@ -6,8 +6,7 @@ use super::controls::controls;
 use super::diagram_view::DiagramView;
 use super::event_log::event_log;
 use super::legend::legend;
-use super::panels::{compare_table, guarantees, inspector, narration, questions, verdict};
-use super::picker::Picker;
+use super::panels::{compare_table, guarantees, inspector, narration, picker, questions, verdict};
 use super::run::{fetched, load, Load, RunRef};
 use crate::diagram::mermaid;
 use crate::diagram::svg;
@@ -228,6 +227,8 @@ pub fn App() -> Html {
         (None, Some(run)) => run.target.clone(),
         (None, None) => first_lesson(),
     };
+    // The picker is written once; mark what is on screen in it.
+    use_effect_with(route::format(&Route { target: current, step: 0 }), |link| browser::mark_current(link));
     let exports = match (&state.run, &state.table) {
         (Some(run), None) => exports(run),
         _ => Html::default(),
@@ -249,18 +250,10 @@ pub fn App() -> Html {
     html! {
         <div class={if state.table.is_some() { "app app--table" } else { "app" }} onclick={on_click}>
             <header class="topbar">
-                <div class="brand">
-                    <span class="brand-mark" aria-hidden="true">{"⟂"}</span>
-                    <span class="brand-name">{"Lockstep"}</span>
-                    <span class="brand-tag">{"distributed locks and fencing tokens, step by step"}</span>
-                </div>
+                { Html::from_html_unchecked(AttrValue::Static(BRAND)) }
                 <div class="topbar-actions">
                     { exports }
-                    // The theme is the page's `data-theme`, set before the first paint; the style
-                    // sheet shows the label that fits it.
-                    <button class="btn btn--ghost" data-action="theme" data-testid="theme" aria-label="Switch between light and dark theme">
-                        <span class="theme-to-light">{"☀ Light"}</span><span class="theme-to-dark">{"☾ Dark"}</span>
-                    </button>
+                    { Html::from_html_unchecked(AttrValue::Static(THEME_BUTTON)) }
                 </div>
             </header>
             if let Some(notice) = state.notice.clone() {
@@ -270,7 +263,7 @@ pub fn App() -> Html {
                 </div>
             }
             <nav class="sidebar" aria-label="Lessons">
-                <Picker current={current} />
+                { picker() }
                 { questions() }
             </nav>
             { stage }
@@ -323,6 +316,13 @@ fn export(run: &RunRef, kind: &str) {
         }
     }
 }
+
+/// The name of the tool, in the top bar.
+const BRAND: &str = r#"<div class="brand"><span class="brand-mark" aria-hidden="true">⟂</span><span class="brand-name">Lockstep</span><span class="brand-tag">distributed locks and fencing tokens, step by step</span></div>"#;
+
+/// The theme switch. The theme is the page's `data-theme`, set before the first paint; the
+/// style sheet shows the label that fits it.
+const THEME_BUTTON: &str = r#"<button class="btn btn--ghost" data-action="theme" data-testid="theme" aria-label="Switch between light and dark theme"><span class="theme-to-light">☀ Light</span><span class="theme-to-dark">☾ Dark</span></button>"#;
 
 /// The export buttons for a run.
 fn exports(run: &RunRef) -> Html {

@@ -1,6 +1,7 @@
 //! The few browser services the app uses: the URL hash, fetching a file, downloads, the theme,
 //! scrolling.
 
+use crate::ui::panels::{CURRENT_CLASS, ROUTE_ATTRIBUTE};
 use wasm_bindgen::{JsCast, JsValue};
 
 fn window() -> web_sys::Window {
@@ -45,6 +46,20 @@ pub fn fetch_text(url: &str, done: impl FnOnce(Result<String, String>) + 'static
 pub fn clicked_attribute(e: &web_sys::Event, selector: &str, attribute: &str) -> Option<String> {
     let el = e.target()?.dyn_into::<web_sys::Element>().ok()?;
     el.closest(selector).ok().flatten()?.get_attribute(attribute)
+}
+
+/// Marks the picker's entry for `link` as the current page, and no other.
+pub fn mark_current(link: &str) {
+    let Some(document) = window().document() else { return };
+    let select = |selector: &str| document.query_selector(selector).ok().flatten();
+    if let Some(old) = select(&format!(".lesson-link.{CURRENT_CLASS}")) {
+        let _ = old.set_attribute("class", "lesson-link");
+        let _ = old.remove_attribute("aria-current");
+    }
+    if let Some(new) = select(&format!(".lesson-link[{ROUTE_ATTRIBUTE}=\"{link}\"]")) {
+        let _ = new.set_attribute("class", &format!("lesson-link {CURRENT_CLASS}"));
+        let _ = new.set_attribute("aria-current", "page");
+    }
 }
 
 /// Offers text as a file download.

@@ -7,16 +7,23 @@ use crate::ui::player::{Action, Player, Speed};
 use yew::prelude::*;
 
 /// A 16×16 icon drawn from one path, in the button's text colour.
-fn icon(d: &'static str) -> Html {
-    html! { <svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path d={d} /></svg> }
+macro_rules! icon {
+    ($d:literal) => {
+        concat!(r#"<svg class="icon" viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path d=""#, $d, r#""/></svg>"#)
+    };
 }
 
-const TO_START: &str = "M3 3h2v10H3z M13 3 6 8l7 5z";
-const BACK: &str = "M11 3 4 8l7 5z";
-const FORWARD: &str = "M5 3l7 5-7 5z";
-const TO_END: &str = "M11 3h2v10h-2z M3 3l7 5-7 5z";
-const PLAY: &str = "M4 2.5l10 5.5-10 5.5z";
-const PAUSE: &str = "M4 3h3v10H4z M9 3h3v10H9z";
+const TO_START: &str = icon!("M3 3h2v10H3z M13 3 6 8l7 5z");
+const BACK: &str = icon!("M11 3 4 8l7 5z");
+const FORWARD: &str = icon!("M5 3l7 5-7 5z");
+const TO_END: &str = icon!("M11 3h2v10h-2z M3 3l7 5-7 5z");
+const PLAY: &str = icon!("M4 2.5l10 5.5-10 5.5z");
+const PAUSE: &str = icon!("M4 3h3v10H4z M9 3h3v10H9z");
+
+/// An icon as a page node.
+fn icon(svg: &'static str) -> Html {
+    Html::from_html_unchecked(AttrValue::Static(svg))
+}
 
 /// The controls for `run` as the player stands; the scrubber and speed choice ask `on_action`.
 pub fn controls(run: &RunRef, p: Player, on_action: &Callback<Action>) -> Html {

@@ -4,6 +4,7 @@
 
 use super::run::RunRef;
 use crate::present::number::group;
+use crate::ui::panels::Escaped;
 use yew::prelude::*;
 
 /// Events shown on each side of the cursor.
@@ -24,14 +25,16 @@ pub fn event_log(run: &RunRef, cursor: Option<usize>) -> Html {
             (false, true) => "log-row is-future",
             (false, false) => "log-row",
         };
+        let row = format!(
+            r#"<span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span>"#,
+            i + 1,
+            group(e.at_ms as i64),
+            Escaped(t.name(e.node)),
+            Escaped(&words.summary(i))
+        );
         html! {
             <li key={i} class={class} aria-current={current.then_some("step")}>
-                <button class="log-button" data-step={(i + 1).to_string()}>
-                    <span class="log-index">{i + 1}</span>
-                    <span class="log-time">{format!("{} ms", group(e.at_ms as i64))}</span>
-                    <span class="log-node">{t.name(e.node)}</span>
-                    <span class="log-text">{words.summary(i)}</span>
-                </button>
+                <button class="log-button" data-step={(i + 1).to_string()}>{ Html::from_html_unchecked(row.into()) }</button>
             </li>
         }
     });

@@ -7,7 +7,6 @@ mod diagram_view;
 mod event_log;
 mod legend;
 mod panels;
-mod picker;
 mod run;
 
 pub use app::App;

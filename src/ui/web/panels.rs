@@ -41,6 +41,12 @@ pub fn compare_table(rows: &[Vec<Cell>]) -> Html {
     card("compare", "compare", panels::compare_table(rows).into())
 }
 
+/// The lesson picker, written once; [`super::browser::mark_current`] marks what is on screen.
+pub fn picker() -> Html {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    Html::from_html_unchecked(AttrValue::Static(TEXT.get_or_init(panels::picker)))
+}
+
 /// The interview questions, written once: they never change.
 pub fn questions() -> Html {
     static TEXT: OnceLock<String> = OnceLock::new();
