@@ -143,14 +143,14 @@ impl Values {
     /// Takes every parameter's default, then the given values; a required parameter without a
     /// value is an error naming it.
     pub fn new(params: &[Param], given: &[(&str, Value)]) -> Result<Values, ScenarioError> {
-        params
-            .iter()
-            .map(|p| match given.iter().find(|(n, _)| *n == p.name).map(|(_, v)| *v).or_else(|| p.default()) {
-                Some(v) => Ok((p.name, v)),
-                None => Err(ScenarioError::new("lock", format!("missing field `{}`", p.name))),
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(Values)
+        let mut values = Vec::with_capacity(params.len());
+        for p in params {
+            match given.iter().find(|(n, _)| *n == p.name).map(|(_, v)| *v).or_else(|| p.default()) {
+                Some(v) => values.push((p.name, v)),
+                None => return Err(ScenarioError::new("lock", format!("missing field `{}`", p.name))),
+            }
+        }
+        Ok(Values(values))
     }
 
     /// Returns every value with its parameter's name.

@@ -111,32 +111,28 @@ impl<'s> Sim<'s> {
         if locks.is_empty() && spec.lock.quorum(0) > 0 {
             return Err(RunError::MissingRole);
         }
-        let nodes = spec
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(i, n)| {
-                let actor: Box<dyn Actor> = match &n.role {
-                    Role::Client(c) => {
-                        let (design, locks) = (spec.lock.clone(), locks.clone());
-                        Box::new(Client::new(c.clone(), Box::new(move || design.client(&locks)), data))
-                    }
-                    Role::LockService => {
-                        let index = locks.iter().position(|&l| l.0 == i).unwrap_or(0);
-                        spec.lock.service(index, &locks).ok_or(RunError::MissingRole)?
-                    }
-                    Role::Resource(mode) => Box::new(Resource::new(*mode)),
-                };
-                Ok(Slot {
-                    actor,
-                    clock: n.clock.clone(),
-                    rng: Rng::derive(spec.seed, &format!("node:{i}")),
-                    status: Status::Up,
-                    held: Vec::new(),
-                    timers: Vec::new(),
-                })
-            })
-            .collect::<Result<Vec<_>, RunError>>()?;
+        let mut nodes = Vec::with_capacity(spec.nodes.len());
+        for (i, n) in spec.nodes.iter().enumerate() {
+            let actor: Box<dyn Actor> = match &n.role {
+                Role::Client(c) => {
+                    let (design, locks) = (spec.lock.clone(), locks.clone());
+                    Box::new(Client::new(c.clone(), Box::new(move || design.client(&locks)), data))
+                }
+                Role::LockService => {
+                    let index = locks.iter().position(|&l| l.0 == i).unwrap_or(0);
+                    spec.lock.service(index, &locks).ok_or(RunError::MissingRole)?
+                }
+                Role::Resource(mode) => Box::new(Resource::new(*mode)),
+            };
+            nodes.push(Slot {
+                actor,
+                clock: n.clock.clone(),
+                rng: Rng::derive(spec.seed, &format!("node:{i}")),
+                status: Status::Up,
+                held: Vec::new(),
+                timers: Vec::new(),
+            });
+        }
         let mut sim = Sim {
             spec,
             now_ms: 0,

@@ -152,7 +152,13 @@ impl FromJson for String {
 impl<T: FromJson> FromJson for Vec<T> {
     fn from_json(v: &Value, path: &str) -> Result<Self> {
         match v {
-            Value::Array(items) => items.iter().enumerate().map(|(i, item)| T::from_json(item, &format!("{path}[{i}]"))).collect(),
+            Value::Array(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
+                    out.push(T::from_json(item, &format!("{path}[{i}]"))?);
+                }
+                Ok(out)
+            }
             _ => invalid(path, v, "an array"),
         }
     }

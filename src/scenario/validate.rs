@@ -68,7 +68,11 @@ impl Ids<'_> {
         if ids.is_empty() {
             return err(path, "must name at least one participant");
         }
-        ids.iter().enumerate().map(|(i, id)| self.get(&format!("{path}[{i}]"), id)).collect()
+        let mut nodes = Vec::with_capacity(ids.len());
+        for (i, id) in ids.iter().enumerate() {
+            nodes.push(self.get(&format!("{path}[{i}]"), id)?);
+        }
+        Ok(nodes)
     }
 }
 
@@ -122,12 +126,10 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     if clients == 0 {
         return err("participants", "needs at least one client");
     }
-    let mut nodes = s
-        .participants
-        .iter()
-        .enumerate()
-        .map(|(i, p)| compile_participant(&format!("participants[{i}]"), p, design))
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut nodes = Vec::with_capacity(n);
+    for (i, p) in s.participants.iter().enumerate() {
+        nodes.push(compile_participant(&format!("participants[{i}]"), p, design)?);
+    }
     let limits = spec::Limits {
         max_events: within("limits.max_events", s.limits.max_events, 1, spec::Limits::MAX_EVENTS as u64)? as usize,
         max_time_ms: within("limits.max_time_ms", s.limits.max_time_ms, 1, spec::Limits::MAX_TIME_MS)?,
