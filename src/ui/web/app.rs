@@ -248,7 +248,7 @@ pub fn App() -> Html {
     };
 
     html! {
-        <div class={if state.table.is_some() { "app app--table" } else { "app" }} onclick={on_click}>
+        <div class="app" data-view={state.table.is_some().then_some("table")} onclick={on_click}>
             <header class="topbar">
                 { Html::from_html_unchecked(AttrValue::Static(BRAND)) }
                 <div class="topbar-actions">
@@ -344,7 +344,7 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
     let s = &run.scenario;
     html! {
         <>
-            <main class={if state.pending.is_some() { "stage is-loading" } else { "stage" }} aria-labelledby="lesson-title" aria-busy={state.pending.is_some().then_some("true")}>
+            <main class="stage" aria-labelledby="lesson-title" aria-busy={state.pending.is_some().then_some("true")}>
                 <div class="lesson-head">
                     <div>
                         if is_cell {

@@ -20,11 +20,6 @@ pub fn event_log(run: &RunRef, cursor: Option<usize>) -> Html {
         let e = &t.events[i];
         let current = cursor == Some(i);
         let future = cursor.is_none_or(|c| i > c);
-        let class = match (current, future) {
-            (true, _) => "log-row is-current",
-            (false, true) => "log-row is-future",
-            (false, false) => "log-row",
-        };
         let row = format!(
             r#"<span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span>"#,
             i + 1,
@@ -33,7 +28,7 @@ pub fn event_log(run: &RunRef, cursor: Option<usize>) -> Html {
             Escaped(&words.summary(i))
         );
         html! {
-            <li key={i} class={class} aria-current={current.then_some("step")}>
+            <li key={i} class="log-row" aria-current={current.then_some("step")} data-future={future.then_some("true")}>
                 <button class="log-button" data-step={(i + 1).to_string()}>{ Html::from_html_unchecked(row.into()) }</button>
             </li>
         }

@@ -4,13 +4,14 @@
 
 use super::run::RunRef;
 use crate::scenario::compare::Cell;
-use crate::ui::panels;
+use crate::ui::panels::{self, Escaped};
 use std::sync::OnceLock;
 use yew::prelude::*;
 
-/// A card of the page holding panel text.
-fn card(class: &'static str, testid: &'static str, text: AttrValue) -> Html {
-    html! { <section class={class} data-testid={testid}>{ Html::from_html_unchecked(text) }</section> }
+/// A card of the page holding panel text. (Written as text too: a class chosen at run time would
+/// bring Yew's class-set code into the page.)
+fn card(class: &str, testid: &str, text: &str) -> Html {
+    Html::from_html_unchecked(format!(r#"<section class="{class}" data-testid="{testid}">{text}</section>"#).into())
 }
 
 /// What just happened and why it matters.
@@ -22,23 +23,24 @@ pub fn narration(run: &RunRef, cursor: Option<usize>) -> Html {
 /// The state of every node at the cursor.
 pub fn inspector(run: &RunRef, cursor: Option<usize>) -> Html {
     let snap = cursor.map(|c| run.state(c));
-    card("card inspector", "inspector", panels::state(&run.trace, &run.words(), snap.as_ref()).into())
+    card("card inspector", "inspector", &panels::state(&run.trace, &run.words(), snap.as_ref()))
 }
 
 /// The verdict as far as the cursor has got.
 pub fn verdict(run: &RunRef, cursor: Option<usize>) -> Html {
     let (class, text) = panels::verdict(&run.trace, cursor);
-    html! { <div class={class} role="status" data-testid="verdict">{text}</div> }
+    let badge = format!(r#"<span class="{class}">{}</span>"#, Escaped(&text));
+    html! { <div class="verdict" role="status" data-testid="verdict">{ Html::from_html_unchecked(badge.into()) }</div> }
 }
 
 /// What the lesson's lock promises, under which assumptions, and the run's metrics.
 pub fn guarantees(run: &RunRef) -> Html {
-    card("card guarantees", "guarantees", panels::guarantees(&run.trace, run.design(), &run.scenario.guarantees()).into())
+    card("card guarantees", "guarantees", &panels::guarantees(&run.trace, run.design(), &run.scenario.guarantees()))
 }
 
 /// The comparison table (the page's route handler opens whichever cell is chosen).
 pub fn compare_table(rows: &[Vec<Cell>]) -> Html {
-    card("compare", "compare", panels::compare_table(rows).into())
+    card("compare", "compare", &panels::compare_table(rows))
 }
 
 /// The lesson picker, written once; [`super::browser::mark_current`] marks what is on screen.
@@ -50,5 +52,7 @@ pub fn picker() -> Html {
 /// The interview questions, written once: they never change.
 pub fn questions() -> Html {
     static TEXT: OnceLock<String> = OnceLock::new();
-    card("topic questions", "questions", AttrValue::Static(TEXT.get_or_init(panels::questions)))
+    let text =
+        TEXT.get_or_init(|| format!(r#"<section class="topic questions" data-testid="questions">{}</section>"#, panels::questions()));
+    Html::from_html_unchecked(AttrValue::Static(text))
 }
