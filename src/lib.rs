@@ -14,10 +14,13 @@
 //!   comparison table.
 //! - [`diagram`]: pure layout of a trace into lanes, arrows, spans and marks, and SVG and
 //!   Mermaid text.
+//! - [`edit`]: changes to a scenario as actions on its JSON document, undo and redo, share
+//!   links, and how an edit changed the outcome.
 //! - `ui` (browser only) is a thin Yew app over the rest.
 
 pub mod design;
 pub mod diagram;
+pub mod edit;
 pub mod engine;
 pub mod error;
 pub mod present;

@@ -29,11 +29,16 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     decode::scenario(&json::parse(text)?)
 }
 
-/// Parses and validates scenario JSON into a runnable spec.
-pub fn load(json: &str) -> Result<(Scenario, Spec), ScenarioError> {
-    let scenario = parse(json)?;
+/// Reads and validates a scenario document (as the editor holds one) into a runnable spec.
+pub fn load_doc(doc: &json::Value) -> Result<(Scenario, Spec), ScenarioError> {
+    let scenario = decode::scenario(doc)?;
     let spec = compile(&scenario)?;
     Ok((scenario, spec))
+}
+
+/// Parses and validates scenario JSON into a runnable spec.
+pub fn load(json: &str) -> Result<(Scenario, Spec), ScenarioError> {
+    load_doc(&json::parse(json)?)
 }
 
 fn non_negative(path: &str, v: i64) -> Result<u64, ScenarioError> {

@@ -1,0 +1,100 @@
+//! Share links: a whole scenario document in a URL hash. The compact JSON is compressed with
+//! LZ4 and written in URL-safe base64 after a version prefix (`1.`). A link is read back with
+//! the same limits and checks as a file, and every problem names itself.
+
+use crate::error::ScenarioError;
+use crate::present::number::group_u;
+use crate::scenario::json::{self, Value, MAX_BYTES};
+
+/// The prefix of the links this build writes and reads.
+pub const VERSION: &str = "1.";
+/// The longest link written or read, in characters: longer scenarios are shared as files.
+pub const MAX_CHARS: usize = 8_192;
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+fn err(problem: impl Into<String>) -> ScenarioError {
+    ScenarioError::new("link", problem)
+}
+
+/// Writes a document as link text, or says that it is too long for a link.
+pub fn encode(doc: &Value) -> Result<String, ScenarioError> {
+    pack(super::doc::write(doc, None).as_bytes())
+}
+
+/// Compresses text and writes it after the version prefix.
+fn pack(text: &[u8]) -> Result<String, ScenarioError> {
+    let bytes = lz4_flex::block::compress_prepend_size(text);
+    let mut s = String::with_capacity(VERSION.len() + bytes.len() * 4 / 3 + 4);
+    s.push_str(VERSION);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            s.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+        }
+    }
+    if s.len() > MAX_CHARS {
+        return Err(err(format!(
+            "this scenario makes a link of {} characters, and links hold at most {}: export it as a file instead",
+            group_u(s.len() as u64),
+            group_u(MAX_CHARS as u64)
+        )));
+    }
+    Ok(s)
+}
+
+/// Reads link text back into a document; the error says what is wrong with the link.
+pub fn decode(text: &str) -> Result<Value, ScenarioError> {
+    if text.len() > MAX_CHARS {
+        return Err(err(format!(
+            "the link is {} characters long; at most {} are read (a longer scenario is shared as a file)",
+            group_u(text.len() as u64),
+            group_u(MAX_CHARS as u64)
+        )));
+    }
+    let Some(body) = text.strip_prefix(VERSION) else {
+        return Err(err(match text.split_once('.') {
+            Some((v, _)) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
+                format!("the link is format version {v}; this version of Lockstep reads version {}", &VERSION[..1])
+            }
+            _ => "the link's scenario is not in a form Lockstep writes (it should start with “1.”)".to_string(),
+        }));
+    };
+    let mut bytes = Vec::with_capacity(body.len() * 3 / 4);
+    let (mut n, mut bits) = (0u32, 0);
+    for (i, c) in body.bytes().enumerate() {
+        let Some(v) = ALPHABET.iter().position(|&a| a == c) else {
+            return Err(err(format!("the link has a character base64 does not use at position {}", i + VERSION.len() + 1)));
+        };
+        n = n << 6 | v as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            bytes.push((n >> bits) as u8);
+        }
+    }
+    let broken = || err("the link is cut short or damaged: its scenario cannot be unpacked");
+    let (size, packed) = lz4_flex::block::uncompressed_size(&bytes).map_err(|_| broken())?;
+    if size > MAX_BYTES {
+        return Err(err(format!("the link unpacks to {} bytes; at most {MAX_BYTES} (1 MiB) are read", group_u(size as u64))));
+    }
+    let json = lz4_flex::block::decompress(packed, size).map_err(|_| broken())?;
+    if json.len() != size {
+        return Err(broken());
+    }
+    let json = String::from_utf8(json).map_err(|_| err("the link's scenario is not UTF-8 text"))?;
+    json::parse(&json).map_err(|e| err(format!("the link's scenario is not JSON: {}", e.problem)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_whose_text_is_not_json_says_so() {
+        let problem = decode(&pack(b"{not json").unwrap()).unwrap_err().to_string();
+        assert_eq!(problem, "link: the link's scenario is not JSON: key must be a string at line 1 column 2");
+        let problem = decode(&pack(&[b'"', 0xff, b'"']).unwrap()).unwrap_err().to_string();
+        assert_eq!(problem, "link: the link's scenario is not UTF-8 text");
+    }
+}

@@ -1,0 +1,200 @@
+//! Editing scenarios: edits at field paths, undo and redo, share links, and the sentence that
+//! says how an edit changed the outcome.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use lockstep::edit::{self, doc, link, outcome, Edit, History};
+use lockstep::engine::FindingKind::*;
+use lockstep::scenario::json::{self, Value};
+use lockstep::scenario::{lessons, validate};
+use support::*;
+
+fn lesson_doc(id: &str) -> Value {
+    json::parse(lessons::find(id).expect("lesson").source).expect("lesson JSON")
+}
+
+fn number(n: i64) -> Option<Value> {
+    Some(Value::Number(n.to_string()))
+}
+
+fn text(s: &str) -> Option<Value> {
+    Some(Value::String(s.into()))
+}
+
+fn set(path: &str, value: Option<Value>) -> Edit {
+    Edit::Set { path: path.into(), value }
+}
+
+/// Runs a document the way the page does: read, validate, simulate.
+fn run_doc(doc: &Value) -> Ran {
+    let (scenario, spec) = validate::load_doc(doc).expect("the edited scenario is valid");
+    Ran { trace: lockstep::engine::run(&spec).expect("it runs"), design: scenario.lock.design }
+}
+
+#[test]
+fn shortening_the_pause_makes_the_unfenced_race_safe_and_lengthening_it_unsafe_again() {
+    let original = lesson_doc("lease-race-unfenced");
+    let short = edit::apply(&original, &set("faults[0].for_ms", number(500))).unwrap();
+    let t = run_doc(&short);
+    assert!(t.verdict.safe);
+    assert_eq!(writes(&t), vec![ok(555, "Client A", 41, "A", 1), ok(1_165, "Client B", 42, "B", 2)]);
+    assert_eq!(outcome::change(&run_lesson("lease-race-unfenced"), &t.words()), "was unsafe → now safe");
+
+    let long = edit::apply(&short, &set("faults[0].for_ms", number(1_500))).unwrap();
+    assert_eq!(long, original, "the same numbers give the same document");
+    let t = run_doc(&long);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555), (LostUpdate, 1_555)]);
+}
+
+#[test]
+fn fencing_the_resource_rejects_a_write_with_token_41() {
+    let original = lesson_doc("lease-race-unfenced");
+    let fenced = edit::apply(&original, &set("participants[2].mode", text("fenced"))).unwrap();
+    let t = run_doc(&fenced);
+    assert_eq!(writes(&t), vec![ok(1_165, "Client B", 42, "B", 1), rejected(1_555, "Client A", 41, "A", "token 41 < 42")]);
+    assert_eq!(
+        outcome::change(&run_lesson("lease-race-unfenced"), &t.words()),
+        "was unsafe → now safe: the write (token 41) was rejected: token 41 < 42 at 1,555 ms"
+    );
+    let unfenced = run_doc(&original);
+    assert_eq!(
+        outcome::change(&t, &unfenced.words()),
+        "was safe → now unsafe: Client A's write (token 41) was accepted although Client A no longer held the lock at 1,555 ms"
+    );
+    assert_eq!(outcome::change(&t, &t.words()), "still safe");
+}
+
+#[test]
+fn faults_and_steps_are_added_and_removed_and_missing_lists_are_created() {
+    let original = lesson_doc("lease-race-fenced");
+    let jump: Value = json::parse(r#"{"fault": "clock_jump", "at_ms": 20, "node": "L", "by_ms": 2000}"#).unwrap();
+    let with = edit::apply(&original, &Edit::Insert { path: "faults".into(), index: 99, value: jump.clone() }).unwrap();
+    assert_eq!(doc::get(&with, "faults[1]"), Some(&jump), "an index past the end appends");
+    let without = edit::apply(&with, &Edit::Remove { path: "faults[0]".into() }).unwrap();
+    assert_eq!(doc::get(&without, "faults[0]"), Some(&jump));
+    run_doc(&without);
+
+    let no_faults = edit::apply(&original, &set("faults", None)).unwrap();
+    assert_eq!(doc::get(&no_faults, "faults"), None, "a field set to nothing is removed, and its default applies");
+    let again = edit::apply(&no_faults, &Edit::Insert { path: "faults".into(), index: 0, value: jump.clone() }).unwrap();
+    assert_eq!(doc::get(&again, "faults[0]"), Some(&jump), "inserting into a missing list creates it");
+
+    let read = Value::Object(vec![("step".into(), Value::String("read".into()))]);
+    let script = edit::apply(&original, &Edit::Insert { path: "participants[0].script".into(), index: 1, value: read.clone() }).unwrap();
+    assert_eq!(doc::get(&script, "participants[0].script[1]"), Some(&read));
+    let seed = edit::apply(&original, &set("seed", number(7))).unwrap();
+    assert_eq!(doc::get(&seed, "seed"), Some(&Value::Number("7".into())));
+}
+
+#[test]
+fn a_bad_edit_names_its_path_and_an_invalid_result_is_caught_by_validation() {
+    let original = lesson_doc("lease-race-fenced");
+    let problem = |e: Edit| edit::apply(&original, &e).unwrap_err().to_string();
+    assert_eq!(problem(set("faults[3].for_ms", number(1))), "faults[3].for_ms: has no element 3; the list has 1");
+    assert_eq!(problem(set("lock.nothing.deeper", number(1))), "lock.nothing.deeper: has no field `nothing` to change");
+    assert_eq!(problem(set("faults[x]", number(1))), "“faults[x]” is not a field path");
+    assert_eq!(problem(set("", number(1))), "“” is not a field path");
+    assert_eq!(problem(set("lock..ttl_ms", number(1))), "“lock..ttl_ms” is not a field path");
+    assert_eq!(problem(set("faults[0]x", number(1))), "“faults[0]x” is not a field path");
+    assert_eq!(problem(Edit::Remove { path: "faults[5]".into() }), "faults[5]: has no element 5; the list has 1");
+    assert_eq!(problem(Edit::Remove { path: "seed".into() }), "seed: cannot be changed that way");
+
+    // The edit itself is fine; the scenario it makes is not, and the reader says where.
+    let negative = edit::apply(&original, &set("faults[0].for_ms", number(-5))).unwrap();
+    assert_eq!(validate::load_doc(&negative).unwrap_err().to_string(), "faults[0].for_ms: must be ≥ 0");
+    let ttl = edit::apply(&original, &set("lock.ttl_ms", number(0))).unwrap();
+    assert!(validate::load_doc(&ttl).unwrap_err().to_string().starts_with("lock.ttl_ms: must be between 1 and"));
+    let word = edit::apply(&original, &set("lock.ttl_ms", text("soon"))).unwrap();
+    assert_eq!(validate::load_doc(&word).unwrap_err().to_string(), "lock.ttl_ms: invalid type: string \"soon\", expected a whole number");
+}
+
+#[test]
+fn undo_redo_and_reset_walk_the_edits_and_forget_the_oldest_past_the_limit() {
+    let original = lesson_doc("lease-race-unfenced");
+    let mut h = History::new(original.clone());
+    assert!(!h.edited() && !h.undo() && !h.redo());
+    let a = edit::apply(&original, &set("faults[0].for_ms", number(500))).unwrap();
+    let b = edit::apply(&a, &set("participants[2].mode", text("fenced"))).unwrap();
+    h.push(a.clone());
+    h.push(a.clone());
+    h.push(b.clone());
+    assert_eq!(h.depth(), (2, 0), "pushing the same document again is no edit");
+    assert!(h.undo());
+    assert_eq!(h.now(), &a);
+    assert!(h.redo());
+    assert_eq!(h.now(), &b);
+    h.reset();
+    assert_eq!((h.now(), h.edited()), (&original, false));
+    assert!(h.undo(), "reset can be undone");
+    assert_eq!(h.now(), &b);
+    assert!(h.undo());
+    h.push(original.clone());
+    assert_eq!(h.depth(), (2, 0), "a new edit forgets what was undone");
+
+    for ms in 0..(edit::history::MAX_UNDO as i64 + 50) {
+        h.push(edit::apply(h.now(), &set("faults[0].for_ms", number(ms))).unwrap());
+    }
+    assert_eq!(h.depth().0, edit::history::MAX_UNDO);
+    while h.undo() {}
+    assert_eq!(doc::get(h.now(), "faults[0].for_ms"), Some(&Value::Number("49".into())), "the oldest edits are forgotten");
+    assert_eq!(h.original(), &original);
+}
+
+#[test]
+fn every_lesson_survives_writing_exporting_and_a_link() {
+    for lesson in lessons::all() {
+        let original = json::parse(lesson.source).unwrap();
+        for indent in [None, Some(2)] {
+            assert_eq!(json::parse(&doc::write(&original, indent)).unwrap(), original, "{} written", lesson.id());
+        }
+        let text = link::encode(&original).unwrap();
+        assert!(text.len() < 4_000, "{}: a {}-character link", lesson.id(), text.len());
+        assert!(text.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)), "URL-safe: {text}");
+        let back = link::decode(&text).unwrap();
+        assert_eq!(back, original, "{}", lesson.id());
+        let (a, b) = (run_doc(&back), run_lesson(lesson.id()));
+        assert_eq!(a.words().to_text(), b.words().to_text(), "{}: the same run from the link", lesson.id());
+    }
+}
+
+#[test]
+fn names_with_markup_quotes_and_control_characters_survive_a_link() {
+    let original = lesson_doc("lease-race-fenced");
+    let name = "<img src=x onerror=alert(1)> \"A\" \\ \u{1}\t\n é 名前";
+    let odd = edit::apply(&original, &set("participants[0].name", text(name))).unwrap();
+    let back = link::decode(&link::encode(&odd).unwrap()).unwrap();
+    assert_eq!(doc::get(&back, "participants[0].name"), Some(&Value::String(name.into())));
+}
+
+#[test]
+fn bad_links_say_what_is_wrong() {
+    let problem = |text: &str| link::decode(text).unwrap_err().to_string();
+    let good = link::encode(&lesson_doc("lease-race-fenced")).unwrap();
+    assert_eq!(problem("2.AAAA"), "link: the link is format version 2; this version of Lockstep reads version 1");
+    assert_eq!(problem("hello"), "link: the link's scenario is not in a form Lockstep writes (it should start with “1.”)");
+    assert_eq!(problem("1.AB$C"), "link: the link has a character base64 does not use at position 5");
+    assert_eq!(problem(&good[..good.len() / 2]), "link: the link is cut short or damaged: its scenario cannot be unpacked");
+    assert_eq!(problem("1."), "link: the link is cut short or damaged: its scenario cannot be unpacked");
+    assert_eq!(
+        problem(&format!("1.{}", "A".repeat(link::MAX_CHARS))),
+        "link: the link is 8,194 characters long; at most 8,192 are read (a longer scenario is shared as a file)"
+    );
+    // A link that claims a huge scenario is refused before anything is unpacked.
+    assert_eq!(problem("1._____w"), "link: the link unpacks to 4,294,967,295 bytes; at most 1048576 (1 MiB) are read");
+}
+
+#[test]
+fn a_scenario_too_big_for_a_link_is_refused_with_advice() {
+    let mut doc = lesson_doc("lease-race-fenced");
+    // Incompressible text: a long intro of varied characters.
+    let noise: String = (0..9_000u32).map(|i| char::from_u32(0x4e00 + (i * 7919) % 20_000).unwrap()).collect();
+    doc = edit::apply(&doc, &set("intro", text(&noise))).unwrap();
+    let e = link::encode(&doc).unwrap_err().to_string();
+    assert!(
+        e.starts_with("link: this scenario makes a link of ")
+            && e.ends_with("characters, and links hold at most 8,192: export it as a file instead"),
+        "{e}"
+    );
+}
