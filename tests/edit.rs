@@ -198,3 +198,32 @@ fn a_scenario_too_big_for_a_link_is_refused_with_advice() {
         "{e}"
     );
 }
+
+#[test]
+fn the_editor_starts_from_the_same_scenario_with_its_defaults_written_out() {
+    for lesson in lessons::all() {
+        let doc = json::parse(lesson.source).unwrap();
+        let start = edit::start::editable(&doc, &lesson.scenario);
+        for path in ["network.latency_ms.min_ms", "network.latency_ms.max_ms", "network.loss", "participants[0].clock.drift_ppm"] {
+            assert!(doc::get(&start, path).is_some(), "{}: {path}", lesson.id());
+        }
+        assert_eq!(run_doc(&start).words().to_text(), run_lesson(lesson.id()).words().to_text(), "{}", lesson.id());
+        assert_eq!(edit::start::editable(&start, &lesson.scenario), start, "{}: nothing more to write out", lesson.id());
+    }
+}
+
+#[test]
+fn every_kind_of_new_fault_fits_every_lesson_that_has_its_node() {
+    let mut refused = Vec::new();
+    for lesson in lessons::all() {
+        let doc = json::parse(lesson.source).unwrap();
+        for (kind, _) in edit::start::FAULTS {
+            let Some(fault) = edit::start::fault(kind, &lesson.scenario) else { continue };
+            let with = edit::apply(&doc, &Edit::Insert { path: "faults".into(), index: usize::MAX, value: fault }).unwrap();
+            if let Err(e) = validate::load_doc(&with) {
+                refused.push(format!("{} + {kind}: {e}", lesson.id()));
+            }
+        }
+    }
+    assert_eq!(refused, Vec::<String>::new());
+}

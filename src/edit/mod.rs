@@ -7,6 +7,7 @@ pub mod doc;
 pub mod history;
 pub mod link;
 pub mod outcome;
+pub mod start;
 
 pub use doc::{apply, Edit};
 pub use history::History;

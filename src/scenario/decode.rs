@@ -3,7 +3,7 @@
 //!
 //! Unknown fields are errors; optional fields take the format's defaults.
 
-use super::format::{ClockSpec, Fault, Limits, Link, LockChoice, Network, Participant, Probability, Scenario};
+use super::format::{ClockSpec, Fault, Limits, Link, LockChoice, Network, Participant, Probability, Scenario, RESOURCE_MODES};
 use super::json::Value;
 use crate::design::{self, Guarantees, LockKind, ParamKind, Values};
 use crate::engine::msg::ReleaseMode;
@@ -242,14 +242,11 @@ macro_rules! unit_enum {
 unit_enum!(LockKind, "efficiency" => LockKind::Efficiency, "correctness" => LockKind::Correctness, "none" => LockKind::None);
 unit_enum!(RenewFailure, "abort" => RenewFailure::Abort, "carry_on" => RenewFailure::CarryOn);
 unit_enum!(ReleaseMode, "safe" => ReleaseMode::Safe, "unsafe" => ReleaseMode::Unsafe, "commit" => ReleaseMode::Commit);
-unit_enum!(
-    ResourceMode,
-    "unfenced" => ResourceMode::Unfenced,
-    "fenced" => ResourceMode::Fenced,
-    "conditional" => ResourceMode::Conditional,
-    "deduplicated" => ResourceMode::Deduplicated,
-    "unique" => ResourceMode::Unique,
-);
+impl FromJson for ResourceMode {
+    fn from_json(v: &Value, path: &str) -> Result<Self> {
+        variant(v, path, &RESOURCE_MODES)
+    }
+}
 
 impl FromJson for Scenario {
     fn from_json(v: &Value, path: &str) -> Result<Self> {

@@ -30,6 +30,8 @@ pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
 }
 
 /// Reads and validates a scenario document (as the editor holds one) into a runnable spec.
+/// (Never inlined: the reader is large, and the page reads files, lessons and edits with it.)
+#[inline(never)]
 pub fn load_doc(doc: &json::Value) -> Result<(Scenario, Spec), ScenarioError> {
     let scenario = decode::scenario(doc)?;
     let spec = compile(&scenario)?;

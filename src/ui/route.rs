@@ -1,6 +1,8 @@
 //! The URL hash: which lesson and which step, so a reload or a shared link restores the view.
 //! Format: `#/<lesson-id>/<step>`, `#/stress/<events>/<step>`, `#/compare` (the comparison
-//! table) or `#/compare/<schedule>/<design>/<step>` (one of its cells). Pure, tested natively.
+//! table), `#/compare/<schedule>/<design>/<step>` (one of its cells) or `#/edit/<link>/<step>`
+//! (an edited scenario, carried whole in the link; see [`crate::edit::link`]). Pure, tested
+//! natively.
 
 use crate::error::{quote, ScenarioError};
 use crate::present::number::group_u;
@@ -18,6 +20,8 @@ pub enum Target {
         schedule: String,
         design: String,
     },
+    /// An edited scenario, as link text.
+    Edited(String),
 }
 
 /// A parsed hash.
@@ -51,6 +55,8 @@ fn parse_link(hash: &str) -> Result<Option<Route>, String> {
         ["compare"] => return Ok(Some(Route { target: Target::Table, step: 0 })),
         ["compare", schedule, design, rest @ ..] => (Target::Compare { schedule: schedule.to_string(), design: design.to_string() }, rest),
         ["compare", _] => return Err("the link names a schedule to compare but not a design".into()),
+        ["edit", link, rest @ ..] => (Target::Edited(link.to_string()), rest),
+        ["edit"] => return Err("the link says “edit” but carries no scenario".into()),
         [id, rest @ ..] => (Target::Lesson(id.to_string()), rest),
         [] => return Ok(None),
     };
@@ -81,6 +87,7 @@ pub fn format(route: &Route) -> String {
         Target::Stress(n) => format!("#/stress/{n}/{}", route.step),
         Target::Table => "#/compare".into(),
         Target::Compare { schedule, design } => format!("#/compare/{schedule}/{design}/{}", route.step),
+        Target::Edited(link) => format!("#/edit/{link}/{}", route.step),
     }
 }
 
@@ -95,6 +102,7 @@ mod tests {
             Route { target: Target::Stress(10_000), step: 0 },
             Route { target: Target::Table, step: 0 },
             Route { target: Target::Compare { schedule: "pause".into(), design: "redis".into() }, step: 7 },
+            Route { target: Target::Edited("1.AbC-_9".into()), step: 3 },
         ] {
             assert_eq!(parse(&format(&r)), Ok(Some(r)));
         }
@@ -115,6 +123,7 @@ mod tests {
         assert_eq!(problem("#/stress"), "the link says “stress” but not how many events");
         assert!(problem("#/a/1/2").contains("more parts"));
         assert_eq!(problem("#/compare/pause"), "the link names a schedule to compare but not a design");
+        assert_eq!(problem("#/edit"), "the link says “edit” but carries no scenario");
     }
 
     #[test]

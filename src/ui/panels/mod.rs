@@ -1,5 +1,5 @@
-//! The side panels as HTML text: the lesson picker, the state inspector, the narration, the
-//! guarantees and metrics, the comparison table and the interview questions. Pure functions of
+//! The side panels as HTML text: the lesson picker, the scenario editor, the state inspector,
+//! the narration, the guarantees and metrics, the comparison table and the interview questions. Pure functions of
 //! a run, tested natively; the page places their text inside its own elements. Every name and sentence goes through [`Escaped`], so text from
 //! a scenario file shows as text, never as markup.
 //!
@@ -7,6 +7,7 @@
 //! several hundred bytes of WebAssembly; these panels hold most of the page's elements.)
 
 mod compare;
+mod editor;
 mod guarantees;
 mod narration;
 mod picker;
@@ -14,6 +15,7 @@ mod questions;
 mod state;
 
 pub use compare::compare_table;
+pub use editor::{editor, EditorState, EDIT_ATTRIBUTE};
 pub use guarantees::guarantees;
 pub use narration::{narration, verdict};
 pub use picker::{picker, CURRENT_CLASS};

@@ -6,13 +6,15 @@ use super::controls::controls;
 use super::diagram_view::DiagramView;
 use super::event_log::event_log;
 use super::legend::legend;
-use super::panels::{compare_table, guarantees, inspector, narration, picker, questions, verdict};
+use super::panels::{compare_table, editor, guarantees, inspector, narration, picker, questions, verdict};
+use super::editing::Editing;
 use super::run::{fetched, load, Load, RunRef};
 use crate::diagram::mermaid;
+use crate::edit::{doc, Edit, History};
 use crate::diagram::svg;
 use crate::scenario::compare::{self, Cell};
 use crate::scenario::lessons::{self, Entry};
-use crate::ui::panels::ROUTE_ATTRIBUTE;
+use crate::ui::panels::{EDIT_ATTRIBUTE, ROUTE_ATTRIBUTE};
 use crate::ui::player::{Action, Player};
 use crate::ui::route::{self, Route, Target};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -33,6 +35,8 @@ pub struct AppState {
     pub notice: Option<String>,
     /// A lesson whose file is on its way, and the step to open it at.
     pub pending: Option<(&'static Entry, u64)>,
+    /// The scenario being edited, when the run on screen is an edited one.
+    pub editing: Option<Rc<Editing>>,
 }
 
 /// What can happen to the app.
@@ -44,6 +48,23 @@ pub enum Msg {
     /// The hash changed under us (a pasted link, the back button).
     Hash(String),
     Dismiss,
+    /// Something to tell the user.
+    Notice(String),
+    Edit(EditMsg),
+}
+
+/// What can happen to the scenario being edited.
+pub enum EditMsg {
+    /// Starts editing the run on screen.
+    Start,
+    /// Stops editing, back to the run editing started from.
+    Stop,
+    Apply(Edit),
+    /// Adds a fault of this kind.
+    AddFault(String),
+    Undo,
+    Redo,
+    Reset,
 }
 
 fn first_lesson() -> Target {
@@ -53,13 +74,19 @@ fn first_lesson() -> Target {
 impl AppState {
     /// Nothing on screen yet.
     fn empty() -> AppState {
-        AppState { run: None, player: Player::new(0), table: None, notice: None, pending: None }
+        AppState { run: None, player: Player::new(0), table: None, notice: None, pending: None, editing: None }
     }
 
     /// Opens a target at a step, over what is on screen until a lesson's file arrives.
     fn open(&self, target: Target, step: u64) -> AppState {
         if target == Target::Table {
             return AppState { notice: None, ..self.open(first_lesson(), 0) }.with_table();
+        }
+        if let Target::Edited(link) = &target {
+            return match Editing::from_link(link) {
+                Ok((editing, run)) => AppState { editing: Some(Rc::new(editing)), ..AppState::show(run, step) },
+                Err(e) => AppState { notice: Some(format!("Could not open the edited scenario: {e}.")), ..self.open(first_lesson(), 0) },
+            };
         }
         match load(&target) {
             Ok(Load::Ready(run)) => AppState::show(run, step),
@@ -74,7 +101,56 @@ impl AppState {
     fn show(run: RunRef, step: u64) -> AppState {
         let steps = run.trace.events.len();
         let (step, notice) = route::clamp(step, steps);
-        AppState { player: Player::new(steps).apply(Action::Load { steps, step }), run: Some(run), table: None, notice, pending: None }
+        AppState {
+            player: Player::new(steps).apply(Action::Load { steps, step }),
+            run: Some(run),
+            table: None,
+            notice,
+            pending: None,
+            editing: None,
+        }
+    }
+
+    /// Shows what an edit made: the new run at the same simulated time as the cursor, or, if the
+    /// edit could not be made, the same run with the editor saying why.
+    fn edited(&self, (editing, shown): (Editing, Option<RunRef>)) -> AppState {
+        let editing = Some(Rc::new(editing));
+        let Some(run) = shown else { return AppState { editing, ..self.clone() } };
+        let now = match (&self.run, self.player.cursor()) {
+            (Some(old), Some(c)) => Some(old.trace.events[c].at_ms),
+            _ => None,
+        };
+        let steps = run.trace.events.len();
+        let step = now.map_or(0, |t| run.trace.events.partition_point(|e| e.at_ms <= t).max(1));
+        AppState { player: self.player.apply(Action::Load { steps, step }), run: Some(run), editing, ..self.clone() }
+    }
+
+    /// Applies a change to the scenario being edited.
+    fn edit(&self, msg: EditMsg) -> AppState {
+        let (Some(run), editing) = (&self.run, &self.editing) else { return self.clone() };
+        let Some(editing) = editing else {
+            return match (msg, Editing::start(run)) {
+                (EditMsg::Start, Ok((editing, shown))) => self.edited((editing, Some(shown))),
+                (EditMsg::Start, Err(e)) => AppState { notice: Some(format!("This run cannot be edited: {e}.")), ..self.clone() },
+                _ => self.clone(),
+            };
+        };
+        match msg {
+            EditMsg::Start => self.clone(),
+            EditMsg::Stop => {
+                let original = editing.original.clone();
+                let steps = original.trace.events.len();
+                AppState { editing: None, player: self.player.apply(Action::Load { steps, step: 0 }), run: Some(original), ..self.clone() }
+            }
+            EditMsg::Apply(edit) => self.edited(editing.apply(&edit)),
+            EditMsg::AddFault(kind) => self.edited(editing.add_fault(&kind, run)),
+            EditMsg::Undo => self.edited(editing.step(History::undo)),
+            EditMsg::Redo => self.edited(editing.step(History::redo)),
+            EditMsg::Reset => self.edited(editing.step(|h| {
+                h.reset();
+                true
+            })),
+        }
     }
 
     /// Shows a fetched lesson file, if it is the one awaited.
@@ -110,7 +186,11 @@ impl AppState {
         let (target, step) = match (&self.pending, &self.run) {
             _ if self.table.is_some() => (Target::Table, 0),
             (Some((entry, step)), _) => (Target::Lesson(entry.id.to_string()), *step),
-            (None, Some(run)) => (run.target.clone(), self.player.step as u64),
+            // A scenario too big for a link keeps the link of the run it was edited from.
+            (None, Some(run)) => match (&run.target, &self.editing) {
+                (Target::Edited(link), Some(editing)) if link.is_empty() => (editing.original.target.clone(), 0),
+                (target, _) => (target.clone(), self.player.step as u64),
+            },
             (None, None) => return String::new(),
         };
         route::format(&Route { target, step })
@@ -150,6 +230,8 @@ impl Reducible for AppState {
                 self.follow(&hash)
             }
             Msg::Dismiss => AppState { notice: None, ..(*self).clone() },
+            Msg::Notice(notice) => AppState { notice: Some(notice), ..(*self).clone() },
+            Msg::Edit(msg) => self.edit(msg),
         })
     }
 }
@@ -163,31 +245,47 @@ pub fn App() -> Html {
     {
         use_effect_with(state.hash(), |hash| browser::replace_hash(hash));
     }
-    // Follow links pasted into the address bar, and the keyboard: space, arrows, Home and End.
+    // Follow links pasted into the address bar, the keyboard (space, arrows, Home and End), and
+    // the editor's fields.
     {
         let dispatch = state.dispatcher();
         use_effect_with((), move |_| {
             let on_hash = dispatch.clone();
             let hash = EventListener::new(&gloo::utils::window(), "hashchange", move |_| on_hash.dispatch(Msg::Hash(browser::hash())));
             let options = EventListenerOptions::enable_prevent_default();
+            let on_key = dispatch.clone();
             let keys = EventListener::new_with_options(&gloo::utils::document(), "keydown", options, move |e| {
                 let e: &KeyboardEvent = e.unchecked_ref();
                 if e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return;
                 }
+                // Keys typed into a field or a menu stay there.
                 let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name()).unwrap_or_default();
+                if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
+                    return;
+                }
                 let action = match e.key().as_str() {
-                    " " if tag != "BUTTON" && tag != "SELECT" && tag != "INPUT" => Action::TogglePlay,
-                    "ArrowRight" if tag != "INPUT" => Action::Forward,
-                    "ArrowLeft" if tag != "INPUT" => Action::Back,
+                    " " if tag != "BUTTON" => Action::TogglePlay,
+                    "ArrowRight" => Action::Forward,
+                    "ArrowLeft" => Action::Back,
                     "Home" => Action::ToStart,
                     "End" => Action::ToEnd,
                     _ => return,
                 };
                 e.prevent_default();
-                dispatch.dispatch(Msg::Player(action));
+                on_key.dispatch(Msg::Player(action));
             });
-            move || drop((hash, keys))
+            // Every field of the editor names its field path; a change becomes an edit, and the
+            // field gets its focus back once the editor is written again.
+            let edit = EventListener::new(&gloo::utils::document(), "change", move |e| {
+                if let Some((path, kind, text)) = browser::changed_field(e, EDIT_ATTRIBUTE) {
+                    let value = doc::typed(&kind, &text);
+                    let selector = format!("[{EDIT_ATTRIBUTE}=\"{path}\"]");
+                    dispatch.dispatch(Msg::Edit(EditMsg::Apply(Edit::Set { path, value })));
+                    browser::after_render(move || browser::refocus(&selector));
+                }
+            });
+            move || drop((hash, keys, edit))
         });
     }
     // Playback: the only real timer in the app.
@@ -224,6 +322,7 @@ pub fn App() -> Html {
     let current = match (&state.pending, &state.run) {
         _ if state.table.is_some() || is_cell => Target::Table,
         (Some((entry, _)), _) => Target::Lesson(entry.id.to_string()),
+        (None, Some(_)) if state.editing.is_some() => state.editing.as_ref().map_or_else(first_lesson, |e| e.original.target.clone()),
         (None, Some(run)) => run.target.clone(),
         (None, None) => first_lesson(),
     };
@@ -285,6 +384,17 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
         match (name.as_str(), run) {
             ("theme", _) => return browser::toggle_theme(),
             ("dismiss", _) => Msg::Dismiss,
+            ("edit", _) => Msg::Edit(EditMsg::Start),
+            ("stop-edit", _) => Msg::Edit(EditMsg::Stop),
+            ("undo", _) => Msg::Edit(EditMsg::Undo),
+            ("redo", _) => Msg::Edit(EditMsg::Redo),
+            ("reset", _) => Msg::Edit(EditMsg::Reset),
+            ("copy-link", _) => match browser::copy_location() {
+                true => Msg::Notice("The link to this edited scenario is copied: it opens the same diagram at the same step.".into()),
+                false => Msg::Notice("The link could not be copied here; copy it from the address bar.".into()),
+            },
+            (name, _) if name.starts_with("add-fault:") => Msg::Edit(EditMsg::AddFault(name["add-fault:".len()..].to_string())),
+            (name, _) if name.starts_with("remove:") => Msg::Edit(EditMsg::Apply(Edit::Remove { path: name["remove:".len()..].to_string() })),
             ("export-svg" | "export-mermaid" | "export-json", Some(run)) => return export(run, &name),
             (name, _) => match Action::named(name) {
                 Some(action) => Msg::Player(action),
@@ -324,6 +434,9 @@ const BRAND: &str = r#"<div class="brand"><span class="brand-mark" aria-hidden="
 /// style sheet shows the label that fits it.
 const THEME_BUTTON: &str = r#"<button class="btn btn--ghost" data-action="theme" data-testid="theme" aria-label="Switch between light and dark theme"><span class="theme-to-light">☀ Light</span><span class="theme-to-dark">☾ Dark</span></button>"#;
 
+/// The button that starts editing the run on screen.
+const EDIT_BUTTON: &str = r#"<button class="btn" data-action="edit" data-testid="edit" title="Change this scenario's numbers and faults and watch the run change">What if…</button>"#;
+
 /// The export buttons for a run.
 fn exports(run: &RunRef) -> Html {
     html! {
@@ -342,6 +455,8 @@ fn exports(run: &RunRef) -> Html {
 fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Action>) -> Html {
     let cursor = state.player.cursor();
     let s = &run.scenario;
+    let editing = state.editing.as_deref();
+    let (eyebrow, title) = if editing.is_some() { ("Edited · ", "What if: ") } else { ("", "") };
     html! {
         <>
             <main class="stage" aria-labelledby="lesson-title" aria-busy={state.pending.is_some().then_some("true")}>
@@ -350,16 +465,24 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
                         if is_cell {
                             <button class="eyebrow back-link" data-route="#/compare" data-testid="back-to-table">{"← Compare designs"}</button>
                         } else {
-                            <p class="eyebrow">{&s.topic}</p>
+                            <p class="eyebrow">{eyebrow}{&s.topic}</p>
                         }
-                        <h1 id="lesson-title" data-testid="lesson-title">{&s.title}</h1>
+                        <h1 id="lesson-title" data-testid="lesson-title">{title}{&s.title}</h1>
                     </div>
-                    { verdict(run, cursor) }
+                    <div class="lesson-actions">
+                        if editing.is_none() && run.source.is_some() {
+                            { Html::from_html_unchecked(AttrValue::Static(EDIT_BUTTON)) }
+                        }
+                        { verdict(run, cursor) }
+                    </div>
                 </div>
                 <DiagramView run={run.clone()} cursor={cursor} />
                 { controls(run, state.player, on_action) }
             </main>
             <aside class="panel" aria-label="Narration and state">
+                if let Some(editing) = editing {
+                    { editor(editing, run) }
+                }
                 { narration(run, cursor) }
                 { inspector(run, cursor) }
                 { guarantees(run) }

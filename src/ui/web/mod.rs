@@ -3,6 +3,7 @@
 mod app;
 mod browser;
 mod controls;
+mod editing;
 mod diagram_view;
 mod event_log;
 mod legend;

@@ -2,6 +2,7 @@
 //! The cards stay in place while their text changes, so the narration's live region announces
 //! each step.
 
+use super::editing::Editing;
 use super::run::RunRef;
 use crate::scenario::compare::Cell;
 use crate::ui::panels::{self, Escaped};
@@ -12,6 +13,11 @@ use yew::prelude::*;
 /// bring Yew's class-set code into the page.)
 fn card(class: &str, testid: &str, text: &str) -> Html {
     Html::from_html_unchecked(format!(r#"<section class="{class}" data-testid="{testid}">{text}</section>"#).into())
+}
+
+/// The scenario editor, for the run on screen.
+pub fn editor(editing: &Editing, run: &RunRef) -> Html {
+    card("card editor", "editor", &editing.panel(run))
 }
 
 /// What just happened and why it matters.

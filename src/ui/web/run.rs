@@ -83,6 +83,7 @@ pub fn load(target: &Target) -> Result<Load, ScenarioError> {
             return Ok(Load::Ready(finish(target, scenario, None, trace)));
         }
         Target::Table => return Err(ScenarioError::new("", "the comparison table is not a single run")),
+        Target::Edited(_) => return Err(ScenarioError::new("", "an edited scenario opens in the editor")),
     };
     let trace = engine::run(&spec)?;
     Ok(Load::Ready(finish(target, scenario, source, trace)))
@@ -95,7 +96,8 @@ pub fn fetched(entry: &Entry, source: String) -> Result<RunRef, ScenarioError> {
     Ok(finish(&Target::Lesson(entry.id.to_string()), scenario, Some(Rc::from(source)), trace))
 }
 
-fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trace: Trace) -> RunRef {
+/// Derives everything the page shows from a finished run.
+pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trace: Trace) -> RunRef {
     let words = Words::new(&trace, &*scenario.lock.design);
     let layout = layout(&words);
     let history = History::new(&trace);

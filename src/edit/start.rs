@@ -1,0 +1,98 @@
+//! Where edits start: a document with every field the editor shows written out (so each edit
+//! sets a field that exists), and the faults a new one starts as.
+
+use crate::edit::doc::get;
+use crate::scenario::format::{Participant, Scenario};
+use crate::scenario::json::Value;
+
+fn number(n: impl ToString) -> Value {
+    Value::Number(n.to_string())
+}
+
+fn object(members: &[(&str, Value)]) -> Value {
+    Value::Object(members.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+}
+
+/// Adds a field an object lacks.
+fn ensure(members: &mut Vec<(String, Value)>, name: &str, value: impl FnOnce() -> Value) {
+    if !members.iter().any(|(k, _)| k == name) {
+        members.push((name.to_string(), value()));
+    }
+}
+
+/// Returns `doc` (the document of `scenario`) with its network, loss and every participant's
+/// clock written out at the values they take by default.
+pub fn editable(doc: &Value, scenario: &Scenario) -> Value {
+    let mut doc = doc.clone();
+    let Value::Object(top) = &mut doc else { return doc };
+    let net = &scenario.network;
+    let latency = || object(&[("min_ms", number(net.latency_ms.min_ms)), ("max_ms", number(net.latency_ms.max_ms))]);
+    ensure(top, "network", || object(&[]));
+    for (k, v) in top.iter_mut() {
+        match (k.as_str(), v) {
+            ("network", Value::Object(members)) => {
+                ensure(members, "latency_ms", latency);
+                ensure(members, "loss", || number(0));
+            }
+            ("participants", Value::Array(items)) => {
+                for (item, p) in items.iter_mut().zip(&scenario.participants) {
+                    if let Value::Object(members) = item {
+                        let clock = p.clock();
+                        ensure(members, "clock", || object(&[("offset_ms", number(clock.offset_ms)), ("drift_ppm", number(clock.drift_ppm))]));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    doc
+}
+
+/// The kinds of fault a user can add, with their names in the format.
+pub const FAULTS: [(&str, &str); 7] = [
+    ("pause", "pause"),
+    ("crash", "crash"),
+    ("restart", "restart"),
+    ("promote", "promotion"),
+    ("clock_jump", "clock jump"),
+    ("partition", "partition"),
+    ("delay", "delay"),
+];
+
+/// Returns a new fault of `kind` for `scenario`: on its first client (a pause, a partition or
+/// delay from it) or its first lock service (a crash, restart, promotion or clock jump), at
+/// 100 ms. `None` for a kind not in [`FAULTS`] or a scenario without such a participant.
+pub fn fault(kind: &str, scenario: &Scenario) -> Option<Value> {
+    let first = |f: fn(&Participant) -> bool| scenario.participants.iter().find(|p| f(p)).map(|p| Value::String(p.id().to_string()));
+    let client = first(|p| matches!(p, Participant::Client { .. }));
+    let service = first(|p| matches!(p, Participant::LockService { .. })).or_else(|| client.clone());
+    let target = first(|p| !matches!(p, Participant::Client { .. }));
+    let head = |node: Option<Value>| Some(vec![("fault", Value::String(kind.into())), ("at_ms", number(100)), ("node", node?)]);
+    let fields = match kind {
+        "pause" => [head(client)?, vec![("for_ms", number(1_500))]].concat(),
+        "crash" | "promote" => head(service)?,
+        "restart" => [head(service)?, vec![("keep_state", Value::Bool(false))]].concat(),
+        "clock_jump" => [head(service)?, vec![("by_ms", number(2_000))]].concat(),
+        "partition" | "delay" => {
+            let (from, to) = (client?, target?);
+            let mut f = vec![("fault", Value::String(kind.into())), ("at_ms", number(100))];
+            if kind == "partition" {
+                f.extend([("from", Value::Array(vec![from])), ("to", Value::Array(vec![to])), ("two_way", Value::Bool(true))]);
+            } else {
+                f.extend([("from", from), ("to", to), ("extra_ms", number(1_000))]);
+            }
+            f.push(("for_ms", number(1_000)));
+            f
+        }
+        _ => return None,
+    };
+    Some(object(&fields))
+}
+
+/// Returns the text of a number field of the document, or `default` when it is left out.
+pub fn number_text(doc: &Value, path: &str, default: &str) -> String {
+    match get(doc, path) {
+        Some(Value::Number(n)) => n.clone(),
+        _ => default.to_string(),
+    }
+}

@@ -1,0 +1,205 @@
+//! The "What if…" editor as HTML text: the scenario's numbers as labelled fields, generated from
+//! the scenario and its design's declared parameters. Each field names its field path in
+//! [`EDIT_ATTRIBUTE`] and how to read it in `data-kind`; each button names its action in
+//! `data-action`. One handler on the page turns either into an edit (see [`crate::edit`]).
+
+use super::Escaped;
+use crate::design::{ParamKind, Value as ParamValue};
+use crate::edit::start::{number_text, FAULTS};
+use crate::error::ScenarioError;
+use crate::scenario::format::{Fault, Participant, Scenario, RESOURCE_MODES};
+use crate::scenario::json::Value;
+use std::fmt::Write;
+
+/// The attribute of a field that holds its path in the scenario document.
+pub const EDIT_ATTRIBUTE: &str = "data-edit";
+
+/// What the editor shows besides the scenario.
+pub struct EditorState<'a> {
+    /// How the run's outcome differs from the original's.
+    pub outcome: &'a str,
+    /// The last edit that could not be made.
+    pub problem: Option<&'a ScenarioError>,
+    /// Why the scenario has no link, if it has none.
+    pub link_problem: Option<&'a ScenarioError>,
+    /// How many edits undo and redo can step over.
+    pub depth: (usize, usize),
+    pub edited: bool,
+}
+
+/// A number field: `label`, its unit, and an optional range.
+fn number(s: &mut String, path: &str, value: &str, label: &str, unit: &str, range: Option<(u64, u64)>) {
+    let range = range.map_or(String::new(), |(min, max)| format!(r#" min="{min}" max="{max}""#));
+    let _ = write!(
+        s,
+        r#"<label class="field"><span>{}{}</span><input type="number" {EDIT_ATTRIBUTE}="{}" data-kind="number" value="{}"{range} step="1"></label>"#,
+        Escaped(label),
+        if unit.is_empty() { String::new() } else { format!(" <small>{}</small>", Escaped(unit)) },
+        Escaped(path),
+        Escaped(value)
+    );
+}
+
+/// A choice among `options` (name, label).
+fn choice(s: &mut String, path: &str, value: &str, label: &str, options: impl Iterator<Item = (String, String)>) {
+    let _ = write!(s, r#"<label class="field"><span>{}</span><select {EDIT_ATTRIBUTE}="{}" data-kind="text">"#, Escaped(label), Escaped(path));
+    for (name, text) in options {
+        let selected = if name == value { " selected" } else { "" };
+        let _ = write!(s, r#"<option value="{}"{selected}>{}</option>"#, Escaped(&name), Escaped(&text));
+    }
+    s.push_str("</select></label>");
+}
+
+/// A yes/no field.
+fn flag(s: &mut String, path: &str, on: bool, label: &str) {
+    let _ = write!(
+        s,
+        r#"<label class="field field--flag"><input type="checkbox" {EDIT_ATTRIBUTE}="{}" data-kind="flag"{}><span>{}</span></label>"#,
+        Escaped(path),
+        if on { " checked" } else { "" },
+        Escaped(label)
+    );
+}
+
+/// A text field; `kind` is `text`, or `list` for comma-separated ids.
+fn text(s: &mut String, path: &str, value: &str, label: &str, kind: &str) {
+    let _ = write!(
+        s,
+        r#"<label class="field"><span>{}</span><input type="text" {EDIT_ATTRIBUTE}="{}" data-kind="{kind}" value="{}" maxlength="200"></label>"#,
+        Escaped(label),
+        Escaped(path),
+        Escaped(value)
+    );
+}
+
+fn button(s: &mut String, action: &str, label: &str, enabled: bool) {
+    let _ = write!(
+        s,
+        r#"<button class="btn btn--small" data-action="{}" data-testid="{}"{}>{}</button>"#,
+        Escaped(action),
+        Escaped(action),
+        if enabled { "" } else { " disabled" },
+        Escaped(label)
+    );
+}
+
+/// The editor for `scenario`, whose document is `doc`.
+pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
+    let mut s = String::from(r#"<div class="edit-head"><h2>What if…</h2>"#);
+    button(&mut s, "stop-edit", "Close", true);
+    let _ = write!(s, r#"</div><p class="edit-outcome" data-testid="edit-outcome">{}</p>"#, Escaped(state.outcome));
+    if let Some(e) = state.problem {
+        let _ = write!(s, r#"<p class="edit-problem" role="alert" data-testid="edit-problem">{}</p>"#, Escaped(&e.to_string()));
+    }
+    s.push_str(r#"<div class="edit-actions">"#);
+    button(&mut s, "undo", "↶ Undo", state.depth.0 > 0);
+    button(&mut s, "redo", "↷ Redo", state.depth.1 > 0);
+    button(&mut s, "reset", "Reset", state.edited);
+    button(&mut s, "copy-link", "Copy link", state.link_problem.is_none());
+    s.push_str("</div>");
+    if let Some(e) = state.link_problem {
+        let _ = write!(s, r#"<p class="edit-note">{}</p>"#, Escaped(&e.problem));
+    }
+
+    let kind = scenario.lock.kind;
+    let _ = write!(s, r#"<fieldset><legend>Lock: {}</legend>"#, Escaped(kind.title()));
+    for (p, (_, value)) in kind.params().iter().zip(scenario.lock.values.iter()) {
+        let path = format!("lock.{}", p.name);
+        let label = p.name.trim_end_matches("_ms").replace('_', " ");
+        match (p.kind, value) {
+            (ParamKind::Number { unit, min, max, .. } | ParamKind::Optional { unit, min, max }, v) => {
+                let text = if let ParamValue::Number(n) = v { n.to_string() } else { String::new() };
+                number(&mut s, &path, &text, &label, unit, Some((min, max)));
+            }
+            (ParamKind::Flag { .. }, v) => flag(&mut s, &path, v == ParamValue::Flag(true), &label),
+            (ParamKind::Choice { options, .. }, v) => {
+                let now = if let ParamValue::Choice(c) = v { c } else { "" };
+                choice(&mut s, &path, now, &label, options.iter().map(|(o, _)| (o.to_string(), o.replace('_', " "))));
+            }
+        }
+        let _ = write!(s, r#"<p class="help">{}</p>"#, Escaped(p.help));
+    }
+    s.push_str("</fieldset><fieldset><legend>Participants</legend>");
+    for (i, p) in scenario.participants.iter().enumerate() {
+        let at = |field: &str| format!("participants[{i}].{field}");
+        let _ = write!(s, r#"<div class="edit-group"><h3>{}</h3>"#, Escaped(p.name()));
+        text(&mut s, &at("name"), p.name(), "name", "text");
+        number(&mut s, &at("clock.offset_ms"), &p.clock().offset_ms.to_string(), "clock offset", "ms", None);
+        number(&mut s, &at("clock.drift_ppm"), &p.clock().drift_ppm.to_string(), "clock drift", "ppm", None);
+        match p {
+            Participant::Client { start_ms, .. } => number(&mut s, &at("start_ms"), &start_ms.to_string(), "starts at", "ms", None),
+            Participant::Resource { mode, .. } => {
+                let now = RESOURCE_MODES.iter().find(|(_, m)| m == mode).map_or("", |(n, _)| n);
+                choice(&mut s, &at("mode"), now, "checks", RESOURCE_MODES.iter().map(|(n, _)| (n.to_string(), n.to_string())));
+            }
+            Participant::LockService { .. } => {}
+        }
+        s.push_str("</div>");
+    }
+    s.push_str("</fieldset><fieldset><legend>Network</legend>");
+    let latency = &scenario.network.latency_ms;
+    number(&mut s, "network.latency_ms.min_ms", &latency.min_ms.to_string(), "latency from", "ms", None);
+    number(&mut s, "network.latency_ms.max_ms", &latency.max_ms.to_string(), "latency to", "ms", None);
+    let loss = number_text(doc, "network.loss", "0");
+    let _ = write!(
+        s,
+        r#"<label class="field"><span>loss <small>0 to 1</small></span><input type="number" {EDIT_ATTRIBUTE}="network.loss" data-kind="number" value="{}" min="0" max="1" step="0.01"></label>"#,
+        Escaped(&loss)
+    );
+    number(&mut s, "seed", &scenario.seed.to_string(), "seed", "", None);
+    s.push_str("</fieldset><fieldset><legend>Faults</legend>");
+    for (i, f) in scenario.faults.iter().enumerate() {
+        faults(&mut s, i, f);
+    }
+    s.push_str(r#"<div class="edit-add"><span>Add:</span>"#);
+    for (kind, label) in FAULTS {
+        button(&mut s, &format!("add-fault:{kind}"), &format!("+ {label}"), true);
+    }
+    s.push_str("</div></fieldset>");
+    s
+}
+
+/// One fault's fields and its remove button.
+fn faults(s: &mut String, i: usize, f: &Fault) {
+    let at = |field: &str| format!("faults[{i}].{field}");
+    let kind = match f {
+        Fault::Pause { .. } => "pause",
+        Fault::Crash { .. } => "crash",
+        Fault::Restart { .. } => "restart",
+        Fault::Promote { .. } => "promotion",
+        Fault::ClockJump { .. } => "clock jump",
+        Fault::Partition { .. } => "partition",
+        Fault::Delay { .. } => "delay",
+    };
+    let _ = write!(s, r#"<div class="edit-group edit-fault" data-testid="fault-{i}"><h3>{}</h3>"#, Escaped(kind));
+    number(s, &at("at_ms"), &f.at_ms().to_string(), "at", "ms", None);
+    match f {
+        Fault::Pause { node, for_ms, .. } => {
+            text(s, &at("node"), node, "node", "text");
+            number(s, &at("for_ms"), &for_ms.to_string(), "for", "ms", None);
+        }
+        Fault::Crash { node, .. } | Fault::Promote { node, .. } => text(s, &at("node"), node, "node", "text"),
+        Fault::Restart { node, keep_state, .. } => {
+            text(s, &at("node"), node, "node", "text");
+            flag(s, &at("keep_state"), *keep_state, "keeps its state");
+        }
+        Fault::ClockJump { node, by_ms, .. } => {
+            text(s, &at("node"), node, "node", "text");
+            number(s, &at("by_ms"), &by_ms.to_string(), "by", "ms", None);
+        }
+        Fault::Partition { from, to, two_way, for_ms, .. } => {
+            text(s, &at("from"), &from.join(", "), "from", "list");
+            text(s, &at("to"), &to.join(", "), "to", "list");
+            flag(s, &at("two_way"), *two_way, "both ways");
+            number(s, &at("for_ms"), &for_ms.to_string(), "for", "ms", None);
+        }
+        Fault::Delay { from, to, extra_ms, for_ms, .. } => {
+            text(s, &at("from"), from, "from", "text");
+            text(s, &at("to"), to, "to", "text");
+            number(s, &at("extra_ms"), &extra_ms.to_string(), "extra", "ms", None);
+            number(s, &at("for_ms"), &for_ms.to_string(), "for", "ms", None);
+        }
+    }
+    button(s, &format!("remove:faults[{i}]"), "Remove", true);
+    s.push_str("</div>");
+}

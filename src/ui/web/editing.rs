@@ -1,0 +1,108 @@
+//! The scenario being edited on the page: its documents (see [`History`]), the run it started
+//! from, its link, and the last edit that could not be made. Each change runs the new document
+//! and keeps the cursor at the same simulated time.
+
+use super::run::{finish, RunRef};
+use crate::edit::{self, doc, link, outcome, start, Edit, History};
+use crate::engine;
+use crate::error::ScenarioError;
+use crate::scenario::json::{self, Value};
+use crate::scenario::validate;
+use crate::ui::panels::{self, EditorState};
+use crate::ui::route::Target;
+use std::rc::Rc;
+
+/// An edited scenario.
+#[derive(Clone)]
+pub struct Editing {
+    pub history: History,
+    /// The run editing started from, to compare outcomes with.
+    pub original: RunRef,
+    /// The current document's link, or why it cannot have one.
+    pub link: Result<String, ScenarioError>,
+    /// The last edit that could not be made, and why.
+    pub problem: Option<ScenarioError>,
+}
+
+/// Runs a document: what the page shows of it, or why it cannot run.
+fn run(doc: &Value, link: &Result<String, ScenarioError>) -> Result<RunRef, ScenarioError> {
+    let (scenario, spec) = validate::load_doc(doc)?;
+    let trace = engine::run(&spec)?;
+    let target = Target::Edited(link.clone().unwrap_or_default());
+    Ok(finish(&target, scenario, Some(Rc::from(doc::write(doc, Some(2)))), trace))
+}
+
+impl Editing {
+    /// Starts editing a run that came from a file.
+    pub fn start(from: &RunRef) -> Result<(Editing, RunRef), ScenarioError> {
+        let Some(source) = &from.source else { return Err(ScenarioError::new("", "this run has no scenario file to edit")) };
+        Editing::open(start::editable(&json::parse(source)?, &from.scenario), Some(from))
+    }
+
+    /// Opens an edited scenario from its link; it is its own original.
+    pub fn from_link(text: &str) -> Result<(Editing, RunRef), ScenarioError> {
+        let doc = link::decode(text)?;
+        let (scenario, _) = validate::load_doc(&doc)?;
+        Editing::open(start::editable(&doc, &scenario), None)
+    }
+
+    /// Starts editing `doc`, comparing with `original` (or with itself).
+    fn open(doc: Value, original: Option<&RunRef>) -> Result<(Editing, RunRef), ScenarioError> {
+        let link = link::encode(&doc);
+        let shown = run(&doc, &link)?;
+        let original = original.unwrap_or(&shown).clone();
+        Ok((Editing { history: History::new(doc), original, link, problem: None }, shown))
+    }
+
+    /// Makes `doc` the current document if it runs; otherwise notes why not.
+    fn commit(&self, doc: Result<Value, ScenarioError>) -> (Editing, Option<RunRef>) {
+        let link = doc.as_ref().map_or_else(|e| Err(e.clone()), link::encode);
+        match doc.and_then(|doc| run(&doc, &link).map(|r| (doc, r))) {
+            Ok((doc, shown)) => {
+                let mut history = self.history.clone();
+                history.push(doc);
+                (Editing { history, link, problem: None, ..self.clone() }, Some(shown))
+            }
+            Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
+        }
+    }
+
+    /// Applies an edit.
+    pub fn apply(&self, edit: &Edit) -> (Editing, Option<RunRef>) {
+        self.commit(edit::apply(self.history.now(), edit))
+    }
+
+    /// Adds a fault of `kind` (a name in [`start::FAULTS`]).
+    pub fn add_fault(&self, kind: &str, shown: &RunRef) -> (Editing, Option<RunRef>) {
+        match start::fault(kind, &shown.scenario) {
+            Some(value) => self.apply(&Edit::Insert { path: "faults".into(), index: usize::MAX, value }),
+            None => (Editing { problem: Some(ScenarioError::new("faults", format!("no participant can take a {kind}"))), ..self.clone() }, None),
+        }
+    }
+
+    /// Undoes, redoes or resets (`step` returns whether it moved).
+    pub fn step(&self, step: impl FnOnce(&mut History) -> bool) -> (Editing, Option<RunRef>) {
+        let mut history = self.history.clone();
+        if !step(&mut history) {
+            return (self.clone(), None);
+        }
+        let link = link::encode(history.now());
+        match run(history.now(), &link) {
+            Ok(shown) => (Editing { history, link, problem: None, ..self.clone() }, Some(shown)),
+            Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
+        }
+    }
+
+    /// The editor's text for the run on screen.
+    pub fn panel(&self, shown: &RunRef) -> String {
+        let change = outcome::change(&self.original.trace, &shown.words());
+        let state = EditorState {
+            outcome: &format!("Compared with the original: {change}."),
+            problem: self.problem.as_ref(),
+            link_problem: self.link.as_ref().err(),
+            depth: self.history.depth(),
+            edited: self.history.edited(),
+        };
+        panels::editor(&shown.scenario, self.history.now(), &state)
+    }
+}
