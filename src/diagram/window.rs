@@ -13,7 +13,7 @@ const BAND: f32 = 512.0;
 pub struct Window {
     /// The items' indices in drawing order.
     order: Vec<u32>,
-    /// Per band, positions in `order`.
+    /// Per band, positions in `order`, ascending.
     bands: Vec<Vec<u32>>,
 }
 
@@ -68,14 +68,30 @@ impl Window {
             gap_svg(&mut s, g, layout.width);
         }
         let last = self.bands.len() - 1;
-        let mut picked: Vec<u32> = self.bands[band(y0).min(last)..=band(y1).min(last)].iter().flatten().copied().collect();
-        picked.sort_unstable();
-        picked.dedup();
+        let mut picked: Vec<u32> = Vec::new();
+        for positions in &self.bands[band(y0).min(last)..=band(y1).min(last)] {
+            picked = union(&picked, positions);
+        }
         for position in picked {
             item_svg(&mut s, &layout.items[self.order[position as usize] as usize]);
         }
         s
     }
+}
+
+/// Merges two ascending lists without repeats into one, in time linear in their lengths.
+fn union(a: &[u32], b: &[u32]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        let (x, y) = (a[i], b[j]);
+        out.push(x.min(y));
+        i += usize::from(x <= y);
+        j += usize::from(y <= x);
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 #[cfg(test)]
@@ -120,5 +136,12 @@ mod tests {
         assert!(items(&markup) * 10 < l.items.len(), "a window is a small part of the run");
         // A window over everything holds every item.
         assert_eq!(items(&window.markup(&l, 0.0, l.height)), l.items.len());
+    }
+
+    #[test]
+    fn union_merges_ascending_lists_and_drops_repeats() {
+        assert_eq!(union(&[1, 4, 6], &[2, 4, 7, 9]), [1, 2, 4, 6, 7, 9]);
+        assert_eq!(union(&[], &[3]), [3]);
+        assert_eq!(union(&[3, 5], &[]), [3, 5]);
     }
 }

@@ -38,7 +38,9 @@ pub fn editable(doc: &Value, scenario: &Scenario) -> Value {
                 for (item, p) in items.iter_mut().zip(&scenario.participants) {
                     if let Value::Object(members) = item {
                         let clock = p.clock();
-                        ensure(members, "clock", || object(&[("offset_ms", number(clock.offset_ms)), ("drift_ppm", number(clock.drift_ppm))]));
+                        ensure(members, "clock", || {
+                            object(&[("offset_ms", number(clock.offset_ms)), ("drift_ppm", number(clock.drift_ppm))])
+                        });
                     }
                 }
             }

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { serve, chromium, ROOT, CHROMIUM, CHROMIUM_ARGS } from './serve.mjs';
+import { serve, chromium, ROOT, CHROMIUM, CHROMIUM_ARGS } from '../../tools/serve.mjs';
 
 /** Prints each wasm, js and css file of a build with its compressed sizes; returns the totals. */
 function sizes(dir, prefix) {
@@ -31,6 +31,8 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const dist = path.join(ROOT, 'dist');
 const total = sizes(dist, 'size');
 console.log(`size: payload (wasm + js + css) ${kb(total.gz)} gzipped, ${kb(total.br)} brotli`);
+const editor = sizes(path.join(dist, 'edit'), 'editor');
+console.log(`editor: the editor's page (edit/, loaded when "What if…" is chosen) ${kb(editor.gz)} gzipped, ${kb(editor.br)} brotli`);
 const floorDist = path.join(ROOT, 'target/yew-floor-dist');
 if (fs.existsSync(floorDist)) {
   const floor = sizes(floorDist, 'floor');

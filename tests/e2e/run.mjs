@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serve, chromium, ROOT, CHROMIUM, CHROMIUM_ARGS } from './serve.mjs';
+import { serve, chromium, ROOT, CHROMIUM, CHROMIUM_ARGS } from '../../tools/serve.mjs';
 
 const SHOTS = path.join(ROOT, 'test-output/screenshots');
 fs.mkdirSync(SHOTS, { recursive: true });
@@ -113,6 +113,118 @@ await check('the picker marks the open lesson; the buttons, log rows and diagram
   await page.click('[data-testid=to-start]');
   expect((await step()) === '0', 'to start');
 });
+
+// The editor's page (edit/): the player plus "What if…".
+const field = (page, path) => page.locator(`[data-edit="${path}"]`);
+async function setField(page, path, value) {
+  const f = field(page, path);
+  if ((await f.evaluate((el) => el.tagName)) === 'SELECT') await f.selectOption(value);
+  else { await f.fill(String(value)); await f.press('Enter'); }
+}
+const atEnd = async (page) => {
+  if (await page.locator('[data-testid=to-end]').isEnabled()) await page.click('[data-testid=to-end]');
+  return { verdict: await text(page, 'verdict'), diagram: await page.locator('[data-testid=diagram]').innerText() };
+};
+
+await check("the player's What if… opens the editor's page at the same lesson and step", async (page) => {
+  await page.goto(`${url}#/lease-race-unfenced/5`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  await page.click('[data-testid=edit]');
+  await page.waitForSelector('[data-testid=editor]');
+  expect(new URL(page.url()).pathname.endsWith('/edit/'), `on the editor's page: ${page.url()}`);
+  await page.waitForFunction(() => location.hash.startsWith('#/edit/1.') && location.hash.endsWith('/5'));
+  expect((await text(page, 'step-count')).startsWith('Step 5 of'), 'same step');
+  expect((await text(page, 'lesson-title')) === 'What if: The same race without fencing', 'titled as an edit');
+});
+
+await check('editing the unfenced race: a shorter pause is safe, a longer one unsafe, fencing rejects token 41; undo, reset, and the link restores it', async (page) => {
+  await page.goto(`${url}edit/#/lease-race-unfenced/0`);
+  await page.waitForSelector('[data-testid=editor]');
+  expect((await atEnd(page)).verdict.startsWith('Unsafe'), 'the lesson as it is');
+  await setField(page, 'faults[0].for_ms', 500);
+  await page.waitForFunction(() => document.querySelector('[data-testid=edit-outcome]').innerText.includes('now safe'));
+  expect((await atEnd(page)).verdict.startsWith('Safe'), 'a 500 ms pause is shorter than the 1,000 ms lease');
+  expect((await text(page, 'edit-outcome')) === 'Compared with the original: was unsafe → now safe.', await text(page, 'edit-outcome'));
+  expect(await field(page, 'faults[0].for_ms').evaluate((el) => el === document.activeElement), 'the edited field keeps the focus');
+  await setField(page, 'faults[0].for_ms', 1500);
+  await page.waitForFunction(() => document.querySelector('[data-testid=edit-outcome]').innerText.includes('still unsafe'));
+  await setField(page, 'participants[2].mode', 'fenced');
+  await page.waitForFunction(() => document.querySelector('[data-testid=edit-outcome]').innerText.includes('now safe'));
+  const fenced = await atEnd(page);
+  expect(fenced.verdict.startsWith('Safe') && fenced.diagram.includes('rejected: token 41 < 42'), `fenced: ${fenced.verdict}`);
+  expect((await text(page, 'edit-outcome')).includes('the write (token 41) was rejected: token 41 < 42 at 1,555 ms'), await text(page, 'edit-outcome'));
+  // The link holds the whole edited scenario: a fresh page shows the same run at the same step.
+  await page.click('[data-testid=step-back]');
+  const link = page.url();
+  const step = await text(page, 'step-count');
+  const fresh = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await fresh.goto(link);
+  await fresh.waitForSelector('[data-testid=editor]');
+  expect((await text(fresh, 'step-count')) === step, `same step in a fresh page: ${await text(fresh, 'step-count')} vs ${step}`);
+  expect((await field(fresh, 'participants[2].mode').inputValue()) === 'fenced', 'same scenario in a fresh page');
+  await fresh.close();
+  await page.click('[data-testid=undo]');
+  await page.waitForFunction(() => document.querySelector('[data-edit="participants[2].mode"]').value === 'unfenced');
+  await page.click('[data-testid=redo]');
+  await page.waitForFunction(() => document.querySelector('[data-edit="participants[2].mode"]').value === 'fenced');
+  await page.click('[data-testid=reset]');
+  await page.waitForFunction(() => document.querySelector('[data-edit="participants[2].mode"]').value === 'unfenced');
+  expect((await text(page, 'edit-outcome')) === 'Compared with the original: still unsafe: Client A\'s write (token 41) was accepted although Client A no longer held the lock at 1,555 ms.', await text(page, 'edit-outcome'));
+});
+
+await check('an edit the scenario cannot take is named by its field, and the page keeps working', async (page) => {
+  await page.goto(`${url}edit/#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=editor]');
+  await setField(page, 'faults[0].for_ms', -5);
+  await page.waitForSelector('[data-testid=edit-problem]');
+  expect((await text(page, 'edit-problem')) === 'faults[0].for_ms: must be ≥ 0', await text(page, 'edit-problem'));
+  await page.evaluate(() => {
+    const ttl = document.querySelector('[data-edit="lock.ttl_ms"]');
+    ttl.type = 'text';
+    ttl.value = 'soon';
+    ttl.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid=edit-problem]').innerText.startsWith('lock.ttl_ms: invalid type'));
+  await page.click('[data-testid="add-fault:clock_jump"]');
+  await page.waitForSelector('[data-testid=fault-1]');
+  expect(!(await page.locator('[data-testid=edit-problem]').count()), 'a good edit clears the problem');
+  await page.click('[data-testid="remove:faults[1]"]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=fault-1]'));
+});
+
+await check('names with markup from an edit or a link show as text everywhere', async (page) => {
+  await page.goto(`${url}edit/#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=editor]');
+  const name = '<b>B</b><img src=x>';
+  await setField(page, 'participants[0].name', name);
+  await page.waitForFunction((name) => document.querySelector('[data-testid=diagram]').innerText.includes(name), name);
+  await page.keyboard.press('Tab');
+  await atEnd(page);
+  for (const id of ['diagram', 'inspector', 'event-log', 'narration']) {
+    expect((await page.locator(`[data-testid=${id}] img, [data-testid=${id}] b`).count()) === 0, `no element from a name in ${id}`);
+  }
+  expect((await text(page, 'event-log')).includes(name), 'the log shows the name as text');
+  const fresh = await browser.newPage();
+  await fresh.goto(page.url());
+  await fresh.waitForSelector('[data-testid=editor]');
+  expect((await fresh.locator('img, b').count()) === 0, 'nor after following the link');
+  await fresh.close();
+});
+
+await check('a link to an edited scenario opens on the editor page; a damaged one says what is wrong', async (page) => {
+  await page.goto(`${url}edit/#/short-pause/0`);
+  await page.waitForSelector('[data-testid=editor]');
+  await page.waitForFunction(() => location.hash.startsWith('#/edit/1.'));
+  const hash = new URL(page.url()).hash;
+  await page.goto(`${url}${hash}`);
+  await page.waitForSelector('[data-testid=editor]');
+  expect(new URL(page.url()).pathname.endsWith('/edit/'), `the player hands the link to the editor: ${page.url()}`);
+  await page.goto(`${url}edit/#/edit/1.AB$C/0`);
+  await page.waitForSelector('[data-testid=notice]');
+  const notice = await text(page, 'notice');
+  expect(notice.includes('link: the link has a character base64 does not use at position 5'), notice);
+  await page.waitForSelector('[data-testid=diagram] svg');
+}, /.*/);
 
 await check('exports download SVG and Mermaid', async (page) => {
   await page.goto(`${url}#/lease-race-fenced/0`);

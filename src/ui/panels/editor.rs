@@ -25,6 +25,8 @@ pub struct EditorState<'a> {
     /// How many edits undo and redo can step over.
     pub depth: (usize, usize),
     pub edited: bool,
+    /// Where the Close link goes: the player's page for this run.
+    pub close: &'a str,
 }
 
 /// A number field: `label`, its unit, and an optional range.
@@ -42,7 +44,8 @@ fn number(s: &mut String, path: &str, value: &str, label: &str, unit: &str, rang
 
 /// A choice among `options` (name, label).
 fn choice(s: &mut String, path: &str, value: &str, label: &str, options: impl Iterator<Item = (String, String)>) {
-    let _ = write!(s, r#"<label class="field"><span>{}</span><select {EDIT_ATTRIBUTE}="{}" data-kind="text">"#, Escaped(label), Escaped(path));
+    let _ =
+        write!(s, r#"<label class="field"><span>{}</span><select {EDIT_ATTRIBUTE}="{}" data-kind="text">"#, Escaped(label), Escaped(path));
     for (name, text) in options {
         let selected = if name == value { " selected" } else { "" };
         let _ = write!(s, r#"<option value="{}"{selected}>{}</option>"#, Escaped(&name), Escaped(&text));
@@ -86,7 +89,7 @@ fn button(s: &mut String, action: &str, label: &str, enabled: bool) {
 /// The editor for `scenario`, whose document is `doc`.
 pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
     let mut s = String::from(r#"<div class="edit-head"><h2>What if…</h2>"#);
-    button(&mut s, "stop-edit", "Close", true);
+    let _ = write!(s, r#"<a class="btn btn--small" href="{}" data-testid="stop-edit">Close</a>"#, Escaped(state.close));
     let _ = write!(s, r#"</div><p class="edit-outcome" data-testid="edit-outcome">{}</p>"#, Escaped(state.outcome));
     if let Some(e) = state.problem {
         let _ = write!(s, r#"<p class="edit-problem" role="alert" data-testid="edit-problem">{}</p>"#, Escaped(&e.to_string()));

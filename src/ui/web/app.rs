@@ -4,17 +4,22 @@
 use super::browser;
 use super::controls::controls;
 use super::diagram_view::DiagramView;
+use super::editing::Editing;
 use super::event_log::event_log;
 use super::legend::legend;
 use super::panels::{compare_table, editor, guarantees, inspector, narration, picker, questions, verdict};
-use super::editing::Editing;
 use super::run::{fetched, load, Load, RunRef};
 use crate::diagram::mermaid;
-use crate::edit::{doc, Edit, History};
 use crate::diagram::svg;
+#[cfg(feature = "editor")]
+use crate::edit::{doc, Edit, History};
+#[cfg(feature = "editor")]
+use crate::engine::Event;
 use crate::scenario::compare::{self, Cell};
 use crate::scenario::lessons::{self, Entry};
-use crate::ui::panels::{EDIT_ATTRIBUTE, ROUTE_ATTRIBUTE};
+#[cfg(feature = "editor")]
+use crate::ui::panels::EDIT_ATTRIBUTE;
+use crate::ui::panels::ROUTE_ATTRIBUTE;
 use crate::ui::player::{Action, Player};
 use crate::ui::route::{self, Route, Target};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -49,16 +54,17 @@ pub enum Msg {
     Hash(String),
     Dismiss,
     /// Something to tell the user.
+    #[cfg(feature = "editor")]
     Notice(String),
+    #[cfg(feature = "editor")]
     Edit(EditMsg),
 }
 
 /// What can happen to the scenario being edited.
+#[cfg(feature = "editor")]
 pub enum EditMsg {
     /// Starts editing the run on screen.
     Start,
-    /// Stops editing, back to the run editing started from.
-    Stop,
     Apply(Edit),
     /// Adds a fault of this kind.
     AddFault(String),
@@ -97,35 +103,42 @@ impl AppState {
         }
     }
 
-    /// Shows a run at a step; a step past the last shows the last, with a notice.
+    /// Shows a run at a step; a step past the last shows the last, with a notice. On the
+    /// editor's page, a run from a file is opened for editing.
     fn show(run: RunRef, step: u64) -> AppState {
         let steps = run.trace.events.len();
         let (step, notice) = route::clamp(step, steps);
-        AppState {
+        let shown = AppState {
             player: Player::new(steps).apply(Action::Load { steps, step }),
             run: Some(run),
             table: None,
             notice,
             pending: None,
             editing: None,
+        };
+        #[cfg(feature = "editor")]
+        if shown.run.as_ref().is_some_and(|r| r.source.is_some()) {
+            return shown.edit(EditMsg::Start);
         }
+        shown
     }
 
     /// Shows what an edit made: the new run at the same simulated time as the cursor, or, if the
     /// edit could not be made, the same run with the editor saying why.
+    #[cfg(feature = "editor")]
     fn edited(&self, (editing, shown): (Editing, Option<RunRef>)) -> AppState {
         let editing = Some(Rc::new(editing));
         let Some(run) = shown else { return AppState { editing, ..self.clone() } };
-        let now = match (&self.run, self.player.cursor()) {
-            (Some(old), Some(c)) => Some(old.trace.events[c].at_ms),
-            _ => None,
-        };
         let steps = run.trace.events.len();
-        let step = now.map_or(0, |t| run.trace.events.partition_point(|e| e.at_ms <= t).max(1));
+        let step = match (&self.run, self.player.cursor()) {
+            (Some(old), Some(c)) => same_time(&old.trace.events, c, &run.trace.events) + 1,
+            _ => 0,
+        };
         AppState { player: self.player.apply(Action::Load { steps, step }), run: Some(run), editing, ..self.clone() }
     }
 
     /// Applies a change to the scenario being edited.
+    #[cfg(feature = "editor")]
     fn edit(&self, msg: EditMsg) -> AppState {
         let (Some(run), editing) = (&self.run, &self.editing) else { return self.clone() };
         let Some(editing) = editing else {
@@ -137,11 +150,6 @@ impl AppState {
         };
         match msg {
             EditMsg::Start => self.clone(),
-            EditMsg::Stop => {
-                let original = editing.original.clone();
-                let steps = original.trace.events.len();
-                AppState { editing: None, player: self.player.apply(Action::Load { steps, step: 0 }), run: Some(original), ..self.clone() }
-            }
             EditMsg::Apply(edit) => self.edited(editing.apply(&edit)),
             EditMsg::AddFault(kind) => self.edited(editing.add_fault(&kind, run)),
             EditMsg::Undo => self.edited(editing.step(History::undo)),
@@ -188,7 +196,7 @@ impl AppState {
             (Some((entry, step)), _) => (Target::Lesson(entry.id.to_string()), *step),
             // A scenario too big for a link keeps the link of the run it was edited from.
             (None, Some(run)) => match (&run.target, &self.editing) {
-                (Target::Edited(link), Some(editing)) if link.is_empty() => (editing.original.target.clone(), 0),
+                (Target::Edited(link), Some(editing)) if link.is_empty() => (editing.original().target.clone(), 0),
                 (target, _) => (target.clone(), self.player.step as u64),
             },
             (None, None) => return String::new(),
@@ -230,7 +238,9 @@ impl Reducible for AppState {
                 self.follow(&hash)
             }
             Msg::Dismiss => AppState { notice: None, ..(*self).clone() },
+            #[cfg(feature = "editor")]
             Msg::Notice(notice) => AppState { notice: Some(notice), ..(*self).clone() },
+            #[cfg(feature = "editor")]
             Msg::Edit(msg) => self.edit(msg),
         })
     }
@@ -239,7 +249,7 @@ impl Reducible for AppState {
 /// The whole page.
 #[component]
 pub fn App() -> Html {
-    let state = use_reducer(|| AppState::empty().follow(&browser::hash()));
+    let state = use_reducer(|| AppState::empty().follow(&page_hash()));
 
     // Keep the hash in step with what is shown.
     {
@@ -251,7 +261,7 @@ pub fn App() -> Html {
         let dispatch = state.dispatcher();
         use_effect_with((), move |_| {
             let on_hash = dispatch.clone();
-            let hash = EventListener::new(&gloo::utils::window(), "hashchange", move |_| on_hash.dispatch(Msg::Hash(browser::hash())));
+            let hash = EventListener::new(&gloo::utils::window(), "hashchange", move |_| on_hash.dispatch(Msg::Hash(page_hash())));
             let options = EventListenerOptions::enable_prevent_default();
             let on_key = dispatch.clone();
             let keys = EventListener::new_with_options(&gloo::utils::document(), "keydown", options, move |e| {
@@ -277,14 +287,17 @@ pub fn App() -> Html {
             });
             // Every field of the editor names its field path; a change becomes an edit, and the
             // field gets its focus back once the editor is written again.
+            #[cfg(feature = "editor")]
             let edit = EventListener::new(&gloo::utils::document(), "change", move |e| {
-                if let Some((path, kind, text)) = browser::changed_field(e, EDIT_ATTRIBUTE) {
+                if let Some((path, kind, text)) = browser::fields::changed(e, EDIT_ATTRIBUTE) {
                     let value = doc::typed(&kind, &text);
                     let selector = format!("[{EDIT_ATTRIBUTE}=\"{path}\"]");
                     dispatch.dispatch(Msg::Edit(EditMsg::Apply(Edit::Set { path, value })));
-                    browser::after_render(move || browser::refocus(&selector));
+                    browser::fields::after_render(move || browser::fields::refocus(&selector));
                 }
             });
+            #[cfg(not(feature = "editor"))]
+            let edit = dispatch;
             move || drop((hash, keys, edit))
         });
     }
@@ -322,7 +335,7 @@ pub fn App() -> Html {
     let current = match (&state.pending, &state.run) {
         _ if state.table.is_some() || is_cell => Target::Table,
         (Some((entry, _)), _) => Target::Lesson(entry.id.to_string()),
-        (None, Some(_)) if state.editing.is_some() => state.editing.as_ref().map_or_else(first_lesson, |e| e.original.target.clone()),
+        (None, Some(_)) if state.editing.is_some() => state.editing.as_ref().map_or_else(first_lesson, |e| e.original().target.clone()),
         (None, Some(run)) => run.target.clone(),
         (None, None) => first_lesson(),
     };
@@ -370,6 +383,26 @@ pub fn App() -> Html {
     }
 }
 
+/// Returns the event of `new` at the simulated time of event `c` of `old`: as many events into
+/// that millisecond as `c` was (so an edit that changes nothing keeps the step), or the last
+/// event before it.
+#[cfg(feature = "editor")]
+fn same_time(old: &[Event], c: usize, new: &[Event]) -> usize {
+    let t = old[c].at_ms;
+    let into = c - old.partition_point(|e| e.at_ms < t);
+    let (first, end) = (new.partition_point(|e| e.at_ms < t), new.partition_point(|e| e.at_ms <= t));
+    (first + into).min(end.max(1) - 1)
+}
+
+/// Returns the location hash; a link to an edited scenario is handed to the editor's page.
+fn page_hash() -> String {
+    let hash = browser::hash();
+    if !cfg!(feature = "editor") && hash.starts_with("#/edit/") {
+        browser::open_editor();
+    }
+    hash
+}
+
 /// Does what a click names: a button's route (`data-route`) or action (`data-action`: a
 /// playback button, the theme, dismissing the notice, an export), an event-log row's step
 /// (`data-step`), or a diagram item's events (`data-events`, the first and last).
@@ -384,17 +417,27 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
         match (name.as_str(), run) {
             ("theme", _) => return browser::toggle_theme(),
             ("dismiss", _) => Msg::Dismiss,
+            #[cfg(feature = "editor")]
             ("edit", _) => Msg::Edit(EditMsg::Start),
-            ("stop-edit", _) => Msg::Edit(EditMsg::Stop),
+            #[cfg(not(feature = "editor"))]
+            ("edit", _) => return browser::open_editor(),
+            #[cfg(feature = "editor")]
             ("undo", _) => Msg::Edit(EditMsg::Undo),
+            #[cfg(feature = "editor")]
             ("redo", _) => Msg::Edit(EditMsg::Redo),
+            #[cfg(feature = "editor")]
             ("reset", _) => Msg::Edit(EditMsg::Reset),
-            ("copy-link", _) => match browser::copy_location() {
+            #[cfg(feature = "editor")]
+            ("copy-link", _) => match browser::fields::copy_location() {
                 true => Msg::Notice("The link to this edited scenario is copied: it opens the same diagram at the same step.".into()),
                 false => Msg::Notice("The link could not be copied here; copy it from the address bar.".into()),
             },
+            #[cfg(feature = "editor")]
             (name, _) if name.starts_with("add-fault:") => Msg::Edit(EditMsg::AddFault(name["add-fault:".len()..].to_string())),
-            (name, _) if name.starts_with("remove:") => Msg::Edit(EditMsg::Apply(Edit::Remove { path: name["remove:".len()..].to_string() })),
+            #[cfg(feature = "editor")]
+            (name, _) if name.starts_with("remove:") => {
+                Msg::Edit(EditMsg::Apply(Edit::Remove { path: name["remove:".len()..].to_string() }))
+            }
             ("export-svg" | "export-mermaid" | "export-json", Some(run)) => return export(run, &name),
             (name, _) => match Action::named(name) {
                 Some(action) => Msg::Player(action),

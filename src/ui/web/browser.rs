@@ -62,42 +62,9 @@ pub fn mark_current(link: &str) {
     }
 }
 
-/// Returns the field path (the element's `attribute`), kind (`data-kind`) and value of the form
-/// field an input or change event came from: `true` or `false` for a checkbox.
-pub fn changed_field(e: &web_sys::Event, attribute: &str) -> Option<(String, String, String)> {
-    let el = e.target()?.dyn_into::<web_sys::Element>().ok()?;
-    let path = el.get_attribute(attribute)?;
-    let kind = el.get_attribute("data-kind").unwrap_or_default();
-    let key = if kind == "flag" { "checked" } else { "value" };
-    let value = js_sys::Reflect::get(&el, &JsValue::from_str(key)).ok()?;
-    let text = value.as_string().or_else(|| value.as_bool().map(|b| b.to_string()))?;
-    Some((path, kind, text))
-}
-
-/// Runs `f` in the next animation frame, after the page has been written again.
-pub fn after_render(f: impl FnOnce() + 'static) {
-    let f = wasm_bindgen::closure::Closure::once_into_js(f);
-    let _ = window().request_animation_frame(f.unchecked_ref());
-}
-
-/// Focuses the element matching `selector`, unless something else already has the focus.
-pub fn refocus(selector: &str) {
-    let Some(document) = window().document() else { return };
-    let idle = document.active_element().is_none_or(|el| el.tag_name() == "BODY");
-    if let (true, Ok(Some(el))) = (idle, document.query_selector(selector)) {
-        if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
-            let _ = el.focus();
-        }
-    }
-}
-
-/// Copies the page's address to the clipboard; returns whether the browser offers a clipboard.
-pub fn copy_location() -> bool {
-    let href = window().location().href().unwrap_or_default();
-    let clipboard = js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("clipboard")).ok().filter(|c| !c.is_undefined());
-    let Some(clipboard) = clipboard else { return false };
-    let write = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    write.is_some_and(|write| write.call1(&clipboard, &JsValue::from_str(&href)).is_ok())
+/// Opens the editor's page (`edit/`) at the same link.
+pub fn open_editor() {
+    let _ = window().location().assign(&format!("edit/{}", hash()));
 }
 
 /// Offers text as a file download.
@@ -135,5 +102,51 @@ pub fn keep_in_view(container: &web_sys::Element, y_px: f64) {
     let margin = (height * 0.25).min(160.0);
     if y_px < top + margin || y_px > top + height - margin {
         container.set_scroll_top((y_px - height / 2.0).max(0.0) as i32);
+    }
+}
+
+/// What only the editor's page uses: its fields, their focus, and copying its link.
+#[cfg(feature = "editor")]
+pub mod fields {
+    use super::window;
+    use wasm_bindgen::{JsCast, JsValue};
+
+    /// Returns the field path (the element's `attribute`), kind (`data-kind`) and value of the form
+    /// field an input or change event came from: `true` or `false` for a checkbox.
+    pub fn changed(e: &web_sys::Event, attribute: &str) -> Option<(String, String, String)> {
+        let el = e.target()?.dyn_into::<web_sys::Element>().ok()?;
+        let path = el.get_attribute(attribute)?;
+        let kind = el.get_attribute("data-kind").unwrap_or_default();
+        let key = if kind == "flag" { "checked" } else { "value" };
+        let value = js_sys::Reflect::get(&el, &JsValue::from_str(key)).ok()?;
+        let text = value.as_string().or_else(|| value.as_bool().map(|b| b.to_string()))?;
+        Some((path, kind, text))
+    }
+
+    /// Runs `f` in the next animation frame, after the page has been written again.
+    pub fn after_render(f: impl FnOnce() + 'static) {
+        let f = wasm_bindgen::closure::Closure::once_into_js(f);
+        let _ = window().request_animation_frame(f.unchecked_ref());
+    }
+
+    /// Focuses the element matching `selector`, unless something else already has the focus.
+    pub fn refocus(selector: &str) {
+        let Some(document) = window().document() else { return };
+        let idle = document.active_element().is_none_or(|el| el.tag_name() == "BODY");
+        if let (true, Ok(Some(el))) = (idle, document.query_selector(selector)) {
+            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
+    }
+
+    /// Copies the page's address to the clipboard; returns whether the browser offers a clipboard.
+    pub fn copy_location() -> bool {
+        let href = window().location().href().unwrap_or_default();
+        let clipboard = js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("clipboard")).ok().filter(|c| !c.is_undefined());
+        let Some(clipboard) = clipboard else { return false };
+        let write =
+            js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        write.is_some_and(|write| write.call1(&clipboard, &JsValue::from_str(&href)).is_ok())
     }
 }

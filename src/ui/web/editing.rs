@@ -1,18 +1,29 @@
 //! The scenario being edited on the page: its documents (see [`History`]), the run it started
 //! from, its link, and the last edit that could not be made. Each change runs the new document
 //! and keeps the cursor at the same simulated time.
+//!
+//! The editor is its own page (`edit/`, built with the `editor` feature), so the player's page
+//! stays small; in the player's build nothing is ever edited, and [`Editing`] has no values.
 
-use super::run::{finish, RunRef};
+#[cfg(feature = "editor")]
+use super::run::finish;
+use super::run::RunRef;
+#[cfg(feature = "editor")]
 use crate::edit::{self, doc, link, outcome, start, Edit, History};
-use crate::engine;
 use crate::error::ScenarioError;
-use crate::scenario::json::{self, Value};
-use crate::scenario::validate;
-use crate::ui::panels::{self, EditorState};
-use crate::ui::route::Target;
+#[cfg(feature = "editor")]
+use crate::{
+    engine,
+    scenario::json::{self, Value},
+    scenario::validate,
+    ui::panels::{self, EditorState},
+    ui::route::Target,
+};
+#[cfg(feature = "editor")]
 use std::rc::Rc;
 
 /// An edited scenario.
+#[cfg(feature = "editor")]
 #[derive(Clone)]
 pub struct Editing {
     pub history: History,
@@ -25,6 +36,7 @@ pub struct Editing {
 }
 
 /// Runs a document: what the page shows of it, or why it cannot run.
+#[cfg(feature = "editor")]
 fn run(doc: &Value, link: &Result<String, ScenarioError>) -> Result<RunRef, ScenarioError> {
     let (scenario, spec) = validate::load_doc(doc)?;
     let trace = engine::run(&spec)?;
@@ -32,6 +44,7 @@ fn run(doc: &Value, link: &Result<String, ScenarioError>) -> Result<RunRef, Scen
     Ok(finish(&target, scenario, Some(Rc::from(doc::write(doc, Some(2)))), trace))
 }
 
+#[cfg(feature = "editor")]
 impl Editing {
     /// Starts editing a run that came from a file.
     pub fn start(from: &RunRef) -> Result<(Editing, RunRef), ScenarioError> {
@@ -76,8 +89,15 @@ impl Editing {
     pub fn add_fault(&self, kind: &str, shown: &RunRef) -> (Editing, Option<RunRef>) {
         match start::fault(kind, &shown.scenario) {
             Some(value) => self.apply(&Edit::Insert { path: "faults".into(), index: usize::MAX, value }),
-            None => (Editing { problem: Some(ScenarioError::new("faults", format!("no participant can take a {kind}"))), ..self.clone() }, None),
+            None => {
+                (Editing { problem: Some(ScenarioError::new("faults", format!("no participant can take a {kind}"))), ..self.clone() }, None)
+            }
         }
+    }
+
+    /// Returns the run editing started from.
+    pub fn original(&self) -> &RunRef {
+        &self.original
     }
 
     /// Undoes, redoes or resets (`step` returns whether it moved).
@@ -93,8 +113,8 @@ impl Editing {
         }
     }
 
-    /// The editor's text for the run on screen.
-    pub fn panel(&self, shown: &RunRef) -> String {
+    /// The editor's text for the run on screen; its Close button opens `close` (the player's page).
+    pub fn panel(&self, shown: &RunRef, close: &str) -> String {
         let change = outcome::change(&self.original.trace, &shown.words());
         let state = EditorState {
             outcome: &format!("Compared with the original: {change}."),
@@ -102,7 +122,28 @@ impl Editing {
             link_problem: self.link.as_ref().err(),
             depth: self.history.depth(),
             edited: self.history.edited(),
+            close,
         };
         panels::editor(&shown.scenario, self.history.now(), &state)
+    }
+}
+
+/// The player's build: scenarios are edited on the editor's page, so there is never one here.
+#[cfg(not(feature = "editor"))]
+pub enum Editing {}
+
+#[cfg(not(feature = "editor"))]
+impl Editing {
+    /// A link to an edited scenario opens on the editor's page, not here.
+    pub fn from_link(_: &str) -> Result<(Editing, RunRef), ScenarioError> {
+        Err(ScenarioError::new("", "edited scenarios open on the editor's page"))
+    }
+
+    pub fn original(&self) -> &RunRef {
+        match *self {}
+    }
+
+    pub fn panel(&self, _: &RunRef, _: &str) -> String {
+        match *self {}
     }
 }

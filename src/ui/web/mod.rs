@@ -3,8 +3,8 @@
 mod app;
 mod browser;
 mod controls;
-mod editing;
 mod diagram_view;
+mod editing;
 mod event_log;
 mod legend;
 mod panels;

@@ -6,6 +6,7 @@ use super::editing::Editing;
 use super::run::RunRef;
 use crate::scenario::compare::Cell;
 use crate::ui::panels::{self, Escaped};
+use crate::ui::route::{self, Route, Target};
 use std::sync::OnceLock;
 use yew::prelude::*;
 
@@ -17,7 +18,11 @@ fn card(class: &str, testid: &str, text: &str) -> Html {
 
 /// The scenario editor, for the run on screen.
 pub fn editor(editing: &Editing, run: &RunRef) -> Html {
-    card("card editor", "editor", &editing.panel(run))
+    let close = match &editing.original().target {
+        Target::Edited(_) => "../".to_string(),
+        target => format!("../{}", route::format(&Route { target: target.clone(), step: 0 })),
+    };
+    card("card editor", "editor", &editing.panel(run, &close))
 }
 
 /// What just happened and why it matters.

@@ -1,4 +1,5 @@
-// A static file server for dist/ on 127.0.0.1, used by the end-to-end check and the benchmark.
+// A static file server for dist/ on 127.0.0.1: `node tools/serve.mjs dist 8080` serves the built
+// site (scripts/serve); the end-to-end check and the benchmark import it.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -6,8 +7,8 @@ import { createRequire } from 'node:module';
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
-/** Serves `root` on an ephemeral loopback port; resolves to { url, close }. */
-export function serve(root) {
+/** Serves `root` on a loopback port (an ephemeral one by default); resolves to { url, close }. */
+export function serve(root, port = 0) {
   const server = http.createServer((req, res) => {
     let p = decodeURIComponent(req.url.split('?')[0]);
     if (p.endsWith('/')) p += 'index.html';
@@ -19,7 +20,7 @@ export function serve(root) {
       res.end(data);
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+  return new Promise((resolve) => server.listen(port, '127.0.0.1', () => {
     resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() });
   }));
 }
@@ -33,7 +34,13 @@ export const CHROMIUM_ARGS = [
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 /** The repository root. */
-export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
 /** Playwright's driver library, installed under tools/ by scripts/setup. */
 export const { chromium } = createRequire(path.join(ROOT, 'tools/package.json'))('playwright-core');
+
+if (process.argv[1] && path.resolve(process.argv[1]) === new URL(import.meta.url).pathname) {
+  const [root = 'dist', port = '8080'] = process.argv.slice(2);
+  const { url } = await serve(path.resolve(root), Number(port));
+  console.log(`  Lockstep is at  ${url}  (the editor at ${url}edit/; Ctrl-C stops it)`);
+}
