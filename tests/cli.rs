@@ -121,3 +121,18 @@ fn a_large_or_endless_file_is_refused_without_reading_it_whole() {
     assert!(err.ends_with("the file is not UTF-8 text\n"), "{err}");
     std::fs::remove_file(path).unwrap();
 }
+
+#[test]
+fn runs_an_edited_scenario_from_its_link_as_the_page_would() {
+    use lockstep::edit::{self, link, Edit};
+    use lockstep::scenario::json::{self, Value};
+    let doc = json::parse(lockstep::scenario::lessons::find("lease-race-unfenced").unwrap().source).unwrap();
+    let fenced =
+        edit::apply(&doc, &Edit::Set { path: "participants[2].mode".into(), value: Some(Value::String("fenced".into())) }).unwrap();
+    let url = format!("http://127.0.0.1:8080/edit/#/edit/{}/12", link::encode(&fenced).unwrap());
+    let (code, out, err) = lockstep(&["run", &url]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("rejected") && out.contains("verdict: SAFE"), "{out}");
+    let (code, _, err) = lockstep(&["run", "http://127.0.0.1:8080/#/edit/1.AB$C/0"]);
+    assert_eq!((code, err.trim()), (1, "lockstep: link: the link has a character base64 does not use at position 5"));
+}

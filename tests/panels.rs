@@ -96,3 +96,41 @@ fn the_picker_offers_every_lesson_once_under_its_topic_and_then_the_explorations
     assert_eq!(explore, [("Explore", &Target::Table), ("Explore", &Target::Stress(1_000))]);
     assert!(!text.contains(panels::CURRENT_CLASS), "the page marks the current entry, not the text");
 }
+
+#[test]
+fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text() {
+    use lockstep::edit::start;
+    use lockstep::scenario::json;
+    for lesson in lockstep::scenario::lessons::all() {
+        let document = start::editable(&json::parse(lesson.source).unwrap(), &lesson.scenario);
+        let state =
+            panels::EditorState { outcome: "still safe", problem: None, link_problem: None, depth: (0, 0), edited: false, close: "../" };
+        let text = panels::editor(&lesson.scenario, &document, &state);
+        let wrapped = format!("<div>{text}</div>");
+        let page = roxmltree::Document::parse(&wrapped).unwrap_or_else(|e| panic!("{}: {e}", lesson.id()));
+        let paths: Vec<&str> = page.descendants().filter_map(|n| n.attribute(panels::EDIT_ATTRIBUTE)).collect();
+        assert!(paths.len() >= 8, "{}: {} fields", lesson.id(), paths.len());
+        for path in paths {
+            // Every field can be set: it is in the document, or its object is (a left-out field).
+            let edit = lockstep::edit::Edit::Set { path: path.into(), value: Some(json::Value::Number("1".into())) };
+            assert!(lockstep::edit::apply(&document, &edit).is_ok(), "{}: {path}", lesson.id());
+        }
+        for (kind, _) in start::FAULTS {
+            assert!(text.contains(&format!(r#"data-action="add-fault:{kind}""#)), "{}: add {kind}", lesson.id());
+        }
+    }
+    let hostile = lockstep::scenario::load(HOSTILE).expect("the hostile scenario is valid").0;
+    let document = json::parse(HOSTILE).unwrap();
+    let problem = lockstep::error::ScenarioError::new("participants[0].name", "<script>alert(1)</script>");
+    let state = panels::EditorState {
+        outcome: "<b>x</b>",
+        problem: Some(&problem),
+        link_problem: None,
+        depth: (1, 1),
+        edited: true,
+        close: "../\"><img>",
+    };
+    let text = panels::editor(&hostile, &document, &state);
+    let shown = texts(&text);
+    assert!(shown.contains("<b>x</b>") && shown.contains("<script>alert(1)</script>"), "{shown}");
+}

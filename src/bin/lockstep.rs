@@ -15,8 +15,9 @@ lockstep: distributed locks and fencing tokens, step by step
 USAGE:
     lockstep list                         list the lessons
     lockstep designs                      list the lock designs and their parameters
-    lockstep run <LESSON|FILE> [options]  run a lesson by id, a scenario file (*.json), or a
-                                          generated contention run of about N events (stress-N)
+    lockstep run <LESSON|FILE> [options]  run a lesson by id, a scenario file (*.json), a link
+                                          to an edited scenario (…#/edit/…), or a generated
+                                          contention run of about N events (stress-N)
     lockstep compare                      run every fault schedule against every design and
                                           print the table of outcomes (a cell runs on its own
                                           as `lockstep run compare-<schedule>-<design>`)
@@ -182,6 +183,10 @@ fn run(target: &str, seed: Option<u64>) -> Result<(String, Rc<dyn Design>, Trace
     let (scenario, mut spec) = if let Some(size) = target.strip_prefix("stress-") {
         let events = size.parse().map_err(|_| Failure::Usage(format!("{target}: stress-N needs a whole number of events")))?;
         scenario::stress::stress(events)?
+    } else if let Some((_, link)) = target.split_once("#/edit/") {
+        let link = link.split('/').next().unwrap_or_default();
+        let doc = lockstep::edit::link::decode(link).map_err(|e| Failure::Scenario(e.to_string()))?;
+        scenario::validate::load_doc(&doc).map_err(|e| Failure::Scenario(format!("the link's scenario: {e}")))?
     } else if target.ends_with(".json") || target.contains('/') {
         let text = read_file(target)?;
         scenario::load(&text).map_err(|e| Failure::Scenario(format!("{target}: {e}")))?

@@ -226,6 +226,36 @@ await check('a link to an edited scenario opens on the editor page; a damaged on
   await page.waitForSelector('[data-testid=diagram] svg');
 }, /.*/);
 
+await check('an exported edited scenario opens back as the same scenario; a malformed file is named, and the page keeps working', async (page) => {
+  await page.goto(`${url}edit/#/lease-race-unfenced/0`);
+  await page.waitForSelector('[data-testid=editor]');
+  await setField(page, 'faults[0].for_ms', 700);
+  await setField(page, 'participants[0].clock.drift_ppm', 200);
+  await page.waitForFunction(() => document.querySelector('[data-edit="participants[0].clock.drift_ppm"]').value === '200');
+  const [file] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-json]')]);
+  const exported = fs.readFileSync(await file.path(), 'utf8');
+  const before = { verdict: (await atEnd(page)).verdict, log: await text(page, 'event-log') };
+  const fresh = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+  await fresh.goto(`${url}edit/#/short-pause/0`);
+  await fresh.waitForSelector('[data-testid=editor]');
+  await fresh.setInputFiles('[data-testid=open-file]', { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+  await fresh.waitForFunction(() => document.querySelector('[data-edit="participants[0].clock.drift_ppm"]').value === '200');
+  expect((await field(fresh, 'faults[0].for_ms').inputValue()) === '700', 'the pause as exported');
+  const after = { verdict: (await atEnd(fresh)).verdict, log: await text(fresh, 'event-log') };
+  expect(JSON.stringify(after) === JSON.stringify(before), 'the same run from the exported file');
+  const bad = JSON.parse(exported);
+  bad.faults[0].for_ms = 'long';
+  await fresh.setInputFiles('[data-testid=open-file]', { name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bad)) });
+  await fresh.waitForSelector('[data-testid=notice]');
+  const notice = await text(fresh, 'notice');
+  expect(notice.includes('faults[0].for_ms: invalid type: string "long", expected a whole number'), notice);
+  await fresh.setInputFiles('[data-testid=open-file]', { name: 'junk.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1,') });
+  await fresh.waitForFunction(() => document.querySelector('[data-testid=notice]').innerText.includes('line 1'));
+  await fresh.click('[data-testid=step-back]');
+  expect((await field(fresh, 'faults[0].for_ms').inputValue()) === '700', 'the page still shows the scenario it had');
+  await fresh.close();
+});
+
 await check('exports download SVG and Mermaid', async (page) => {
   await page.goto(`${url}#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=diagram] svg');

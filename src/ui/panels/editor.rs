@@ -34,7 +34,7 @@ fn number(s: &mut String, path: &str, value: &str, label: &str, unit: &str, rang
     let range = range.map_or(String::new(), |(min, max)| format!(r#" min="{min}" max="{max}""#));
     let _ = write!(
         s,
-        r#"<label class="field"><span>{}{}</span><input type="number" {EDIT_ATTRIBUTE}="{}" data-kind="number" value="{}"{range} step="1"></label>"#,
+        r#"<label class="field"><span>{}{}</span><input type="number" {EDIT_ATTRIBUTE}="{}" data-kind="number" value="{}"{range} step="1"/></label>"#,
         Escaped(label),
         if unit.is_empty() { String::new() } else { format!(" <small>{}</small>", Escaped(unit)) },
         Escaped(path),
@@ -47,7 +47,7 @@ fn choice(s: &mut String, path: &str, value: &str, label: &str, options: impl It
     let _ =
         write!(s, r#"<label class="field"><span>{}</span><select {EDIT_ATTRIBUTE}="{}" data-kind="text">"#, Escaped(label), Escaped(path));
     for (name, text) in options {
-        let selected = if name == value { " selected" } else { "" };
+        let selected = if name == value { " selected=\"\"" } else { "" };
         let _ = write!(s, r#"<option value="{}"{selected}>{}</option>"#, Escaped(&name), Escaped(&text));
     }
     s.push_str("</select></label>");
@@ -57,9 +57,9 @@ fn choice(s: &mut String, path: &str, value: &str, label: &str, options: impl It
 fn flag(s: &mut String, path: &str, on: bool, label: &str) {
     let _ = write!(
         s,
-        r#"<label class="field field--flag"><input type="checkbox" {EDIT_ATTRIBUTE}="{}" data-kind="flag"{}><span>{}</span></label>"#,
+        r#"<label class="field field--flag"><input type="checkbox" {EDIT_ATTRIBUTE}="{}" data-kind="flag"{}/><span>{}</span></label>"#,
         Escaped(path),
-        if on { " checked" } else { "" },
+        if on { " checked=\"\"" } else { "" },
         Escaped(label)
     );
 }
@@ -68,7 +68,7 @@ fn flag(s: &mut String, path: &str, on: bool, label: &str) {
 fn text(s: &mut String, path: &str, value: &str, label: &str, kind: &str) {
     let _ = write!(
         s,
-        r#"<label class="field"><span>{}</span><input type="text" {EDIT_ATTRIBUTE}="{}" data-kind="{kind}" value="{}" maxlength="200"></label>"#,
+        r#"<label class="field"><span>{}</span><input type="text" {EDIT_ATTRIBUTE}="{}" data-kind="{kind}" value="{}" maxlength="200"/></label>"#,
         Escaped(label),
         Escaped(path),
         Escaped(value)
@@ -81,7 +81,7 @@ fn button(s: &mut String, action: &str, label: &str, enabled: bool) {
         r#"<button class="btn btn--small" data-action="{}" data-testid="{}"{}>{}</button>"#,
         Escaped(action),
         Escaped(action),
-        if enabled { "" } else { " disabled" },
+        if enabled { "" } else { " disabled=\"\"" },
         Escaped(label)
     );
 }
@@ -99,7 +99,7 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
     button(&mut s, "redo", "↷ Redo", state.depth.1 > 0);
     button(&mut s, "reset", "Reset", state.edited);
     button(&mut s, "copy-link", "Copy link", state.link_problem.is_none());
-    s.push_str("</div>");
+    s.push_str(r#"<label class="btn btn--small" title="Open a scenario JSON file; you can also drop one on the page or paste its text">Open a file…<input type="file" accept=".json,application/json" data-open-file="" data-testid="open-file" hidden=""/></label></div>"#);
     if let Some(e) = state.link_problem {
         let _ = write!(s, r#"<p class="edit-note">{}</p>"#, Escaped(&e.problem));
     }
@@ -146,7 +146,7 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
     let loss = number_text(doc, "network.loss", "0");
     let _ = write!(
         s,
-        r#"<label class="field"><span>loss <small>0 to 1</small></span><input type="number" {EDIT_ATTRIBUTE}="network.loss" data-kind="number" value="{}" min="0" max="1" step="0.01"></label>"#,
+        r#"<label class="field"><span>loss <small>0 to 1</small></span><input type="number" {EDIT_ATTRIBUTE}="network.loss" data-kind="number" value="{}" min="0" max="1" step="0.01"/></label>"#,
         Escaped(&loss)
     );
     number(&mut s, "seed", &scenario.seed.to_string(), "seed", "", None);

@@ -68,6 +68,8 @@ pub enum EditMsg {
     Apply(Edit),
     /// Adds a fault of this kind.
     AddFault(String),
+    /// A scenario file's text, opened, dropped or pasted, or why it could not be read.
+    Open(Result<String, String>),
     Undo,
     Redo,
     Reset,
@@ -106,21 +108,26 @@ impl AppState {
     /// Shows a run at a step; a step past the last shows the last, with a notice. On the
     /// editor's page, a run from a file is opened for editing.
     fn show(run: RunRef, step: u64) -> AppState {
+        let shown = AppState::show_only(run, step);
+        #[cfg(feature = "editor")]
+        if shown.run.as_ref().is_some_and(|r| r.source.is_some()) {
+            return shown.edit(EditMsg::Start);
+        }
+        shown
+    }
+
+    /// Shows a run at a step, as it is.
+    fn show_only(run: RunRef, step: u64) -> AppState {
         let steps = run.trace.events.len();
         let (step, notice) = route::clamp(step, steps);
-        let shown = AppState {
+        AppState {
             player: Player::new(steps).apply(Action::Load { steps, step }),
             run: Some(run),
             table: None,
             notice,
             pending: None,
             editing: None,
-        };
-        #[cfg(feature = "editor")]
-        if shown.run.as_ref().is_some_and(|r| r.source.is_some()) {
-            return shown.edit(EditMsg::Start);
         }
-        shown
     }
 
     /// Shows what an edit made: the new run at the same simulated time as the cursor, or, if the
@@ -141,6 +148,12 @@ impl AppState {
     #[cfg(feature = "editor")]
     fn edit(&self, msg: EditMsg) -> AppState {
         let (Some(run), editing) = (&self.run, &self.editing) else { return self.clone() };
+        if let EditMsg::Open(file) = msg {
+            return match file.map_err(|e| crate::error::ScenarioError::new("", e)).and_then(|text: String| Editing::from_file(&text)) {
+                Ok((editing, shown)) => AppState { editing: Some(Rc::new(editing)), notice: None, ..AppState::show_only(shown, 0) },
+                Err(e) => AppState { notice: Some(format!("That file is not a scenario Lockstep can run: {e}.")), ..self.clone() },
+            };
+        }
         let Some(editing) = editing else {
             return match (msg, Editing::start(run)) {
                 (EditMsg::Start, Ok((editing, shown))) => self.edited((editing, Some(shown))),
@@ -149,7 +162,7 @@ impl AppState {
             };
         };
         match msg {
-            EditMsg::Start => self.clone(),
+            EditMsg::Start | EditMsg::Open(_) => self.clone(),
             EditMsg::Apply(edit) => self.edited(editing.apply(&edit)),
             EditMsg::AddFault(kind) => self.edited(editing.add_fault(&kind, run)),
             EditMsg::Undo => self.edited(editing.step(History::undo)),
@@ -288,6 +301,8 @@ pub fn App() -> Html {
             // Every field of the editor names its field path; a change becomes an edit, and the
             // field gets its focus back once the editor is written again.
             #[cfg(feature = "editor")]
+            let on_file = dispatch.clone();
+            #[cfg(feature = "editor")]
             let edit = EventListener::new(&gloo::utils::document(), "change", move |e| {
                 if let Some((path, kind, text)) = browser::fields::changed(e, EDIT_ATTRIBUTE) {
                     let value = doc::typed(&kind, &text);
@@ -296,9 +311,12 @@ pub fn App() -> Html {
                     browser::fields::after_render(move || browser::fields::refocus(&selector));
                 }
             });
+            // A scenario file opened with the editor's button, dropped on the page, or pasted.
+            #[cfg(feature = "editor")]
+            let files = browser::fields::on_scenario_file(move |file| on_file.dispatch(Msg::Edit(EditMsg::Open(file))));
             #[cfg(not(feature = "editor"))]
-            let edit = dispatch;
-            move || drop((hash, keys, edit))
+            let (edit, files) = (dispatch, ());
+            move || drop((hash, keys, edit, files))
         });
     }
     // Playback: the only real timer in the app.

@@ -109,6 +109,8 @@ pub fn keep_in_view(container: &web_sys::Element, y_px: f64) {
 #[cfg(feature = "editor")]
 pub mod fields {
     use super::window;
+    use crate::scenario::json::MAX_BYTES;
+    use gloo::events::{EventListener, EventListenerOptions};
     use wasm_bindgen::{JsCast, JsValue};
 
     /// Returns the field path (the element's `attribute`), kind (`data-kind`) and value of the form
@@ -148,5 +150,57 @@ pub mod fields {
         let write =
             js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
         write.is_some_and(|write| write.call1(&clipboard, &JsValue::from_str(&href)).is_ok())
+    }
+
+    /// Hands `open` the text of a scenario file the user picks with an editor's file field
+    /// (`data-open-file`), drops on the page, or pastes outside a field; or why it cannot be read.
+    /// Returns the listeners, which stop when dropped.
+    pub fn on_scenario_file(open: impl Fn(Result<String, String>) + Clone + 'static) -> [EventListener; 4] {
+        let document = gloo::utils::document();
+        let picked = open.clone();
+        let change = EventListener::new(&document, "change", move |e| {
+            let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
+            if input.has_attribute("data-open-file") {
+                if let Some(file) = input.files().and_then(|f| f.get(0)) {
+                    read(&file, picked.clone());
+                }
+                input.set_value("");
+            }
+        });
+        let options = EventListenerOptions::enable_prevent_default();
+        let over = EventListener::new_with_options(&document, "dragover", options, |e| e.prevent_default());
+        let dropped = open.clone();
+        let drop = EventListener::new_with_options(&document, "drop", options, move |e| {
+            let e: &web_sys::DragEvent = e.unchecked_ref();
+            if let Some(file) = e.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
+                e.prevent_default();
+                read(&file, dropped.clone());
+            }
+        });
+        let paste = EventListener::new(&document, "paste", move |e| {
+            let e: &web_sys::ClipboardEvent = e.unchecked_ref();
+            let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name()).unwrap_or_default();
+            let text = e.clipboard_data().and_then(|d| d.get_data("text").ok()).unwrap_or_default();
+            if !matches!(tag.as_str(), "INPUT" | "TEXTAREA") && text.trim_start().starts_with('{') {
+                open(Ok(text));
+            }
+        });
+        [change, over, drop, paste]
+    }
+
+    /// Reads a file as text, refusing one larger than the scenario reader takes.
+    fn read(file: &web_sys::File, done: impl FnOnce(Result<String, String>) + 'static) {
+        if file.size() > MAX_BYTES as f64 {
+            return done(Err(format!("“{}” is larger than the {MAX_BYTES} bytes (1 MiB) a scenario may be", file.name())));
+        }
+        let Ok(reader) = web_sys::FileReader::new() else { return done(Err("this browser cannot read files".into())) };
+        if reader.read_as_text(file).is_err() {
+            return done(Err(format!("“{}” could not be read", file.name())));
+        }
+        let result = reader.clone();
+        EventListener::once(&reader, "loadend", move |_| {
+            done(result.result().ok().and_then(|r| r.as_string()).ok_or_else(|| "the file could not be read as text".to_string()))
+        })
+        .forget();
     }
 }

@@ -59,6 +59,14 @@ impl Editing {
         Editing::open(start::editable(&doc, &scenario), None)
     }
 
+    /// Opens a scenario file's text (opened, dropped or pasted); it is its own original. The
+    /// error names the field that does not fit, as for any file.
+    pub fn from_file(text: &str) -> Result<(Editing, RunRef), ScenarioError> {
+        let doc = json::parse(text)?;
+        let (scenario, _) = validate::load_doc(&doc)?;
+        Editing::open(start::editable(&doc, &scenario), None)
+    }
+
     /// Starts editing `doc`, comparing with `original` (or with itself).
     fn open(doc: Value, original: Option<&RunRef>) -> Result<(Editing, RunRef), ScenarioError> {
         let link = link::encode(&doc);
