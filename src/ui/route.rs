@@ -7,6 +7,10 @@
 use crate::error::{quote, ScenarioError};
 use crate::present::number::group_u;
 
+/// The attribute of a button that opens another lesson or cell: it holds that target's link,
+/// and one handler on the page follows whichever is pressed.
+pub const ROUTE_ATTRIBUTE: &str = "data-route";
+
 /// What is on screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {

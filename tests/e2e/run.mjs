@@ -177,14 +177,14 @@ await check('an edit the scenario cannot take is named by its field, and the pag
   await page.waitForSelector('[data-testid=editor]');
   await setField(page, 'faults[0].for_ms', -5);
   await page.waitForSelector('[data-testid=edit-problem]');
-  expect((await text(page, 'edit-problem')) === 'faults[0].for_ms: must be ≥ 0', await text(page, 'edit-problem'));
+  expect((await text(page, 'edit-problem')) === 'Not changed: faults[0].for_ms: must be ≥ 0', await text(page, 'edit-problem'));
   await page.evaluate(() => {
     const ttl = document.querySelector('[data-edit="lock.ttl_ms"]');
     ttl.type = 'text';
     ttl.value = 'soon';
     ttl.dispatchEvent(new Event('change', { bubbles: true }));
   });
-  await page.waitForFunction(() => document.querySelector('[data-testid=edit-problem]').innerText.startsWith('lock.ttl_ms: invalid type'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=edit-problem]').innerText.startsWith('Not changed: lock.ttl_ms: invalid type'));
   await page.click('[data-testid="add-fault:clock_jump"]');
   await page.waitForSelector('[data-testid=fault-1]');
   expect(!(await page.locator('[data-testid=edit-problem]').count()), 'a good edit clears the problem');

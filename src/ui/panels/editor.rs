@@ -92,7 +92,8 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
     let _ = write!(s, r#"<a class="btn btn--small" href="{}" data-testid="stop-edit">Close</a>"#, Escaped(state.close));
     let _ = write!(s, r#"</div><p class="edit-outcome" data-testid="edit-outcome">{}</p>"#, Escaped(state.outcome));
     if let Some(e) = state.problem {
-        let _ = write!(s, r#"<p class="edit-problem" role="alert" data-testid="edit-problem">{}</p>"#, Escaped(&e.to_string()));
+        let _ =
+            write!(s, r#"<p class="edit-problem" role="alert" data-testid="edit-problem">Not changed: {}</p>"#, Escaped(&e.to_string()));
     }
     s.push_str(r#"<div class="edit-actions">"#);
     button(&mut s, "undo", "↶ Undo", state.depth.0 > 0);

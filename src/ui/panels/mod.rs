@@ -24,6 +24,4 @@ pub use state::state;
 
 pub use crate::diagram::svg::Escaped;
 
-/// The attribute of a button that opens another lesson or cell: it holds that target's link,
-/// and one handler on the page follows whichever is pressed.
-pub const ROUTE_ATTRIBUTE: &str = "data-route";
+pub use crate::ui::route::ROUTE_ATTRIBUTE;
