@@ -218,7 +218,7 @@ fn every_kind_of_new_fault_fits_every_lesson_that_has_its_node() {
     for lesson in lessons::all() {
         let doc = json::parse(lesson.source).unwrap();
         for (kind, _) in edit::start::FAULTS {
-            let Some(fault) = edit::start::fault(kind, &lesson.scenario) else { continue };
+            let Some(fault) = edit::start::fault(kind, &lesson.scenario, 100) else { continue };
             let with = edit::apply(&doc, &Edit::Insert { path: "faults".into(), index: usize::MAX, value: fault }).unwrap();
             if let Err(e) = validate::load_doc(&with) {
                 refused.push(format!("{} + {kind}: {e}", lesson.id()));

@@ -2,22 +2,24 @@
 //! return to. Reset is itself an edit, so it can be undone.
 
 use crate::scenario::json::Value;
+use std::rc::Rc;
 
 /// The most edits undo goes back over; older ones are forgotten.
 pub const MAX_UNDO: usize = 200;
 
-/// An edited scenario's documents.
+/// An edited scenario's documents, shared, so a copy of the history costs little.
 #[derive(Clone, Debug, PartialEq)]
 pub struct History {
-    original: Value,
-    past: Vec<Value>,
-    now: Value,
-    future: Vec<Value>,
+    original: Rc<Value>,
+    past: Vec<Rc<Value>>,
+    now: Rc<Value>,
+    future: Vec<Rc<Value>>,
 }
 
 impl History {
     /// Starts editing `original`.
     pub fn new(original: Value) -> History {
+        let original = Rc::new(original);
         History { now: original.clone(), original, past: Vec::new(), future: Vec::new() }
     }
 
@@ -39,9 +41,12 @@ impl History {
     /// Makes `doc` the current document; redo is forgotten. A document equal to the current one
     /// changes nothing.
     pub fn push(&mut self, doc: Value) {
-        if doc == self.now {
-            return;
+        if doc != *self.now {
+            self.advance(Rc::new(doc));
         }
+    }
+
+    fn advance(&mut self, doc: Rc<Value>) {
         if self.past.len() == MAX_UNDO {
             self.past.remove(0);
         }
@@ -65,7 +70,9 @@ impl History {
 
     /// Returns to the original, as an edit that undo reverses.
     pub fn reset(&mut self) {
-        self.push(self.original.clone());
+        if self.now != self.original {
+            self.advance(self.original.clone());
+        }
     }
 
     /// How many edits undo and redo can step over.

@@ -61,15 +61,16 @@ pub const FAULTS: [(&str, &str); 7] = [
     ("delay", "delay"),
 ];
 
-/// Returns a new fault of `kind` for `scenario`: on its first client (a pause, a partition or
-/// delay from it) or its first lock service (a crash, restart, promotion or clock jump), at
-/// 100 ms. `None` for a kind not in [`FAULTS`] or a scenario without such a participant.
-pub fn fault(kind: &str, scenario: &Scenario) -> Option<Value> {
+/// Returns a new fault of `kind` for `scenario` at `at_ms` (the page uses the cursor's time, so a
+/// run forks from where it is): on its first client (a pause, a partition or delay from it) or
+/// its first lock service (a crash, restart, promotion or clock jump). `None` for a kind not in
+/// [`FAULTS`] or a scenario without such a participant.
+pub fn fault(kind: &str, scenario: &Scenario, at_ms: u64) -> Option<Value> {
     let first = |f: fn(&Participant) -> bool| scenario.participants.iter().find(|p| f(p)).map(|p| Value::String(p.id().to_string()));
     let client = first(|p| matches!(p, Participant::Client { .. }));
     let service = first(|p| matches!(p, Participant::LockService { .. })).or_else(|| client.clone());
     let target = first(|p| !matches!(p, Participant::Client { .. }));
-    let head = |node: Option<Value>| Some(vec![("fault", Value::String(kind.into())), ("at_ms", number(100)), ("node", node?)]);
+    let head = |node: Option<Value>| Some(vec![("fault", Value::String(kind.into())), ("at_ms", number(at_ms)), ("node", node?)]);
     let fields = match kind {
         "pause" => [head(client)?, vec![("for_ms", number(1_500))]].concat(),
         "crash" | "promote" => head(service)?,
@@ -77,7 +78,7 @@ pub fn fault(kind: &str, scenario: &Scenario) -> Option<Value> {
         "clock_jump" => [head(service)?, vec![("by_ms", number(2_000))]].concat(),
         "partition" | "delay" => {
             let (from, to) = (client?, target?);
-            let mut f = vec![("fault", Value::String(kind.into())), ("at_ms", number(100))];
+            let mut f = vec![("fault", Value::String(kind.into())), ("at_ms", number(at_ms))];
             if kind == "partition" {
                 f.extend([("from", Value::Array(vec![from])), ("to", Value::Array(vec![to])), ("two_way", Value::Bool(true))]);
             } else {

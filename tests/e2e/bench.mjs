@@ -153,5 +153,49 @@ for (const n of [100, 1000, 10000]) {
   console.log(`browser: ${events} events: step input→DOM median ${median.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms over ${steps} steps (60 Hz frame: 16.7 ms)`);
   await page.close();
 }
+// The editor: from a changed field to the redrawn diagram (the MutationObserver fires once the
+// new run's diagram is in the page), for a lesson and for a scenario of about 1,000 events.
+const lesson = fs.readFileSync(path.join(ROOT, 'src/scenario/lessons/lease-race-fenced.json'), 'utf8');
+const long = JSON.parse(lesson);
+const cycle = [{ step: 'acquire' }, { step: 'work', ms: 10 }, { step: 'write', value: 'A' }, { step: 'release', mode: 'safe' }];
+// Six clients, each taking the lock eight times: about a thousand events.
+const script = Array.from({ length: 8 }, () => cycle).flat();
+long.participants[0].script = script;
+long.participants[3].script = script;
+for (let i = 0; i < 4; i++) {
+  long.participants.push({ role: 'client', id: `C${i}`, name: `Client C${i}`, start_ms: 30 * i, script });
+}
+long.limits = { max_events: 100000 };
+for (const [name, file] of [['a lesson', lesson], ['a long scenario', JSON.stringify(long)]]) {
+  const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  await page.goto(`${url}edit/#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=editor]');
+  await page.setInputFiles('[data-testid=open-file]', { name: 'scenario.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+  await page.waitForTimeout(300);
+  const events = await page.evaluate(() => +document.querySelector('[data-testid=step-count]').innerText.match(/of ([\d,]+)/)[1].replace(/,/g, ''));
+  const notice = await page.locator('[data-testid=notice]').count();
+  if (notice) throw new Error(`the ${name} did not open: ${await page.locator('[data-testid=notice]').innerText()}`);
+  const times = await page.evaluate(async () => {
+    const nextTask = () => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
+    const out = [];
+    for (let i = 0; i < 60; i++) {
+      await nextTask();
+      const field = document.querySelector('[data-edit="faults[0].for_ms"]');
+      field.value = String(i % 2 ? 1500 : 700);
+      const diagram = document.querySelector('[data-testid=diagram] .diagram-body');
+      const t0 = performance.now();
+      const done = new Promise((res) => {
+        const o = new MutationObserver(() => { o.disconnect(); res(performance.now()); });
+        o.observe(diagram, { childList: true, subtree: true });
+      });
+      field.dispatchEvent(new Event('change', { bubbles: true }));
+      out.push((await done) - t0);
+    }
+    return out;
+  });
+  times.sort((a, b) => a - b);
+  console.log(`editor: ${name} (${events} events): edit→redrawn diagram median ${times[30].toFixed(1)} ms, p95 ${times[57].toFixed(1)} ms over 60 edits (60 Hz frame: 16.7 ms)`);
+  await page.close();
+}
 await browser.close();
 close();

@@ -155,8 +155,10 @@ await check('editing the unfenced race: a shorter pause is safe, a longer one un
   expect((await text(page, 'edit-outcome')).includes('the write (token 41) was rejected: token 41 < 42 at 1,555 ms'), await text(page, 'edit-outcome'));
   // The link holds the whole edited scenario: a fresh page shows the same run at the same step.
   await page.click('[data-testid=step-back]');
-  const link = page.url();
   const step = await text(page, 'step-count');
+  // The address bar gets a long link once the edits pause.
+  await page.waitForFunction((n) => location.hash.startsWith('#/edit/1.') && location.hash.endsWith(`/${n}`), step.match(/Step (\d+)/)[1]);
+  const link = page.url();
   const fresh = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   await fresh.goto(link);
   await fresh.waitForSelector('[data-testid=editor]');
@@ -185,8 +187,11 @@ await check('an edit the scenario cannot take is named by its field, and the pag
     ttl.dispatchEvent(new Event('change', { bubbles: true }));
   });
   await page.waitForFunction(() => document.querySelector('[data-testid=edit-problem]').innerText.startsWith('Not changed: lock.ttl_ms: invalid type'));
+  for (let i = 0; i < 4; i++) await page.click('[data-testid=step-forward]');
+  const now = (await text(page, 'step-count')).match(/· ([\d,]+) ms/)[1].replace(/,/g, '');
   await page.click('[data-testid="add-fault:clock_jump"]');
   await page.waitForSelector('[data-testid=fault-1]');
+  expect((await field(page, 'faults[1].at_ms').inputValue()) === now, `a new fault starts at the cursor's time (${now} ms)`);
   expect(!(await page.locator('[data-testid=edit-problem]').count()), 'a good edit clears the problem');
   await page.click('[data-testid="remove:faults[1]"]');
   await page.waitForFunction(() => !document.querySelector('[data-testid=fault-1]'));
@@ -204,9 +209,12 @@ await check('names with markup from an edit or a link show as text everywhere', 
     expect((await page.locator(`[data-testid=${id}] img, [data-testid=${id}] b`).count()) === 0, `no element from a name in ${id}`);
   }
   expect((await text(page, 'event-log')).includes(name), 'the log shows the name as text');
+  const steps = (await text(page, 'step-count')).match(/of (\d+)/)[1];
+  await page.waitForFunction((n) => location.hash.endsWith(`/${n}`), steps);
   const fresh = await browser.newPage();
   await fresh.goto(page.url());
   await fresh.waitForSelector('[data-testid=editor]');
+  expect((await fresh.locator('[data-testid=diagram]').innerText()).includes(name), 'the link carries the name');
   expect((await fresh.locator('img, b').count()) === 0, 'nor after following the link');
   await fresh.close();
 });

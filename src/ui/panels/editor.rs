@@ -155,7 +155,7 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
     for (i, f) in scenario.faults.iter().enumerate() {
         faults(&mut s, i, f);
     }
-    s.push_str(r#"<div class="edit-add"><span>Add:</span>"#);
+    s.push_str(r#"<div class="edit-add" title="A new fault starts at the step on screen"><span>Add at this step:</span>"#);
     for (kind, label) in FAULTS {
         button(&mut s, &format!("add-fault:{kind}"), &format!("+ {label}"), true);
     }

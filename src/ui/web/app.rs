@@ -23,10 +23,13 @@ use crate::ui::panels::ROUTE_ATTRIBUTE;
 use crate::ui::player::{Action, Player};
 use crate::ui::route::{self, Route, Target};
 use gloo::events::{EventListener, EventListenerOptions};
-use gloo::timers::callback::Interval;
+use gloo::timers::callback::{Interval, Timeout};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+/// A link longer than this is written to the address bar once changes pause.
+const LONG_LINK: usize = 200;
 
 /// Everything on screen that changes.
 #[derive(Clone)]
@@ -164,7 +167,11 @@ impl AppState {
         match msg {
             EditMsg::Start | EditMsg::Open(_) => self.clone(),
             EditMsg::Apply(edit) => self.edited(editing.apply(&edit)),
-            EditMsg::AddFault(kind) => self.edited(editing.add_fault(&kind, run)),
+            // A new fault starts at the cursor's time: the run forks from where it is.
+            EditMsg::AddFault(kind) => {
+                let at_ms = self.player.cursor().map_or(0, |c| run.trace.events[c].at_ms);
+                self.edited(editing.add_fault(&kind, run, at_ms))
+            }
             EditMsg::Undo => self.edited(editing.step(History::undo)),
             EditMsg::Redo => self.edited(editing.step(History::redo)),
             EditMsg::Reset => self.edited(editing.step(|h| {
@@ -266,7 +273,18 @@ pub fn App() -> Html {
 
     // Keep the hash in step with what is shown.
     {
-        use_effect_with(state.hash(), |hash| browser::replace_hash(hash));
+        // A long link (an edited scenario's) is written once the edits pause: the browser takes
+        // milliseconds to store each one, longer than the edit itself.
+        use_effect_with(state.hash(), |hash| {
+            let later = if hash.len() > LONG_LINK {
+                let hash = hash.clone();
+                Some(Timeout::new(300, move || browser::replace_hash(&hash)))
+            } else {
+                browser::replace_hash(hash);
+                None
+            };
+            move || drop(later)
+        });
     }
     // Follow links pasted into the address bar, the keyboard (space, arrows, Home and End), and
     // the editor's fields.

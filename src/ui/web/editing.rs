@@ -93,9 +93,9 @@ impl Editing {
         self.commit(edit::apply(self.history.now(), edit))
     }
 
-    /// Adds a fault of `kind` (a name in [`start::FAULTS`]).
-    pub fn add_fault(&self, kind: &str, shown: &RunRef) -> (Editing, Option<RunRef>) {
-        match start::fault(kind, &shown.scenario) {
+    /// Adds a fault of `kind` (a name in [`start::FAULTS`]) at `at_ms`.
+    pub fn add_fault(&self, kind: &str, shown: &RunRef, at_ms: u64) -> (Editing, Option<RunRef>) {
+        match start::fault(kind, &shown.scenario, at_ms) {
             Some(value) => self.apply(&Edit::Insert { path: "faults".into(), index: usize::MAX, value }),
             None => {
                 (Editing { problem: Some(ScenarioError::new("faults", format!("no participant can take a {kind}"))), ..self.clone() }, None)
