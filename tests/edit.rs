@@ -227,3 +227,37 @@ fn every_kind_of_new_fault_fits_every_lesson_that_has_its_node() {
     }
     assert_eq!(refused, Vec::<String>::new());
 }
+
+#[test]
+fn clients_are_added_and_removed_with_what_names_them_and_steps_change_kind() {
+    let lesson = lessons::find("lease-race-unfenced").unwrap();
+    let doc = json::parse(lesson.source).unwrap();
+    let added = edit::apply(
+        &doc,
+        &Edit::Insert { path: "participants".into(), index: usize::MAX, value: edit::start::client(&doc, &lesson.scenario, 200) },
+    )
+    .unwrap();
+    assert_eq!(doc::get(&added, "participants[4].id"), Some(&Value::String("C".into())), "the first free id");
+    let t = run_doc(&added);
+    assert_eq!(grants(&t).iter().map(|g| g.1.as_str()).collect::<Vec<_>>(), ["Client A", "Client C", "Client B"]);
+
+    // Removing Client A takes its pause with it; a partition loses only the removed side.
+    let partition = edit::start::fault("partition", &lesson.scenario, 10).unwrap();
+    let with = edit::apply(&doc, &Edit::Insert { path: "faults".into(), index: usize::MAX, value: partition }).unwrap();
+    let without_a = edit::start::without_participant(&with, &lesson.scenario, 0).unwrap();
+    assert_eq!(doc::get(&without_a, "faults"), Some(&Value::Array(Vec::new())), "A's pause and A's partition go");
+    assert_eq!(writes(&run_doc(&without_a)), vec![ok(1_165, "Client B", 41, "B", 1)], "B alone takes the first token");
+    let (scenario, _) = validate::load_doc(&with).unwrap();
+    let without_b = edit::start::without_participant(&with, &scenario, 3).unwrap();
+    assert_eq!(doc::get(&without_b, "faults[1].from"), doc::get(&with, "faults[1].from"), "B is on no side of it");
+    run_doc(&without_b);
+    assert_eq!(edit::start::without_participant(&with, &scenario, 9), None);
+
+    let write = doc::typed("step:safe", "write").unwrap();
+    assert_eq!(doc::write(&write, None), r#"{"step":"write","value":"X"}"#);
+    assert_eq!(doc::typed("step:commit", "release").map(|v| doc::write(&v, None)), Some(r#"{"step":"release","mode":"commit"}"#.into()));
+    assert_eq!(doc::typed("step:safe", "dance"), None);
+    let rewritten = edit::apply(&doc, &set("participants[0].script[1]", Some(write))).unwrap();
+    let t = run_doc(&rewritten);
+    assert_eq!(writes(&t)[0].3, "X", "A's work became a write of X");
+}

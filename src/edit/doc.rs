@@ -121,9 +121,13 @@ pub fn get<'v>(doc: &'v Value, path: &str) -> Option<&'v Value> {
 /// Reads what a person typed into a field as a document value. `kind` says how: `number` (an
 /// empty field is `None`, so the default applies; text that is not a JSON number stays text, for
 /// the reader to refuse by name), `flag` (`true` or not), `list` (comma-separated ids), or
+/// `step:<release mode>` (a new script step of that name, see [`super::start::step`]), or
 /// anything else for text as typed.
 pub fn typed(kind: &str, text: &str) -> Option<Value> {
     let trimmed = text.trim();
+    if let Some(mode) = kind.strip_prefix("step:") {
+        return super::start::step(trimmed, mode);
+    }
     Some(match kind {
         "number" if trimmed.is_empty() => return None,
         "number" => match crate::scenario::json::parse(trimmed) {

@@ -99,3 +99,64 @@ pub fn number_text(doc: &Value, path: &str, default: &str) -> String {
         _ => default.to_string(),
     }
 }
+
+/// The steps a client's script may have, by their names in the format.
+pub const STEPS: [&str; 5] = ["acquire", "work", "read", "write", "release"];
+
+/// Returns a new script step of `kind` with its field at a starting value (a release gives the
+/// lock back in `mode`); `None` for a kind not in [`STEPS`].
+pub fn step(kind: &str, mode: &str) -> Option<Value> {
+    let name = ("step", Value::String(kind.into()));
+    Some(match kind {
+        "acquire" | "read" => object(&[name]),
+        "work" => object(&[name, ("ms", number(100))]),
+        "write" => object(&[name, ("value", Value::String("X".into()))]),
+        "release" => object(&[name, ("mode", Value::String(mode.into()))]),
+        _ => return None,
+    })
+}
+
+/// Returns a new client for `scenario` (whose document is `doc`): the first free one-letter id,
+/// starting at `at_ms`, with the first client's script.
+pub fn client(doc: &Value, scenario: &Scenario, at_ms: u64) -> Value {
+    let taken = |id: &str| scenario.participants.iter().any(|p| p.id() == id);
+    let id = ('A'..='Z').map(String::from).find(|id| !taken(id)).unwrap_or_else(|| format!("C{}", scenario.participants.len()));
+    let first = scenario.participants.iter().position(|p| matches!(p, Participant::Client { .. }));
+    let script = first.and_then(|i| get(doc, &format!("participants[{i}].script")).cloned()).unwrap_or(Value::Array(Vec::new()));
+    let name = Value::String(format!("Client {id}"));
+    object(&[
+        ("role", Value::String("client".into())),
+        ("id", Value::String(id)),
+        ("name", name),
+        ("start_ms", number(at_ms)),
+        ("script", script),
+    ])
+}
+
+/// Returns `doc` without participant `i` and without what names it in the faults: a fault on it
+/// goes, and a partition or delay loses it from its sides (and goes if a side is left empty).
+pub fn without_participant(doc: &Value, scenario: &Scenario, i: usize) -> Option<Value> {
+    let id = Value::String(scenario.participants.get(i)?.id().to_string());
+    let mut doc = crate::edit::apply(doc, &crate::edit::Edit::Remove { path: format!("participants[{i}]") }).ok()?;
+    if let Value::Object(top) = &mut doc {
+        for (k, v) in top.iter_mut() {
+            if let ("faults", Value::Array(faults)) = (k.as_str(), v) {
+                faults.retain_mut(|fault| keeps(fault, &id));
+            }
+        }
+    }
+    Some(doc)
+}
+
+/// Takes `id` out of a fault's sides; returns whether the fault still names anyone.
+fn keeps(fault: &mut Value, id: &Value) -> bool {
+    let Value::Object(fields) = fault else { return true };
+    fields.iter_mut().all(|(k, v)| match (k.as_str(), v) {
+        ("node" | "from" | "to", name @ Value::String(_)) => name != id,
+        ("from" | "to", Value::Array(ids)) => {
+            ids.retain(|x| x != id);
+            !ids.is_empty()
+        }
+        _ => true,
+    })
+}

@@ -197,6 +197,25 @@ await check('an edit the scenario cannot take is named by its field, and the pag
   await page.waitForFunction(() => !document.querySelector('[data-testid=fault-1]'));
 });
 
+await check('clients and script steps are added, changed and removed', async (page) => {
+  await page.goto(`${url}edit/#/lease-race-unfenced/0`);
+  await page.waitForSelector('[data-testid=editor]');
+  await page.click('[data-testid=add-client]');
+  await page.waitForSelector('[data-edit="participants[4].name"]');
+  expect((await field(page, 'participants[4].name').inputValue()) === 'Client C', 'a third client');
+  expect((await page.locator('[data-testid=diagram] .lane-name').allTextContents()).includes('Client C'), 'with its own lane');
+  await setField(page, 'participants[4].script[1]', 'write');
+  await page.waitForSelector('[data-edit="participants[4].script[1].value"]');
+  await page.click('[data-testid="add-step:4"]');
+  await page.waitForSelector('[data-edit="participants[4].script[4].ms"]');
+  await page.click('[data-testid="remove:participants[4].script[4]"]');
+  await page.waitForFunction(() => !document.querySelector('[data-edit="participants[4].script[4].ms"]'));
+  await page.click('[data-testid="remove-participant:0"]');
+  await page.waitForFunction(() => document.querySelector('[data-edit="participants[0].name"]').value === 'Lock service');
+  expect((await page.locator('[data-testid^=fault-]').count()) === 0, "Client A's pause went with it");
+  expect((await atEnd(page)).verdict.startsWith('Safe'), 'with A gone nobody writes stale');
+});
+
 await check('names with markup from an edit or a link show as text everywhere', async (page) => {
   await page.goto(`${url}edit/#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=editor]');

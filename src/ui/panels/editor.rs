@@ -5,10 +5,12 @@
 
 use super::Escaped;
 use crate::design::{ParamKind, Value as ParamValue};
-use crate::edit::start::{number_text, FAULTS};
+use crate::edit::start::{number_text, FAULTS, STEPS};
+use crate::engine::spec::Step;
 use crate::error::ScenarioError;
 use crate::scenario::format::{Fault, Participant, Scenario, RESOURCE_MODES};
 use crate::scenario::json::Value;
+use crate::scenario::validate::{MAX_PARTICIPANTS, MAX_STEPS};
 use std::fmt::Write;
 
 /// The attribute of a field that holds its path in the scenario document.
@@ -124,6 +126,8 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
         let _ = write!(s, r#"<p class="help">{}</p>"#, Escaped(p.help));
     }
     s.push_str("</fieldset><fieldset><legend>Participants</legend>");
+    let clients = scenario.participants.iter().filter(|p| matches!(p, Participant::Client { .. })).count();
+    let modes: Vec<&str> = scenario.lock.design.release_modes().iter().map(|m| m.tag()).collect();
     for (i, p) in scenario.participants.iter().enumerate() {
         let at = |field: &str| format!("participants[{i}].{field}");
         let _ = write!(s, r#"<div class="edit-group"><h3>{}</h3>"#, Escaped(p.name()));
@@ -131,7 +135,13 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
         number(&mut s, &at("clock.offset_ms"), &p.clock().offset_ms.to_string(), "clock offset", "ms", None);
         number(&mut s, &at("clock.drift_ppm"), &p.clock().drift_ppm.to_string(), "clock drift", "ppm", None);
         match p {
-            Participant::Client { start_ms, .. } => number(&mut s, &at("start_ms"), &start_ms.to_string(), "starts at", "ms", None),
+            Participant::Client { start_ms, script, .. } => {
+                number(&mut s, &at("start_ms"), &start_ms.to_string(), "starts at", "ms", None);
+                steps(&mut s, i, script, &modes);
+                if clients > 1 {
+                    button(&mut s, &format!("remove-participant:{i}"), &format!("Remove {}", p.name()), true);
+                }
+            }
             Participant::Resource { mode, .. } => {
                 let now = RESOURCE_MODES.iter().find(|(_, m)| m == mode).map_or("", |(n, _)| n);
                 choice(&mut s, &at("mode"), now, "checks", RESOURCE_MODES.iter().map(|(n, _)| (n.to_string(), n.to_string())));
@@ -140,6 +150,7 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
         }
         s.push_str("</div>");
     }
+    button(&mut s, "add-client", "+ client", scenario.participants.len() < MAX_PARTICIPANTS);
     s.push_str("</fieldset><fieldset><legend>Network</legend>");
     let latency = &scenario.network.latency_ms;
     number(&mut s, "network.latency_ms.min_ms", &latency.min_ms.to_string(), "latency from", "ms", None);
@@ -161,6 +172,44 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
     }
     s.push_str("</div></fieldset>");
     s
+}
+
+/// A client's script: each step's kind and field, a button to remove it, and one to add a step.
+fn steps(s: &mut String, client: usize, script: &[Step], modes: &[&str]) {
+    s.push_str(r#"<ol class="edit-script">"#);
+    let first_mode = modes.first().copied().unwrap_or("safe");
+    for (j, step) in script.iter().enumerate() {
+        let at = format!("participants[{client}].script[{j}]");
+        let (kind, field) = match step {
+            Step::Acquire => ("acquire", None),
+            Step::Work { ms } => ("work", Some(("ms", ms.to_string()))),
+            Step::Read => ("read", None),
+            Step::Write { value } => ("write", Some(("value", value.clone()))),
+            Step::Release { mode } => ("release", Some(("mode", mode.tag().to_string()))),
+        };
+        s.push_str("<li>");
+        let _ = write!(
+            s,
+            r#"<select {EDIT_ATTRIBUTE}="{}" data-kind="step:{}" aria-label="step {}">"#,
+            Escaped(&at),
+            Escaped(first_mode),
+            j + 1
+        );
+        for name in STEPS {
+            let _ = write!(s, r#"<option{}>{name}</option>"#, if name == kind { r#" selected="""# } else { "" });
+        }
+        s.push_str("</select>");
+        match field {
+            Some(("ms", ms)) => number(s, &format!("{at}.ms"), &ms, "for", "ms", None),
+            Some(("value", value)) => text(s, &format!("{at}.value"), &value, "value", "text"),
+            Some((_, mode)) => choice(s, &format!("{at}.mode"), &mode, "mode", modes.iter().map(|m| (m.to_string(), m.to_string()))),
+            None => {}
+        }
+        button(s, &format!("remove:{at}"), "✕ step", true);
+        s.push_str("</li>");
+    }
+    s.push_str("</ol>");
+    button(s, &format!("add-step:{client}"), "+ step", script.len() < MAX_STEPS);
 }
 
 /// One fault's fields and its remove button.

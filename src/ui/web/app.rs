@@ -71,6 +71,12 @@ pub enum EditMsg {
     Apply(Edit),
     /// Adds a fault of this kind.
     AddFault(String),
+    /// Adds a client.
+    AddClient,
+    /// Removes a participant, by its place.
+    RemoveParticipant(usize),
+    /// Adds a step to a client's script, by the client's place.
+    AddStep(usize),
     /// A scenario file's text, opened, dropped or pasted, or why it could not be read.
     Open(Result<String, String>),
     Undo,
@@ -147,6 +153,15 @@ impl AppState {
         AppState { player: self.player.apply(Action::Load { steps, step }), run: Some(run), editing, ..self.clone() }
     }
 
+    /// The simulated time at the cursor.
+    #[cfg(feature = "editor")]
+    fn now_ms(&self) -> u64 {
+        match (&self.run, self.player.cursor()) {
+            (Some(run), Some(c)) => run.trace.events[c].at_ms,
+            _ => 0,
+        }
+    }
+
     /// Applies a change to the scenario being edited.
     #[cfg(feature = "editor")]
     fn edit(&self, msg: EditMsg) -> AppState {
@@ -167,11 +182,11 @@ impl AppState {
         match msg {
             EditMsg::Start | EditMsg::Open(_) => self.clone(),
             EditMsg::Apply(edit) => self.edited(editing.apply(&edit)),
-            // A new fault starts at the cursor's time: the run forks from where it is.
-            EditMsg::AddFault(kind) => {
-                let at_ms = self.player.cursor().map_or(0, |c| run.trace.events[c].at_ms);
-                self.edited(editing.add_fault(&kind, run, at_ms))
-            }
+            // A new fault or client starts at the cursor's time: the run forks from where it is.
+            EditMsg::AddFault(kind) => self.edited(editing.add_fault(&kind, run, self.now_ms())),
+            EditMsg::AddClient => self.edited(editing.add_client(run, self.now_ms())),
+            EditMsg::RemoveParticipant(i) => self.edited(editing.remove_participant(run, i)),
+            EditMsg::AddStep(i) => self.edited(editing.add_step(i)),
             EditMsg::Undo => self.edited(editing.step(History::undo)),
             EditMsg::Redo => self.edited(editing.step(History::redo)),
             EditMsg::Reset => self.edited(editing.step(|h| {
@@ -470,6 +485,18 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
             },
             #[cfg(feature = "editor")]
             (name, _) if name.starts_with("add-fault:") => Msg::Edit(EditMsg::AddFault(name["add-fault:".len()..].to_string())),
+            #[cfg(feature = "editor")]
+            ("add-client", _) => Msg::Edit(EditMsg::AddClient),
+            #[cfg(feature = "editor")]
+            (name, _) if name.starts_with("remove-participant:") => match name["remove-participant:".len()..].parse() {
+                Ok(i) => Msg::Edit(EditMsg::RemoveParticipant(i)),
+                Err(_) => return,
+            },
+            #[cfg(feature = "editor")]
+            (name, _) if name.starts_with("add-step:") => match name["add-step:".len()..].parse() {
+                Ok(i) => Msg::Edit(EditMsg::AddStep(i)),
+                Err(_) => return,
+            },
             #[cfg(feature = "editor")]
             (name, _) if name.starts_with("remove:") => {
                 Msg::Edit(EditMsg::Apply(Edit::Remove { path: name["remove:".len()..].to_string() }))

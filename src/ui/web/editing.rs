@@ -103,6 +103,24 @@ impl Editing {
         }
     }
 
+    /// Adds a client at `at_ms` with the first client's script.
+    pub fn add_client(&self, shown: &RunRef, at_ms: u64) -> (Editing, Option<RunRef>) {
+        let value = start::client(self.history.now(), &shown.scenario, at_ms);
+        self.apply(&Edit::Insert { path: "participants".into(), index: usize::MAX, value })
+    }
+
+    /// Removes participant `i` and what names it in the faults.
+    pub fn remove_participant(&self, shown: &RunRef, i: usize) -> (Editing, Option<RunRef>) {
+        let doc = start::without_participant(self.history.now(), &shown.scenario, i);
+        self.commit(doc.ok_or_else(|| ScenarioError::new(format!("participants[{i}]"), "there is no such participant")))
+    }
+
+    /// Adds a step to client `i`'s script: work for 100 ms.
+    pub fn add_step(&self, i: usize) -> (Editing, Option<RunRef>) {
+        let value = start::step("work", "safe").unwrap_or(Value::Null);
+        self.apply(&Edit::Insert { path: format!("participants[{i}].script"), index: usize::MAX, value })
+    }
+
     /// Returns the run editing started from.
     pub fn original(&self) -> &RunRef {
         &self.original
