@@ -103,8 +103,15 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
     use lockstep::scenario::json;
     for lesson in lockstep::scenario::lessons::all() {
         let document = start::editable(&json::parse(lesson.source).unwrap(), &lesson.scenario);
-        let state =
-            panels::EditorState { outcome: "still safe", problem: None, link_problem: None, depth: (0, 0), edited: false, close: "../" };
+        let state = panels::EditorState {
+            outcome: "still safe",
+            problem: None,
+            link_problem: None,
+            depth: (0, 0),
+            edited: false,
+            close: "../",
+            notes: &[],
+        };
         let text = panels::editor(&lesson.scenario, &document, &state);
         let wrapped = format!("<div>{text}</div>");
         let page = roxmltree::Document::parse(&wrapped).unwrap_or_else(|e| panic!("{}: {e}", lesson.id()));
@@ -129,8 +136,9 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
         depth: (1, 1),
         edited: true,
         close: "../\"><img>",
+        notes: &["<i>changed</i>".to_string()],
     };
     let text = panels::editor(&hostile, &document, &state);
     let shown = texts(&text);
-    assert!(shown.contains("<b>x</b>") && shown.contains("<script>alert(1)</script>"), "{shown}");
+    assert!(shown.contains("<b>x</b>") && shown.contains("<script>alert(1)</script>") && shown.contains("<i>changed</i>"), "{shown}");
 }

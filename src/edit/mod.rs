@@ -8,6 +8,7 @@ pub mod history;
 pub mod link;
 pub mod outcome;
 pub mod start;
+pub mod switch;
 
 pub use doc::{apply, Edit};
 pub use history::History;

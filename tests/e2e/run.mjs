@@ -216,6 +216,21 @@ await check('clients and script steps are added, changed and removed', async (pa
   expect((await atEnd(page)).verdict.startsWith('Safe'), 'with A gone nobody writes stale');
 });
 
+await check('switching the lock design keeps the clients and says what else changed', async (page) => {
+  await page.goto(`${url}edit/#/lease-race-unfenced/0`);
+  await page.waitForSelector('[data-testid=editor]');
+  await setField(page, 'lock.design', 'redlock');
+  await page.waitForSelector('[data-testid=edit-notes]');
+  const notes = await text(page, 'edit-notes');
+  expect(notes.includes('Lock service 2 is added: Redlock runs on independent Redis masters.'), notes);
+  expect((await page.locator('[data-testid=diagram] .lane-strip .lane-name').count()) === 8, 'five masters, two clients, the resource');
+  await setField(page, 'lock.design', 'etcd');
+  await page.waitForFunction(() => document.querySelector('[data-edit="lock.design"]').value === 'etcd');
+  expect((await page.locator('[data-testid=diagram] .lane-name').allTextContents()).includes('Client B'), 'the clients stay');
+  await page.click('[data-testid=undo]');
+  await page.waitForFunction(() => document.querySelector('[data-edit="lock.design"]').value === 'redlock');
+});
+
 await check('names with markup from an edit or a link show as text everywhere', async (page) => {
   await page.goto(`${url}edit/#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=editor]');

@@ -4,6 +4,7 @@
 //! `data-action`. One handler on the page turns either into an edit (see [`crate::edit`]).
 
 use super::Escaped;
+use crate::design::registry::REGISTRY;
 use crate::design::{ParamKind, Value as ParamValue};
 use crate::edit::start::{number_text, FAULTS, STEPS};
 use crate::engine::spec::Step;
@@ -29,6 +30,8 @@ pub struct EditorState<'a> {
     pub edited: bool,
     /// Where the Close link goes: the player's page for this run.
     pub close: &'a str,
+    /// What the last change of design had to change besides.
+    pub notes: &'a [String],
 }
 
 /// A number field: `label`, its unit, and an optional range.
@@ -44,10 +47,15 @@ fn number(s: &mut String, path: &str, value: &str, label: &str, unit: &str, rang
     );
 }
 
-/// A choice among `options` (name, label).
+/// A choice among `options` (name, label). (The design's choice is read as a switch of design.)
 fn choice(s: &mut String, path: &str, value: &str, label: &str, options: impl Iterator<Item = (String, String)>) {
-    let _ =
-        write!(s, r#"<label class="field"><span>{}</span><select {EDIT_ATTRIBUTE}="{}" data-kind="text">"#, Escaped(label), Escaped(path));
+    let kind = if path == "lock.design" { "design" } else { "text" };
+    let _ = write!(
+        s,
+        r#"<label class="field"><span>{}</span><select {EDIT_ATTRIBUTE}="{}" data-kind="{kind}">"#,
+        Escaped(label),
+        Escaped(path)
+    );
     for (name, text) in options {
         let selected = if name == value { " selected=\"\"" } else { "" };
         let _ = write!(s, r#"<option value="{}"{selected}>{}</option>"#, Escaped(&name), Escaped(&text));
@@ -93,6 +101,13 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
     let mut s = String::from(r#"<div class="edit-head"><h2>What if…</h2>"#);
     let _ = write!(s, r#"<a class="btn btn--small" href="{}" data-testid="stop-edit">Close</a>"#, Escaped(state.close));
     let _ = write!(s, r#"</div><p class="edit-outcome" data-testid="edit-outcome">{}</p>"#, Escaped(state.outcome));
+    if !state.notes.is_empty() {
+        s.push_str(r#"<ul class="edit-notes" data-testid="edit-notes">"#);
+        for note in state.notes {
+            let _ = write!(s, "<li>{}</li>", Escaped(note));
+        }
+        s.push_str("</ul>");
+    }
     if let Some(e) = state.problem {
         let _ =
             write!(s, r#"<p class="edit-problem" role="alert" data-testid="edit-problem">Not changed: {}</p>"#, Escaped(&e.to_string()));
@@ -108,7 +123,10 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
     }
 
     let kind = scenario.lock.kind;
-    let _ = write!(s, r#"<fieldset><legend>Lock: {}</legend>"#, Escaped(kind.title()));
+    s.push_str("<fieldset><legend>Lock</legend>");
+    let designs = REGISTRY.iter().map(|k| (k.tag().to_string(), k.title().to_string()));
+    choice(&mut s, "lock.design", kind.tag(), "design", designs);
+    let _ = write!(s, r#"<p class="help">{}</p>"#, Escaped(kind.about()));
     for (p, (_, value)) in kind.params().iter().zip(scenario.lock.values.iter()) {
         let path = format!("lock.{}", p.name);
         let label = p.name.trim_end_matches("_ms").replace('_', " ");

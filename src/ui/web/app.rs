@@ -71,6 +71,8 @@ pub enum EditMsg {
     Apply(Edit),
     /// Adds a fault of this kind.
     AddFault(String),
+    /// Switches to the design with this tag.
+    Design(String),
     /// Adds a client.
     AddClient,
     /// Removes a participant, by its place.
@@ -185,6 +187,7 @@ impl AppState {
             // A new fault or client starts at the cursor's time: the run forks from where it is.
             EditMsg::AddFault(kind) => self.edited(editing.add_fault(&kind, run, self.now_ms())),
             EditMsg::AddClient => self.edited(editing.add_client(run, self.now_ms())),
+            EditMsg::Design(tag) => self.edited(editing.switch_design(run, &tag)),
             EditMsg::RemoveParticipant(i) => self.edited(editing.remove_participant(run, i)),
             EditMsg::AddStep(i) => self.edited(editing.add_step(i)),
             EditMsg::Undo => self.edited(editing.step(History::undo)),
@@ -338,9 +341,12 @@ pub fn App() -> Html {
             #[cfg(feature = "editor")]
             let edit = EventListener::new(&gloo::utils::document(), "change", move |e| {
                 if let Some((path, kind, text)) = browser::fields::changed(e, EDIT_ATTRIBUTE) {
-                    let value = doc::typed(&kind, &text);
                     let selector = format!("[{EDIT_ATTRIBUTE}=\"{path}\"]");
-                    dispatch.dispatch(Msg::Edit(EditMsg::Apply(Edit::Set { path, value })));
+                    let edit = match kind.as_str() {
+                        "design" => EditMsg::Design(text),
+                        _ => EditMsg::Apply(Edit::Set { value: doc::typed(&kind, &text), path }),
+                    };
+                    dispatch.dispatch(Msg::Edit(edit));
                     browser::fields::after_render(move || browser::fields::refocus(&selector));
                 }
             });

@@ -9,7 +9,7 @@
 use super::run::finish;
 use super::run::RunRef;
 #[cfg(feature = "editor")]
-use crate::edit::{self, doc, link, outcome, start, Edit, History};
+use crate::edit::{self, doc, link, outcome, start, switch, Edit, History};
 use crate::error::ScenarioError;
 #[cfg(feature = "editor")]
 use crate::{
@@ -33,6 +33,8 @@ pub struct Editing {
     pub link: Result<String, ScenarioError>,
     /// The last edit that could not be made, and why.
     pub problem: Option<ScenarioError>,
+    /// What the last switch of design had to change besides.
+    pub notes: Vec<String>,
 }
 
 /// Runs a document: what the page shows of it, or why it cannot run.
@@ -72,7 +74,7 @@ impl Editing {
         let link = link::encode(&doc);
         let shown = run(&doc, &link)?;
         let original = original.unwrap_or(&shown).clone();
-        Ok((Editing { history: History::new(doc), original, link, problem: None }, shown))
+        Ok((Editing { history: History::new(doc), original, link, problem: None, notes: Vec::new() }, shown))
     }
 
     /// Makes `doc` the current document if it runs; otherwise notes why not.
@@ -82,9 +84,20 @@ impl Editing {
             Ok((doc, shown)) => {
                 let mut history = self.history.clone();
                 history.push(doc);
-                (Editing { history, link, problem: None, ..self.clone() }, Some(shown))
+                (Editing { history, link, problem: None, notes: Vec::new(), ..self.clone() }, Some(shown))
             }
             Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
+        }
+    }
+
+    /// Switches to the design tagged `tag`, noting what else had to change.
+    pub fn switch_design(&self, shown: &RunRef, tag: &str) -> (Editing, Option<RunRef>) {
+        match switch::switch(self.history.now(), &shown.scenario, tag) {
+            Ok((doc, notes)) => {
+                let (editing, shown) = self.commit(Ok(doc));
+                (Editing { notes, ..editing }, shown)
+            }
+            Err(e) => self.commit(Err(e)),
         }
     }
 
@@ -134,7 +147,7 @@ impl Editing {
         }
         let link = link::encode(history.now());
         match run(history.now(), &link) {
-            Ok(shown) => (Editing { history, link, problem: None, ..self.clone() }, Some(shown)),
+            Ok(shown) => (Editing { history, link, problem: None, notes: Vec::new(), ..self.clone() }, Some(shown)),
             Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
         }
     }
@@ -149,6 +162,7 @@ impl Editing {
             depth: self.history.depth(),
             edited: self.history.edited(),
             close,
+            notes: &self.notes,
         };
         panels::editor(&shown.scenario, self.history.now(), &state)
     }

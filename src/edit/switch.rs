@@ -1,0 +1,173 @@
+//! Switching a scenario to another lock design while keeping its clients, resource and faults
+//! where they still make sense, and saying what changed when they do not.
+
+use super::doc::get;
+use super::start::without_participant;
+use crate::design::{self, Design, ParamKind, Value as ParamValue, Values};
+use crate::error::ScenarioError;
+use crate::scenario::format::{Participant, Scenario};
+use crate::scenario::json::Value;
+use crate::scenario::validate;
+
+/// The value a new design's parameter starts at: the old design's value under the same name if
+/// it fits, else the design's own choice for its first comparison row (`typical`).
+fn carried(p: &design::Param, old: &Values, typical: Option<&Values>) -> Option<ParamValue> {
+    let same = old.iter().find(|(name, _)| *name == p.name).map(|(_, v)| v);
+    let fits = |v: &ParamValue| match (p.kind, v) {
+        (ParamKind::Number { min, max, .. } | ParamKind::Optional { min, max, .. }, ParamValue::Number(n)) => (min..=max).contains(n),
+        (ParamKind::Flag { .. }, ParamValue::Flag(_)) => true,
+        (ParamKind::Choice { options, .. }, ParamValue::Choice(c)) => options.iter().any(|(o, _)| o == c),
+        _ => false,
+    };
+    let typical = typical.and_then(|t| t.iter().find(|(name, _)| *name == p.name).map(|(_, v)| v));
+    same.filter(fits).or(typical).or_else(|| p.default())
+}
+
+fn text(s: &str) -> Value {
+    Value::String(s.into())
+}
+
+/// Sets an object's field, adding it if missing.
+fn put(members: &mut Vec<(String, Value)>, name: &str, value: Value) {
+    match members.iter_mut().find(|(k, _)| k == name) {
+        Some((_, v)) => *v = value,
+        None => members.push((name.into(), value)),
+    }
+}
+
+/// Returns `doc` (the document of `scenario`) switched to the design tagged `tag`, and a
+/// sentence for each thing that had to change; or why it cannot run that way.
+pub fn switch(doc: &Value, scenario: &Scenario, tag: &str) -> Result<(Value, Vec<String>), ScenarioError> {
+    let kind = design::find(tag)?;
+    let old = &scenario.lock.values;
+    let ttl = old.iter().find_map(|(name, v)| match (name, v) {
+        ("ttl_ms", ParamValue::Number(n)) => Some(n),
+        _ => None,
+    });
+    // The design's first comparison row: its own choice of values and of how many nodes.
+    let rows = kind.rows(ttl.unwrap_or(1_000));
+    let typical = rows.first();
+    let mut given: Vec<(&str, ParamValue)> =
+        kind.params().iter().filter_map(|p| Some((p.name, carried(p, old, typical.map(|t| t.design.values()))?))).collect();
+    // Values carried over may not fit together in the new design; its own choice always does.
+    let design = match (kind.build(&Values::new(kind.params(), &given)?), typical) {
+        (Ok(design), _) => design,
+        (Err(_), Some(typical)) => {
+            given = typical.design.values().iter().collect();
+            typical.design.clone()
+        }
+        (Err(e), None) => return Err(e),
+    };
+    let mut notes = Vec::new();
+    let mut lock = vec![("design".to_string(), text(tag))];
+    for (name, v) in &given {
+        match v {
+            ParamValue::Number(n) => lock.push((name.to_string(), Value::Number(n.to_string()))),
+            ParamValue::Flag(b) => lock.push((name.to_string(), Value::Bool(*b))),
+            ParamValue::Choice(c) => lock.push((name.to_string(), text(c))),
+            ParamValue::Absent => {}
+        }
+    }
+    let mut doc = doc.clone();
+    if let Value::Object(top) = &mut doc {
+        put(top, "lock", Value::Object(lock));
+        if let Some(at) = top.iter().position(|(k, _)| k == "guarantees") {
+            top.remove(at);
+            notes.push(format!("The lesson's own statement of guarantees is dropped; {}'s apply.", kind.title()));
+        }
+    }
+    let mut scenario = scenario.clone();
+    let remove = |doc: &mut Value, scenario: &mut Scenario, i: usize| -> Result<(), ScenarioError> {
+        *doc = without_participant(doc, scenario, i)
+            .ok_or_else(|| ScenarioError::new("participants", "a participant could not be removed"))?;
+        scenario.participants.remove(i);
+        Ok(())
+    };
+    // Lock services: keep as many as there are if the design runs on that many and at least as
+    // many as it typically does (Redlock: five masters); otherwise its typical number.
+    let count = design.services().count;
+    let services: Vec<usize> =
+        scenario.participants.iter().enumerate().filter(|(_, p)| matches!(p, Participant::LockService { .. })).map(|(i, _)| i).collect();
+    let usual = typical.map_or(*count.start(), |t| t.services);
+    let wanted = if count.contains(&services.len()) && services.len() >= usual { services.len() } else { usual };
+    for &i in services.iter().skip(wanted).rev() {
+        notes.push(format!("{} is removed: {} runs on {}.", scenario.participants[i].name(), kind.title(), design.services().what));
+        remove(&mut doc, &mut scenario, i)?;
+    }
+    for n in services.len()..wanted {
+        let id = (1..).map(|k| format!("L{}", n + k)).find(|id| !scenario.participants.iter().any(|p| p.id() == id)).unwrap_or_default();
+        let service = Value::Object(vec![
+            ("role".into(), text("lock_service")),
+            ("id".into(), text(&id)),
+            ("name".into(), text(&format!("Lock service {}", n + 1))),
+        ]);
+        insert_participant(&mut doc, service);
+        notes.push(format!("Lock service {} is added: {} runs on {}.", n + 1, kind.title(), design.services().what));
+    }
+    // The protected data: in the lock service, or one resource.
+    let resources: Vec<usize> =
+        scenario.participants.iter().enumerate().filter(|(_, p)| matches!(p, Participant::Resource { .. })).map(|(i, _)| i).collect();
+    if design.data_in_service() {
+        for &i in resources.iter().rev() {
+            notes.push(format!(
+                "{} is removed: with {}, the data lives in the lock service.",
+                scenario.participants[i].name(),
+                kind.title()
+            ));
+            remove(&mut doc, &mut scenario, i)?;
+        }
+    } else if resources.is_empty() {
+        let resource = [("role", "resource"), ("id", "R"), ("name", "Protected resource"), ("mode", "unfenced")];
+        insert_participant(&mut doc, Value::Object(resource.iter().map(|(k, v)| (k.to_string(), text(v))).collect()));
+        notes.push("A protected resource is added; it checks nothing (unfenced) until you change it.".into());
+    }
+    clients(&mut doc, &scenario, &*design, &mut notes);
+    validate::load_doc(&doc)?;
+    Ok((doc, notes))
+}
+
+fn insert_participant(doc: &mut Value, p: Value) {
+    if let Value::Object(top) = doc {
+        if let Some((_, Value::Array(items))) = top.iter_mut().find(|(k, _)| k == "participants") {
+            items.push(p);
+        }
+    }
+}
+
+/// Fits the clients' scripts to the design: releases in a mode it offers, no lock steps without
+/// a lock, no renewal where it has none.
+fn clients(doc: &mut Value, scenario: &Scenario, design: &dyn Design, notes: &mut Vec<String>) {
+    let modes = design.release_modes();
+    let Some(Value::Array(items)) = get_mut(doc, "participants") else { return };
+    for (item, p) in items.iter_mut().zip(&scenario.participants) {
+        let (Participant::Client { name, .. }, Value::Object(members)) = (p, item) else { continue };
+        if design.script_renewal().is_err() && members.iter().any(|(k, _)| k == "renew") {
+            members.retain(|(k, _)| k != "renew");
+            notes.push(format!("{name} no longer renews: {}.", design.script_renewal().err().unwrap_or_default()));
+        }
+        let Some((_, Value::Array(steps))) = members.iter_mut().find(|(k, _)| k == "script") else { continue };
+        let before = steps.len();
+        if modes.is_empty() {
+            steps.retain(|s| !matches!(get(s, "step"), Some(Value::String(k)) if k == "acquire" || k == "release"));
+        }
+        if steps.len() < before {
+            notes.push(format!("{name}'s script loses its acquire and release: there is no lock."));
+        }
+        for step in steps.iter_mut() {
+            let Value::Object(fields) = step else { continue };
+            let mode = fields.iter_mut().find(|(k, _)| k == "mode").map(|(_, v)| v);
+            if let (Some(Value::String(m)), Some(first)) = (mode, modes.first()) {
+                if !modes.iter().any(|x| x.tag() == m) {
+                    notes.push(format!("{name} now releases with `{}`: {} has no `{m}` release.", first.tag(), design.kind().title()));
+                    *m = first.tag().to_string();
+                }
+            }
+        }
+    }
+}
+
+/// Finds a top-level field of a document, to change it.
+fn get_mut<'v>(doc: &'v mut Value, name: &str) -> Option<&'v mut Value> {
+    let Value::Object(top) = doc else { return None };
+    top.iter_mut().find(|(k, _)| k == name).map(|(_, v)| v)
+}
