@@ -118,28 +118,6 @@ pub fn get<'v>(doc: &'v Value, path: &str) -> Option<&'v Value> {
     Some(v)
 }
 
-/// Reads what a person typed into a field as a document value. `kind` says how: `number` (an
-/// empty field is `None`, so the default applies; text that is not a JSON number stays text, for
-/// the reader to refuse by name), `flag` (`true` or not), `list` (comma-separated ids), or
-/// `step:<release mode>` (a new script step of that name, see [`super::start::step`]), or
-/// anything else for text as typed.
-pub fn typed(kind: &str, text: &str) -> Option<Value> {
-    let trimmed = text.trim();
-    if let Some(mode) = kind.strip_prefix("step:") {
-        return super::start::step(trimmed, mode);
-    }
-    Some(match kind {
-        "number" if trimmed.is_empty() => return None,
-        "number" => match crate::scenario::json::parse(trimmed) {
-            Ok(number @ Value::Number(_)) => number,
-            _ => Value::String(trimmed.to_string()),
-        },
-        "flag" => Value::Bool(trimmed == "true"),
-        "list" => Value::Array(trimmed.split(',').map(str::trim).filter(|id| !id.is_empty()).map(|id| Value::String(id.into())).collect()),
-        _ => Value::String(text.to_string()),
-    })
-}
-
 /// Writes a document as JSON: compact when `indent` is `None`, else indented by that many spaces
 /// per level (as exported files are).
 pub fn write(v: &Value, indent: Option<usize>) -> String {

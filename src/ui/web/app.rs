@@ -12,7 +12,7 @@ use super::run::{fetched, load, Load, RunRef};
 use crate::diagram::mermaid;
 use crate::diagram::svg;
 #[cfg(feature = "editor")]
-use crate::edit::{doc, Edit, History};
+use crate::edit::{start, Edit, History};
 #[cfg(feature = "editor")]
 use crate::engine::Event;
 use crate::scenario::compare::{self, Cell};
@@ -344,7 +344,7 @@ pub fn App() -> Html {
                     let selector = format!("[{EDIT_ATTRIBUTE}=\"{path}\"]");
                     let edit = match kind.as_str() {
                         "design" => EditMsg::Design(text),
-                        _ => EditMsg::Apply(Edit::Set { value: doc::typed(&kind, &text), path }),
+                        _ => EditMsg::Apply(Edit::Set { value: start::typed(&kind, &text), path }),
                     };
                     dispatch.dispatch(Msg::Edit(edit));
                     browser::fields::after_render(move || browser::fields::refocus(&selector));
