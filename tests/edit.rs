@@ -318,3 +318,13 @@ fn switching_designs_keeps_the_clients_and_adds_or_removes_what_the_design_needs
     run_doc(&none);
     assert_eq!(edit::switch::switch(&doc, &lesson.scenario, "paxos").unwrap_err().to_string().split(':').next(), Some("lock.design"));
 }
+
+#[test]
+fn a_blank_scenario_runs_for_every_design() {
+    for kind in lockstep::design::registry::REGISTRY {
+        let (blank, _) = edit::switch::blank(kind.tag()).unwrap_or_else(|e| panic!("{}: {e}", kind.tag()));
+        assert_eq!(doc::get(&blank, "lock.design"), Some(&Value::String(kind.tag().into())));
+        let t = run_doc(&blank);
+        assert!(!t.events.is_empty(), "{}", kind.tag());
+    }
+}

@@ -1,12 +1,13 @@
 //! Switching a scenario to another lock design while keeping its clients, resource and faults
-//! where they still make sense, and saying what changed when they do not.
+//! where they still make sense, and saying what changed when they do not; and a blank scenario
+//! for any design.
 
 use super::doc::get;
 use super::start::without_participant;
 use crate::design::{self, Design, ParamKind, Value as ParamValue, Values};
 use crate::error::ScenarioError;
 use crate::scenario::format::{Participant, Scenario};
-use crate::scenario::json::Value;
+use crate::scenario::json::{self, Value};
 use crate::scenario::validate;
 
 /// The value a new design's parameter starts at: the old design's value under the same name if
@@ -170,4 +171,26 @@ fn clients(doc: &mut Value, scenario: &Scenario, design: &dyn Design, notes: &mu
 fn get_mut<'v>(doc: &'v mut Value, name: &str) -> Option<&'v mut Value> {
     let Value::Object(top) = doc else { return None };
     top.iter_mut().find(|(k, _)| k == name).map(|(_, v)| v)
+}
+
+/// The scenario a blank one starts from: two clients that each take the lock, write and release,
+/// one lock service, an unchecked resource, no faults. [`blank`] fits it to a design.
+const BLANK: &str = r#"{"version": 1, "id": "new", "title": "A new scenario", "topic": "Your scenario",
+ "intro": "Two clients take turns with the lock and write to the resource. Change the numbers, add faults, and watch what happens.",
+ "takeaway": "", "seed": 1, "lock": {"design": "lease", "ttl_ms": 1000, "first_token": 1},
+ "participants": [
+  {"role": "client", "id": "A", "name": "Client A", "script": [{"step": "acquire"}, {"step": "work", "ms": 100}, {"step": "write", "value": "A"}, {"step": "release", "mode": "safe"}]},
+  {"role": "lock_service", "id": "L", "name": "Lock service"},
+  {"role": "resource", "id": "R", "name": "Protected resource", "mode": "unfenced"},
+  {"role": "client", "id": "B", "name": "Client B", "start_ms": 20, "script": [{"step": "acquire"}, {"step": "work", "ms": 100}, {"step": "write", "value": "B"}, {"step": "release", "mode": "safe"}]}
+ ]}"#;
+
+/// Returns a blank scenario for the design tagged `tag`, and what fitting it to the design
+/// changed.
+pub fn blank(tag: &str) -> Result<(Value, Vec<String>), ScenarioError> {
+    let doc = json::parse(BLANK)?;
+    let (scenario, _) = validate::load_doc(&doc)?;
+    let (doc, notes) = switch(&doc, &scenario, tag)?;
+    let (scenario, _) = validate::load_doc(&doc)?;
+    Ok((super::start::editable(&doc, &scenario), notes))
 }

@@ -229,6 +229,10 @@ await check('switching the lock design keeps the clients and says what else chan
   expect((await page.locator('[data-testid=diagram] .lane-name').allTextContents()).includes('Client B'), 'the clients stay');
   await page.click('[data-testid=undo]');
   await page.waitForFunction(() => document.querySelector('[data-edit="lock.design"]').value === 'redlock');
+  await page.locator('[data-testid=new]').selectOption('zookeeper');
+  await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]').innerText === 'What if: A new scenario');
+  expect((await field(page, 'lock.design').inputValue()) === 'zookeeper', 'a blank ZooKeeper scenario');
+  expect((await text(page, 'edit-outcome')) === 'Compared with the original: still safe.', await text(page, 'edit-outcome'));
 });
 
 await check('names with markup from an edit or a link show as text everywhere', async (page) => {

@@ -117,6 +117,14 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
     button(&mut s, "redo", "↷ Redo", state.depth.1 > 0);
     button(&mut s, "reset", "Reset", state.edited);
     button(&mut s, "copy-link", "Copy link", state.link_problem.is_none());
+    let _ = write!(
+        s,
+        r#"<select class="btn btn--small" {EDIT_ATTRIBUTE}="new" data-kind="new" data-testid="new" aria-label="Start a blank scenario for a design"><option value="">New…</option>"#
+    );
+    for k in REGISTRY {
+        let _ = write!(s, r#"<option value="{}">{}</option>"#, Escaped(k.tag()), Escaped(k.title()));
+    }
+    s.push_str("</select>");
     s.push_str(r#"<label class="btn btn--small" title="Open a scenario JSON file; you can also drop one on the page or paste its text">Open a file…<input type="file" accept=".json,application/json" data-open-file="" data-testid="open-file" hidden=""/></label></div>"#);
     if let Some(e) = state.link_problem {
         let _ = write!(s, r#"<p class="edit-note">{}</p>"#, Escaped(&e.problem));

@@ -15,6 +15,8 @@ use crate::diagram::svg;
 use crate::edit::{start, Edit, History};
 #[cfg(feature = "editor")]
 use crate::engine::Event;
+#[cfg(feature = "editor")]
+use crate::error::ScenarioError;
 use crate::scenario::compare::{self, Cell};
 use crate::scenario::lessons::{self, Entry};
 #[cfg(feature = "editor")]
@@ -73,6 +75,8 @@ pub enum EditMsg {
     AddFault(String),
     /// Switches to the design with this tag.
     Design(String),
+    /// Starts a blank scenario for the design with this tag.
+    New(String),
     /// Adds a client.
     AddClient,
     /// Removes a participant, by its place.
@@ -168,10 +172,16 @@ impl AppState {
     #[cfg(feature = "editor")]
     fn edit(&self, msg: EditMsg) -> AppState {
         let (Some(run), editing) = (&self.run, &self.editing) else { return self.clone() };
-        if let EditMsg::Open(file) = msg {
-            return match file.map_err(|e| crate::error::ScenarioError::new("", e)).and_then(|text: String| Editing::from_file(&text)) {
+        // A file or a blank scenario starts editing afresh.
+        let fresh = match &msg {
+            EditMsg::Open(file) => Some(file.clone().map_err(|e| ScenarioError::new("", e)).and_then(|text| Editing::from_file(&text))),
+            EditMsg::New(tag) => Some(Editing::blank(tag)),
+            _ => None,
+        };
+        if let Some(fresh) = fresh {
+            return match fresh {
                 Ok((editing, shown)) => AppState { editing: Some(Rc::new(editing)), notice: None, ..AppState::show_only(shown, 0) },
-                Err(e) => AppState { notice: Some(format!("That file is not a scenario Lockstep can run: {e}.")), ..self.clone() },
+                Err(e) => AppState { notice: Some(format!("That is not a scenario Lockstep can run: {e}.")), ..self.clone() },
             };
         }
         let Some(editing) = editing else {
@@ -182,7 +192,7 @@ impl AppState {
             };
         };
         match msg {
-            EditMsg::Start | EditMsg::Open(_) => self.clone(),
+            EditMsg::Start | EditMsg::Open(_) | EditMsg::New(_) => self.clone(),
             EditMsg::Apply(edit) => self.edited(editing.apply(&edit)),
             // A new fault or client starts at the cursor's time: the run forks from where it is.
             EditMsg::AddFault(kind) => self.edited(editing.add_fault(&kind, run, self.now_ms())),
@@ -344,6 +354,7 @@ pub fn App() -> Html {
                     let selector = format!("[{EDIT_ATTRIBUTE}=\"{path}\"]");
                     let edit = match kind.as_str() {
                         "design" => EditMsg::Design(text),
+                        "new" => EditMsg::New(text),
                         _ => EditMsg::Apply(Edit::Set { value: start::typed(&kind, &text), path }),
                     };
                     dispatch.dispatch(Msg::Edit(edit));

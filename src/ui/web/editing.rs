@@ -69,6 +69,12 @@ impl Editing {
         Editing::open(start::editable(&doc, &scenario), None)
     }
 
+    /// Starts a blank scenario for the design tagged `tag`; it is its own original.
+    pub fn blank(tag: &str) -> Result<(Editing, RunRef), ScenarioError> {
+        let (doc, _) = switch::blank(tag)?;
+        Editing::open(doc, None)
+    }
+
     /// Starts editing `doc`, comparing with `original` (or with itself).
     fn open(doc: Value, original: Option<&RunRef>) -> Result<(Editing, RunRef), ScenarioError> {
         let link = link::encode(&doc);
