@@ -328,3 +328,29 @@ fn a_blank_scenario_runs_for_every_design() {
         assert!(!t.events.is_empty(), "{}", kind.tag());
     }
 }
+
+#[test]
+fn every_lesson_and_comparison_cell_written_as_a_document_reads_back_the_same() {
+    use lockstep::edit::written::written;
+    use lockstep::scenario::compare;
+    let mut scenarios: Vec<(String, lockstep::scenario::Scenario)> =
+        lessons::all().into_iter().map(|l| (l.id().to_string(), l.scenario)).collect();
+    for row in compare::rows() {
+        for schedule in compare::SCHEDULES {
+            let (cell, scenario, _) = compare::cell(schedule, &row).unwrap();
+            scenarios.push((cell.id(), scenario));
+        }
+    }
+    for (id, scenario) in scenarios {
+        let doc = written(&scenario);
+        let (back, spec) = validate::load_doc(&doc).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert_eq!(written(&back), doc, "{id}: writing what was read changes nothing");
+        let original = validate::compile(&scenario).unwrap();
+        let (a, b) = (lockstep::engine::run(&spec).unwrap(), lockstep::engine::run(&original).unwrap());
+        assert_eq!(
+            lockstep::present::Words::new(&a, &*back.lock.design).to_text(),
+            lockstep::present::Words::new(&b, &*scenario.lock.design).to_text(),
+            "{id}: the same run"
+        );
+    }
+}

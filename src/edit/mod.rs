@@ -9,6 +9,7 @@ pub mod link;
 pub mod outcome;
 pub mod start;
 pub mod switch;
+pub mod written;
 
 pub use doc::{apply, Edit};
 pub use history::History;

@@ -235,6 +235,18 @@ await check('switching the lock design keeps the clients and says what else chan
   expect((await text(page, 'edit-outcome')) === 'Compared with the original: still safe.', await text(page, 'edit-outcome'));
 });
 
+await check('a comparison cell opens in the editor: fencing its resource makes the pause safe', async (page) => {
+  await page.goto(`${url}#/compare/pause/lease/0`);
+  await page.waitForSelector('[data-testid=edit]');
+  await page.click('[data-testid=edit]');
+  await page.waitForSelector('[data-testid=editor]');
+  const path = await page.evaluate(() => [...document.querySelectorAll('select[data-edit]')].map((s) => s.dataset.edit).find((p) => /^participants\[\d+\]\.mode$/.test(p)));
+  await setField(page, path, 'fenced');
+  await page.waitForFunction(() => document.querySelector('[data-testid=edit-outcome]').innerText.includes('was unsafe → now safe'));
+  expect((await atEnd(page)).diagram.includes('rejected: token'), 'the stale write is rejected');
+  expect((await page.getAttribute('[data-testid=stop-edit]', 'href')) === '../#/compare/pause/lease/0', 'Close goes back to the cell');
+});
+
 await check('names with markup from an edit or a link show as text everywhere', async (page) => {
   await page.goto(`${url}edit/#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=editor]');

@@ -125,7 +125,7 @@ impl AppState {
     fn show(run: RunRef, step: u64) -> AppState {
         let shown = AppState::show_only(run, step);
         #[cfg(feature = "editor")]
-        if shown.run.as_ref().is_some_and(|r| r.source.is_some()) {
+        if shown.run.as_ref().is_some_and(editable) {
             return shown.edit(EditMsg::Start);
         }
         shown
@@ -462,6 +462,11 @@ fn same_time(old: &[Event], c: usize, new: &[Event]) -> usize {
     (first + into).min(end.max(1) - 1)
 }
 
+/// Whether a run can be edited: a lesson or a comparison cell (not the stress run).
+fn editable(run: &RunRef) -> bool {
+    run.source.is_some() || matches!(run.target, Target::Compare { .. })
+}
+
 /// Returns the location hash; a link to an edited scenario is handed to the editor's page.
 fn page_hash() -> String {
     let hash = browser::hash();
@@ -593,7 +598,7 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
                         <h1 id="lesson-title" data-testid="lesson-title">{title}{&s.title}</h1>
                     </div>
                     <div class="lesson-actions">
-                        if editing.is_none() && run.source.is_some() {
+                        if editing.is_none() && editable(run) {
                             { Html::from_html_unchecked(AttrValue::Static(EDIT_BUTTON)) }
                         }
                         { verdict(run, cursor) }

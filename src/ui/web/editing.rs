@@ -9,7 +9,7 @@
 use super::run::finish;
 use super::run::RunRef;
 #[cfg(feature = "editor")]
-use crate::edit::{self, doc, link, outcome, start, switch, Edit, History};
+use crate::edit::{self, doc, link, outcome, start, switch, written::written, Edit, History};
 use crate::error::ScenarioError;
 #[cfg(feature = "editor")]
 use crate::{
@@ -48,10 +48,13 @@ fn run(doc: &Value, link: &Result<String, ScenarioError>) -> Result<RunRef, Scen
 
 #[cfg(feature = "editor")]
 impl Editing {
-    /// Starts editing a run that came from a file.
+    /// Starts editing the run on screen: its file's document, or its scenario written as one.
     pub fn start(from: &RunRef) -> Result<(Editing, RunRef), ScenarioError> {
-        let Some(source) = &from.source else { return Err(ScenarioError::new("", "this run has no scenario file to edit")) };
-        Editing::open(start::editable(&json::parse(source)?, &from.scenario), Some(from))
+        let doc = match &from.source {
+            Some(source) => json::parse(source)?,
+            None => written(&from.scenario),
+        };
+        Editing::open(start::editable(&doc, &from.scenario), Some(from))
     }
 
     /// Opens an edited scenario from its link; it is its own original.
