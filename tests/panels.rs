@@ -111,6 +111,7 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
             edited: false,
             close: "../",
             notes: &[],
+            touched: None,
         };
         let text = panels::editor(&lesson.scenario, &document, &state);
         let wrapped = format!("<div>{text}</div>");
@@ -137,6 +138,7 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
         edited: true,
         close: "../\"><img>",
         notes: &["<i>changed</i>".to_string()],
+        touched: Some("participants[0].script[0]"),
     };
     let text = panels::editor(&hostile, &document, &state);
     let shown = texts(&text);

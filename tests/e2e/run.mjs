@@ -210,6 +210,14 @@ await check('clients and script steps are added, changed and removed', async (pa
   await page.waitForSelector('[data-edit="participants[4].script[4].ms"]');
   await page.click('[data-testid="remove:participants[4].script[4]"]');
   await page.waitForFunction(() => !document.querySelector('[data-edit="participants[4].script[4].ms"]'));
+  // A long script starts folded, but the one being edited stays open.
+  for (let n = 5; n <= 9; n++) {
+    await page.click('[data-testid="add-step:4"]');
+    await page.waitForSelector(`[data-edit="participants[4].script[${n - 1}]"]`, { state: 'attached' });
+  }
+  expect(await page.evaluate(() => document.querySelector('[data-edit="participants[4].script[8]"]').closest('details').open), 'the edited long script stays open');
+  await setField(page, 'participants[0].start_ms', 5);
+  await page.waitForFunction(() => !document.querySelector('[data-edit="participants[4].script[8]"]').closest('details').open);
   await page.click('[data-testid="remove-participant:0"]');
   await page.waitForFunction(() => document.querySelector('[data-edit="participants[0].name"]').value === 'Lock service');
   expect((await page.locator('[data-testid^=fault-]').count()) === 0, "Client A's pause went with it");

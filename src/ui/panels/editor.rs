@@ -32,6 +32,8 @@ pub struct EditorState<'a> {
     pub close: &'a str,
     /// What the last change of design had to change besides.
     pub notes: &'a [String],
+    /// The field path of the last edit, whose client's script stays open.
+    pub touched: Option<&'a str>,
 }
 
 /// A number field: `label`, its unit, and an optional range.
@@ -163,7 +165,8 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
         match p {
             Participant::Client { start_ms, script, .. } => {
                 number(&mut s, &at("start_ms"), &start_ms.to_string(), "starts at", "ms", None);
-                steps(&mut s, i, script, &modes);
+                let touched = state.touched.is_some_and(|t| t.starts_with(&at("script")));
+                steps(&mut s, i, script, &modes, touched);
                 if clients > 1 {
                     button(&mut s, &format!("remove-participant:{i}"), &format!("Remove {}", p.name()), true);
                 }
@@ -200,9 +203,14 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
     s
 }
 
+/// A script longer than this starts folded, so a long scenario's editor stays quick to draw;
+/// the script of the last edit stays open.
+const OPEN_STEPS: usize = 8;
+
 /// A client's script: each step's kind and field, a button to remove it, and one to add a step.
-fn steps(s: &mut String, client: usize, script: &[Step], modes: &[&str]) {
-    s.push_str(r#"<ol class="edit-script">"#);
+fn steps(s: &mut String, client: usize, script: &[Step], modes: &[&str], touched: bool) {
+    let open = if script.len() <= OPEN_STEPS || touched { r#" open="""# } else { "" };
+    let _ = write!(s, r#"<details class="edit-steps"{open}><summary>script: {} steps</summary><ol class="edit-script">"#, script.len());
     let first_mode = modes.first().copied().unwrap_or("safe");
     for (j, step) in script.iter().enumerate() {
         let at = format!("participants[{client}].script[{j}]");
@@ -236,6 +244,7 @@ fn steps(s: &mut String, client: usize, script: &[Step], modes: &[&str]) {
     }
     s.push_str("</ol>");
     button(s, &format!("add-step:{client}"), "+ step", script.len() < MAX_STEPS);
+    s.push_str("</details>");
 }
 
 /// One fault's fields and its remove button.

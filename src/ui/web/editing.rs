@@ -35,6 +35,8 @@ pub struct Editing {
     pub problem: Option<ScenarioError>,
     /// What the last switch of design had to change besides.
     pub notes: Vec<String>,
+    /// The field path of the last edit.
+    pub touched: Option<String>,
 }
 
 /// Runs a document: what the page shows of it, or why it cannot run.
@@ -83,7 +85,7 @@ impl Editing {
         let link = link::encode(&doc);
         let shown = run(&doc, &link)?;
         let original = original.unwrap_or(&shown).clone();
-        Ok((Editing { history: History::new(doc), original, link, problem: None, notes: Vec::new() }, shown))
+        Ok((Editing { history: History::new(doc), original, link, problem: None, notes: Vec::new(), touched: None }, shown))
     }
 
     /// Makes `doc` the current document if it runs; otherwise notes why not.
@@ -112,7 +114,9 @@ impl Editing {
 
     /// Applies an edit.
     pub fn apply(&self, edit: &Edit) -> (Editing, Option<RunRef>) {
-        self.commit(edit::apply(self.history.now(), edit))
+        let (editing, shown) = self.commit(edit::apply(self.history.now(), edit));
+        let (Edit::Set { path, .. } | Edit::Insert { path, .. } | Edit::Remove { path }) = edit;
+        (Editing { touched: Some(path.clone()), ..editing }, shown)
     }
 
     /// Adds a fault of `kind` (a name in [`start::FAULTS`]) at `at_ms`.
@@ -172,6 +176,7 @@ impl Editing {
             edited: self.history.edited(),
             close,
             notes: &self.notes,
+            touched: self.touched.as_deref(),
         };
         panels::editor(&shown.scenario, self.history.now(), &state)
     }
