@@ -24,7 +24,7 @@ fn ids(ids: &[String]) -> Value {
 
 /// A probability as the shortest decimal that reads back as the same number.
 fn probability(p: Probability) -> Value {
-    number(p.0)
+    Value::Number(p.text())
 }
 
 fn clock(c: &ClockSpec) -> Value {

@@ -92,7 +92,7 @@ const POW10: [f64; 23] =
 /// correctly rounded when its scale is within 10^±22, as every probability written by hand is;
 /// smaller numbers come out close to their value, larger ones as infinity. (The standard parser
 /// would add more code to the page than the rest of the reader.)
-fn decimal(text: &str) -> Option<f64> {
+pub(super) fn decimal(text: &str) -> Option<f64> {
     let (negative, rest) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),
@@ -484,5 +484,16 @@ mod tests {
         assert_eq!(decimal("0e400"), Some(0.0));
         assert!(decimal("1e-30").is_some_and(|p| p > 0.0 && p < 1e-29), "tiny numbers stay tiny");
         assert_eq!(decimal("1e-99999"), Some(0.0));
+    }
+
+    #[test]
+    fn a_probability_writes_as_the_shortest_decimal_that_reads_back() {
+        use crate::scenario::format::Probability;
+        for text in ["0", "1", "0.5", "0.05", "0.1", "0.3", "0.123456789012345", "0.001", "0.000000000000001"] {
+            let p = Probability(decimal(text).unwrap());
+            assert_eq!(p.text(), text);
+            assert_eq!(decimal(&p.text()), Some(p.0));
+        }
+        assert_eq!(Probability(decimal("5E-1").unwrap()).text(), "0.5");
     }
 }

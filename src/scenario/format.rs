@@ -141,6 +141,26 @@ impl Default for Network {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Probability(pub f64);
 
+impl Probability {
+    /// Returns the shortest decimal (at most 15 places) that reads back as this probability;
+    /// integer arithmetic, so the page carries no float formatting.
+    pub fn text(self) -> String {
+        let mut text = String::new();
+        for places in 0..=15 {
+            let scale = 10u64.pow(places);
+            let units = (self.0.clamp(0.0, 1.0) * scale as f64).round() as u64;
+            text = match places {
+                0 => units.to_string(),
+                _ => format!("{}.{:0width$}", units / scale, units % scale, width = places as usize),
+            };
+            if super::decode::decimal(&text) == Some(self.0) {
+                break;
+            }
+        }
+        text
+    }
+}
+
 /// An override for one directed link.
 #[derive(Clone, Debug)]
 pub struct Link {
