@@ -3,7 +3,7 @@
 //!
 //! Unknown fields are errors; optional fields take the format's defaults.
 
-use super::format::{ClockSpec, Fault, Limits, Link, LockChoice, Network, Participant, Probability, Scenario, RESOURCE_MODES};
+use super::format::{decimal, ClockSpec, Fault, Limits, Link, LockChoice, Network, Participant, Probability, Scenario, RESOURCE_MODES};
 use super::json::Value;
 use crate::design::{self, Guarantees, LockKind, ParamKind, Values};
 use crate::engine::msg::ReleaseMode;
@@ -82,53 +82,6 @@ impl FromJson for Probability {
             None => err(path, format!("must be a probability written with at most 15 significant digits, got {n}")),
         }
     }
-}
-
-/// Powers of ten that a double holds exactly.
-const POW10: [f64; 23] =
-    [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
-
-/// Reads a JSON number with at most 15 significant digits as a double (`None` for more digits):
-/// correctly rounded when its scale is within 10^±22, as every probability written by hand is;
-/// smaller numbers come out close to their value, larger ones as infinity. (The standard parser
-/// would add more code to the page than the rest of the reader.)
-pub(super) fn decimal(text: &str) -> Option<f64> {
-    let (negative, rest) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let (number, exponent) = match rest.find(['e', 'E']) {
-        Some(at) => (&rest[..at], rest[at + 1..].parse::<i32>().ok()?),
-        None => (rest, 0),
-    };
-    let (whole, fraction) = number.split_once('.').unwrap_or((number, ""));
-    if whole.is_empty() || !whole.bytes().chain(fraction.bytes()).all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let digits = format!("{whole}{fraction}");
-    let digits = digits.trim_start_matches('0');
-    let significant = digits.trim_end_matches('0');
-    if significant.len() > 15 {
-        return None;
-    }
-    let mantissa = if significant.is_empty() { 0 } else { significant.parse::<u64>().ok()? };
-    let scale = exponent.checked_sub(i32::try_from(fraction.len()).ok()?)? + i32::try_from(digits.len() - significant.len()).ok()?;
-    let magnitude = match scale {
-        _ if mantissa == 0 => 0.0,
-        23.. => f64::INFINITY,
-        0.. => mantissa as f64 * POW10[scale as usize],
-        _ => {
-            let (mut value, mut left) = (mantissa as f64, scale.unsigned_abs() as usize);
-            // Stops once the value underflows to zero, after at most 15 steps.
-            while left > 0 && value > 0.0 {
-                let step = left.min(22);
-                value /= POW10[step];
-                left -= step;
-            }
-            value
-        }
-    };
-    Some(if negative { -magnitude } else { magnitude })
 }
 
 impl FromJson for bool {
@@ -468,7 +421,7 @@ impl FromJson for Limits {
 
 #[cfg(test)]
 mod tests {
-    use super::decimal;
+    use crate::scenario::format::decimal;
 
     #[test]
     fn decimals_read_as_the_standard_parser_reads_them() {
