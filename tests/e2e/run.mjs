@@ -322,6 +322,18 @@ await check('an exported edited scenario opens back as the same scenario; a malf
   await fresh.close();
 });
 
+await check('a scenario too big for a link says to export it, and the address bar keeps no broken link', async (page) => {
+  await page.goto(`${url}edit/#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=editor]');
+  const big = JSON.parse(fs.readFileSync(path.join(ROOT, 'src/scenario/lessons/lease-race-fenced.json'), 'utf8'));
+  big.intro = Array.from({ length: 5000 }, (_, i) => String.fromCodePoint(0x4e00 + ((i * 7919) % 20000))).join('');
+  await page.setInputFiles('[data-testid=open-file]', { name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(big)) });
+  await page.waitForFunction(() => document.querySelector('[data-testid=editor]').innerText.includes('export it as a file instead'));
+  expect((await page.locator('[data-testid=copy-link]').isDisabled()), 'no link to copy');
+  await page.waitForTimeout(400);
+  expect(!page.url().includes('/edit//'), `no broken link in the address bar: ${page.url()}`);
+});
+
 await check('exports download SVG and Mermaid', async (page) => {
   await page.goto(`${url}#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=diagram] svg');

@@ -242,9 +242,13 @@ impl AppState {
         let (target, step) = match (&self.pending, &self.run) {
             _ if self.table.is_some() => (Target::Table, 0),
             (Some((entry, step)), _) => (Target::Lesson(entry.id.to_string()), *step),
-            // A scenario too big for a link keeps the link of the run it was edited from.
+            // A scenario too big for a link keeps the link of the run it was edited from, or
+            // none when it came from a file or a blank.
             (None, Some(run)) => match (&run.target, &self.editing) {
-                (Target::Edited(link), Some(editing)) if link.is_empty() => (editing.original().target.clone(), 0),
+                (Target::Edited(link), Some(editing)) if link.is_empty() => match &editing.original().target {
+                    Target::Edited(_) => return String::new(),
+                    target => (target.clone(), 0),
+                },
                 (target, _) => (target.clone(), self.player.step as u64),
             },
             (None, None) => return String::new(),
