@@ -113,7 +113,7 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
             notes: &[],
             touched: None,
         };
-        let text = panels::editor(&lesson.scenario, &document, &state);
+        let text = panels::editor(&lesson.scenario, &state);
         let wrapped = format!("<div>{text}</div>");
         let page = roxmltree::Document::parse(&wrapped).unwrap_or_else(|e| panic!("{}: {e}", lesson.id()));
         let paths: Vec<&str> = page.descendants().filter_map(|n| n.attribute(panels::EDIT_ATTRIBUTE)).collect();
@@ -128,7 +128,6 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
         }
     }
     let hostile = lockstep::scenario::load(HOSTILE).expect("the hostile scenario is valid").0;
-    let document = json::parse(HOSTILE).unwrap();
     let problem = lockstep::error::ScenarioError::new("participants[0].name", "<script>alert(1)</script>");
     let state = panels::EditorState {
         outcome: "<b>x</b>",
@@ -140,7 +139,7 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
         notes: &["<i>changed</i>".to_string()],
         touched: Some("participants[0].script[0]"),
     };
-    let text = panels::editor(&hostile, &document, &state);
+    let text = panels::editor(&hostile, &state);
     let shown = texts(&text);
     assert!(shown.contains("<b>x</b>") && shown.contains("<script>alert(1)</script>") && shown.contains("<i>changed</i>"), "{shown}");
 }

@@ -93,14 +93,6 @@ pub fn fault(kind: &str, scenario: &Scenario, at_ms: u64) -> Option<Value> {
     Some(object(&fields))
 }
 
-/// Returns the text of a number field of the document, or `default` when it is left out.
-pub fn number_text(doc: &Value, path: &str, default: &str) -> String {
-    match get(doc, path) {
-        Some(Value::Number(n)) => n.clone(),
-        _ => default.to_string(),
-    }
-}
-
 /// The steps a client's script may have, by their names in the format.
 pub const STEPS: [&str; 5] = ["acquire", "work", "read", "write", "release"];
 

@@ -6,11 +6,10 @@
 use super::Escaped;
 use crate::design::registry::REGISTRY;
 use crate::design::{ParamKind, Value as ParamValue};
-use crate::edit::start::{number_text, FAULTS, STEPS};
+use crate::edit::start::{FAULTS, STEPS};
 use crate::engine::spec::Step;
 use crate::error::ScenarioError;
 use crate::scenario::format::{Fault, Participant, Scenario, RESOURCE_MODES};
-use crate::scenario::json::Value;
 use crate::scenario::validate::{MAX_PARTICIPANTS, MAX_STEPS};
 use std::fmt::Write;
 
@@ -98,8 +97,8 @@ fn button(s: &mut String, action: &str, label: &str, enabled: bool) {
     );
 }
 
-/// The editor for `scenario`, whose document is `doc`.
-pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
+/// The editor for `scenario`.
+pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
     let mut s = String::from(r#"<div class="edit-head"><h2>What if…</h2>"#);
     let _ = write!(s, r#"<a class="btn btn--small" href="{}" data-testid="stop-edit">Close</a>"#, Escaped(state.close));
     let _ = write!(s, r#"</div><p class="edit-outcome" data-testid="edit-outcome">{}</p>"#, Escaped(state.outcome));
@@ -184,7 +183,7 @@ pub fn editor(scenario: &Scenario, doc: &Value, state: &EditorState) -> String {
     let latency = &scenario.network.latency_ms;
     number(&mut s, "network.latency_ms.min_ms", &latency.min_ms.to_string(), "latency from", "ms", None);
     number(&mut s, "network.latency_ms.max_ms", &latency.max_ms.to_string(), "latency to", "ms", None);
-    let loss = number_text(doc, "network.loss", "0");
+    let loss = scenario.network.loss.text();
     let _ = write!(
         s,
         r#"<label class="field"><span>loss <small>0 to 1</small></span><input type="number" {EDIT_ATTRIBUTE}="network.loss" data-kind="number" value="{}" min="0" max="1" step="0.01"/></label>"#,

@@ -107,7 +107,7 @@ impl AppState {
         }
         if let Target::Edited(link) = &target {
             return match Editing::from_link(link) {
-                Ok((editing, run)) => AppState { editing: Some(Rc::new(editing)), ..AppState::show(run, step) },
+                Ok((editing, run)) => AppState { editing: Some(Rc::new(editing)), ..AppState::show_only(run, step) },
                 Err(e) => AppState { notice: Some(format!("Could not open the edited scenario: {e}.")), ..self.open(first_lesson(), 0) },
             };
         }

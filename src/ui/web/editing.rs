@@ -61,15 +61,17 @@ impl Editing {
 
     /// Opens an edited scenario from its link; it is its own original.
     pub fn from_link(text: &str) -> Result<(Editing, RunRef), ScenarioError> {
-        let doc = link::decode(text)?;
-        let (scenario, _) = validate::load_doc(&doc)?;
-        Editing::open(start::editable(&doc, &scenario), None)
+        Editing::from_doc(link::decode(text)?)
     }
 
     /// Opens a scenario file's text (opened, dropped or pasted); it is its own original. The
     /// error names the field that does not fit, as for any file.
     pub fn from_file(text: &str) -> Result<(Editing, RunRef), ScenarioError> {
-        let doc = json::parse(text)?;
+        Editing::from_doc(json::parse(text)?)
+    }
+
+    /// Opens a document read from a link or a file, with its defaults written out.
+    fn from_doc(doc: Value) -> Result<(Editing, RunRef), ScenarioError> {
         let (scenario, _) = validate::load_doc(&doc)?;
         Editing::open(start::editable(&doc, &scenario), None)
     }
@@ -90,13 +92,22 @@ impl Editing {
 
     /// Makes `doc` the current document if it runs; otherwise notes why not.
     fn commit(&self, doc: Result<Value, ScenarioError>) -> (Editing, Option<RunRef>) {
-        let link = doc.as_ref().map_or_else(|e| Err(e.clone()), link::encode);
-        match doc.and_then(|doc| run(&doc, &link).map(|r| (doc, r))) {
-            Ok((doc, shown)) => {
+        match doc {
+            Ok(doc) => {
                 let mut history = self.history.clone();
                 history.push(doc);
-                (Editing { history, link, problem: None, notes: Vec::new(), ..self.clone() }, Some(shown))
+                self.settle(history)
             }
+            Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
+        }
+    }
+
+    /// Moves to `history` if its current document runs; otherwise keeps the history as it was
+    /// and notes why not.
+    fn settle(&self, history: History) -> (Editing, Option<RunRef>) {
+        let link = link::encode(history.now());
+        match run(history.now(), &link) {
+            Ok(shown) => (Editing { history, link, problem: None, notes: Vec::new(), ..self.clone() }, Some(shown)),
             Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
         }
     }
@@ -158,11 +169,7 @@ impl Editing {
         if !step(&mut history) {
             return (self.clone(), None);
         }
-        let link = link::encode(history.now());
-        match run(history.now(), &link) {
-            Ok(shown) => (Editing { history, link, problem: None, notes: Vec::new(), ..self.clone() }, Some(shown)),
-            Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
-        }
+        self.settle(history)
     }
 
     /// The editor's text for the run on screen; its Close button opens `close` (the player's page).
@@ -178,7 +185,7 @@ impl Editing {
             notes: &self.notes,
             touched: self.touched.as_deref(),
         };
-        panels::editor(&shown.scenario, self.history.now(), &state)
+        panels::editor(&shown.scenario, &state)
     }
 }
 
