@@ -89,6 +89,10 @@ fn fault(f: &Fault) -> Value {
             [head("delay", at_ms), vec![("from", text(from)), ("to", text(to)), ("extra_ms", number(extra_ms)), ("for_ms", number(for_ms))]]
                 .concat()
         }
+        Fault::DropMessage { at_ms, from, to } => [head("drop_message", at_ms), vec![("from", text(from)), ("to", text(to))]].concat(),
+        Fault::DelayMessage { at_ms, from, to, extra_ms } => {
+            [head("delay_message", at_ms), vec![("from", text(from)), ("to", text(to)), ("extra_ms", number(extra_ms))]].concat()
+        }
     })
 }
 

@@ -38,6 +38,8 @@ pub enum DropReason {
     Lost,
     /// The recipient was down.
     Down,
+    /// A fault scheduled for this one message dropped it.
+    Dropped,
 }
 
 /// What happened.

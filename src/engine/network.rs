@@ -24,6 +24,15 @@ struct Slow {
     end_ms: u64,
 }
 
+/// A fault waiting for the next message on one link: it drops it, or delays it by `extra_ms`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Armed {
+    fault: usize,
+    from: NodeId,
+    to: NodeId,
+    extra_ms: Option<u64>,
+}
+
 /// What the network decides for a message at send time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fate {
@@ -37,20 +46,33 @@ pub struct Network {
     rng: Rng,
     cuts: Vec<Cut>,
     slows: Vec<Slow>,
+    armed: Vec<Armed>,
 }
 
 impl Network {
     /// Builds a network with its own random stream.
     pub fn new(spec: NetworkSpec, rng: Rng) -> Self {
-        Network { spec, rng, cuts: Vec::new(), slows: Vec::new() }
+        Network { spec, rng, cuts: Vec::new(), slows: Vec::new(), armed: Vec::new() }
     }
 
     fn link(&self, from: NodeId, to: NodeId) -> LinkSpec {
         self.spec.links.iter().find(|(f, t, _)| *f == from && *t == to).map_or(self.spec.default, |(_, _, l)| *l)
     }
 
-    /// Decides whether a message sent now arrives, and after how long.
-    pub fn send(&mut self, from: NodeId, to: NodeId, now_ms: u64) -> Fate {
+    /// Decides whether a message sent now arrives, and after how long, and names the fault
+    /// scheduled for this one message, if one was waiting. (The random draws are the same with
+    /// or without such a fault, so it changes no other message.)
+    pub fn send(&mut self, from: NodeId, to: NodeId, now_ms: u64) -> (Fate, Option<usize>) {
+        let armed = self.armed.iter().position(|a| a.from == from && a.to == to).map(|k| self.armed.remove(k));
+        let fate = match (self.fate(from, to, now_ms), armed.map(|a| a.extra_ms)) {
+            (_, Some(None)) => Fate::Lost(DropReason::Dropped),
+            (Fate::Arrives { after_ms }, Some(Some(extra))) => Fate::Arrives { after_ms: after_ms + extra },
+            (fate, _) => fate,
+        };
+        (fate, armed.map(|a| a.fault))
+    }
+
+    fn fate(&mut self, from: NodeId, to: NodeId, now_ms: u64) -> Fate {
         if self.is_cut(from, to) {
             return Fate::Lost(DropReason::Partitioned);
         }
@@ -83,6 +105,12 @@ impl Network {
     /// Ends the partition `id`.
     pub fn heal(&mut self, id: usize) {
         self.cuts.retain(|c| c.id != id);
+    }
+
+    /// Waits for the next message from `from` to `to`: fault `fault` drops it (`extra_ms` is
+    /// `None`) or delays it.
+    pub fn arm(&mut self, fault: usize, from: NodeId, to: NodeId, extra_ms: Option<u64>) {
+        self.armed.push(Armed { fault, from, to, extra_ms });
     }
 
     /// Slows one link for messages sent in `start_ms..end_ms`.

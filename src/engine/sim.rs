@@ -15,11 +15,13 @@ use super::spec::{FaultKind, Role, Spec};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-/// Runs a spec to completion and returns every event, in order.
-pub fn simulate(spec: &Spec) -> Result<Vec<Event>, RunError> {
+/// Runs a spec to completion and returns every event, in order, and for each fault the event
+/// it made: the pause, crash or partition it started, or the sending of the one message it
+/// dropped or delayed (`None` if it changed nothing, such as crashing a node already down).
+pub fn simulate(spec: &Spec) -> Result<(Vec<Event>, Vec<Option<usize>>), RunError> {
     let mut sim = Sim::new(spec)?;
     sim.run()?;
-    Ok(sim.events)
+    Ok((sim.events, sim.fault_events))
 }
 
 #[derive(Clone, Debug)]
@@ -102,6 +104,7 @@ struct Sim<'s> {
     next_msg: u64,
     net: Network,
     events: Vec<Event>,
+    fault_events: Vec<Option<usize>>,
 }
 
 impl<'s> Sim<'s> {
@@ -143,6 +146,7 @@ impl<'s> Sim<'s> {
             next_msg: 0,
             net: Network::new(spec.network.clone(), Rng::derive(spec.seed, "net")),
             events: Vec::new(),
+            fault_events: vec![None; spec.faults.len()],
         };
         for i in 0..spec.nodes.len() {
             sim.schedule(0, Pending::Start(NodeId(i)));
@@ -230,6 +234,14 @@ impl<'s> Sim<'s> {
     }
 
     fn apply_fault(&mut self, i: usize) {
+        let before = self.events.len();
+        self.start_fault(i);
+        if self.events.len() > before {
+            self.fault_events[i] = Some(before);
+        }
+    }
+
+    fn start_fault(&mut self, i: usize) {
         let now = self.now_ms;
         match self.spec.faults[i].kind.clone() {
             FaultKind::Pause { node, for_ms } => {
@@ -280,6 +292,8 @@ impl<'s> Sim<'s> {
                 self.net.slow(from, to, extra_ms, now, now + for_ms);
                 self.record(from, EventKind::LinkSlow { to, extra_ms, until_ms: now + for_ms });
             }
+            FaultKind::DropMessage { from, to } => self.net.arm(i, from, to, None),
+            FaultKind::DelayMessage { from, to, extra_ms } => self.net.arm(i, from, to, Some(extra_ms)),
         }
     }
 
@@ -313,7 +327,11 @@ impl<'s> Sim<'s> {
                 let msg_id = self.next_msg;
                 self.record(node, EventKind::Send { msg_id, to, msg: msg.clone() });
                 let sent_at_ms = self.now_ms;
-                match self.net.send(node, to, sent_at_ms) {
+                let (fate, fault) = self.net.send(node, to, sent_at_ms);
+                if let Some(f) = fault {
+                    self.fault_events[f] = Some(self.events.len() - 1);
+                }
+                match fate {
                     Fate::Arrives { after_ms } => {
                         self.schedule(sent_at_ms + after_ms, Pending::Deliver { msg_id, from: node, to, msg, sent_at_ms })
                     }

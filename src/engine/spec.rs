@@ -156,6 +156,17 @@ pub enum FaultKind {
         extra_ms: u64,
         for_ms: u64,
     },
+    /// The next message sent on one link (from the fault's time on) is lost.
+    DropMessage {
+        from: NodeId,
+        to: NodeId,
+    },
+    /// The next message sent on one link (from the fault's time on) takes `extra_ms` longer.
+    DelayMessage {
+        from: NodeId,
+        to: NodeId,
+        extra_ms: u64,
+    },
 }
 
 /// Bounds on a run; exceeding one stops it with an error.

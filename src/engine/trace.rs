@@ -29,6 +29,9 @@ pub struct Trace {
     /// there is no lock.
     pub quorum: usize,
     pub events: Vec<Event>,
+    /// For each fault, the event it made, if any (see [`simulate`]).
+    #[serde(skip)]
+    pub fault_events: Vec<Option<usize>>,
     pub verdict: Verdict,
     pub metrics: Metrics,
 }
@@ -42,7 +45,7 @@ impl Trace {
 
 /// Runs a spec to completion and returns its checked trace.
 pub fn run(spec: &Spec) -> Result<Trace, RunError> {
-    let events = simulate(spec)?;
+    let (events, fault_events) = simulate(spec)?;
     let participants = spec
         .nodes
         .iter()
@@ -51,5 +54,5 @@ pub fn run(spec: &Spec) -> Result<Trace, RunError> {
     let quorum = spec.lock.quorum(spec.lock_nodes().len());
     let verdict = checker::check(&events, quorum);
     let metrics = Metrics::of(&events, &verdict);
-    Ok(Trace { seed: spec.seed, participants, quorum, events, verdict, metrics })
+    Ok(Trace { seed: spec.seed, participants, quorum, events, fault_events, verdict, metrics })
 }

@@ -114,6 +114,7 @@ impl<'a> Words<'a> {
             DropReason::Partitioned => "partitioned".into(),
             DropReason::Lost => "lost".into(),
             DropReason::Down => format!("{} is down", self.name(at)),
+            DropReason::Dropped => "dropped by the fault schedule".into(),
         }
     }
 

@@ -381,13 +381,16 @@ impl FromJson for Link {
 impl FromJson for Fault {
     fn from_json(v: &Value, path: &str) -> Result<Self> {
         let o = Obj::new(v, path)?;
-        let kind = o.tag("fault", &["pause", "crash", "restart", "promote", "clock_jump", "partition", "delay"])?;
+        let kinds = ["pause", "crash", "restart", "promote", "clock_jump", "partition", "delay", "drop_message", "delay_message"];
+        let kind = o.tag("fault", &kinds)?;
         let fields: &[&str] = match kind {
             "pause" => &["fault", "at_ms", "node", "for_ms"],
             "crash" | "promote" => &["fault", "at_ms", "node"],
             "restart" => &["fault", "at_ms", "node", "keep_state"],
             "clock_jump" => &["fault", "at_ms", "node", "by_ms"],
             "partition" => &["fault", "at_ms", "from", "to", "two_way", "for_ms"],
+            "drop_message" => &["fault", "at_ms", "from", "to"],
+            "delay_message" => &["fault", "at_ms", "from", "to", "extra_ms"],
             _ => &["fault", "at_ms", "from", "to", "extra_ms", "for_ms"],
         };
         o.only(fields)?;
@@ -405,6 +408,8 @@ impl FromJson for Fault {
                 two_way: o.or("two_way", true)?,
                 for_ms: o.req("for_ms")?,
             },
+            "drop_message" => Fault::DropMessage { at_ms, from: o.req("from")?, to: o.req("to")? },
+            "delay_message" => Fault::DelayMessage { at_ms, from: o.req("from")?, to: o.req("to")?, extra_ms: o.req("extra_ms")? },
             _ => Fault::Delay { at_ms, from: o.req("from")?, to: o.req("to")?, extra_ms: o.req("extra_ms")?, for_ms: o.req("for_ms")? },
         })
     }

@@ -227,6 +227,10 @@ pub enum Fault {
     ClockJump { at_ms: i64, node: String, by_ms: i64 },
     Partition { at_ms: i64, from: Vec<String>, to: Vec<String>, two_way: bool, for_ms: i64 },
     Delay { at_ms: i64, from: String, to: String, extra_ms: i64, for_ms: i64 },
+    /// The first message from `from` to `to` sent at or after `at_ms` is lost.
+    DropMessage { at_ms: i64, from: String, to: String },
+    /// The first message from `from` to `to` sent at or after `at_ms` arrives `extra_ms` later.
+    DelayMessage { at_ms: i64, from: String, to: String, extra_ms: i64 },
 }
 
 impl Fault {
@@ -239,7 +243,9 @@ impl Fault {
             | Fault::Promote { at_ms, .. }
             | Fault::ClockJump { at_ms, .. }
             | Fault::Partition { at_ms, .. }
-            | Fault::Delay { at_ms, .. } => *at_ms,
+            | Fault::Delay { at_ms, .. }
+            | Fault::DropMessage { at_ms, .. }
+            | Fault::DelayMessage { at_ms, .. } => *at_ms,
         }
     }
 }

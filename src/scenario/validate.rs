@@ -273,5 +273,13 @@ fn compile_fault(path: &str, f: &Fault, ids: &Ids) -> Result<FaultKind, Scenario
             extra_ms: span("extra_ms", *extra_ms)?,
             for_ms: span("for_ms", *for_ms)?,
         },
+        Fault::DropMessage { from, to, .. } => {
+            FaultKind::DropMessage { from: ids.get(&format!("{path}.from"), from)?, to: ids.get(&format!("{path}.to"), to)? }
+        }
+        Fault::DelayMessage { from, to, extra_ms, .. } => FaultKind::DelayMessage {
+            from: ids.get(&format!("{path}.from"), from)?,
+            to: ids.get(&format!("{path}.to"), to)?,
+            extra_ms: span("extra_ms", *extra_ms)?,
+        },
     })
 }

@@ -257,6 +257,8 @@ fn faults(s: &mut String, i: usize, f: &Fault) {
         Fault::ClockJump { .. } => "clock jump",
         Fault::Partition { .. } => "partition",
         Fault::Delay { .. } => "delay",
+        Fault::DropMessage { .. } => "dropped message",
+        Fault::DelayMessage { .. } => "delayed message",
     };
     let _ = write!(s, r#"<div class="edit-group edit-fault" data-testid="fault-{i}"><h3>{}</h3>"#, Escaped(kind));
     number(s, &at("at_ms"), &f.at_ms().to_string(), "at", "ms", None);
@@ -285,6 +287,15 @@ fn faults(s: &mut String, i: usize, f: &Fault) {
             text(s, &at("to"), to, "to", "text");
             number(s, &at("extra_ms"), &extra_ms.to_string(), "extra", "ms", None);
             number(s, &at("for_ms"), &for_ms.to_string(), "for", "ms", None);
+        }
+        Fault::DropMessage { from, to, .. } => {
+            text(s, &at("from"), from, "from", "text");
+            text(s, &at("to"), to, "to", "text");
+        }
+        Fault::DelayMessage { from, to, extra_ms, .. } => {
+            text(s, &at("from"), from, "from", "text");
+            text(s, &at("to"), to, "to", "text");
+            number(s, &at("extra_ms"), &extra_ms.to_string(), "extra", "ms", None);
         }
     }
     button(s, &format!("remove:faults[{i}]"), "Remove", true);
