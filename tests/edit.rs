@@ -218,7 +218,7 @@ fn every_kind_of_new_fault_fits_every_lesson_that_has_its_node() {
     for lesson in lessons::all() {
         let doc = json::parse(lesson.source).unwrap();
         for (kind, _) in edit::start::FAULTS {
-            let Some(fault) = edit::start::fault(kind, &lesson.scenario, 100) else { continue };
+            let Some(fault) = edit::start::fault(kind, &lesson.scenario, 100, None) else { continue };
             let with = edit::apply(&doc, &Edit::Insert { path: "faults".into(), index: usize::MAX, value: fault }).unwrap();
             if let Err(e) = validate::load_doc(&with) {
                 refused.push(format!("{} + {kind}: {e}", lesson.id()));
@@ -242,7 +242,7 @@ fn clients_are_added_and_removed_with_what_names_them_and_steps_change_kind() {
     assert_eq!(grants(&t).iter().map(|g| g.1.as_str()).collect::<Vec<_>>(), ["Client A", "Client C", "Client B"]);
 
     // Removing Client A takes its pause with it; a partition loses only the removed side.
-    let partition = edit::start::fault("partition", &lesson.scenario, 10).unwrap();
+    let partition = edit::start::fault("partition", &lesson.scenario, 10, None).unwrap();
     let with = edit::apply(&doc, &Edit::Insert { path: "faults".into(), index: usize::MAX, value: partition }).unwrap();
     let without_a = edit::start::without_participant(&with, &lesson.scenario, 0).unwrap();
     assert_eq!(doc::get(&without_a, "faults"), Some(&Value::Array(Vec::new())), "A's pause and A's partition go");

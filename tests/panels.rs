@@ -112,6 +112,9 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
             close: "../",
             notes: &[],
             touched: None,
+            selected: Some(0),
+            tool: Some("pause"),
+            message: Some((3, "A → L: acquire".into())),
         };
         let text = panels::editor(&lesson.scenario, &state);
         let wrapped = format!("<div>{text}</div>");
@@ -138,8 +141,17 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
         close: "../\"><img>",
         notes: &["<i>changed</i>".to_string()],
         touched: Some("participants[0].script[0]"),
+        selected: None,
+        tool: None,
+        message: Some((1, "<u>message</u>".into())),
     };
     let text = panels::editor(&hostile, &state);
     let shown = texts(&text);
-    assert!(shown.contains("<b>x</b>") && shown.contains("<script>alert(1)</script>") && shown.contains("<i>changed</i>"), "{shown}");
+    assert!(
+        shown.contains("<b>x</b>")
+            && shown.contains("<script>alert(1)</script>")
+            && shown.contains("<i>changed</i>")
+            && shown.contains("<u>message</u>"),
+        "{shown}"
+    );
 }

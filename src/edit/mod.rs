@@ -4,6 +4,7 @@
 //! natively; the page only maps input to these actions and draws.
 
 pub mod doc;
+pub mod handles;
 pub mod history;
 pub mod link;
 pub mod outcome;

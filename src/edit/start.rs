@@ -63,14 +63,19 @@ pub const FAULTS: [(&str, &str); 7] = [
 ];
 
 /// Returns a new fault of `kind` for `scenario` at `at_ms` (the page uses the cursor's time, so a
-/// run forks from where it is): on its first client (a pause, a partition or delay from it) or
-/// its first lock service (a crash, restart, promotion or clock jump). `None` for a kind not in
-/// [`FAULTS`] or a scenario without such a participant.
-pub fn fault(kind: &str, scenario: &Scenario, at_ms: u64) -> Option<Value> {
-    let first = |f: fn(&Participant) -> bool| scenario.participants.iter().find(|p| f(p)).map(|p| Value::String(p.id().to_string()));
-    let client = first(|p| matches!(p, Participant::Client { .. }));
-    let service = first(|p| matches!(p, Participant::LockService { .. })).or_else(|| client.clone());
-    let target = first(|p| !matches!(p, Participant::Client { .. }));
+/// run forks from where it is, or the time clicked on the diagram): on participant `on` if given,
+/// else on its first client (a pause, a partition or delay from it) or its first lock service (a
+/// crash, restart, promotion or clock jump). A partition or delay goes from a client to the first
+/// participant that is not one, and from any other participant to the first client. `None` for a kind
+/// not in [`FAULTS`] or a scenario without such a participant.
+pub fn fault(kind: &str, scenario: &Scenario, at_ms: u64, on: Option<&str>) -> Option<Value> {
+    let first = |f: &dyn Fn(&Participant) -> bool| scenario.participants.iter().find(|p| f(p)).map(|p| Value::String(p.id().to_string()));
+    let on = on.map(|id| Value::String(id.into()));
+    let is_client = |p: &Participant| matches!(p, Participant::Client { .. });
+    let client = on.clone().or_else(|| first(&is_client));
+    let service = on.clone().or_else(|| first(&|p| matches!(p, Participant::LockService { .. }))).or_else(|| client.clone());
+    let from_client = scenario.participants.iter().any(|p| is_client(p) && Some(Value::String(p.id().into())) == client);
+    let target = first(&|p| is_client(p) != from_client);
     let head = |node: Option<Value>| Some(vec![("fault", Value::String(kind.into())), ("at_ms", number(at_ms)), ("node", node?)]);
     let fields = match kind {
         "pause" => [head(client)?, vec![("for_ms", number(1_500))]].concat(),

@@ -220,17 +220,56 @@ pub struct Link {
 /// A scheduled fault, tagged by kind.
 #[derive(Clone, Debug)]
 pub enum Fault {
-    Pause { at_ms: i64, node: String, for_ms: i64 },
-    Crash { at_ms: i64, node: String },
-    Restart { at_ms: i64, node: String, keep_state: bool },
-    Promote { at_ms: i64, node: String },
-    ClockJump { at_ms: i64, node: String, by_ms: i64 },
-    Partition { at_ms: i64, from: Vec<String>, to: Vec<String>, two_way: bool, for_ms: i64 },
-    Delay { at_ms: i64, from: String, to: String, extra_ms: i64, for_ms: i64 },
+    Pause {
+        at_ms: i64,
+        node: String,
+        for_ms: i64,
+    },
+    Crash {
+        at_ms: i64,
+        node: String,
+    },
+    Restart {
+        at_ms: i64,
+        node: String,
+        keep_state: bool,
+    },
+    Promote {
+        at_ms: i64,
+        node: String,
+    },
+    ClockJump {
+        at_ms: i64,
+        node: String,
+        by_ms: i64,
+    },
+    Partition {
+        at_ms: i64,
+        from: Vec<String>,
+        to: Vec<String>,
+        two_way: bool,
+        for_ms: i64,
+    },
+    Delay {
+        at_ms: i64,
+        from: String,
+        to: String,
+        extra_ms: i64,
+        for_ms: i64,
+    },
     /// The first message from `from` to `to` sent at or after `at_ms` is lost.
-    DropMessage { at_ms: i64, from: String, to: String },
+    DropMessage {
+        at_ms: i64,
+        from: String,
+        to: String,
+    },
     /// The first message from `from` to `to` sent at or after `at_ms` arrives `extra_ms` later.
-    DelayMessage { at_ms: i64, from: String, to: String, extra_ms: i64 },
+    DelayMessage {
+        at_ms: i64,
+        from: String,
+        to: String,
+        extra_ms: i64,
+    },
 }
 
 impl Fault {

@@ -3,7 +3,7 @@
 //! [`EDIT_ATTRIBUTE`] and how to read it in `data-kind`; each button names its action in
 //! `data-action`. One handler on the page turns either into an edit (see [`crate::edit`]).
 
-use super::Escaped;
+use super::{Escaped, KEYS_HELP};
 use crate::design::registry::REGISTRY;
 use crate::design::{ParamKind, Value as ParamValue};
 use crate::edit::start::{FAULTS, STEPS};
@@ -33,6 +33,12 @@ pub struct EditorState<'a> {
     pub notes: &'a [String],
     /// The field path of the last edit, whose client's script stays open.
     pub touched: Option<&'a str>,
+    /// The fault picked on the diagram.
+    pub selected: Option<usize>,
+    /// The kind of fault a click on a lifeline adds.
+    pub tool: Option<&'a str>,
+    /// The message at the cursor that a fault could drop or delay: its sending event and words.
+    pub message: Option<(usize, String)>,
 }
 
 /// A number field: `label`, its unit, and an optional range.
@@ -50,7 +56,11 @@ fn number(s: &mut String, path: &str, value: &str, label: &str, unit: &str, rang
 
 /// A choice among `options` (name, label). (The design's choice is read as a switch of design.)
 fn choice(s: &mut String, path: &str, value: &str, label: &str, options: impl Iterator<Item = (String, String)>) {
-    let kind = if path == "lock.design" { "design" } else { "text" };
+    let kind = match path {
+        "lock.design" => "design",
+        "tool" => "tool",
+        _ => "text",
+    };
     let _ = write!(
         s,
         r#"<label class="field"><span>{}</span><select {EDIT_ATTRIBUTE}="{}" data-kind="{kind}">"#,
@@ -191,14 +201,34 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
     );
     number(&mut s, "seed", &scenario.seed.to_string(), "seed", "", None);
     s.push_str("</fieldset><fieldset><legend>Faults</legend>");
+    let _ = write!(
+        s,
+        r#"<p class="help">Drag a fault on the diagram to move it, or its ends to resize it; Tab to it for the keys ({}).</p>"#,
+        Escaped(&KEYS_HELP.to_lowercase())
+    );
     for (i, f) in scenario.faults.iter().enumerate() {
-        faults(&mut s, i, f);
+        faults(&mut s, i, f, state.selected == Some(i));
     }
     s.push_str(r#"<div class="edit-add" title="A new fault starts at the step on screen"><span>Add at this step:</span>"#);
     for (kind, label) in FAULTS {
         button(&mut s, &format!("add-fault:{kind}"), &format!("+ {label}"), true);
     }
-    s.push_str("</div></fieldset>");
+    s.push_str("</div>");
+    let tool = FAULTS.iter().map(|(kind, label)| (kind.to_string(), format!("a {label}")));
+    choice(
+        &mut s,
+        "tool",
+        state.tool.unwrap_or(""),
+        "or click a lifeline to add",
+        [(String::new(), "nothing".to_string())].into_iter().chain(tool),
+    );
+    if let Some((send, words)) = &state.message {
+        let _ = write!(s, r#"<div class="edit-add" data-testid="edit-message"><span>This message ({}):</span>"#, Escaped(words));
+        button(&mut s, &format!("drop-message:{send}"), "Drop it", true);
+        button(&mut s, &format!("delay-message:{send}"), "Delay it 500 ms", true);
+        s.push_str("</div>");
+    }
+    s.push_str("</fieldset>");
     s
 }
 
@@ -247,7 +277,7 @@ fn steps(s: &mut String, client: usize, script: &[Step], modes: &[&str], touched
 }
 
 /// One fault's fields and its remove button.
-fn faults(s: &mut String, i: usize, f: &Fault) {
+fn faults(s: &mut String, i: usize, f: &Fault, selected: bool) {
     let at = |field: &str| format!("faults[{i}].{field}");
     let kind = match f {
         Fault::Pause { .. } => "pause",
@@ -260,7 +290,8 @@ fn faults(s: &mut String, i: usize, f: &Fault) {
         Fault::DropMessage { .. } => "dropped message",
         Fault::DelayMessage { .. } => "delayed message",
     };
-    let _ = write!(s, r#"<div class="edit-group edit-fault" data-testid="fault-{i}"><h3>{}</h3>"#, Escaped(kind));
+    let class = if selected { " edit-fault--selected" } else { "" };
+    let _ = write!(s, r#"<div class="edit-group edit-fault{class}" id="fault-{i}" data-testid="fault-{i}"><h3>{}</h3>"#, Escaped(kind));
     number(s, &at("at_ms"), &f.at_ms().to_string(), "at", "ms", None);
     match f {
         Fault::Pause { node, for_ms, .. } => {

@@ -9,6 +9,7 @@
 mod compare;
 mod editor;
 mod guarantees;
+mod handles;
 mod narration;
 mod picker;
 mod questions;
@@ -17,6 +18,7 @@ mod state;
 pub use compare::compare_table;
 pub use editor::{editor, EditorState, EDIT_ATTRIBUTE};
 pub use guarantees::guarantees;
+pub use handles::{handles, KEYS_HELP};
 pub use narration::{narration, verdict};
 pub use picker::{picker, CURRENT_CLASS};
 pub use questions::questions;

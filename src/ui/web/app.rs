@@ -6,11 +6,15 @@ use super::controls::controls;
 use super::diagram_view::DiagramView;
 use super::editing::Editing;
 use super::event_log::event_log;
+#[cfg(feature = "editor")]
+use super::gestures::{self, Gesture};
 use super::legend::legend;
 use super::panels::{compare_table, editor, guarantees, inspector, narration, picker, questions, verdict};
 use super::run::{fetched, load, Load, RunRef};
 use crate::diagram::mermaid;
 use crate::diagram::svg;
+#[cfg(feature = "editor")]
+use crate::edit::handles::{snap_step, Axis};
 #[cfg(feature = "editor")]
 use crate::edit::{start, Edit, History};
 #[cfg(feature = "editor")]
@@ -85,6 +89,12 @@ pub enum EditMsg {
     AddStep(usize),
     /// A scenario file's text, opened, dropped or pasted, or why it could not be read.
     Open(Result<String, String>),
+    /// Something done to a fault, a message or a lifeline on the diagram.
+    Gesture(Gesture),
+    /// Chooses the kind of fault a click on a lifeline adds.
+    Tool(String),
+    /// Drops the message sent at this event, or delays it by some milliseconds.
+    Message(usize, Option<u64>),
     Undo,
     Redo,
     Reset,
@@ -159,6 +169,37 @@ impl AppState {
         AppState { player: self.player.apply(Action::Load { steps, step }), run: Some(run), editing, ..self.clone() }
     }
 
+    /// Does what a gesture on the diagram asks: times are read off the diagram's axis and snap to
+    /// 1, 10 or 100 ms by how many milliseconds a screen pixel spans there.
+    #[cfg(feature = "editor")]
+    fn gesture(&self, editing: &Editing, run: &RunRef, gesture: Gesture) -> AppState {
+        let axis = Axis::new(&run.layout, &run.trace);
+        let moved = |from: f32, to: f32, px_per_unit: f32| {
+            let ((t0, per_unit), (t1, _)) = (axis.ms(from), axis.ms(to));
+            (t1 as i64 - t0 as i64, snap_step(per_unit / px_per_unit.max(0.01)))
+        };
+        match gesture {
+            Gesture::Drag { fault, grip, from, to, px_per_unit } => {
+                let (delta, step) = moved(from, to, px_per_unit);
+                self.edited(editing.nudge(run, fault, grip, delta, step))
+            }
+            Gesture::Nudge { fault, grip, delta_ms } => self.edited(editing.nudge(run, fault, grip, delta_ms, delta_ms.unsigned_abs())),
+            Gesture::Delay { send, from, to, px_per_unit } => match moved(from, to, px_per_unit) {
+                (delta, step) if delta > 0 => self.edited(editing.message(run, send, Some(delta as u64 / step * step.max(1)))),
+                _ => self.clone(),
+            },
+            Gesture::Select(i) => AppState { editing: Some(Rc::new(editing.pick(Some(i)))), ..self.clone() },
+            Gesture::Remove(i) => self.edited(editing.apply(&Edit::Remove { path: format!("faults[{i}]") })),
+            Gesture::Add { lane, y } => match (&editing.tool, run.scenario.participants.get(lane)) {
+                (Some(kind), Some(p)) => {
+                    let at = axis.ms(y).0 / 10 * 10;
+                    self.edited(editing.add_fault(kind, run, at, Some(p.id())))
+                }
+                _ => self.clone(),
+            },
+        }
+    }
+
     /// The simulated time at the cursor.
     #[cfg(feature = "editor")]
     fn now_ms(&self) -> u64 {
@@ -195,7 +236,10 @@ impl AppState {
             EditMsg::Start | EditMsg::Open(_) | EditMsg::New(_) => self.clone(),
             EditMsg::Apply(edit) => self.edited(editing.apply(&edit)),
             // A new fault or client starts at the cursor's time: the run forks from where it is.
-            EditMsg::AddFault(kind) => self.edited(editing.add_fault(&kind, run, self.now_ms())),
+            EditMsg::AddFault(kind) => self.edited(editing.add_fault(&kind, run, self.now_ms(), None)),
+            EditMsg::Gesture(gesture) => self.gesture(editing, run, gesture),
+            EditMsg::Tool(kind) => AppState { editing: Some(Rc::new(editing.choose_tool(&kind))), ..self.clone() },
+            EditMsg::Message(send, extra_ms) => self.edited(editing.message(run, send, extra_ms)),
             EditMsg::AddClient => self.edited(editing.add_client(run, self.now_ms())),
             EditMsg::Design(tag) => self.edited(editing.switch_design(run, &tag)),
             EditMsg::RemoveParticipant(i) => self.edited(editing.remove_participant(run, i)),
@@ -329,6 +373,11 @@ pub fn App() -> Html {
             let on_key = dispatch.clone();
             let keys = EventListener::new_with_options(&gloo::utils::document(), "keydown", options, move |e| {
                 let e: &KeyboardEvent = e.unchecked_ref();
+                #[cfg(feature = "editor")]
+                if let Some(gesture) = gestures::key(e) {
+                    e.prevent_default();
+                    return on_handle_key(&on_key, gesture);
+                }
                 if e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return;
                 }
@@ -359,6 +408,7 @@ pub fn App() -> Html {
                     let edit = match kind.as_str() {
                         "design" => EditMsg::Design(text),
                         "new" => EditMsg::New(text),
+                        "tool" => EditMsg::Tool(text),
                         _ => EditMsg::Apply(Edit::Set { value: start::typed(&kind, &text), path }),
                     };
                     dispatch.dispatch(Msg::Edit(edit));
@@ -371,6 +421,27 @@ pub fn App() -> Html {
             #[cfg(not(feature = "editor"))]
             let (edit, files) = (dispatch, ());
             move || drop((hash, keys, edit, files))
+        });
+    }
+    // Drags and clicks on the editor's layer over the diagram.
+    #[cfg(feature = "editor")]
+    {
+        let dispatch = state.dispatcher();
+        let run = state.run.clone().filter(|_| state.editing.is_some());
+        use_effect_with(run, move |run| {
+            let listeners = run.clone().map(|run| {
+                gestures::on_pointer(run, move |gesture| {
+                    let picked = match gesture {
+                        Gesture::Select(i) => Some(i),
+                        _ => None,
+                    };
+                    dispatch.dispatch(Msg::Edit(EditMsg::Gesture(gesture)));
+                    if let Some(i) = picked {
+                        browser::fields::after_render(move || browser::fields::reveal(&format!("#fault-{i}"), false));
+                    }
+                })
+            });
+            move || drop(listeners)
         });
     }
     // Playback: the only real timer in the app.
@@ -455,6 +526,21 @@ pub fn App() -> Html {
     }
 }
 
+/// Does what a key on a focused fault handle asks, and gives the focus back to the handle
+/// (written again with the run), or to its fields for Enter.
+#[cfg(feature = "editor")]
+fn on_handle_key(dispatch: &UseReducerDispatcher<AppState>, gesture: Gesture) {
+    let after = match gesture {
+        Gesture::Select(i) => Some(format!("#fault-{i} input, #fault-{i} select")),
+        Gesture::Nudge { fault, .. } => Some(format!("[data-fault=\"{fault}\"]")),
+        _ => None,
+    };
+    dispatch.dispatch(Msg::Edit(EditMsg::Gesture(gesture)));
+    if let Some(selector) = after {
+        browser::fields::after_render(move || browser::fields::reveal(&selector, true));
+    }
+}
+
 /// Returns the event of `new` at the simulated time of event `c` of `old`: as many events into
 /// that millisecond as `c` was (so an edit that changes nothing keeps the step), or the last
 /// event before it.
@@ -509,6 +595,14 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
                 true => Msg::Notice("The link to this edited scenario is copied: it opens the same diagram at the same step.".into()),
                 false => Msg::Notice("The link could not be copied here; copy it from the address bar.".into()),
             },
+            #[cfg(feature = "editor")]
+            (name, _) if name.starts_with("drop-message:") || name.starts_with("delay-message:") => {
+                let (what, send) = name.split_once(':').unwrap_or_default();
+                match send.parse() {
+                    Ok(send) => Msg::Edit(EditMsg::Message(send, (what == "delay-message").then_some(500))),
+                    Err(_) => return,
+                }
+            }
             #[cfg(feature = "editor")]
             (name, _) if name.starts_with("add-fault:") => Msg::Edit(EditMsg::AddFault(name["add-fault:".len()..].to_string())),
             #[cfg(feature = "editor")]
@@ -608,12 +702,12 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
                         { verdict(run, cursor) }
                     </div>
                 </div>
-                <DiagramView run={run.clone()} cursor={cursor} />
+                <DiagramView run={run.clone()} cursor={cursor} layer={editing.map(|e| AttrValue::from(e.layer(run)))} />
                 { controls(run, state.player, on_action) }
             </main>
             <aside class="panel" aria-label="Narration and state">
                 if let Some(editing) = editing {
-                    { editor(editing, run) }
+                    { editor(editing, run, cursor) }
                 }
                 { narration(run, cursor) }
                 { inspector(run, cursor) }

@@ -142,6 +142,17 @@ pub mod fields {
         }
     }
 
+    /// Scrolls the element matching `selector` into view, and focuses it if `focus`.
+    pub fn reveal(selector: &str, focus: bool) {
+        let Some(el) = window().document().and_then(|d| d.query_selector(selector).ok().flatten()) else { return };
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        el.scroll_into_view_with_scroll_into_view_options(&options);
+        if let (true, Ok(el)) = (focus, el.dyn_into::<web_sys::HtmlElement>()) {
+            let _ = el.focus();
+        }
+    }
+
     /// Copies the page's address to the clipboard; returns whether the browser offers a clipboard.
     pub fn copy_location() -> bool {
         let href = window().location().href().unwrap_or_default();

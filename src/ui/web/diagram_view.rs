@@ -11,6 +11,9 @@ use yew::prelude::*;
 pub struct Props {
     pub run: RunRef,
     pub cursor: Option<usize>,
+    /// A layer drawn over everything (the editor's handles), as SVG text.
+    #[prop_or_default]
+    pub layer: Option<AttrValue>,
 }
 
 #[derive(Properties, PartialEq)]
@@ -149,6 +152,9 @@ pub fn DiagramView(props: &Props) -> Html {
             <div class="diagram-stack" style={format!("max-width: {}px; --natural-width: {}px; --strip-height: {}%", Px(layout.width * 1.6), Px(layout.width), Px(STRIP_HEIGHT / layout.width * 100.0))}>
                 <StaticDiagram run={props.run.clone()} view={(!whole).then_some(*view)} />
                 { overlay(layout, props.cursor) }
+                if let Some(layer) = props.layer.clone() {
+                    { Html::from_html_unchecked(layer) }
+                }
             </div>
         </div>
     }

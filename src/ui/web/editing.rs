@@ -9,7 +9,7 @@
 use super::run::finish;
 use super::run::RunRef;
 #[cfg(feature = "editor")]
-use crate::edit::{self, doc, link, outcome, start, switch, written::written, Edit, History};
+use crate::edit::{self, doc, handles, link, outcome, start, switch, written::written, Edit, History};
 use crate::error::ScenarioError;
 #[cfg(feature = "editor")]
 use crate::{
@@ -37,6 +37,10 @@ pub struct Editing {
     pub notes: Vec<String>,
     /// The field path of the last edit.
     pub touched: Option<String>,
+    /// The fault picked on the diagram, whose numbers the editor shows first.
+    pub selected: Option<usize>,
+    /// The kind of fault a click on a lifeline adds, if one was chosen.
+    pub tool: Option<String>,
 }
 
 /// Runs a document: what the page shows of it, or why it cannot run.
@@ -87,7 +91,17 @@ impl Editing {
         let link = link::encode(&doc);
         let shown = run(&doc, &link)?;
         let original = original.unwrap_or(&shown).clone();
-        Ok((Editing { history: History::new(doc), original, link, problem: None, notes: Vec::new(), touched: None }, shown))
+        let editing = Editing {
+            history: History::new(doc),
+            original,
+            link,
+            problem: None,
+            notes: Vec::new(),
+            touched: None,
+            selected: None,
+            tool: None,
+        };
+        Ok((editing, shown))
     }
 
     /// Makes `doc` the current document if it runs; otherwise notes why not.
@@ -123,21 +137,70 @@ impl Editing {
         }
     }
 
-    /// Applies an edit.
+    /// Applies an edit. (Removing a fault lets go of the one picked on the diagram.)
     pub fn apply(&self, edit: &Edit) -> (Editing, Option<RunRef>) {
         let (editing, shown) = self.commit(edit::apply(self.history.now(), edit));
         let (Edit::Set { path, .. } | Edit::Insert { path, .. } | Edit::Remove { path }) = edit;
-        (Editing { touched: Some(path.clone()), ..editing }, shown)
+        let selected = if matches!(edit, Edit::Remove { .. }) && path.starts_with("faults[") { None } else { editing.selected };
+        (Editing { touched: Some(path.clone()), selected, ..editing }, shown)
     }
 
-    /// Adds a fault of `kind` (a name in [`start::FAULTS`]) at `at_ms`.
-    pub fn add_fault(&self, kind: &str, shown: &RunRef, at_ms: u64) -> (Editing, Option<RunRef>) {
-        match start::fault(kind, &shown.scenario, at_ms) {
-            Some(value) => self.apply(&Edit::Insert { path: "faults".into(), index: usize::MAX, value }),
+    /// Applies several edits as one change (one step of undo), picking fault `selected`.
+    fn apply_all(&self, edits: &[Edit], selected: usize) -> (Editing, Option<RunRef>) {
+        let mut doc = Ok(self.history.now().clone());
+        for e in edits {
+            doc = doc.and_then(|d| edit::apply(&d, e));
+        }
+        let (editing, shown) = self.commit(doc);
+        (Editing { selected: Some(selected), ..editing }, shown)
+    }
+
+    /// Adds a fault of `kind` (a name in [`start::FAULTS`]) at `at_ms`, on participant `on` or
+    /// where [`start::fault`] puts it, and picks it.
+    pub fn add_fault(&self, kind: &str, shown: &RunRef, at_ms: u64, on: Option<&str>) -> (Editing, Option<RunRef>) {
+        match start::fault(kind, &shown.scenario, at_ms, on) {
+            Some(value) => {
+                let (editing, shown) = self.insert_fault(value);
+                (Editing { tool: None, ..editing }, shown)
+            }
             None => {
                 (Editing { problem: Some(ScenarioError::new("faults", format!("no participant can take a {kind}"))), ..self.clone() }, None)
             }
         }
+    }
+
+    /// Moves `grip` of fault `i` by `delta_ms`, snapped to `step` ms, and picks it.
+    pub fn nudge(&self, shown: &RunRef, i: usize, grip: handles::Grip, delta_ms: i64, step: u64) -> (Editing, Option<RunRef>) {
+        match handles::nudge(&shown.scenario, i, grip, delta_ms, step) {
+            Some(edits) => self.apply_all(&edits, i),
+            None => (self.pick(Some(i)), None),
+        }
+    }
+
+    /// Drops the message sent at event `send`, or delays it by `extra_ms`.
+    pub fn message(&self, shown: &RunRef, send: usize, extra_ms: Option<u64>) -> (Editing, Option<RunRef>) {
+        let messages = handles::messages(&shown.scenario, &shown.trace, &shown.layout);
+        match messages.iter().find(|m| m.send == send) {
+            Some(m) => self.insert_fault(handles::message_fault(m, extra_ms)),
+            None => (self.clone(), None),
+        }
+    }
+
+    /// Adds a fault at the end of the schedule and picks it.
+    fn insert_fault(&self, value: Value) -> (Editing, Option<RunRef>) {
+        let (editing, shown) = self.apply(&Edit::Insert { path: "faults".into(), index: usize::MAX, value });
+        let selected = shown.as_ref().map(|s| s.scenario.faults.len() - 1).or(editing.selected);
+        (Editing { selected, ..editing }, shown)
+    }
+
+    /// Picks fault `i` (or none), whose numbers the editor then shows first.
+    pub fn pick(&self, i: Option<usize>) -> Editing {
+        Editing { selected: i, ..self.clone() }
+    }
+
+    /// Chooses the kind of fault a click on a lifeline adds (none for an empty name).
+    pub fn choose_tool(&self, kind: &str) -> Editing {
+        Editing { tool: (!kind.is_empty()).then(|| kind.to_string()), ..self.clone() }
     }
 
     /// Adds a client at `at_ms` with the first client's script.
@@ -172,8 +235,21 @@ impl Editing {
         self.settle(history)
     }
 
-    /// The editor's text for the run on screen; its Close button opens `close` (the player's page).
-    pub fn panel(&self, shown: &RunRef, close: &str) -> String {
+    /// The layer over the diagram of the run on screen: its faults' handles, its messages'
+    /// targets and its lifelines' strips.
+    pub fn layer(&self, shown: &RunRef) -> String {
+        let faults = handles::handles(&shown.scenario, &shown.trace, &shown.layout);
+        let messages = if shown.layout.items.len() <= MESSAGE_TARGETS_UP_TO {
+            handles::messages(&shown.scenario, &shown.trace, &shown.layout)
+        } else {
+            Vec::new()
+        };
+        panels::handles(&shown.layout, &faults, &messages, self.selected, self.tool.as_deref())
+    }
+
+    /// The editor's text for the run on screen at `cursor`; its Close button opens `close` (the
+    /// player's page).
+    pub fn panel(&self, shown: &RunRef, close: &str, cursor: Option<usize>) -> String {
         let change = outcome::change(&self.original.trace, &shown.words());
         let state = EditorState {
             outcome: &format!("Compared with the original: {change}."),
@@ -184,9 +260,28 @@ impl Editing {
             close,
             notes: &self.notes,
             touched: self.touched.as_deref(),
+            selected: self.selected,
+            tool: self.tool.as_deref(),
+            message: cursor.and_then(|c| message_at(shown, c)),
         };
         panels::editor(&shown.scenario, &state)
     }
+}
+
+/// Runs with more drawn items than this offer no message targets on the diagram (there would
+/// be thousands); their faults still have handles.
+#[cfg(feature = "editor")]
+const MESSAGE_TARGETS_UP_TO: usize = 400;
+
+/// Returns the message sent or delivered at event `c` that a new fault could drop or delay: its
+/// sending event, and it in words.
+#[cfg(feature = "editor")]
+fn message_at(shown: &RunRef, c: usize) -> Option<(usize, String)> {
+    use crate::diagram::layout::Shape;
+    let arrow = shown.layout.items.iter().find(|i| matches!(i.shape, Shape::Arrow { .. }) && (i.events.0 == c || i.events.1 == c))?;
+    let m = handles::messages(&shown.scenario, &shown.trace, &shown.layout).into_iter().find(|m| m.send == arrow.events.0)?;
+    let label = arrow.label.as_ref().map_or("", |l| l.text.as_str());
+    Some((m.send, format!("{} → {}: {label}", m.from, m.to)))
 }
 
 /// The player's build: scenarios are edited on the editor's page, so there is never one here.
@@ -204,7 +299,11 @@ impl Editing {
         match *self {}
     }
 
-    pub fn panel(&self, _: &RunRef, _: &str) -> String {
+    pub fn panel(&self, _: &RunRef, _: &str, _: Option<usize>) -> String {
+        match *self {}
+    }
+
+    pub fn layer(&self, _: &RunRef) -> String {
         match *self {}
     }
 }

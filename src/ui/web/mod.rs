@@ -6,6 +6,8 @@ mod controls;
 mod diagram_view;
 mod editing;
 mod event_log;
+#[cfg(feature = "editor")]
+mod gestures;
 mod legend;
 mod panels;
 mod run;

@@ -17,12 +17,12 @@ fn card(class: &str, testid: &str, text: &str) -> Html {
 }
 
 /// The scenario editor, for the run on screen.
-pub fn editor(editing: &Editing, run: &RunRef) -> Html {
+pub fn editor(editing: &Editing, run: &RunRef, cursor: Option<usize>) -> Html {
     let close = match &editing.original().target {
         Target::Edited(_) => "../".to_string(),
         target => format!("../{}", route::format(&Route { target: target.clone(), step: 0 })),
     };
-    card("card editor", "editor", &editing.panel(run, &close))
+    card("card editor", "editor", &editing.panel(run, &close, cursor))
 }
 
 /// What just happened and why it matters.

@@ -1,0 +1,168 @@
+//! Pointer and keyboard input on the editor's layer over the diagram (see
+//! [`crate::ui::panels::handles`]), turned into [`Gesture`]s: a drag of a handle's grip or a
+//! message's head, a click on a handle or a lifeline, a key on a focused handle. What a gesture
+//! changes is worked out by [`crate::edit::handles`]; here only diagram units are read.
+
+use crate::edit::handles::{Axis, Grip};
+use crate::present::number::group_u;
+use crate::ui::web::run::RunRef;
+use gloo::events::{EventListener, EventListenerOptions};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::{Element, PointerEvent};
+
+/// What the user did on the diagram, in diagram units.
+pub enum Gesture {
+    /// Dragged fault `fault`'s `grip` from `from` to `to` (y), at `px_per_unit` screen pixels per unit.
+    Drag { fault: usize, grip: Grip, from: f32, to: f32, px_per_unit: f32 },
+    /// Dragged the head of the message sent at event `send` from `from` to `to`.
+    Delay { send: usize, from: f32, to: f32, px_per_unit: f32 },
+    /// Clicked (or pressed Enter on) fault `fault`.
+    Select(usize),
+    /// Clicked lifeline `lane` at `y`.
+    Add { lane: usize, y: f32 },
+    /// Moved fault `fault`'s `grip` by `delta_ms` with the keyboard.
+    Nudge { fault: usize, grip: Grip, delta_ms: i64 },
+    /// Pressed Delete on fault `fault`.
+    Remove(usize),
+}
+
+/// A press on the layer, until it is let go.
+struct Press {
+    /// The element that follows the pointer while it moves.
+    moving: Element,
+    fault: Option<usize>,
+    send: Option<usize>,
+    lane: Option<usize>,
+    grip: Grip,
+    /// The grabbed edge's y, and where the pointer started, in client pixels.
+    y: f32,
+    client_y: f32,
+    px_per_unit: f32,
+    moved: bool,
+}
+
+/// A pointer this close to where it was pressed has clicked, not dragged.
+const CLICK_PX: f32 = 4.0;
+
+fn number(el: &Element, name: &str) -> Option<f32> {
+    el.get_attribute(name)?.parse().ok()
+}
+
+/// Returns the layer's screen pixels per diagram unit, and its top in client pixels.
+fn scale(layer: &Element) -> (f32, f32) {
+    let rect = layer.get_bounding_client_rect();
+    let units = layer.get_attribute("viewBox").and_then(|v| v.split(' ').nth(3)?.parse::<f32>().ok()).unwrap_or(1.0);
+    (rect.height() as f32 / units.max(1.0), rect.top() as f32)
+}
+
+/// Reads a press on the layer: a grip, a message's head or a lifeline's strip.
+fn press(e: &PointerEvent) -> Option<Press> {
+    let target = e.target()?.dyn_into::<Element>().ok()?;
+    let layer = target.closest("svg.handles").ok()??;
+    let (px_per_unit, top) = scale(&layer);
+    let client_y = e.client_y() as f32;
+    let handle = target.closest("[data-fault]").ok().flatten();
+    let fault = handle.as_ref().and_then(|h| h.get_attribute("data-fault")?.parse().ok());
+    let send = target.get_attribute("data-send").and_then(|s| s.parse().ok());
+    let lane = target.get_attribute("data-lane").and_then(|s| s.parse().ok());
+    let grip = target.get_attribute("data-grip").and_then(|g| Grip::parse(&g)).unwrap_or(Grip::Move);
+    let y = number(&target, "data-y").unwrap_or((client_y - top) / px_per_unit);
+    // Moving a whole fault moves its whole handle; an edge or a head moves alone.
+    let moving = match (&handle, grip) {
+        (Some(h), Grip::Move) => h.clone(),
+        _ => target,
+    };
+    (fault.is_some() || send.is_some() || lane.is_some()).then_some(Press {
+        moving,
+        fault,
+        send,
+        lane,
+        grip,
+        y,
+        client_y,
+        px_per_unit,
+        moved: false,
+    })
+}
+
+/// Shows the time a drag would move to beside the pointer.
+fn show_time(layer: Option<Element>, run: &RunRef, y: f32, x: f32) {
+    let Some(tip) = layer.and_then(|l| l.query_selector(".drag-time").ok().flatten()) else { return };
+    let axis = Axis::new(&run.layout, &run.trace);
+    let _ = tip.remove_attribute("hidden");
+    let _ = tip.set_attribute("transform", &format!("translate({:.0} {:.0})", x + 12.0, y - 24.0));
+    if let Ok(Some(text)) = tip.query_selector("text") {
+        text.set_text_content(Some(&format!("{} ms", group_u(axis.ms(y).0))));
+    }
+}
+
+/// Listens for presses, drags and releases on the editor's layer over `run`'s diagram; `send`
+/// gets each finished gesture. Returns the listeners, which stop when dropped.
+pub fn on_pointer(run: RunRef, send: impl Fn(Gesture) + 'static) -> [EventListener; 3] {
+    let document = gloo::utils::document();
+    let pressed: Rc<RefCell<Option<Press>>> = Rc::default();
+    let options = EventListenerOptions::enable_prevent_default();
+    let down = {
+        let pressed = pressed.clone();
+        EventListener::new_with_options(&document, "pointerdown", options, move |e| {
+            let e: &PointerEvent = e.unchecked_ref();
+            if let Some(p) = press(e).filter(|_| e.button() == 0) {
+                // Keep the page from selecting text or scrolling while a handle is dragged.
+                if p.send.is_some() || p.fault.is_some() {
+                    e.prevent_default();
+                }
+                *pressed.borrow_mut() = Some(p);
+            }
+        })
+    };
+    let moved = {
+        let pressed = pressed.clone();
+        EventListener::new(&document, "pointermove", move |e| {
+            let e: &PointerEvent = e.unchecked_ref();
+            let mut pressed = pressed.borrow_mut();
+            let Some(p) = pressed.as_mut().filter(|p| p.lane.is_none()) else { return };
+            let dy = e.client_y() as f32 - p.client_y;
+            p.moved |= dy.abs() > CLICK_PX;
+            if p.moved {
+                let units = dy / p.px_per_unit;
+                let _ = p.moving.set_attribute("transform", &format!("translate(0 {units:.1})"));
+                let layer = p.moving.closest("svg.handles").ok().flatten();
+                let x = layer.as_ref().map_or(0.0, |l| (e.client_x() as f32 - l.get_bounding_client_rect().left() as f32) / p.px_per_unit);
+                show_time(layer, &run, p.y + units, x);
+            }
+        })
+    };
+    let up = EventListener::new(&document, "pointerup", move |e| {
+        let e: &PointerEvent = e.unchecked_ref();
+        let Some(p) = pressed.borrow_mut().take() else { return };
+        let _ = p.moving.remove_attribute("transform");
+        let to = p.y + (e.client_y() as f32 - p.client_y) / p.px_per_unit;
+        let gesture = match (p.moved, p.fault, p.send, p.lane) {
+            (true, Some(fault), _, _) => Gesture::Drag { fault, grip: p.grip, from: p.y, to, px_per_unit: p.px_per_unit },
+            (true, None, Some(send), _) => Gesture::Delay { send, from: p.y, to, px_per_unit: p.px_per_unit },
+            (false, Some(fault), _, _) => Gesture::Select(fault),
+            (false, None, None, Some(lane)) => Gesture::Add { lane, y: p.y },
+            _ => return,
+        };
+        send(gesture);
+    });
+    [down, moved, up]
+}
+
+/// Reads a key pressed on a focused fault handle: ↑/↓ move it by 10 ms (100 with Alt), with
+/// Shift they change its length; Delete or Backspace removes it; Enter selects it.
+pub fn key(e: &web_sys::KeyboardEvent) -> Option<Gesture> {
+    let target = e.target()?.dyn_into::<Element>().ok()?;
+    let fault = target.get_attribute("data-fault")?.parse().ok()?;
+    let step = if e.alt_key() { 100 } else { 10 };
+    let grip = if e.shift_key() { Grip::End } else { Grip::Move };
+    Some(match e.key().as_str() {
+        "ArrowUp" => Gesture::Nudge { fault, grip, delta_ms: -step },
+        "ArrowDown" => Gesture::Nudge { fault, grip, delta_ms: step },
+        "Delete" | "Backspace" => Gesture::Remove(fault),
+        "Enter" | " " => Gesture::Select(fault),
+        _ => return None,
+    })
+}
