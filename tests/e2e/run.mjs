@@ -174,6 +174,72 @@ await check('editing the unfenced race: a shorter pause is safe, a longer one un
   expect((await text(page, 'edit-outcome')) === 'Compared with the original: still unsafe: Client A\'s write (token 41) was accepted although Client A no longer held the lock at 1,555 ms.', await text(page, 'edit-outcome'));
 });
 
+await check('faults are dragged, resized and removed on the diagram and by keys; a clicked message is dropped, a dragged head delays it', async (page) => {
+  await page.goto(`${url}edit/#/lease-race-unfenced/0`);
+  await page.waitForSelector('[data-fault="0"]');
+  // Drag the end of A's pause up above the lease's expiry (1,005 ms): shorter than the lease, so safe.
+  const grip = page.locator('[data-fault="0"] [data-grip=end]');
+  await grip.scrollIntoViewIfNeeded();
+  const end = await grip.boundingBox();
+  const expiry = await page.locator('svg[role=img] .axis text', { hasText: /^1,005 ms$/ }).boundingBox();
+  await page.mouse.move(end.x + end.width / 2, end.y + end.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(end.x + end.width / 2, expiry.y - 16, { steps: 10 });
+  expect(/^\d[\d,]* ms$/.test(await page.locator('.drag-time text').textContent()), 'the time under the pointer is shown while dragging');
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelector('[data-testid=edit-outcome]').innerText.includes('now safe'));
+  const shorter = Number(await field(page, 'faults[0].for_ms').inputValue());
+  expect(shorter > 500 && shorter < 950 && shorter % 10 === 0, `the pause is ${shorter} ms, snapped to 10 ms`);
+  expect(await page.locator('[data-testid=fault-0].edit-fault--selected').count() === 1, 'the dragged fault is picked in the form');
+  // The keys do the same: Shift+Alt+↓ lengthens by 100 ms on a 100 ms grid, and the handle keeps the focus.
+  await page.locator('[data-fault="0"]').focus();
+  for (let i = 0; i < 8; i++) await page.keyboard.press('Shift+Alt+ArrowDown');
+  await page.waitForFunction((n) => document.querySelector('[data-edit="faults[0].for_ms"]').value === String(n), Math.round((shorter + 100) / 100) * 100 + 700);
+  await page.waitForFunction(() => document.querySelector('[data-testid=edit-outcome]').innerText.includes('still unsafe'));
+  expect(await page.evaluate(() => document.activeElement.getAttribute('data-fault')) === '0', 'the handle keeps the focus');
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => document.querySelector('[data-edit="faults[0].at_ms"]').value === '40');
+  await page.keyboard.press('Delete');
+  await page.waitForFunction(() => !document.querySelector('[data-fault="0"]'));
+  expect((await text(page, 'edit-outcome')).includes('now safe'), 'without the pause the race is gone');
+  await page.click('[data-testid=undo]');
+  await page.waitForSelector('[data-fault="0"]');
+  // A pause placed by clicking Client B's lifeline.
+  await setField(page, 'tool', 'pause');
+  await page.waitForSelector('[data-testid=lane-hit-3]');
+  const lane = await page.locator('[data-testid=lane-hit-3]').boundingBox();
+  await page.mouse.click(lane.x + lane.width / 2, lane.y + 40);
+  await page.waitForSelector('[data-testid=fault-1]');
+  expect((await field(page, 'faults[1].node').inputValue()) === 'B', 'the new pause is on the lifeline clicked');
+  expect(!(await page.locator('.lane-hit').count()), 'one click adds one fault');
+
+  // On the fenced race, a click on B's write drops it: the resource never sees 42 and takes A's stale 41.
+  await page.goto(`${url}edit/#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=handles]');
+  const trace = JSON.parse(cli('run', 'lease-race-fenced', '--format', 'json'));
+  const send = trace.events.findIndex((e) => e.kind === 'send' && e.msg.type === 'write' && e.msg.token === 42);
+  await page.locator(`[data-action="drop-message:${send}"]`).dispatchEvent('click');
+  await page.waitForSelector('[data-testid=fault-1]');
+  expect((await page.locator('[data-testid=fault-1] h3').innerText()) === 'dropped message', 'the drop is a fault in the schedule');
+  expect((await text(page, 'edit-outcome')).includes('now unsafe'), await text(page, 'edit-outcome'));
+  await page.click('[data-testid=undo]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=fault-1]'));
+  // Dragging the head of that write down delays it: A's stale 41 arrives first.
+  const head = page.locator(`.msg-head[data-send="${send}"]`);
+  await head.scrollIntoViewIfNeeded();
+  const h = await head.boundingBox();
+  await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+  await page.mouse.down();
+  const later = await page.locator('svg[role=img] .axis text', { hasText: /^1,555 ms$/ }).boundingBox();
+  await page.mouse.move(h.x + h.width / 2, later.y + 60, { steps: 10 });
+  await page.mouse.up();
+  await page.waitForSelector('[data-testid=fault-1]');
+  expect((await page.locator('[data-testid=fault-1] h3').innerText()) === 'delayed message', 'the delay is a fault in the schedule');
+  const extra = Number(await field(page, 'faults[1].extra_ms').inputValue());
+  expect(extra >= 390, `delayed by ${extra} ms`);
+  expect((await text(page, 'edit-outcome')).includes('now unsafe'), await text(page, 'edit-outcome'));
+});
+
 await check('an edit the scenario cannot take is named by its field, and the page keeps working', async (page) => {
   await page.goto(`${url}edit/#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=editor]');

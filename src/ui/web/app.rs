@@ -175,15 +175,20 @@ impl AppState {
     fn gesture(&self, editing: &Editing, run: &RunRef, gesture: Gesture) -> AppState {
         let axis = Axis::new(&run.layout, &run.trace);
         let moved = |from: f32, to: f32, px_per_unit: f32| {
-            let ((t0, per_unit), (t1, _)) = (axis.ms(from), axis.ms(to));
+            // The snap follows the zoom where the pointer was let go.
+            let ((t0, _), (t1, per_unit)) = (axis.ms(from), axis.ms(to));
             (t1 as i64 - t0 as i64, snap_step(per_unit / px_per_unit.max(0.01)))
         };
+        let editing = &Editing { keys: false, ..editing.clone() };
         match gesture {
             Gesture::Drag { fault, grip, from, to, px_per_unit } => {
                 let (delta, step) = moved(from, to, px_per_unit);
                 self.edited(editing.nudge(run, fault, grip, delta, step))
             }
-            Gesture::Nudge { fault, grip, delta_ms } => self.edited(editing.nudge(run, fault, grip, delta_ms, delta_ms.unsigned_abs())),
+            Gesture::Nudge { fault, grip, delta_ms } => {
+                let (moved, shown) = editing.nudge(run, fault, grip, delta_ms, delta_ms.unsigned_abs());
+                self.edited((Editing { keys: true, ..moved }, shown))
+            }
             Gesture::Delay { send, from, to, px_per_unit } => match moved(from, to, px_per_unit) {
                 (delta, step) if delta > 0 => self.edited(editing.message(run, send, Some(delta as u64 / step * step.max(1)))),
                 _ => self.clone(),
@@ -232,6 +237,8 @@ impl AppState {
                 _ => self.clone(),
             };
         };
+        // Only keys on a fault's handle keep the focus there; any other change lets it go.
+        let editing = &Editing { keys: editing.keys && matches!(msg, EditMsg::Gesture(_)), ..(**editing).clone() };
         match msg {
             EditMsg::Start | EditMsg::Open(_) | EditMsg::New(_) => self.clone(),
             EditMsg::Apply(edit) => self.edited(editing.apply(&edit)),
@@ -423,6 +430,16 @@ pub fn App() -> Html {
             move || drop((hash, keys, edit, files))
         });
     }
+    // A fault moved with the keys keeps the focus on its handle, which each run writes again.
+    #[cfg(feature = "editor")]
+    {
+        let held = state.editing.as_ref().filter(|e| e.keys).and_then(|e| e.selected);
+        use_effect(move || {
+            if let Some(i) = held {
+                browser::fields::refocus(&format!("[data-fault=\"{i}\"]"));
+            }
+        });
+    }
     // Drags and clicks on the editor's layer over the diagram.
     #[cfg(feature = "editor")]
     {
@@ -532,7 +549,6 @@ pub fn App() -> Html {
 fn on_handle_key(dispatch: &UseReducerDispatcher<AppState>, gesture: Gesture) {
     let after = match gesture {
         Gesture::Select(i) => Some(format!("#fault-{i} input, #fault-{i} select")),
-        Gesture::Nudge { fault, .. } => Some(format!("[data-fault=\"{fault}\"]")),
         _ => None,
     };
     dispatch.dispatch(Msg::Edit(EditMsg::Gesture(gesture)));

@@ -136,9 +136,15 @@ pub mod fields {
         let Some(document) = window().document() else { return };
         let idle = document.active_element().is_none_or(|el| el.tag_name() == "BODY");
         if let (true, Ok(Some(el))) = (idle, document.query_selector(selector)) {
-            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
+            focus(&el);
+        }
+    }
+
+    /// Focuses an HTML or SVG element (both have focus(), on different interfaces).
+    fn focus(el: &web_sys::Element) {
+        let f = js_sys::Reflect::get(el, &JsValue::from_str("focus")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        if let Some(f) = f {
+            let _ = f.call0(el);
         }
     }
 
@@ -148,8 +154,8 @@ pub mod fields {
         let options = web_sys::ScrollIntoViewOptions::new();
         options.set_block(web_sys::ScrollLogicalPosition::Nearest);
         el.scroll_into_view_with_scroll_into_view_options(&options);
-        if let (true, Ok(el)) = (focus, el.dyn_into::<web_sys::HtmlElement>()) {
-            let _ = el.focus();
+        if focus {
+            self::focus(&el);
         }
     }
 

@@ -41,6 +41,8 @@ pub struct Editing {
     pub selected: Option<usize>,
     /// The kind of fault a click on a lifeline adds, if one was chosen.
     pub tool: Option<String>,
+    /// Whether the picked fault is being moved with the keys, so its handle keeps the focus.
+    pub keys: bool,
 }
 
 /// Runs a document: what the page shows of it, or why it cannot run.
@@ -100,6 +102,7 @@ impl Editing {
             touched: None,
             selected: None,
             tool: None,
+            keys: false,
         };
         Ok((editing, shown))
     }

@@ -32,6 +32,8 @@ pub enum Gesture {
 struct Press {
     /// The element that follows the pointer while it moves.
     moving: Element,
+    /// A window's body when one of its ends is grabbed, with its y and height, to stretch.
+    body: Option<(Element, f32, f32)>,
     fault: Option<usize>,
     send: Option<usize>,
     lane: Option<usize>,
@@ -69,22 +71,24 @@ fn press(e: &PointerEvent) -> Option<Press> {
     let lane = target.get_attribute("data-lane").and_then(|s| s.parse().ok());
     let grip = target.get_attribute("data-grip").and_then(|g| Grip::parse(&g)).unwrap_or(Grip::Move);
     let y = number(&target, "data-y").unwrap_or((client_y - top) / px_per_unit);
-    // Moving a whole fault moves its whole handle; an edge or a head moves alone.
+    // Moving a whole fault moves its whole handle; an edge stretches its body; a head moves alone.
+    let body = match (&handle, grip) {
+        (Some(h), Grip::Start | Grip::End) => h.query_selector("rect.body").ok().flatten(),
+        _ => None,
+    };
+    let body = body.and_then(|b| Some((b.clone(), number(&b, "y")?, number(&b, "height")?)));
     let moving = match (&handle, grip) {
         (Some(h), Grip::Move) => h.clone(),
         _ => target,
     };
-    (fault.is_some() || send.is_some() || lane.is_some()).then_some(Press {
-        moving,
-        fault,
-        send,
-        lane,
-        grip,
-        y,
-        client_y,
-        px_per_unit,
-        moved: false,
-    })
+    let p = Press { moving, body, fault, send, lane, grip, y, client_y, px_per_unit, moved: false };
+    (fault.is_some() || send.is_some() || lane.is_some()).then_some(p)
+}
+
+/// Sets a window body's top and height (never below 2 units).
+fn stretch(body: &Element, y: f32, height: f32) {
+    let _ = body.set_attribute("y", &format!("{y:.1}"));
+    let _ = body.set_attribute("height", &format!("{:.1}", height.max(2.0)));
 }
 
 /// Shows the time a drag would move to beside the pointer.
@@ -128,6 +132,10 @@ pub fn on_pointer(run: RunRef, send: impl Fn(Gesture) + 'static) -> [EventListen
             if p.moved {
                 let units = dy / p.px_per_unit;
                 let _ = p.moving.set_attribute("transform", &format!("translate(0 {units:.1})"));
+                if let Some((body, y, height)) = &p.body {
+                    let (y, height) = if p.grip == Grip::Start { (y + units, height - units) } else { (*y, height + units) };
+                    stretch(body, y, height);
+                }
                 let layer = p.moving.closest("svg.handles").ok().flatten();
                 let x = layer.as_ref().map_or(0.0, |l| (e.client_x() as f32 - l.get_bounding_client_rect().left() as f32) / p.px_per_unit);
                 show_time(layer, &run, p.y + units, x);
@@ -138,6 +146,9 @@ pub fn on_pointer(run: RunRef, send: impl Fn(Gesture) + 'static) -> [EventListen
         let e: &PointerEvent = e.unchecked_ref();
         let Some(p) = pressed.borrow_mut().take() else { return };
         let _ = p.moving.remove_attribute("transform");
+        if let Some((body, y, height)) = &p.body {
+            stretch(body, *y, *height);
+        }
         let to = p.y + (e.client_y() as f32 - p.client_y) / p.px_per_unit;
         let gesture = match (p.moved, p.fault, p.send, p.lane) {
             (true, Some(fault), _, _) => Gesture::Drag { fault, grip: p.grip, from: p.y, to, px_per_unit: p.px_per_unit },
