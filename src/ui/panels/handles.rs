@@ -52,14 +52,20 @@ fn handle(s: &mut String, h: &Handle, selected: bool) {
             grip(s, Grip::End, x - 12.0, y1 - 5.0, 24.0, 10.0);
         }
         HandleShape::Band { x0, x1, y0, y1 } => {
+            // A band spans lanes and often much of the run: only its tab and its edges take the
+            // pointer, so what lies under it stays reachable.
             let _ = write!(
                 s,
-                r#"<rect class="body" data-grip="move" data-y="{}" x="{}" y="{}" width="{}" height="{}"/>"#,
-                Px(y0),
+                r#"<rect class="body body--band" x="{}" y="{}" width="{}" height="{}"/><g class="tab" data-grip="move" data-y="{}"><rect x="{}" y="{}" width="24" height="20" rx="4"/><text x="{}" y="{}">⇕</text></g>"#,
                 Px(x0),
                 Px(y0),
                 Px(x1 - x0),
-                Px(y1 - y0)
+                Px(y1 - y0),
+                Px(y0),
+                Px(x1 - 26.0),
+                Px(y0 + 2.0),
+                Px(x1 - 14.0),
+                Px(y0 + 16.0)
             );
             grip(s, Grip::Start, x0, y0 - 5.0, x1 - x0, 10.0);
             grip(s, Grip::End, x0, y1 - 5.0, x1 - x0, 10.0);
@@ -130,7 +136,9 @@ pub fn handles(layout: &Layout, handles: &[Handle], messages: &[Message], select
             Px(y2)
         );
     }
-    for h in handles {
+    // Bands first: the smaller handles sit on top of them.
+    let (bands, others): (Vec<&Handle>, Vec<&Handle>) = handles.iter().partition(|h| matches!(h.shape, HandleShape::Band { .. }));
+    for h in bands.into_iter().chain(others) {
         handle(&mut s, h, selected == Some(h.fault));
     }
     s.push_str(r#"<g class="drag-time" hidden=""><rect rx="4" width="92" height="20"/><text x="46" y="14"></text></g></svg>"#);

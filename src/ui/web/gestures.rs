@@ -69,6 +69,8 @@ fn press(e: &PointerEvent) -> Option<Press> {
     let fault = handle.as_ref().and_then(|h| h.get_attribute("data-fault")?.parse().ok());
     let send = target.get_attribute("data-send").and_then(|s| s.parse().ok());
     let lane = target.get_attribute("data-lane").and_then(|s| s.parse().ok());
+    // A grip may hold parts of its own (a band's tab holds its box and glyph).
+    let target = target.closest("[data-grip]").ok().flatten().unwrap_or(target);
     let grip = target.get_attribute("data-grip").and_then(|g| Grip::parse(&g)).unwrap_or(Grip::Move);
     let y = number(&target, "data-y").unwrap_or((client_y - top) / px_per_unit);
     // Moving a whole fault moves its whole handle; an edge stretches its body; a head moves alone.
