@@ -172,3 +172,27 @@ fn states_replayed_from_checkpoints_match_the_trace_at_every_event() {
         assert_eq!(s.resource.data.clone().zip(Some(s.resource.version)), data, "#{i}");
     }
 }
+
+#[test]
+fn two_runs_on_one_time_axis_draw_the_same_time_at_the_same_height() {
+    use lockstep::diagram::layout::{layout_on, TimeAxis, ROW};
+    let (a, b) = (run_lesson("lease-race-fenced"), run_lesson("network-delay"));
+    let axis = TimeAxis::of(&[&a.trace, &b.trace]);
+    let (la, lb) = (layout_on(&a.words(), &axis), layout_on(&b.words(), &axis));
+    assert_eq!((la.height, &la.ticks, &la.gaps), (lb.height, &lb.ticks, &lb.gaps), "one axis, one set of labels");
+    // Every event of either run is below every event of either run that came at an earlier
+    // millisecond, and a millisecond both runs have starts within a row in both.
+    let mut all: Vec<(u64, f32, bool)> = a.events.iter().zip(&la.rows).map(|(e, &y)| (e.at_ms, y, true)).collect();
+    all.extend(b.events.iter().zip(&lb.rows).map(|(e, &y)| (e.at_ms, y, false)));
+    for &(t1, y1, _) in &all {
+        assert!(all.iter().filter(|x| x.0 > t1).all(|x| x.1 > y1), "{t1} ms at {y1} is above every later event");
+    }
+    let first = |t: u64, side: bool| all.iter().filter(|x| x.0 == t && x.2 == side).map(|x| x.1).reduce(f32::min);
+    for &(t, ..) in &all {
+        if let (Some(ya), Some(yb)) = (first(t, true), first(t, false)) {
+            assert!((ya - yb).abs() <= ROW, "{t} ms: {ya} and {yb}");
+        }
+    }
+    // Alone, a run is laid out exactly as on its own.
+    assert_eq!(layout_on(&a.words(), &TimeAxis::of(&[&a.trace])), layout(&a.words()));
+}

@@ -115,6 +115,7 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
             selected: Some(0),
             tool: Some("pause"),
             message: Some((3, "A → L: acquire".into())),
+            beside: Some("fenced"),
         };
         let text = panels::editor(&lesson.scenario, &state);
         let wrapped = format!("<div>{text}</div>");
@@ -144,6 +145,7 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
         selected: None,
         tool: None,
         message: Some((1, "<u>message</u>".into())),
+        beside: None,
     };
     let text = panels::editor(&hostile, &state);
     let shown = texts(&text);

@@ -240,6 +240,36 @@ await check('faults are dragged, resized and removed on the diagram and by keys;
   expect((await text(page, 'edit-outcome')).includes('now unsafe'), await text(page, 'edit-outcome'));
 });
 
+await check('two variants side by side share one time axis, each with its verdict, and step together', async (page) => {
+  await page.goto(`${url}edit/#/lease-race-unfenced/0`);
+  await page.waitForSelector('[data-testid=editor]');
+  await setField(page, 'beside', 'fenced');
+  await page.waitForSelector('[data-testid=pair]');
+  await page.click('[data-testid=lesson-title]');
+  await page.keyboard.press('End');
+  const verdicts = async () => [await page.locator('[data-testid=pair-beside] [data-testid=verdict]').innerText(), await page.locator('[data-testid=pair-edited] [data-testid=verdict]').innerText()];
+  await page.waitForFunction(() => document.querySelector('[data-testid=step-count]').innerText.startsWith('Step 38 of 38'));
+  let [left, right] = await verdicts();
+  expect(left.startsWith('Safe') && right.startsWith('Unsafe'), `fenced beside unfenced: ${left} | ${right}`);
+  expect((await page.locator('[data-testid=pair-beside]').innerText()).includes('rejected: token 41 < 42'), 'the fenced side rejects token 41');
+  // Stepping moves both cursors to the same simulated time, at the same height.
+  for (let i = 0; i < 8; i++) await page.keyboard.press('ArrowLeft');
+  const cursors = await page.locator('[data-testid=pair] svg.overlay .cursor-line').evaluateAll((ls) => ls.map((l) => l.getAttribute('y1')));
+  expect(cursors.length === 2 && cursors[0] === cursors[1], `both cursors at one height: ${cursors}`);
+  // Beside the original, a shorter pause: the original is unsafe, the edit safe.
+  await setField(page, 'beside', 'original');
+  await setField(page, 'faults[0].for_ms', 500);
+  await page.click('[data-testid=lesson-title]');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('[data-testid=pair-beside] h2').innerText === 'The original');
+  await page.waitForFunction(() => document.querySelector('[data-testid=pair-edited] [data-testid=verdict]').innerText.startsWith('Safe'));
+  [left, right] = await verdicts();
+  expect(left.startsWith('Unsafe') && right.startsWith('Safe'), `original beside the edit: ${left} | ${right}`);
+  await page.click('[data-testid=stop-beside]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=pair]'));
+  expect((await field(page, 'beside').inputValue()) === '', 'the choice is cleared');
+});
+
 await check('an edit the scenario cannot take is named by its field, and the page keeps working', async (page) => {
   await page.goto(`${url}edit/#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=editor]');

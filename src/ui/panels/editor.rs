@@ -39,6 +39,8 @@ pub struct EditorState<'a> {
     pub tool: Option<&'a str>,
     /// The message at the cursor that a fault could drop or delay: its sending event and words.
     pub message: Option<(usize, String)>,
+    /// The variant drawn beside the run: `original`, or a resource mode.
+    pub beside: Option<&'a str>,
 }
 
 /// A number field: `label`, its unit, and an optional range.
@@ -59,6 +61,7 @@ fn choice(s: &mut String, path: &str, value: &str, label: &str, options: impl It
     let kind = match path {
         "lock.design" => "design",
         "tool" => "tool",
+        "beside" => "beside",
         _ => "text",
     };
     let _ = write!(
@@ -137,6 +140,13 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
     }
     s.push_str("</select>");
     s.push_str(r#"<label class="btn btn--small" title="Open a scenario JSON file; you can also drop one on the page or paste its text">Open a file…<input type="file" accept=".json,application/json" data-open-file="" data-testid="open-file" hidden=""/></label></div>"#);
+    let mut variants = vec![(String::new(), "nothing".to_string()), ("original".to_string(), "the original".to_string())];
+    if scenario.participants.iter().any(|p| matches!(p, Participant::Resource { .. })) {
+        variants.extend(RESOURCE_MODES.iter().map(|(name, _)| (name.to_string(), format!("this, with the resource {name}"))));
+    }
+    s.push_str(r#"<div class="edit-beside">"#);
+    choice(&mut s, "beside", state.beside.unwrap_or(""), "side by side with", variants.into_iter());
+    s.push_str("</div>");
     if let Some(e) = state.link_problem {
         let _ = write!(s, r#"<p class="edit-note">{}</p>"#, Escaped(&e.problem));
     }

@@ -95,6 +95,8 @@ pub enum EditMsg {
     Tool(String),
     /// Drops the message sent at this event, or delays it by some milliseconds.
     Message(usize, Option<u64>),
+    /// Draws a variant beside the edited run: `original`, a resource mode, or none.
+    Beside(String),
     Undo,
     Redo,
     Reset,
@@ -247,6 +249,7 @@ impl AppState {
             EditMsg::Gesture(gesture) => self.gesture(editing, run, gesture),
             EditMsg::Tool(kind) => AppState { editing: Some(Rc::new(editing.choose_tool(&kind))), ..self.clone() },
             EditMsg::Message(send, extra_ms) => self.edited(editing.message(run, send, extra_ms)),
+            EditMsg::Beside(which) => self.edited(editing.beside(&which)),
             EditMsg::AddClient => self.edited(editing.add_client(run, self.now_ms())),
             EditMsg::Design(tag) => self.edited(editing.switch_design(run, &tag)),
             EditMsg::RemoveParticipant(i) => self.edited(editing.remove_participant(run, i)),
@@ -416,6 +419,7 @@ pub fn App() -> Html {
                         "design" => EditMsg::Design(text),
                         "new" => EditMsg::New(text),
                         "tool" => EditMsg::Tool(text),
+                        "beside" => EditMsg::Beside(text),
                         _ => EditMsg::Apply(Edit::Set { value: start::typed(&kind, &text), path }),
                     };
                     dispatch.dispatch(Msg::Edit(edit));
@@ -447,7 +451,8 @@ pub fn App() -> Html {
         let run = state.run.clone().filter(|_| state.editing.is_some());
         use_effect_with(run, move |run| {
             let listeners = run.clone().map(|run| {
-                gestures::on_pointer(run, move |gesture| {
+                let scroll = gestures::scroll_together();
+                let pointer = gestures::on_pointer(run, move |gesture| {
                     let picked = match gesture {
                         Gesture::Select(i) => Some(i),
                         _ => None,
@@ -456,7 +461,8 @@ pub fn App() -> Html {
                     if let Some(i) = picked {
                         browser::fields::after_render(move || browser::fields::reveal(&format!("#fault-{i}"), false));
                     }
-                })
+                });
+                (scroll, pointer)
             });
             move || drop(listeners)
         });
@@ -519,8 +525,16 @@ pub fn App() -> Html {
         },
     };
 
+    let paired = state.editing.as_ref().is_some_and(|e| e.beside_run().is_some());
+    let view = if state.table.is_some() {
+        Some("table")
+    } else if paired {
+        Some("pair")
+    } else {
+        None
+    };
     html! {
-        <div class="app" data-view={state.table.is_some().then_some("table")} onclick={on_click}>
+        <div class="app" data-view={view} onclick={on_click}>
             <header class="topbar">
                 { Html::from_html_unchecked(AttrValue::Static(BRAND)) }
                 <div class="topbar-actions">
@@ -568,6 +582,45 @@ fn same_time(old: &[Event], c: usize, new: &[Event]) -> usize {
     (first + into).min(end.max(1) - 1)
 }
 
+/// The run's diagram (with the editor's layer over it while editing), or, while a variant is
+/// drawn beside it, both.
+fn diagrams(run: &RunRef, cursor: Option<usize>, editing: Option<&Editing>) -> Html {
+    #[cfg(feature = "editor")]
+    if let Some((title, other)) = editing.and_then(|e| e.beside_run()) {
+        return pair(run, cursor, &title, &other, editing);
+    }
+    html! { <DiagramView run={run.clone()} cursor={cursor} layer={editing.map(|e| AttrValue::from(e.layer(run)))} /> }
+}
+
+/// The edited run beside a variant of it, on one time axis, each with its verdict; the variant's
+/// cursor stays at the same simulated time as the run's, and at the run's end shows the
+/// variant's end too, so both outcomes can be read.
+#[cfg(feature = "editor")]
+fn pair(run: &RunRef, cursor: Option<usize>, title: &str, other: &RunRef, editing: Option<&Editing>) -> Html {
+    let events = &other.trace.events;
+    let beside = match cursor {
+        Some(c) if c + 1 == run.trace.events.len() => events.len().checked_sub(1),
+        Some(c) => events.partition_point(|e| e.at_ms <= run.trace.events[c].at_ms).checked_sub(1),
+        None => None,
+    };
+    html! {
+        <div class="pair" data-testid="pair">
+            <section class="pair-side" data-testid="pair-beside">
+                <div class="pair-head"><h2>{title}</h2>{ verdict(other, beside) }</div>
+                <DiagramView run={other.clone()} cursor={beside} />
+            </section>
+            <section class="pair-side" data-testid="pair-edited">
+                <div class="pair-head">
+                    <h2>{"Edited"}</h2>
+                    { verdict(run, cursor) }
+                    <button class="btn btn--small" data-action="beside:" data-testid="stop-beside">{"✕ One diagram"}</button>
+                </div>
+                <DiagramView run={run.clone()} cursor={cursor} layer={editing.map(|e| AttrValue::from(e.layer(run)))} />
+            </section>
+        </div>
+    }
+}
+
 /// Whether a run can be edited: a lesson or a comparison cell (not the stress run).
 fn editable(run: &RunRef) -> bool {
     run.source.is_some() || matches!(run.target, Target::Compare { .. })
@@ -611,6 +664,8 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
                 true => Msg::Notice("The link to this edited scenario is copied: it opens the same diagram at the same step.".into()),
                 false => Msg::Notice("The link could not be copied here; copy it from the address bar.".into()),
             },
+            #[cfg(feature = "editor")]
+            (name, _) if name.starts_with("beside:") => Msg::Edit(EditMsg::Beside(name["beside:".len()..].to_string())),
             #[cfg(feature = "editor")]
             (name, _) if name.starts_with("drop-message:") || name.starts_with("delay-message:") => {
                 let (what, send) = name.split_once(':').unwrap_or_default();
@@ -718,7 +773,7 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
                         { verdict(run, cursor) }
                     </div>
                 </div>
-                <DiagramView run={run.clone()} cursor={cursor} layer={editing.map(|e| AttrValue::from(e.layer(run)))} />
+                { diagrams(run, cursor, editing) }
                 { controls(run, state.player, on_action) }
             </main>
             <aside class="panel" aria-label="Narration and state">

@@ -5,15 +5,16 @@
 //! The editor is its own page (`edit/`, built with the `editor` feature), so the player's page
 //! stays small; in the player's build nothing is ever edited, and [`Editing`] has no values.
 
-#[cfg(feature = "editor")]
-use super::run::finish;
 use super::run::RunRef;
+#[cfg(feature = "editor")]
+use super::run::{finish, side_by_side};
 #[cfg(feature = "editor")]
 use crate::edit::{self, doc, handles, link, outcome, start, switch, written::written, Edit, History};
 use crate::error::ScenarioError;
 #[cfg(feature = "editor")]
 use crate::{
     engine,
+    scenario::format::{Participant, RESOURCE_MODES},
     scenario::json::{self, Value},
     scenario::validate,
     ui::panels::{self, EditorState},
@@ -43,6 +44,28 @@ pub struct Editing {
     pub tool: Option<String>,
     /// Whether the picked fault is being moved with the keys, so its handle keeps the focus.
     pub keys: bool,
+    /// The variant drawn beside the edited run, if one is chosen.
+    pub beside: Option<Beside>,
+}
+
+/// A variant drawn beside the edited run on the same time axis: `original`, or the edited
+/// scenario with its resource in another mode (a name in [`RESOURCE_MODES`]).
+#[cfg(feature = "editor")]
+#[derive(Clone)]
+pub struct Beside {
+    pub which: String,
+    pub run: RunRef,
+}
+
+#[cfg(feature = "editor")]
+impl Beside {
+    /// Says what the variant is, as its column's title.
+    pub fn title(&self) -> String {
+        match self.which.as_str() {
+            "original" => "The original".into(),
+            mode => format!("With the resource {mode}"),
+        }
+    }
 }
 
 /// Runs a document: what the page shows of it, or why it cannot run.
@@ -103,6 +126,7 @@ impl Editing {
             selected: None,
             tool: None,
             keys: false,
+            beside: None,
         };
         Ok((editing, shown))
     }
@@ -123,10 +147,49 @@ impl Editing {
     /// and notes why not.
     fn settle(&self, history: History) -> (Editing, Option<RunRef>) {
         let link = link::encode(history.now());
-        match run(history.now(), &link) {
-            Ok(shown) => (Editing { history, link, problem: None, notes: Vec::new(), ..self.clone() }, Some(shown)),
+        let which = self.beside.as_ref().map(|b| b.which.as_str());
+        match run(history.now(), &link).and_then(|shown| self.paired(which, history.now(), &link, shown)) {
+            Ok((beside, shown)) => (Editing { history, link, problem: None, notes: Vec::new(), beside, ..self.clone() }, Some(shown)),
             Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
         }
+    }
+
+    /// Returns the variant `which` of `doc` (whose run is `shown`) and `shown`, laid out side by
+    /// side; or `shown` alone when no variant is chosen.
+    fn paired(
+        &self,
+        which: Option<&str>,
+        doc: &Value,
+        link: &Result<String, ScenarioError>,
+        shown: RunRef,
+    ) -> Result<(Option<Beside>, RunRef), ScenarioError> {
+        let other = match which {
+            None => return Ok((None, shown)),
+            Some("original") => self.original.clone(),
+            Some(mode) => {
+                let Some(k) = shown.scenario.participants.iter().position(|p| matches!(p, Participant::Resource { .. })) else {
+                    return Err(ScenarioError::new("participants", "there is no resource whose mode could change"));
+                };
+                if !RESOURCE_MODES.iter().any(|(name, _)| *name == mode) {
+                    return Err(ScenarioError::new(format!("participants[{k}].mode"), format!("no resource mode is called “{mode}”")));
+                }
+                let value = Some(Value::String(mode.into()));
+                run(&edit::apply(doc, &Edit::Set { path: format!("participants[{k}].mode"), value })?, link)?
+            }
+        };
+        let (other, shown) = side_by_side(&other, &shown);
+        Ok((Some(Beside { which: which.unwrap_or_default().to_string(), run: other }), shown))
+    }
+
+    /// Returns the title and run of the variant drawn beside the edited run, if one is chosen.
+    pub fn beside_run(&self) -> Option<(String, RunRef)> {
+        self.beside.as_ref().map(|b| (b.title(), b.run.clone()))
+    }
+
+    /// Draws the variant `which` beside the edited run (none for an empty name).
+    pub fn beside(&self, which: &str) -> (Editing, Option<RunRef>) {
+        let beside = (!which.is_empty()).then(|| Beside { which: which.to_string(), run: self.original.clone() });
+        Editing { beside, ..self.clone() }.settle(self.history.clone())
     }
 
     /// Switches to the design tagged `tag`, noting what else had to change.
@@ -266,6 +329,7 @@ impl Editing {
             selected: self.selected,
             tool: self.tool.as_deref(),
             message: cursor.and_then(|c| message_at(shown, c)),
+            beside: self.beside.as_ref().map(|b| b.which.as_str()),
         };
         panels::editor(&shown.scenario, &state)
     }
@@ -307,6 +371,10 @@ impl Editing {
     }
 
     pub fn layer(&self, _: &RunRef) -> String {
+        match *self {}
+    }
+
+    pub fn beside_run(&self) -> Option<(String, RunRef)> {
         match *self {}
     }
 }

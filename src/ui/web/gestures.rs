@@ -179,3 +179,23 @@ pub fn key(e: &web_sys::KeyboardEvent) -> Option<Gesture> {
         _ => return None,
     })
 }
+
+/// Keeps the two diagrams drawn side by side scrolled together. Returns the listener, which
+/// stops when dropped.
+pub fn scroll_together() -> EventListener {
+    let options = EventListenerOptions::run_in_capture_phase();
+    EventListener::new_with_options(&gloo::utils::document(), "scroll", options, |e| {
+        let Some(el) = e.target().and_then(|t| t.dyn_into::<Element>().ok()) else { return };
+        if !el.matches(".pair .diagram-scroll").unwrap_or(false) {
+            return;
+        }
+        let Ok(all) = gloo::utils::document().query_selector_all(".pair .diagram-scroll") else { return };
+        for i in 0..all.length() {
+            if let Some(other) = all.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                if other != el && (other.scroll_top() - el.scroll_top()).abs() > 1 {
+                    other.set_scroll_top(el.scroll_top());
+                }
+            }
+        }
+    })
+}

@@ -2,6 +2,8 @@
 
 use crate::design::Design;
 use crate::diagram::inspect::{History, Snapshot};
+#[cfg(feature = "editor")]
+use crate::diagram::layout::{layout_on, TimeAxis};
 use crate::diagram::window::Window;
 use crate::diagram::{layout, Layout};
 use crate::engine::{self, Trace};
@@ -103,4 +105,19 @@ pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trac
     let history = History::new(&trace);
     let window = Window::new(&layout);
     RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, window, history }))
+}
+
+/// Returns two runs laid out on one time axis, to be drawn side by side: the same simulated
+/// time is at the same height in both.
+#[cfg(feature = "editor")]
+pub fn side_by_side(a: &RunRef, b: &RunRef) -> (RunRef, RunRef) {
+    let axis = TimeAxis::of(&[&a.trace, &b.trace]);
+    let relaid = |run: &RunRef| {
+        let layout = layout_on(&run.words(), &axis);
+        let window = Window::new(&layout);
+        let (scenario, trace) = (run.scenario.clone(), run.trace.clone());
+        let history = History::new(&trace);
+        RunRef(Rc::new(Run { target: run.target.clone(), scenario, source: run.source.clone(), trace, layout, window, history }))
+    };
+    (relaid(a), relaid(b))
 }
