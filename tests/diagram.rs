@@ -177,7 +177,7 @@ fn states_replayed_from_checkpoints_match_the_trace_at_every_event() {
 fn two_runs_on_one_time_axis_draw_the_same_time_at_the_same_height() {
     use lockstep::diagram::layout::{layout_on, TimeAxis, ROW};
     let (a, b) = (run_lesson("lease-race-fenced"), run_lesson("network-delay"));
-    let axis = TimeAxis::of(&[&a.trace, &b.trace]);
+    let axis = TimeAxis::shared(&a.trace, &b.trace);
     let (la, lb) = (layout_on(&a.words(), &axis), layout_on(&b.words(), &axis));
     assert_eq!((la.height, &la.ticks, &la.gaps), (lb.height, &lb.ticks, &lb.gaps), "one axis, one set of labels");
     // Every event of either run is below every event of either run that came at an earlier
@@ -194,5 +194,5 @@ fn two_runs_on_one_time_axis_draw_the_same_time_at_the_same_height() {
         }
     }
     // Alone, a run is laid out exactly as on its own.
-    assert_eq!(layout_on(&a.words(), &TimeAxis::of(&[&a.trace])), layout(&a.words()));
+    assert_eq!(layout_on(&a.words(), &TimeAxis::of(&a.trace)), layout(&a.words()));
 }

@@ -346,13 +346,21 @@ fn merge(a: Vec<Moment>, b: &[Moment]) -> Vec<Moment> {
 }
 
 impl TimeAxis {
-    /// Returns the axis for `traces`, drawn side by side (usually one).
-    pub fn of(traces: &[&crate::engine::Trace]) -> TimeAxis {
-        let all = traces.iter().fold(Vec::new(), |acc, t| merge(acc, &moments(t)));
+    /// Returns the axis of one trace.
+    pub fn of(trace: &crate::engine::Trace) -> TimeAxis {
+        TimeAxis::from_moments(&moments(trace))
+    }
+
+    /// Returns one axis for two traces drawn side by side.
+    pub fn shared(a: &crate::engine::Trace, b: &crate::engine::Trace) -> TimeAxis {
+        TimeAxis::from_moments(&merge(moments(a), &moments(b)))
+    }
+
+    fn from_moments(all: &[Moment]) -> TimeAxis {
         let px_per_ms = scale(all.last().map_or(1, |m| m.at_ms));
         let (mut slots, mut gaps, mut ticks) = (Vec::with_capacity(all.len()), Vec::new(), Vec::new());
         let (mut y, mut last_ms) = (TOP, 0u64);
-        for m in &all {
+        for m in all {
             let dt = m.at_ms - last_ms;
             let to_scale = dt as f32 * px_per_ms;
             if to_scale > MAX_IDLE_PX {
@@ -391,7 +399,7 @@ impl TimeAxis {
 
 /// Lays out a whole trace.
 pub fn layout(words: &Words) -> Layout {
-    layout_on(words, &TimeAxis::of(&[words.trace()]))
+    layout_on(words, &TimeAxis::of(words.trace()))
 }
 
 /// Lays out a whole trace on `axis`, which may be shared with traces drawn beside it.

@@ -52,7 +52,7 @@ impl<'a> Axis<'a> {
             (Some(prev), true) => {
                 let ((y0, t0), (y1, t1)) = (self.at(prev), self.at(next));
                 let per_unit = (t1 - t0) as f32 / (y1 - y0).max(1.0);
-                (t0 + ((y - y0) * per_unit).round() as u64, per_unit)
+                (t0 + ((y - y0) * per_unit + 0.5) as u64, per_unit)
             }
             (None, _) => (0, 0.0),
             (Some(last), false) => (self.at(last).1, 0.0),
@@ -241,7 +241,8 @@ fn number(n: impl ToString) -> Option<Value> {
 pub fn nudge(scenario: &Scenario, i: usize, grip: Grip, delta_ms: i64, step: u64) -> Option<Vec<Edit>> {
     let f = scenario.faults.get(i)?;
     let step = step.max(1) as i64;
-    let snap = |v: i64| ((v as f64 / step as f64).round() as i64 * step).max(0);
+    // To the nearest step, halves away from zero, in whole numbers.
+    let snap = |v: i64| (v.signum() * ((v.abs() + step / 2) / step * step)).max(0);
     let at = f.at_ms();
     let length = match f {
         Fault::Pause { for_ms, .. } | Fault::Partition { for_ms, .. } | Fault::Delay { for_ms, .. } => Some(("for_ms", *for_ms)),

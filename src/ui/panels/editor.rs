@@ -214,7 +214,7 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
     let _ = write!(
         s,
         r#"<p class="help">Drag a fault on the diagram to move it, or its ends to resize it; Tab to it for the keys ({}).</p>"#,
-        Escaped(&KEYS_HELP.to_lowercase())
+        Escaped(KEYS_HELP)
     );
     for (i, f) in scenario.faults.iter().enumerate() {
         faults(&mut s, i, f, state.selected == Some(i));

@@ -10,7 +10,7 @@ use crate::edit::handles::{Grip, Handle, HandleShape, Message};
 use std::fmt::Write;
 
 /// How to move a focused fault with the keyboard, said to screen readers and in tooltips.
-pub const KEYS_HELP: &str = "↑/↓ move it, Shift+↑/↓ change its length, Alt for 100 ms steps, Delete removes it, Enter edits its numbers";
+pub const KEYS_HELP: &str = "↑/↓ move it, shift+↑/↓ change its length, alt for 100 ms steps, delete removes it, enter edits its numbers";
 
 /// The half-width of a lifeline's strip where a click adds a fault.
 const LANE_HIT: f32 = 22.0;

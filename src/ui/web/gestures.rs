@@ -3,6 +3,7 @@
 //! message's head, a click on a handle or a lifeline, a key on a focused handle. What a gesture
 //! changes is worked out by [`crate::edit::handles`]; here only diagram units are read.
 
+use crate::diagram::svg::Px;
 use crate::edit::handles::{Axis, Grip};
 use crate::present::number::group_u;
 use crate::ui::web::run::RunRef;
@@ -48,14 +49,21 @@ struct Press {
 /// A pointer this close to where it was pressed has clicked, not dragged.
 const CLICK_PX: f32 = 4.0;
 
+/// Reads a decimal with the browser's parseFloat (Rust's float reader would weigh more than
+/// this whole module).
+fn decimal(text: &str) -> Option<f32> {
+    let v = js_sys::parse_float(text);
+    (!v.is_nan()).then_some(v as f32)
+}
+
 fn number(el: &Element, name: &str) -> Option<f32> {
-    el.get_attribute(name)?.parse().ok()
+    decimal(&el.get_attribute(name)?)
 }
 
 /// Returns the layer's screen pixels per diagram unit, and its top in client pixels.
 fn scale(layer: &Element) -> (f32, f32) {
     let rect = layer.get_bounding_client_rect();
-    let units = layer.get_attribute("viewBox").and_then(|v| v.split(' ').nth(3)?.parse::<f32>().ok()).unwrap_or(1.0);
+    let units = layer.get_attribute("viewBox").and_then(|v| decimal(v.split(' ').nth(3)?)).unwrap_or(1.0);
     (rect.height() as f32 / units.max(1.0), rect.top() as f32)
 }
 
@@ -89,8 +97,8 @@ fn press(e: &PointerEvent) -> Option<Press> {
 
 /// Sets a window body's top and height (never below 2 units).
 fn stretch(body: &Element, y: f32, height: f32) {
-    let _ = body.set_attribute("y", &format!("{y:.1}"));
-    let _ = body.set_attribute("height", &format!("{:.1}", height.max(2.0)));
+    let _ = body.set_attribute("y", &Px(y).to_string());
+    let _ = body.set_attribute("height", &Px(height.max(2.0)).to_string());
 }
 
 /// Shows the time a drag would move to beside the pointer.
@@ -98,7 +106,7 @@ fn show_time(layer: Option<Element>, run: &RunRef, y: f32, x: f32) {
     let Some(tip) = layer.and_then(|l| l.query_selector(".drag-time").ok().flatten()) else { return };
     let axis = Axis::new(&run.layout, &run.trace);
     let _ = tip.remove_attribute("hidden");
-    let _ = tip.set_attribute("transform", &format!("translate({:.0} {:.0})", x + 12.0, y - 24.0));
+    let _ = tip.set_attribute("transform", &format!("translate({} {})", Px(x + 12.0), Px(y - 24.0)));
     if let Ok(Some(text)) = tip.query_selector("text") {
         text.set_text_content(Some(&format!("{} ms", group_u(axis.ms(y).0))));
     }
@@ -133,7 +141,7 @@ pub fn on_pointer(run: RunRef, send: impl Fn(Gesture) + 'static) -> [EventListen
             p.moved |= dy.abs() > CLICK_PX;
             if p.moved {
                 let units = dy / p.px_per_unit;
-                let _ = p.moving.set_attribute("transform", &format!("translate(0 {units:.1})"));
+                let _ = p.moving.set_attribute("transform", &format!("translate(0 {})", Px(units)));
                 if let Some((body, y, height)) = &p.body {
                     let (y, height) = if p.grip == Grip::Start { (y + units, height - units) } else { (*y, height + units) };
                     stretch(body, y, height);

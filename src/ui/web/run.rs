@@ -111,7 +111,7 @@ pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trac
 /// time is at the same height in both.
 #[cfg(feature = "editor")]
 pub fn side_by_side(a: &RunRef, b: &RunRef) -> (RunRef, RunRef) {
-    let axis = TimeAxis::of(&[&a.trace, &b.trace]);
+    let axis = TimeAxis::shared(&a.trace, &b.trace);
     let relaid = |run: &RunRef| {
         let layout = layout_on(&run.words(), &axis);
         let window = Window::new(&layout);
