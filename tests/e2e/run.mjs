@@ -238,6 +238,13 @@ await check('faults are dragged, resized and removed on the diagram and by keys;
   const extra = Number(await field(page, 'faults[1].extra_ms').inputValue());
   expect(extra >= 390, `delayed by ${extra} ms`);
   expect((await text(page, 'edit-outcome')).includes('now unsafe'), await text(page, 'edit-outcome'));
+  // Without a pointer: at the step that sends the write, the editor offers the same.
+  await page.goto(`${url}edit/#/lease-race-fenced/${send + 1}`);
+  await page.waitForSelector('[data-testid=edit-message]');
+  expect((await text(page, 'edit-message')).includes('B → R: write "B" with token 42'), await text(page, 'edit-message'));
+  await page.click(`[data-testid="delay-message:${send}"]`);
+  await page.waitForSelector('[data-testid=fault-1]');
+  expect((await field(page, 'faults[1].extra_ms').inputValue()) === '500', 'delayed 500 ms from the keyboard path');
 });
 
 await check('two variants side by side share one time axis, each with its verdict, and step together', async (page) => {
