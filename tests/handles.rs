@@ -110,6 +110,15 @@ fn every_lesson_has_a_handle_per_fault_inside_the_diagram_and_the_layer_is_well_
                 HandleShape::Arrow { y1, y2, .. } => (y1, y2),
             };
             assert!(0.0 < ys.0 && ys.0 <= ys.1 && ys.1 <= s.layout.height, "{}: {} at {ys:?}", l.id(), h.name);
+            // A point fault that made an event sits on that event's mark.
+            if let (HandleShape::Dot { x, y }, Some(e)) = (&h.shape, s.trace.fault_events[h.fault]) {
+                let on_mark = s
+                    .layout
+                    .items
+                    .iter()
+                    .any(|i| i.events.0 == e && matches!(i.shape, Shape::Mark { x: mx, y: my, .. } if (mx, my) == (*x, *y)));
+                assert!(on_mark, "{}: {} is on its mark", l.id(), h.name);
+            }
         }
         let messages = handles::messages(&s.scenario, &s.trace, &s.layout);
         let layer = panels::handles(&s.layout, &hs, &messages, Some(0), Some("pause"));

@@ -164,7 +164,12 @@ pub fn handles(scenario: &Scenario, trace: &Trace, layout: &Layout) -> Vec<Handl
     for (i, f) in scenario.faults.iter().enumerate() {
         let at = span(f.at_ms());
         let y = axis.y(at);
-        let node_dot = |node: &str| HandleShape::Dot { x: lane(layout, scenario, node), y };
+        // A point fault sits on its mark, where the diagram drew it (a mark moves aside from a
+        // label it would cover), or at its time if it changed nothing.
+        let node_dot = |node: &str| match drawn(i, |s| matches!(s, Shape::Mark { .. })) {
+            Some(Shape::Mark { x, y, .. }) => HandleShape::Dot { x, y },
+            _ => HandleShape::Dot { x: lane(layout, scenario, node), y },
+        };
         let (shape, name, ends): (HandleShape, String, &'static [Grip]) = match f {
             Fault::Pause { node, for_ms, .. } => {
                 let shape = match drawn(i, |s| matches!(s, Shape::Span { span: Span::Pause, .. })) {
