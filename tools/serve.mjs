@@ -7,10 +7,13 @@ import { createRequire } from 'node:module';
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.svg': 'image/svg+xml' };
 
-/** Serves `root` on a loopback port (an ephemeral one by default); resolves to { url, close }. */
-export function serve(root, port = 0) {
+/** Serves `root` on a loopback port (an ephemeral one by default) under the path `under`; resolves to { url, close }. */
+export function serve(root, port = 0, under = '/') {
   const server = http.createServer((req, res) => {
     let p = decodeURIComponent(req.url.split('?')[0]);
+    // Served under a sub-path (as a project page of a static host is), nothing else exists.
+    if (!p.startsWith(under)) { res.writeHead(404); res.end(); return; }
+    p = '/' + p.slice(under.length);
     if (p.endsWith('/')) p += 'index.html';
     const file = path.join(root, path.normalize(p));
     if (!file.startsWith(path.resolve(root))) { res.writeHead(403); res.end(); return; }
@@ -21,7 +24,7 @@ export function serve(root, port = 0) {
     });
   });
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => {
-    resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() });
+    resolve({ url: `http://127.0.0.1:${server.address().port}${under}`, close: () => server.close() });
   }));
 }
 

@@ -95,8 +95,31 @@ pub fn format(route: &Route) -> String {
     }
 }
 
+/// Says whether moving the address from `from` to `to` opens another page for the browser's
+/// history (Back returns to the one before): another lesson, cell or table, but not another
+/// step of the same one, and not an edit of an edited scenario (every edit has its own link).
+pub fn is_new_page(from: &str, to: &str) -> bool {
+    fn place(hash: &str) -> &str {
+        match hash.rsplit_once('/') {
+            Some((place, step)) if !step.is_empty() && step.bytes().all(|b| b.is_ascii_digit()) => place,
+            _ => hash,
+        }
+    }
+    !from.is_empty() && !to.starts_with("#/edit/") && place(from) != place(to)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn another_lesson_is_a_new_page_and_another_step_is_not() {
+        use super::is_new_page;
+        assert!(is_new_page("#/lease-race-fenced/3", "#/short-pause/0"));
+        assert!(is_new_page("#/lease-race-fenced/3", "#/compare"));
+        assert!(!is_new_page("#/lease-race-fenced/3", "#/lease-race-fenced/9"));
+        assert!(!is_new_page("", "#/lease-race-fenced/0"), "the first address replaces none");
+        assert!(!is_new_page("#/edit/1.abc/2", "#/edit/1.abd/2"), "each edit has its own link");
+    }
+
     use super::*;
 
     #[test]

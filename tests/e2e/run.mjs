@@ -437,6 +437,52 @@ await check('a scenario too big for a link says to export it, and the address ba
   expect(!page.url().includes('/edit//'), `no broken link in the address bar: ${page.url()}`);
 });
 
+await check('the keyboard: a skip link to playback, Space plays after a click, the slider moves by steps, Back and Forward go between lessons', async (page) => {
+  await page.goto(`${url}#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=play]');
+  await page.keyboard.press('Tab');
+  expect((await page.evaluate(() => document.activeElement.className)) === 'skip-link', 'the first Tab reaches the skip link');
+  await page.keyboard.press('Enter');
+  expect((await page.evaluate(() => document.activeElement.getAttribute('data-testid'))) === 'play', 'it leads to Play');
+  // After clicking a lesson, Space plays it rather than opening it again.
+  await page.click('.lesson-link[data-route="#/short-pause/0"]');
+  await page.waitForFunction(() => location.hash.startsWith('#/short-pause/'));
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'true');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'false');
+  const slider = page.locator('[data-testid=scrubber]');
+  await slider.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  expect((await text(page, 'step-count')).startsWith('Step 2 of'), `two presses, two steps: ${await text(page, 'step-count')}`);
+  // Another lesson is a history entry; another step is not.
+  await page.goBack();
+  await page.waitForFunction(() => location.hash.startsWith('#/lease-race-fenced/'));
+  expect((await text(page, 'lesson-title')) === 'The lease expiration race, fenced', 'Back returns to the first lesson');
+  await page.goForward();
+  await page.waitForFunction(() => location.hash === '#/short-pause/2');
+  expect((await text(page, 'lesson-title')) === 'A pause shorter than the lease', 'Forward returns to the second, at its step');
+});
+
+await check('the site works under a sub-path of a static host: the player and the editor', async (page) => {
+  const sub = await serve(path.join(ROOT, 'dist'), 0, '/courses/distributed-locks/');
+  try {
+    await page.goto(`${sub.url}#/lease-race-fenced/0`);
+    await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
+    expect((await text(page, 'lesson-title')) === 'The lease expiration race, fenced', 'the lesson opens');
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => document.querySelector('[data-testid=verdict]').innerText.startsWith('Safe'));
+    expect((await page.locator('[data-testid=diagram]').innerText()).includes('rejected: token 41 < 42'), 'the run is drawn');
+    await page.click('[data-testid=edit]');
+    await page.waitForSelector('[data-testid=editor]');
+    expect(page.url().startsWith(`${sub.url}edit/`), `the editor opens under the same path: ${page.url()}`);
+  } finally {
+    sub.close();
+  }
+});
+
 await check('exports download SVG and Mermaid', async (page) => {
   await page.goto(`${url}#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=diagram] svg');

@@ -364,9 +364,9 @@ pub fn App() -> Html {
         use_effect_with(state.hash(), |hash| {
             let later = if hash.len() > LONG_LINK {
                 let hash = hash.clone();
-                Some(Timeout::new(300, move || browser::replace_hash(&hash)))
+                Some(Timeout::new(300, move || browser::show_hash(&hash)))
             } else {
-                browser::replace_hash(hash);
+                browser::show_hash(hash);
                 None
             };
             move || drop(later)
@@ -396,8 +396,10 @@ pub fn App() -> Html {
                 if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
                     return;
                 }
+                // Space plays or pauses wherever the focus is (outside a field), never pressing
+                // the button that was clicked last.
                 let action = match e.key().as_str() {
-                    " " if tag != "BUTTON" => Action::TogglePlay,
+                    " " => Action::TogglePlay,
                     "ArrowRight" => Action::Forward,
                     "ArrowLeft" => Action::Back,
                     "Home" => Action::ToStart,
@@ -535,6 +537,7 @@ pub fn App() -> Html {
     };
     html! {
         <div class="app" data-view={view} onclick={on_click}>
+            <button class="skip-link" data-action="skip">{"Skip to playback"}</button>
             <header class="topbar">
                 { Html::from_html_unchecked(AttrValue::Static(BRAND)) }
                 <div class="topbar-actions">
@@ -548,11 +551,13 @@ pub fn App() -> Html {
                     <button class="btn btn--ghost" data-action="dismiss" aria-label="Dismiss this message">{"✕"}</button>
                 </div>
             }
+            { stage }
+            // After the run in the page's order, so the keyboard reaches playback first; the
+            // grid still draws it on the left.
             <nav class="sidebar" aria-label="Lessons">
                 { picker() }
                 { questions() }
             </nav>
-            { stage }
         </div>
     }
 }
@@ -649,6 +654,7 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
         match (name.as_str(), run) {
             ("theme", _) => return browser::toggle_theme(),
             ("dismiss", _) => Msg::Dismiss,
+            ("skip", _) => return browser::focus_on("[data-testid=play]"),
             #[cfg(feature = "editor")]
             ("edit", _) => Msg::Edit(EditMsg::Start),
             #[cfg(not(feature = "editor"))]

@@ -2,6 +2,7 @@
 //! scrolling.
 
 use crate::ui::panels::{CURRENT_CLASS, ROUTE_ATTRIBUTE};
+use crate::ui::route;
 use wasm_bindgen::{JsCast, JsValue};
 
 fn window() -> web_sys::Window {
@@ -13,12 +14,33 @@ pub fn hash() -> String {
     window().location().hash().unwrap_or_default()
 }
 
-/// Replaces the hash without adding a history entry.
-pub fn replace_hash(hash: &str) {
-    if self::hash() != hash {
+/// Shows `hash` in the address bar: a new history entry for another page, else in place.
+pub fn show_hash(hash: &str) {
+    let now = self::hash();
+    if now != hash {
         if let Ok(history) = window().history() {
-            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(hash));
+            // Another lesson is a new entry, so Back returns to the last one; another step is not.
+            let _ = if route::is_new_page(&now, hash) {
+                history.push_state_with_url(&JsValue::NULL, "", Some(hash))
+            } else {
+                history.replace_state_with_url(&JsValue::NULL, "", Some(hash))
+            };
         }
+    }
+}
+
+/// Focuses an HTML or SVG element (both have focus(), on different interfaces).
+pub fn focus(el: &web_sys::Element) {
+    let f = js_sys::Reflect::get(el, &JsValue::from_str("focus")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    if let Some(f) = f {
+        let _ = f.call0(el);
+    }
+}
+
+/// Focuses the element matching `selector`, if there is one.
+pub fn focus_on(selector: &str) {
+    if let Some(el) = window().document().and_then(|d| d.query_selector(selector).ok().flatten()) {
+        focus(&el);
     }
 }
 
@@ -136,15 +158,7 @@ pub mod fields {
         let Some(document) = window().document() else { return };
         let idle = document.active_element().is_none_or(|el| el.tag_name() == "BODY");
         if let (true, Ok(Some(el))) = (idle, document.query_selector(selector)) {
-            focus(&el);
-        }
-    }
-
-    /// Focuses an HTML or SVG element (both have focus(), on different interfaces).
-    fn focus(el: &web_sys::Element) {
-        let f = js_sys::Reflect::get(el, &JsValue::from_str("focus")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        if let Some(f) = f {
-            let _ = f.call0(el);
+            super::focus(&el);
         }
     }
 
@@ -155,7 +169,7 @@ pub mod fields {
         options.set_block(web_sys::ScrollLogicalPosition::Nearest);
         el.scroll_into_view_with_scroll_into_view_options(&options);
         if focus {
-            self::focus(&el);
+            super::focus(&el);
         }
     }
 

@@ -1,4 +1,4 @@
-//! Playback controls: jump, step, play, speed and a scrubber over simulated time. The buttons
+//! Playback controls: jump, step, play, speed and a scrubber over the steps. The buttons
 //! name their action (`data-action`, see [`Action::named`]); the page's click handler does it.
 
 use super::run::RunRef;
@@ -28,18 +28,17 @@ fn icon(svg: &'static str) -> Html {
 /// The controls for `run` as the player stands; the scrubber and speed choice ask `on_action`.
 pub fn controls(run: &RunRef, p: Player, on_action: &Callback<Action>) -> Html {
     let events = &run.trace.events;
-    let end_ms = events.last().map_or(0, |e| e.at_ms);
     let now_ms = p.cursor().map_or(0, |c| events[c].at_ms);
     let button = |label: Html, aria: &'static str, name: &'static str, disabled: bool| {
         html! { <button class="btn btn--icon" aria-label={aria} title={aria} data-testid={name} data-action={name} {disabled}>{label}</button> }
     };
+    // The scrubber moves by events, so each arrow key press is one step.
     let on_scrub = {
         let on_action = on_action.clone();
-        let times: Vec<u64> = events.iter().map(|e| e.at_ms).collect();
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            if let Ok(ms) = input.value().parse::<u64>() {
-                on_action.emit(Action::Seek(times.partition_point(|&t| t <= ms)));
+            if let Ok(step) = input.value().parse::<usize>() {
+                on_action.emit(Action::Seek(step));
             }
         })
     };
@@ -73,8 +72,8 @@ pub fn controls(run: &RunRef, p: Player, on_action: &Callback<Action>) -> Html {
                 </label>
             </div>
             <div class="scrubber">
-                <input type="range" min="0" max={end_ms.to_string()} value={now_ms.to_string()} step="1"
-                    aria-label="Simulated time" aria-valuetext={format!("{} ms", group(now_ms as i64))}
+                <input type="range" min="0" max={p.steps.to_string()} value={p.step.to_string()} step="1"
+                    aria-label="Step" aria-valuetext={format!("step {} of {}, {} ms", group_u(p.step as u64), group_u(p.steps as u64), group(now_ms as i64))}
                     oninput={on_scrub} data-testid="scrubber" />
                 <span class="step-count" data-testid="step-count" aria-live="polite">
                     { format!("Step {} of {}", group_u(p.step as u64), group_u(p.steps as u64)) }
