@@ -1,11 +1,13 @@
 //! Words for people, built from typed events and a design's [`Vocabulary`]: the narration, the
-//! text trace, arrow and mark labels, findings, the verdict, the metrics, inspector sentences
+//! text trace, arrow and mark labels, the story's beats, findings, the verdict, the metrics, inspector sentences
 //! and export notes. Pure: it names no UI crate.
 
+pub mod beats;
 pub mod number;
 pub mod quoted;
 pub mod vocabulary;
 pub mod words;
 
+pub use beats::Beat;
 pub use vocabulary::{Names, Vocabulary};
 pub use words::Words;

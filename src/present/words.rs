@@ -97,7 +97,7 @@ impl<'a> Words<'a> {
     }
 
     /// Says what a refusal of this kind means for the data.
-    fn rejection_means(&self, reason: &Rejection) -> &'static str {
+    pub fn rejection_means(&self, reason: &Rejection) -> &'static str {
         match reason {
             Rejection::StaleToken { .. } => "The resource itself stopped a stale writer.",
             Rejection::VersionChanged { .. } | Rejection::NoVersion => {

@@ -99,10 +99,13 @@ pub fn format(route: &Route) -> String {
 /// history (Back returns to the one before): another lesson, cell or table, but not another
 /// step of the same one, and not an edit of an edited scenario (every edit has its own link).
 pub fn is_new_page(from: &str, to: &str) -> bool {
-    fn place(hash: &str) -> &str {
-        match hash.rsplit_once('/') {
-            Some((place, step)) if !step.is_empty() && step.bytes().all(|b| b.is_ascii_digit()) => place,
-            _ => hash,
+    // The address without a trailing `/<step>`.
+    fn place(hash: &str) -> &[u8] {
+        let h = hash.as_bytes();
+        let digits = h.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+        match h.len().checked_sub(digits + 1) {
+            Some(slash) if digits > 0 && h[slash] == b'/' => &h[..slash],
+            _ => h,
         }
     }
     !from.is_empty() && !to.starts_with("#/edit/") && place(from) != place(to)

@@ -4,7 +4,7 @@ use super::Escaped;
 use crate::engine::checker::FindingKind;
 use crate::engine::Trace;
 use crate::present::number::group;
-use crate::present::Words;
+use crate::present::{Beat, Words};
 use crate::scenario::Scenario;
 use std::fmt::Write;
 
@@ -16,12 +16,12 @@ fn finding_class(kind: FindingKind) -> &'static str {
     }
 }
 
-/// The narration of the event at `cursor`: when, who, what and what it means; before the first
-/// event, the setup.
-pub fn narration(scenario: &Scenario, trace: &Trace, words: &Words, cursor: Option<usize>) -> String {
+/// The narration of the event at `cursor`: when, who, what and what it means, and at a story
+/// beat (`beat`) why the moment matters; before the first event, the setup.
+pub fn narration(scenario: &Scenario, trace: &Trace, words: &Words, cursor: Option<usize>, beat: Option<&Beat>) -> String {
     let Some(c) = cursor else {
         return format!(
-            r#"<h2>The setup</h2><p class="intro">{}</p><p class="hint">Press <kbd>Space</kbd> to play, or <kbd>→</kbd> to step.</p>"#,
+            r#"<h2>The setup</h2><p class="intro">{}</p><p class="hint">Press <kbd>Space</kbd> to play, <kbd>→</kbd> to step, or <kbd>PageDown</kbd> for the next key moment.</p>"#,
             Escaped(&scenario.intro)
         );
     };
@@ -33,6 +33,9 @@ pub fn narration(scenario: &Scenario, trace: &Trace, words: &Words, cursor: Opti
         group(e.local_ms),
         Escaped(&words.narrate(c))
     );
+    if let Some(b) = beat {
+        let _ = write!(s, r#"<p class="beat-why" data-testid="beat"><strong>{}.</strong> {}</p>"#, Escaped(&b.title), Escaped(&b.why));
+    }
     for f in trace.verdict.findings.iter().filter(|f| f.event == c) {
         let _ = write!(
             s,

@@ -9,7 +9,7 @@ use super::event_log::event_log;
 #[cfg(feature = "editor")]
 use super::gestures::{self, Gesture};
 use super::legend::legend;
-use super::panels::{compare_table, editor, guarantees, inspector, narration, picker, questions, verdict};
+use super::panels::{compare_table, editor, guarantees, inspector, narration, sidebar, verdict_text};
 use super::run::{fetched, load, Load, RunRef};
 use crate::diagram::mermaid;
 use crate::diagram::svg;
@@ -23,6 +23,7 @@ use crate::engine::Event;
 use crate::error::ScenarioError;
 use crate::scenario::compare::{self, Cell};
 use crate::scenario::lessons::{self, Entry};
+use crate::ui::panels::Escaped;
 #[cfg(feature = "editor")]
 use crate::ui::panels::EDIT_ATTRIBUTE;
 use crate::ui::panels::ROUTE_ATTRIBUTE;
@@ -30,6 +31,7 @@ use crate::ui::player::{Action, Player};
 use crate::ui::route::{self, Route, Target};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::{Interval, Timeout};
+use std::fmt::Write;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -61,6 +63,8 @@ pub enum Msg {
     Fetched(&'static str, Result<String, String>),
     /// The hash changed under us (a pasted link, the back button).
     Hash(String),
+    /// Goes to the next story beat, or (false) the one before.
+    Beat(bool),
     Dismiss,
     /// Something to tell the user.
     #[cfg(feature = "editor")]
@@ -344,6 +348,11 @@ impl Reducible for AppState {
                 self.follow(&hash)
             }
             Msg::Dismiss => AppState { notice: None, ..(*self).clone() },
+            Msg::Beat(_) if self.table.is_some() => return self,
+            Msg::Beat(forward) => match self.run.as_ref().and_then(|run| run.beat_step(self.player.step, forward)) {
+                Some(step) => AppState { player: self.player.apply(Action::Seek(step)), ..(*self).clone() },
+                None => return self,
+            },
             #[cfg(feature = "editor")]
             Msg::Notice(notice) => AppState { notice: Some(notice), ..(*self).clone() },
             #[cfg(feature = "editor")]
@@ -372,7 +381,8 @@ pub fn App() -> Html {
             move || drop(later)
         });
     }
-    // Follow links pasted into the address bar, the keyboard (space, arrows, Home and End), and
+    // Follow links pasted into the address bar, the keyboard (space, arrows, Home, End and the
+    // beats' keys), and
     // the editor's fields.
     {
         let dispatch = state.dispatcher();
@@ -398,6 +408,11 @@ pub fn App() -> Html {
                 }
                 // Space plays or pauses wherever the focus is (outside a field), never pressing
                 // the button that was clicked last.
+                // PageDown and PageUp (a presentation clicker's keys), or N and P, go from beat to beat.
+                if let key @ ("PageDown" | "PageUp" | "n" | "p") = e.key().as_str() {
+                    e.prevent_default();
+                    return on_key.dispatch(Msg::Beat(matches!(key, "PageDown" | "n")));
+                }
                 let action = match e.key().as_str() {
                     " " => Action::TogglePlay,
                     "ArrowRight" => Action::Forward,
@@ -511,20 +526,16 @@ pub fn App() -> Html {
     use_effect_with(route::format(&Route { target: current, step: 0 }), |link| browser::mark_current(link));
     let exports = match (&state.run, &state.table) {
         (Some(run), None) => exports(run),
-        _ => Html::default(),
+        _ => String::new(),
     };
     let stage = match (&state.table, &state.run) {
-        (Some(rows), _) => html! {
-            <main class="stage" aria-labelledby="lesson-title">
-                { compare_table(rows) }
-            </main>
-        },
+        (Some(rows), _) => compare_table(rows),
         (None, Some(run)) => stage(run, &state, is_cell, &on_action),
-        (None, None) => html! {
-            <main class="stage" aria-busy={state.pending.is_some().then_some("true")}>
-                <p class="loading" data-testid="loading">{ if state.pending.is_some() { "Loading the lesson…" } else { "Nothing to show." } }</p>
-            </main>
-        },
+        (None, None) => Html::from_html_unchecked(AttrValue::Static(if state.pending.is_some() {
+            r#"<main class="stage" aria-busy="true"><p class="loading" data-testid="loading">Loading the lesson…</p></main>"#
+        } else {
+            r#"<main class="stage"><p class="loading" data-testid="loading">Nothing to show.</p></main>"#
+        })),
     };
 
     let paired = state.editing.as_ref().is_some_and(|e| e.beside_run().is_some());
@@ -537,27 +548,9 @@ pub fn App() -> Html {
     };
     html! {
         <div class="app" data-view={view} onclick={on_click}>
-            <button class="skip-link" data-action="skip">{"Skip to playback"}</button>
-            <header class="topbar">
-                { Html::from_html_unchecked(AttrValue::Static(BRAND)) }
-                <div class="topbar-actions">
-                    { exports }
-                    { Html::from_html_unchecked(AttrValue::Static(THEME_BUTTON)) }
-                </div>
-            </header>
-            if let Some(notice) = state.notice.clone() {
-                <div class="notice" role="alert" data-testid="notice">
-                    <span>{notice}</span>
-                    <button class="btn btn--ghost" data-action="dismiss" aria-label="Dismiss this message">{"✕"}</button>
-                </div>
-            }
+            { Html::from_html_unchecked(top(&exports, state.notice.as_deref()).into()) }
             { stage }
-            // After the run in the page's order, so the keyboard reaches playback first; the
-            // grid still draws it on the left.
-            <nav class="sidebar" aria-label="Lessons">
-                { picker() }
-                { questions() }
-            </nav>
+            { sidebar() }
         </div>
     }
 }
@@ -609,21 +602,21 @@ fn pair(run: &RunRef, cursor: Option<usize>, title: &str, other: &RunRef, editin
         None => None,
     };
     html! {
-        <div class="pair" data-testid="pair">
-            <section class="pair-side" data-testid="pair-beside">
-                <div class="pair-head"><h2>{title}</h2>{ verdict(other, beside) }</div>
-                <DiagramView run={other.clone()} cursor={beside} />
-            </section>
-            <section class="pair-side" data-testid="pair-edited">
-                <div class="pair-head">
-                    <h2>{"Edited"}</h2>
-                    { verdict(run, cursor) }
-                    <button class="btn btn--small" data-action="beside:" data-testid="stop-beside">{"✕ One diagram"}</button>
-                </div>
-                <DiagramView run={run.clone()} cursor={cursor} layer={editing.map(|e| AttrValue::from(e.layer(run)))} />
-            </section>
-        </div>
-    }
+           <div class="pair" data-testid="pair">
+               <section class="pair-side" data-testid="pair-beside">
+                   <div class="pair-head"><h2>{title}</h2>{ Html::from_html_unchecked(verdict_text(other, beside).into()) }</div>
+                   <DiagramView run={other.clone()} cursor={beside} />
+               </section>
+               <section class="pair-side" data-testid="pair-edited">
+                   <div class="pair-head">
+                       <h2>{"Edited"}</h2>
+    { Html::from_html_unchecked(verdict_text(run, cursor).into()) }
+                       <button class="btn btn--small" data-action="beside:" data-testid="stop-beside">{"✕ One diagram"}</button>
+                   </div>
+                   <DiagramView run={run.clone()} cursor={cursor} layer={editing.map(|e| AttrValue::from(e.layer(run)))} />
+               </section>
+           </div>
+       }
 }
 
 /// Whether a run can be edited: a lesson or a comparison cell (not the stress run).
@@ -655,6 +648,8 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
             ("theme", _) => return browser::toggle_theme(),
             ("dismiss", _) => Msg::Dismiss,
             ("skip", _) => return browser::focus_on("[data-testid=play]"),
+            ("next-beat", _) => Msg::Beat(true),
+            ("previous-beat", _) => Msg::Beat(false),
             #[cfg(feature = "editor")]
             ("edit", _) => Msg::Edit(EditMsg::Start),
             #[cfg(not(feature = "editor"))]
@@ -740,45 +735,60 @@ const THEME_BUTTON: &str = r#"<button class="btn btn--ghost" data-action="theme"
 /// The button that starts editing the run on screen.
 const EDIT_BUTTON: &str = r#"<button class="btn" data-action="edit" data-testid="edit" title="Change this scenario's numbers and faults and watch the run change">What if…</button>"#;
 
-/// The export buttons for a run.
-fn exports(run: &RunRef) -> Html {
-    html! {
-        <>
-            <button class="btn btn--ghost" data-action="export-svg" data-testid="export-svg" title="Download this diagram as an SVG file">{"Export SVG"}</button>
-            <button class="btn btn--ghost" data-action="export-mermaid" data-testid="export-mermaid" title="Download the run as Mermaid sequenceDiagram text">{"Export Mermaid"}</button>
-            if run.source.is_some() {
-                <button class="btn btn--ghost" data-action="export-json" data-testid="export-json" title="Download this lesson's scenario file">{"Scenario JSON"}</button>
-            }
-        </>
+/// The export buttons for a run: SVG, Mermaid, and the scenario file when there is one.
+fn exports(run: &RunRef) -> String {
+    const DIAGRAM: &str = concat!(
+        r#"<button class="btn btn--ghost" data-action="export-svg" data-testid="export-svg" title="Download this diagram as an SVG file">Export SVG</button>"#,
+        r#"<button class="btn btn--ghost" data-action="export-mermaid" data-testid="export-mermaid" title="Download the run as Mermaid sequenceDiagram text">Export Mermaid</button>"#
+    );
+    const SCENARIO: &str = r#"<button class="btn btn--ghost" data-action="export-json" data-testid="export-json" title="Download this lesson's scenario file">Scenario JSON</button>"#;
+    format!("{DIAGRAM}{}", if run.source.is_some() { SCENARIO } else { "" })
+}
+
+/// The top of the page as text: the skip link, the bar with the name, `exports` and the theme
+/// switch, and the notice if there is one.
+fn top(exports: &str, notice: Option<&str>) -> String {
+    let mut s = format!(
+        r#"<button class="skip-link" data-action="skip">Skip to playback</button><header class="topbar">{BRAND}<div class="topbar-actions">{exports}{THEME_BUTTON}</div></header>"#
+    );
+    if let Some(notice) = notice {
+        let _ = write!(
+            s,
+            r#"<div class="notice" role="alert" data-testid="notice"><span>{}</span><button class="btn btn--ghost" data-action="dismiss" aria-label="Dismiss this message">✕</button></div>"#,
+            Escaped(notice)
+        );
     }
+    s
+}
+
+/// The run's heading: where it comes from (its topic, or a link back to the table), its title,
+/// the "What if…" button, and the verdict so far. (Written as text: each element a Yew view
+/// builds costs several hundred bytes of WebAssembly.)
+fn lesson_head(run: &RunRef, cursor: Option<usize>, is_cell: bool, edited: bool) -> String {
+    let s = &run.scenario;
+    let (eyebrow, title) = if edited { ("Edited · ", "What if: ") } else { ("", "") };
+    let from = if is_cell {
+        r##"<button class="eyebrow back-link" data-route="#/compare" data-testid="back-to-table">← Compare designs</button>"##.to_string()
+    } else {
+        format!(r#"<p class="eyebrow">{eyebrow}{}</p>"#, Escaped(&s.topic))
+    };
+    let edit = if !edited && editable(run) { EDIT_BUTTON } else { "" };
+    format!(
+        r#"<div class="lesson-head"><div>{from}<h1 id="lesson-title" data-testid="lesson-title">{title}{}</h1></div><div class="lesson-actions">{edit}{}</div></div>"#,
+        Escaped(&s.title),
+        verdict_text(run, cursor)
+    )
 }
 
 /// The run on screen: its diagram and controls, the narration and state beside it, and its log.
 /// While another lesson's file is on its way, the run stays, marked busy.
 fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Action>) -> Html {
     let cursor = state.player.cursor();
-    let s = &run.scenario;
     let editing = state.editing.as_deref();
-    let (eyebrow, title) = if editing.is_some() { ("Edited · ", "What if: ") } else { ("", "") };
     html! {
         <>
             <main class="stage" aria-labelledby="lesson-title" aria-busy={state.pending.is_some().then_some("true")}>
-                <div class="lesson-head">
-                    <div>
-                        if is_cell {
-                            <button class="eyebrow back-link" data-route="#/compare" data-testid="back-to-table">{"← Compare designs"}</button>
-                        } else {
-                            <p class="eyebrow">{eyebrow}{&s.topic}</p>
-                        }
-                        <h1 id="lesson-title" data-testid="lesson-title">{title}{&s.title}</h1>
-                    </div>
-                    <div class="lesson-actions">
-                        if editing.is_none() && editable(run) {
-                            { Html::from_html_unchecked(AttrValue::Static(EDIT_BUTTON)) }
-                        }
-                        { verdict(run, cursor) }
-                    </div>
-                </div>
+                { Html::from_html_unchecked(lesson_head(run, cursor, is_cell, editing.is_some()).into()) }
                 { diagrams(run, cursor, editing) }
                 { controls(run, state.player, on_action) }
             </main>

@@ -3,7 +3,9 @@
 
 use super::run::RunRef;
 use crate::present::number::{group, group_u};
+use crate::ui::panels::Escaped;
 use crate::ui::player::{Action, Player, Speed};
+use std::fmt::Write;
 use yew::prelude::*;
 
 /// A 16×16 icon drawn from one path, in the button's text colour.
@@ -20,18 +22,42 @@ const TO_END: &str = icon!("M11 3h2v10h-2z M3 3l7 5-7 5z");
 const PLAY: &str = icon!("M4 2.5l10 5.5-10 5.5z");
 const PAUSE: &str = icon!("M4 3h3v10H4z M9 3h3v10H9z");
 
-/// An icon as a page node.
-fn icon(svg: &'static str) -> Html {
-    Html::from_html_unchecked(AttrValue::Static(svg))
+/// The buttons: to the start, back, play or pause, forward, to the end, and beat to beat, as
+/// text (each element a Yew view builds costs several hundred bytes of WebAssembly).
+fn buttons(run: &RunRef, p: Player) -> String {
+    let (at_start, at_end) = (p.step == 0, p.step >= p.steps);
+    let disabled = |off: bool| if off { r#" disabled="""# } else { "" };
+    let button = |s: &mut String, icon: &str, aria: &str, name: &str, off: bool| {
+        let _ = write!(
+            s,
+            r#"<button class="btn btn--icon" aria-label="{aria}" title="{aria}" data-testid="{name}" data-action="{name}"{}>{icon}</button>"#,
+            disabled(off)
+        );
+    };
+    let mut s = String::with_capacity(2048);
+    button(&mut s, TO_START, "Jump to start (Home)", "to-start", at_start);
+    button(&mut s, BACK, "Step back (←)", "step-back", at_start);
+    let (icon, label) = if p.playing { (PAUSE, "Pause") } else { (PLAY, "Play") };
+    let _ = write!(
+        s,
+        r#"<button class="btn btn--play" data-testid="play" data-action="play" aria-label="{label} (space)" aria-pressed="{}">{icon}<span>{label}</span></button>"#,
+        p.playing
+    );
+    button(&mut s, FORWARD, "Step forward (→)", "step-forward", at_end);
+    button(&mut s, TO_END, "Jump to end (End)", "to-end", at_end);
+    let _ = write!(
+        s,
+        r#"<button class="btn btn--small beat-button" data-action="previous-beat" data-testid="previous-beat" title="The key moment before (PageUp or P)"{}>◂ Beat</button><button class="btn btn--small beat-button" data-action="next-beat" data-testid="next-beat" title="The next key moment (PageDown or N)"{}>Beat ▸</button>"#,
+        disabled(run.beat_step(p.step, false).is_none()),
+        disabled(run.beat_step(p.step, true).is_none())
+    );
+    s
 }
 
 /// The controls for `run` as the player stands; the scrubber and speed choice ask `on_action`.
 pub fn controls(run: &RunRef, p: Player, on_action: &Callback<Action>) -> Html {
     let events = &run.trace.events;
     let now_ms = p.cursor().map_or(0, |c| events[c].at_ms);
-    let button = |label: Html, aria: &'static str, name: &'static str, disabled: bool| {
-        html! { <button class="btn btn--icon" aria-label={aria} title={aria} data-testid={name} data-action={name} {disabled}>{label}</button> }
-    };
     // The scrubber moves by events, so each arrow key press is one step.
     let on_scrub = {
         let on_action = on_action.clone();
@@ -51,35 +77,49 @@ pub fn controls(run: &RunRef, p: Player, on_action: &Callback<Action>) -> Html {
             }
         })
     };
-    let (at_start, at_end) = (p.step == 0, p.step >= p.steps);
     html! {
         <div class="controls" role="group" aria-label="Playback">
             <div class="controls-buttons">
-                { button(icon(TO_START), "Jump to start (Home)", "to-start", at_start) }
-                { button(icon(BACK), "Step back (←)", "step-back", at_start) }
-                <button class="btn btn--play" data-testid="play" data-action="play"
-                    aria-label={if p.playing { "Pause (space)" } else { "Play (space)" }} aria-pressed={p.playing.to_string()}>
-                    { if p.playing { icon(PAUSE) } else { icon(PLAY) } }
-                    <span>{ if p.playing { "Pause" } else { "Play" } }</span>
-                </button>
-                { button(icon(FORWARD), "Step forward (→)", "step-forward", at_end) }
-                { button(icon(TO_END), "Jump to end (End)", "to-end", at_end) }
-                <label class="speed">
-                    <span class="visually-hidden">{"Playback speed"}</span>
-                    <select onchange={on_speed} aria-label="Playback speed" data-testid="speed">
-                        { for Speed::ALL.iter().map(|s| html! { <option selected={*s == p.speed}>{s.label()}</option> }) }
-                    </select>
-                </label>
+                { Html::from_html_unchecked(buttons(run, p).into()) }
+                <select class="speed" onchange={on_speed} aria-label="Playback speed" data-testid="speed">
+                    { for Speed::ALL.iter().map(|s| html! { <option selected={*s == p.speed}>{s.label()}</option> }) }
+                </select>
             </div>
             <div class="scrubber">
+                <div class="scrub-track">
                 <input type="range" min="0" max={p.steps.to_string()} value={p.step.to_string()} step="1"
                     aria-label="Step" aria-valuetext={format!("step {} of {}, {} ms", group_u(p.step as u64), group_u(p.steps as u64), group(now_ms as i64))}
                     oninput={on_scrub} data-testid="scrubber" />
-                <span class="step-count" data-testid="step-count" aria-live="polite">
-                    { format!("Step {} of {}", group_u(p.step as u64), group_u(p.steps as u64)) }
-                    <span class="step-time">{ format!(" · {} ms", group(now_ms as i64)) }</span>
-                </span>
+                { beat_ticks(run, p) }
+                </div>
+                // The narration is the live region that announces each step; this count is not.
+                { Html::from_html_unchecked(format!(
+                    r#"<span class="step-count" data-testid="step-count">Step {} of {}<span class="step-time"> · {} ms</span></span>"#,
+                    group_u(p.step as u64), group_u(p.steps as u64), group(now_ms as i64)).into()) }
             </div>
         </div>
     }
+}
+
+/// The most beats drawn as ticks under the scrubber; a run with more is too dense to mark.
+const MAX_TICKS: usize = 60;
+
+/// The story's beats as ticks under the scrubber, each opening its step.
+fn beat_ticks(run: &RunRef, p: Player) -> Html {
+    if run.beats.len() > MAX_TICKS || p.steps == 0 {
+        return Html::default();
+    }
+    let mut s = String::from(r#"<div class="beat-ticks" data-testid="beat-ticks">"#);
+    for b in &run.beats {
+        let step = b.event + 1;
+        let passed = if step <= p.step { " passed" } else { "" };
+        let _ = write!(
+            s,
+            r#"<button class="beat-tick{passed}" style="left: {}%" data-step="{step}" title="{}"></button>"#,
+            step * 100 / p.steps,
+            Escaped(&b.title)
+        );
+    }
+    s.push_str("</div>");
+    Html::from_html_unchecked(s.into())
 }

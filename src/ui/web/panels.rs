@@ -27,7 +27,8 @@ pub fn editor(editing: &Editing, run: &RunRef, cursor: Option<usize>) -> Html {
 
 /// What just happened and why it matters.
 pub fn narration(run: &RunRef, cursor: Option<usize>) -> Html {
-    let text = panels::narration(&run.scenario, &run.trace, &run.words(), cursor);
+    let text = panels::narration(&run.scenario, &run.trace, &run.words(), cursor, cursor.and_then(|c| run.beat_at(c)));
+    // The live region stays in place while its text changes, so each step is announced.
     html! { <section class="card narration" aria-live="polite" data-testid="narration">{ Html::from_html_unchecked(text.into()) }</section> }
 }
 
@@ -38,10 +39,9 @@ pub fn inspector(run: &RunRef, cursor: Option<usize>) -> Html {
 }
 
 /// The verdict as far as the cursor has got.
-pub fn verdict(run: &RunRef, cursor: Option<usize>) -> Html {
+pub fn verdict_text(run: &RunRef, cursor: Option<usize>) -> String {
     let (class, text) = panels::verdict(&run.trace, cursor);
-    let badge = format!(r#"<span class="{class}">{}</span>"#, Escaped(&text));
-    html! { <div class="verdict" role="status" data-testid="verdict">{ Html::from_html_unchecked(badge.into()) }</div> }
+    format!(r#"<div class="verdict" role="status" data-testid="verdict"><span class="{class}">{}</span></div>"#, Escaped(&text))
 }
 
 /// What the lesson's lock promises, under which assumptions, and the run's metrics.
@@ -49,21 +49,28 @@ pub fn guarantees(run: &RunRef) -> Html {
     card("card guarantees", "guarantees", &panels::guarantees(&run.trace, run.design(), &run.scenario.guarantees()))
 }
 
-/// The comparison table (the page's route handler opens whichever cell is chosen).
+/// The comparison table as the page's stage (the page's route handler opens whichever cell is chosen).
 pub fn compare_table(rows: &[Vec<Cell>]) -> Html {
-    card("compare", "compare", &panels::compare_table(rows))
+    let table = panels::compare_table(rows);
+    Html::from_html_unchecked(
+        format!(
+            r#"<main class="stage" aria-labelledby="lesson-title"><section class="compare" data-testid="compare">{table}</section></main>"#
+        )
+        .into(),
+    )
 }
 
-/// The lesson picker, written once; [`super::browser::mark_current`] marks what is on screen.
-pub fn picker() -> Html {
+/// The lessons and the interview questions, written once; [`super::browser::mark_current`]
+/// marks what is on screen. (It follows the run in the page's order, so the keyboard reaches
+/// playback first; the grid still draws it on the left.)
+pub fn sidebar() -> Html {
     static TEXT: OnceLock<String> = OnceLock::new();
-    Html::from_html_unchecked(AttrValue::Static(TEXT.get_or_init(panels::picker)))
-}
-
-/// The interview questions, written once: they never change.
-pub fn questions() -> Html {
-    static TEXT: OnceLock<String> = OnceLock::new();
-    let text =
-        TEXT.get_or_init(|| format!(r#"<section class="topic questions" data-testid="questions">{}</section>"#, panels::questions()));
+    let text = TEXT.get_or_init(|| {
+        format!(
+            r#"<nav class="sidebar" aria-label="Lessons">{}<section class="topic questions" data-testid="questions">{}</section></nav>"#,
+            panels::picker(),
+            panels::questions()
+        )
+    });
     Html::from_html_unchecked(AttrValue::Static(text))
 }

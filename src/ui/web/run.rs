@@ -8,7 +8,7 @@ use crate::diagram::window::Window;
 use crate::diagram::{layout, Layout};
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
-use crate::present::Words;
+use crate::present::{Beat, Words};
 use crate::scenario::lessons::{self, Entry};
 use crate::scenario::{compare, stress, Scenario};
 use crate::ui::route::Target;
@@ -25,9 +25,26 @@ pub struct Run {
     /// The layout's items by height, for drawing only what is near the view.
     pub window: Window,
     pub history: History,
+    /// The story's key events, in order.
+    pub beats: Vec<Beat>,
 }
 
 impl Run {
+    /// Returns the step (events shown) of the next beat after `step`, or of the one before it.
+    pub fn beat_step(&self, step: usize, forward: bool) -> Option<usize> {
+        let steps = self.beats.iter().map(|b| b.event + 1);
+        if forward {
+            steps.into_iter().find(|&s| s > step)
+        } else {
+            steps.into_iter().rev().find(|&s| s < step)
+        }
+    }
+
+    /// Returns the beat at event `i`, if it is one.
+    pub fn beat_at(&self, i: usize) -> Option<&Beat> {
+        self.beats.iter().find(|b| b.event == i)
+    }
+
     /// Returns the run's lock design.
     pub fn design(&self) -> &dyn Design {
         &*self.scenario.lock.design
@@ -104,7 +121,8 @@ pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trac
     let layout = layout(&words);
     let history = History::new(&trace);
     let window = Window::new(&layout);
-    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, window, history }))
+    let beats = words.beats();
+    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, window, history, beats }))
 }
 
 /// Returns two runs laid out on one time axis, to be drawn side by side: the same simulated
@@ -117,7 +135,8 @@ pub fn side_by_side(a: &RunRef, b: &RunRef) -> (RunRef, RunRef) {
         let window = Window::new(&layout);
         let (scenario, trace) = (run.scenario.clone(), run.trace.clone());
         let history = History::new(&trace);
-        RunRef(Rc::new(Run { target: run.target.clone(), scenario, source: run.source.clone(), trace, layout, window, history }))
+        let beats = run.beats.clone();
+        RunRef(Rc::new(Run { target: run.target.clone(), scenario, source: run.source.clone(), trace, layout, window, history, beats }))
     };
     (relaid(a), relaid(b))
 }

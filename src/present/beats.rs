@@ -1,0 +1,98 @@
+//! The story beats of a run: the few events that tell its story (a client taking the lock, a
+//! pause, a lock running out, each fault, each write judged, each finding), each with a short
+//! title and a sentence on why it matters. Derived from the typed events and the checker's
+//! findings, so every lesson, comparison cell and edited scenario has them.
+
+use super::number::{capital, ms};
+use super::words::Words;
+use crate::engine::checker::FindingKind;
+use crate::engine::event::{EventKind, LockEnd};
+use crate::engine::NodeId;
+
+/// One key event of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Beat {
+    /// The event's index in the trace.
+    pub event: usize,
+    pub title: String,
+    /// Why the moment matters, for the narration.
+    pub why: String,
+}
+
+impl Words<'_> {
+    /// Returns the run's beats, in event order, at most one per event.
+    pub fn beats(&self) -> Vec<Beat> {
+        let trace = self.trace();
+        let n = |id: NodeId| trace.name(id);
+        let held = self.vocabulary().held();
+        let mut out: Vec<Beat> = Vec::new();
+        // The (holder, token) locks whose ending has been told, so a lock held on several
+        // servers runs out once in the story.
+        let mut ended: Vec<(NodeId, u64)> = Vec::new();
+        for (i, e) in trace.events.iter().enumerate() {
+            let beat = match &e.kind {
+                EventKind::BeliefStart { token, .. } => Some((
+                    format!("{} takes {held}{}", n(e.node), self.vocabulary().token(*token).map_or(String::new(), |t| format!(", {t}"))),
+                    format!("From here {} acts as the holder, and nothing will tell it when that stops being true.", n(e.node)),
+                )),
+                EventKind::PauseStart { until_ms } => Some((
+                    format!("{} pauses for {}", n(e.node), ms(until_ms - e.at_ms)),
+                    "A paused process runs no code: it cannot notice time passing or its lock running out.".to_string(),
+                )),
+                EventKind::LockEnded { token, how, holder } if *how != LockEnd::Released && !ended.contains(&(*holder, *token)) => {
+                    ended.push((*holder, *token));
+                    // Told as the diagram's mark tells it ("lease 41 expires", "session … expired").
+                    Some((
+                        format!("{} loses {held}: {}", n(*holder), self.vocabulary().ended_mark(n(*holder), *token, *how)),
+                        format!("The lock service no longer counts {} as the holder, and {} is not told.", n(*holder), n(*holder)),
+                    ))
+                }
+                EventKind::Crash => Some((format!("{} crashes", n(e.node)), "What it held only in memory is gone.".to_string())),
+                EventKind::Restart { keep_state } => Some((
+                    format!("{} restarts", n(e.node)),
+                    if *keep_state {
+                        "It comes back with what it had written to disk."
+                    } else {
+                        "It comes back empty: what it held is forgotten."
+                    }
+                    .to_string(),
+                )),
+                EventKind::Promoted => Some((
+                    format!("{} becomes the primary", n(e.node)),
+                    "It serves with only what had reached it before the failover.".to_string(),
+                )),
+                EventKind::ClockJump { by_ms } => Some((
+                    format!("{}'s clock jumps {}{}", n(e.node), if *by_ms >= 0 { "+" } else { "−" }, ms(by_ms.unsigned_abs())),
+                    "Every time it measures on that clock, such as a lease's end, moves with it.".to_string(),
+                )),
+                EventKind::PartitionStart { .. } => {
+                    Some(("The network splits".to_string(), "Messages across the cut are lost; each side only sees silence.".to_string()))
+                }
+                EventKind::WriteAccepted { writer, token, .. } | EventKind::WriteRejected { writer, token, .. } => {
+                    let verb = if matches!(e.kind, EventKind::WriteAccepted { .. }) { "accepts" } else { "rejects" };
+                    let with = if self.has_lock() { format!(" ({})", self.token(*token)) } else { String::new() };
+                    let why = match (&e.kind, trace.verdict.findings.iter().find(|f| f.event == i && f.kind().is_violation())) {
+                        (_, Some(f)) => format!("{}: {}.", capital(Words::finding_kind(f.kind())), self.finding(f)),
+                        (EventKind::WriteRejected { reason, .. }, _) => self.rejection_means(reason).to_string(),
+                        _ => "The data changes under a write the checker finds safe.".to_string(),
+                    };
+                    Some((format!("{} {verb} {}'s write{with}", n(e.node), n(*writer)), why))
+                }
+                EventKind::GaveUp { .. } => {
+                    Some((format!("{} gives up", n(e.node)), "It stops trying; the work is left undone.".to_string()))
+                }
+                _ => None,
+            };
+            let two = trace.verdict.findings.iter().find(|f| f.event == i && f.kind() == FindingKind::TwoHolders);
+            let beat = match (beat, two) {
+                (Some((title, why)), Some(f)) => Some((format!("{title}: two holders"), format!("{why} {}.", capital(&self.finding(f))))),
+                (None, Some(f)) => Some(("Two clients hold the lock at once".to_string(), format!("{}.", capital(&self.finding(f))))),
+                (beat, None) => beat,
+            };
+            if let Some((title, why)) = beat {
+                out.push(Beat { event: i, title, why });
+            }
+        }
+        out
+    }
+}
