@@ -58,15 +58,3 @@ fn every_run_has_a_few_beats_one_per_event_in_order() {
         }
     }
 }
-
-#[test]
-#[ignore]
-fn print_every_lessons_beats() {
-    for l in lessons::all() {
-        let ran = run_lesson(l.id());
-        println!("== {} ({} events)", l.id(), ran.events.len());
-        for b in ran.words().beats() {
-            println!("  {:>6} {}  — {}", ran.events[b.event].at_ms, b.title, b.why);
-        }
-    }
-}

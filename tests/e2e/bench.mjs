@@ -129,10 +129,11 @@ for (const n of [100, 1000, 10000]) {
   if (base === null) base = { memory, events };
   else console.log(`browser: ${events} events: wasm memory ${kb(memory)}, ${((memory - base.memory) / (events - base.events)).toFixed(0)} bytes per event over the ${base.events}-event run`);
   const steps = Math.min(300, events - 1);
-  // Latency from the key press to the updated DOM, measured by a MutationObserver on the step
-  // counter: it fires after the whole render (script, effects and the layout they force).
+  // Latency from the key press to the updated DOM, measured by a MutationObserver on the
+  // playback controls (the step counter is in them, whether it is changed or written anew): it
+  // fires after the whole render (script, effects and the layout they force).
   const times = await page.evaluate(async (steps) => {
-    const label = document.querySelector('[data-testid=step-count]');
+    const label = document.querySelector('.controls');
     const nextTask = () => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = r; c.port2.postMessage(0); });
     const out = [];
     for (let i = 0; i < steps; i++) {

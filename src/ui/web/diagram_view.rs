@@ -5,6 +5,7 @@ use super::browser;
 use super::run::RunRef;
 use crate::diagram::layout::{Layout, TOP};
 use crate::diagram::svg::{self, item_svg, lane_heads, skeleton, Px};
+use std::fmt::Write;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -85,27 +86,25 @@ fn StaticDiagram(props: &StaticProps) -> Html {
 const STRIP_HEIGHT: f32 = 46.0;
 
 /// Draws the cursor's overlay: a veil over the future, the cursor line, and the current event's
-/// items drawn again on top. The `<svg>` stays in place between steps; only attributes and the
-/// small group of current items change, so a step costs the same at any trace length.
+/// items drawn again on top. Its text is small and the same size at any trace length, so a step
+/// costs the same however long the run is.
 fn overlay(layout: &Layout, cursor: Option<usize>) -> Html {
     let (w, h) = (Px(layout.width), Px(layout.height));
     let y = cursor.map_or(TOP - 26.0, |c| layout.rows[c]);
-    let current = cursor.map(|c| {
-        let mut s = String::new();
+    let mut s = format!(
+        r#"<svg class="lockstep-diagram overlay" viewBox="0 0 {w} {h}" aria-hidden="true"><rect class="veil" x="0" y="{}" width="{w}" height="{}"/>"#,
+        Px(y + 14.0),
+        Px((layout.height - y - 14.0).max(0.0))
+    );
+    if let Some(c) = cursor {
+        let _ = write!(s, r#"<line class="cursor-line" x1="0" y1="{y}" x2="{w}" y2="{y}"/><g class="current">"#, y = Px(y));
         for item in layout.items.iter().filter(|i| i.events.0 == c || i.events.1 == c) {
             item_svg(&mut s, item);
         }
-        s
-    });
-    html! {
-        <svg class="lockstep-diagram overlay" viewBox={format!("0 0 {w} {h}")} aria-hidden="true">
-            <rect class="veil" x="0" y={Px(y + 14.0).to_string()} width={w.to_string()} height={Px((layout.height - y - 14.0).max(0.0)).to_string()} />
-            if let Some(current) = current {
-                <line class="cursor-line" x1="0" y1={Px(y).to_string()} x2={w.to_string()} y2={Px(y).to_string()} />
-                <g class="current">{ Html::from_html_unchecked(current.into()) }</g>
-            }
-        </svg>
+        s.push_str("</g>");
     }
+    s.push_str("</svg>");
+    Html::from_html_unchecked(s.into())
 }
 
 /// Returns how many pixels a diagram unit takes: the diagram fills the scroller's width, at

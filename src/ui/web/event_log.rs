@@ -21,7 +21,8 @@ pub fn event_log(run: &RunRef, cursor: Option<usize>) -> Html {
         let current = cursor == Some(i);
         let future = cursor.is_none_or(|c| i > c);
         let row = format!(
-            r#"<span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span>"#,
+            r#"<button class="log-button" data-step="{}"><span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span></button>"#,
+            i + 1,
             i + 1,
             group(e.at_ms as i64),
             Escaped(t.name(e.node)),
@@ -29,7 +30,7 @@ pub fn event_log(run: &RunRef, cursor: Option<usize>) -> Html {
         );
         html! {
             <li key={i} class="log-row" aria-current={current.then_some("step")} data-future={future.then_some("true")}>
-                <button class="log-button" data-step={(i + 1).to_string()}>{ Html::from_html_unchecked(row.into()) }</button>
+                { Html::from_html_unchecked(row.into()) }
             </li>
         }
     });
