@@ -58,3 +58,21 @@ fn every_run_has_a_few_beats_one_per_event_in_order() {
         }
     }
 }
+
+#[test]
+fn each_judged_write_asks_a_prediction_answered_by_the_run() {
+    let fenced = run_lesson("lease-race-fenced").words().predictions();
+    let asked: Vec<(&str, usize)> = fenced.iter().map(|p| (p.question.as_str(), p.answer)).collect();
+    assert_eq!(
+        asked,
+        [
+            ("Will Protected resource accept Client B's write with token 42?", 0),
+            ("Will Protected resource accept Client A's write with token 41?", 1)
+        ]
+    );
+    assert_eq!(lockstep::present::beats::CHOICES[fenced[1].answer], "It rejects the write");
+    assert!(fenced[1].reason.ends_with("The resource itself stopped a stale writer."), "{}", fenced[1].reason);
+    let unfenced = run_lesson("lease-race-unfenced").words().predictions();
+    assert_eq!(unfenced[1].answer, 0, "without fencing the stale write is accepted");
+    assert!(unfenced[1].reason.contains("Stale write accepted"), "{}", unfenced[1].reason);
+}

@@ -31,11 +31,18 @@ fn panels_show_hostile_names_as_text_at_every_step() {
     let history = History::new(&trace);
     let before = texts(&panels::state(&trace, &words, None));
     assert!(before.contains("<img src=x onerror=alert(1)>") && before.contains("名前 & <script>"), "{before}");
-    assert!(texts(&panels::narration(&scenario, &trace, &words, None, None)).contains("The setup"));
+    assert!(texts(&panels::narration(&scenario, &trace, &words, None, None, panels::Ask::Offer(true))).contains("The setup"));
     let mut shown = String::new();
     for i in 0..trace.events.len() {
         shown += &texts(&panels::state(&trace, &words, Some(&history.at(&trace, i))));
-        shown += &texts(&panels::narration(&scenario, &trace, &words, Some(i), words.beats().iter().find(|b| b.event == i)));
+        shown += &texts(&panels::narration(
+            &scenario,
+            &trace,
+            &words,
+            Some(i),
+            words.beats().iter().find(|b| b.event == i),
+            panels::Ask::Nothing,
+        ));
     }
     assert!(shown.contains("<b>x</b>;%%{init}%%"), "a written value is shown as text: {shown}");
     assert!(!shown.contains('\u{1}'), "characters XML cannot hold are replaced");

@@ -96,3 +96,40 @@ impl Words<'_> {
         out
     }
 }
+
+/// A question asked before a write is judged: will the resource accept it? Asked with the
+/// outcome still hidden, answered from the run, and explained with the beat's reason.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prediction {
+    /// The event that judges the write.
+    pub event: usize,
+    pub question: String,
+    /// The index in [`CHOICES`] of what happens.
+    pub answer: usize,
+    pub reason: String,
+}
+
+/// The choices every prediction offers.
+pub const CHOICES: [&str; 2] = ["It accepts the write", "It rejects the write"];
+
+impl Words<'_> {
+    /// Returns a prediction for each write the run judges, in order.
+    pub fn predictions(&self) -> Vec<Prediction> {
+        let trace = self.trace();
+        let mut out = Vec::new();
+        for b in self.beats() {
+            let e = &trace.events[b.event];
+            let (EventKind::WriteAccepted { writer, token, .. } | EventKind::WriteRejected { writer, token, .. }) = &e.kind else {
+                continue;
+            };
+            let with = if self.has_lock() { format!(" with {}", self.token(*token)) } else { String::new() };
+            out.push(Prediction {
+                event: b.event,
+                question: format!("Will {} accept {}'s write{with}?", trace.name(e.node), trace.name(*writer)),
+                answer: usize::from(matches!(e.kind, EventKind::WriteRejected { .. })),
+                reason: format!("{}. {}", b.title, b.why),
+            });
+        }
+        out
+    }
+}

@@ -8,6 +8,6 @@ pub mod quoted;
 pub mod vocabulary;
 pub mod words;
 
-pub use beats::Beat;
+pub use beats::{Beat, Prediction};
 pub use vocabulary::{Names, Vocabulary};
 pub use words::Words;

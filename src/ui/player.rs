@@ -115,9 +115,25 @@ impl Player {
     }
 }
 
+/// Returns where a move from step `from` to step `to` must stop to ask a prediction first: the
+/// step just before the earliest event in `asks` (events not yet predicted) that the move would
+/// show. Moving back, or past nothing asked, stops nowhere.
+pub fn gate(from: usize, to: usize, asks: impl IntoIterator<Item = usize>) -> Option<usize> {
+    asks.into_iter().filter(|&e| from <= e && e < to).min()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_stops_before_the_first_outcome_still_to_predict() {
+        assert_eq!(gate(0, 38, [20, 30]), Some(20), "End stops before the first");
+        assert_eq!(gate(20, 21, [20, 30]), Some(20), "a step onto it stops too");
+        assert_eq!(gate(21, 38, [30]), Some(30));
+        assert_eq!(gate(31, 38, [30]), None, "an outcome already shown");
+        assert_eq!(gate(30, 10, [20]), None, "going back");
+    }
 
     #[test]
     fn steps_within_bounds() {

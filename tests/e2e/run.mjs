@@ -20,6 +20,8 @@ let failed = 0;
 /** Runs one check in a fresh page; `expected` matches console errors the check provokes. */
 async function check(name, body, expected = null) {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+  // Predictions stop a run before each write is judged; only the checks of predictions keep them.
+  if (!name.includes('predict')) await page.addInitScript(() => localStorage.setItem('lockstep-predict', 'off'));
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error' && !(expected && expected.test(m.text()))) problems.push(`console error: ${m.text()}`); });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
@@ -481,6 +483,38 @@ await check('the site works under a sub-path of a static host: the player and th
   } finally {
     sub.close();
   }
+});
+
+await check('story beats and predictions: PageDown goes beat to beat, and the run stops to ask before each write is judged', async (page) => {
+  await page.goto(`${url}#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=beat-ticks]');
+  expect((await page.locator('.beat-tick').count()) === 6, 'six beats marked on the timeline');
+  expect((await text(page, 'predict-offer')).startsWith('Predictions are on'), 'predictions are on by default');
+  // The first beat: A takes the lock.
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => document.querySelector('[data-testid=beat]'));
+  expect((await text(page, 'beat')).startsWith('Client A takes the lock, token 41.'), await text(page, 'beat'));
+  // End stops before B's write is judged, with the outcome still hidden.
+  await page.keyboard.press('End');
+  await page.waitForSelector('[data-testid=predict]');
+  expect((await text(page, 'predict')).includes("Will Protected resource accept Client B's write with token 42?"), await text(page, 'predict'));
+  expect(!(await page.locator('[data-testid=diagram] svg.overlay .current').innerHTML()).includes('accepted'), 'the outcome is not shown yet');
+  await page.click('[data-testid=answer-0]');
+  await page.waitForSelector('[data-testid=predict-result].predict--right');
+  // The next question: A's write with 41. Press 1 (accepts): wrong, and the reason says why.
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => (document.querySelector('[data-testid=predict]') || {}).innerText?.includes('token 41'));
+  await page.keyboard.press('1');
+  await page.waitForSelector('[data-testid=predict-result].predict--wrong');
+  const result = await text(page, 'predict-result');
+  expect(result.includes('It rejects the write') && result.includes('The resource itself stopped a stale writer.') && result.includes('1 of 2 right'), result);
+  expect((await text(page, 'narration')).includes('rejects'), 'the outcome is shown once answered');
+  // Switched off, the run plays through.
+  await page.goto(`${url}#/lease-race-unfenced/0`);
+  await page.click('[data-testid=predict-offer] [data-action=predict]');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('[data-testid=step-count]').innerText.startsWith('Step 38 of 38'));
+  expect(!(await page.locator('[data-testid=predict]').count()), 'no question once switched off');
 });
 
 await check('exports download SVG and Mermaid', async (page) => {

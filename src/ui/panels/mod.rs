@@ -19,7 +19,7 @@ pub use compare::compare_table;
 pub use editor::{editor, EditorState, EDIT_ATTRIBUTE};
 pub use guarantees::guarantees;
 pub use handles::{handles, KEYS_HELP};
-pub use narration::{narration, verdict};
+pub use narration::{narration, verdict, Ask};
 pub use picker::{picker, CURRENT_CLASS};
 pub use questions::questions;
 pub use state::state;

@@ -3,8 +3,9 @@
 use super::Escaped;
 use crate::engine::checker::FindingKind;
 use crate::engine::Trace;
+use crate::present::beats::CHOICES;
 use crate::present::number::group;
-use crate::present::{Beat, Words};
+use crate::present::{Beat, Prediction, Words};
 use crate::scenario::Scenario;
 use std::fmt::Write;
 
@@ -16,14 +17,71 @@ fn finding_class(kind: FindingKind) -> &'static str {
     }
 }
 
+/// What the narration asks or tells about predictions.
+pub enum Ask<'a> {
+    Nothing,
+    /// Before the run: whether predictions are on, with a switch.
+    Offer(bool),
+    /// The outcome of the next event is hidden until this is answered.
+    Question(&'a Prediction),
+    /// This was answered with `chosen`; the score so far (right, answered).
+    Answered {
+        prediction: &'a Prediction,
+        chosen: usize,
+        score: (u32, u32),
+    },
+}
+
+/// Writes what `ask` asks or tells.
+fn predict(s: &mut String, ask: &Ask) {
+    match ask {
+        Ask::Nothing => {}
+        Ask::Offer(on) => {
+            let (state, switch) =
+                if *on { ("on: the run stops before each write is judged and asks you first", "Switch off") } else { ("off", "Switch on") };
+            let _ = write!(
+                s,
+                r#"<p class="hint" data-testid="predict-offer">Predictions are {state}. <button class="btn btn--small" data-action="predict">{switch}</button></p>"#
+            );
+        }
+        Ask::Question(p) => {
+            let _ = write!(
+                s,
+                r#"<div class="predict" data-testid="predict"><h3>Predict</h3><p>{}</p><div class="choices">"#,
+                Escaped(&p.question)
+            );
+            for (i, choice) in CHOICES.iter().enumerate() {
+                let _ = write!(
+                    s,
+                    r#"<button class="btn" data-action="answer:{i}" data-testid="answer-{i}"><kbd>{}</kbd> {choice}</button>"#,
+                    i + 1
+                );
+            }
+            s.push_str(r#"</div><button class="btn btn--ghost btn--small" data-action="predict">Stop asking</button></div>"#);
+        }
+        Ask::Answered { prediction: p, chosen, score: (right, all) } => {
+            let (class, verdict) =
+                if *chosen == p.answer { ("predict predict--right", "Right") } else { ("predict predict--wrong", "Not this time") };
+            let _ = write!(
+                s,
+                r#"<div class="{class}" data-testid="predict-result"><p><strong>{verdict}:</strong> {}. {}</p><p class="muted">Your predictions: {right} of {all} right.</p></div>"#,
+                CHOICES[p.answer],
+                Escaped(&p.reason)
+            );
+        }
+    }
+}
+
 /// The narration of the event at `cursor`: when, who, what and what it means, and at a story
 /// beat (`beat`) why the moment matters; before the first event, the setup.
-pub fn narration(scenario: &Scenario, trace: &Trace, words: &Words, cursor: Option<usize>, beat: Option<&Beat>) -> String {
+pub fn narration(scenario: &Scenario, trace: &Trace, words: &Words, cursor: Option<usize>, beat: Option<&Beat>, ask: Ask) -> String {
     let Some(c) = cursor else {
-        return format!(
+        let mut s = format!(
             r#"<h2>The setup</h2><p class="intro">{}</p><p class="hint">Press <kbd>Space</kbd> to play, <kbd>→</kbd> to step, or <kbd>PageDown</kbd> for the next key moment.</p>"#,
             Escaped(&scenario.intro)
         );
+        predict(&mut s, &ask);
+        return s;
     };
     let e = &trace.events[c];
     let mut s = format!(
@@ -33,8 +91,13 @@ pub fn narration(scenario: &Scenario, trace: &Trace, words: &Words, cursor: Opti
         group(e.local_ms),
         Escaped(&words.narrate(c))
     );
-    if let Some(b) = beat {
-        let _ = write!(s, r#"<p class="beat-why" data-testid="beat"><strong>{}.</strong> {}</p>"#, Escaped(&b.title), Escaped(&b.why));
+    // Once answered, the prediction's result says what the beat would.
+    match (beat, &ask) {
+        (_, Ask::Answered { .. } | Ask::Question(_)) => predict(&mut s, &ask),
+        (Some(b), _) => {
+            let _ = write!(s, r#"<p class="beat-why" data-testid="beat"><strong>{}.</strong> {}</p>"#, Escaped(&b.title), Escaped(&b.why));
+        }
+        _ => {}
     }
     for f in trace.verdict.findings.iter().filter(|f| f.event == c) {
         let _ = write!(

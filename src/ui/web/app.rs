@@ -21,13 +21,14 @@ use crate::edit::{start, Edit, History};
 use crate::engine::Event;
 #[cfg(feature = "editor")]
 use crate::error::ScenarioError;
+use crate::present::Prediction;
 use crate::scenario::compare::{self, Cell};
 use crate::scenario::lessons::{self, Entry};
-use crate::ui::panels::Escaped;
 #[cfg(feature = "editor")]
 use crate::ui::panels::EDIT_ATTRIBUTE;
 use crate::ui::panels::ROUTE_ATTRIBUTE;
-use crate::ui::player::{Action, Player};
+use crate::ui::panels::{Ask, Escaped};
+use crate::ui::player::{gate, Action, Player};
 use crate::ui::route::{self, Route, Target};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::{Interval, Timeout};
@@ -53,6 +54,8 @@ pub struct AppState {
     pub pending: Option<(&'static Entry, u64)>,
     /// The scenario being edited, when the run on screen is an edited one.
     pub editing: Option<Rc<Editing>>,
+    /// The predictions answered in this run: the event asked about and the choice made.
+    pub answers: Rc<Vec<(usize, usize)>>,
 }
 
 /// What can happen to the app.
@@ -65,6 +68,10 @@ pub enum Msg {
     Hash(String),
     /// Goes to the next story beat, or (false) the one before.
     Beat(bool),
+    /// Answers the prediction asked, with the choice at this index.
+    Answer(usize),
+    /// Switches predictions on or off.
+    Predict,
     Dismiss,
     /// Something to tell the user.
     #[cfg(feature = "editor")]
@@ -113,7 +120,7 @@ fn first_lesson() -> Target {
 impl AppState {
     /// Nothing on screen yet.
     fn empty() -> AppState {
-        AppState { run: None, player: Player::new(0), table: None, notice: None, pending: None, editing: None }
+        AppState { run: None, player: Player::new(0), table: None, notice: None, pending: None, editing: None, answers: Rc::default() }
     }
 
     /// Opens a target at a step, over what is on screen until a lesson's file arrives.
@@ -158,6 +165,7 @@ impl AppState {
             notice,
             pending: None,
             editing: None,
+            answers: Rc::default(),
         }
     }
 
@@ -172,7 +180,13 @@ impl AppState {
             (Some(old), Some(c)) => same_time(&old.trace.events, c, &run.trace.events) + 1,
             _ => 0,
         };
-        AppState { player: self.player.apply(Action::Load { steps, step }), run: Some(run), editing, ..self.clone() }
+        AppState {
+            player: self.player.apply(Action::Load { steps, step }),
+            run: Some(run),
+            editing,
+            answers: Rc::default(),
+            ..self.clone()
+        }
     }
 
     /// Does what a gesture on the diagram asks: times are read off the diagram's axis and snap to
@@ -267,6 +281,23 @@ impl AppState {
         }
     }
 
+    /// Returns the prediction asked now, if any: predictions are on, the run is a lesson or
+    /// comparison cell (not an edited one), and the next event is an outcome not yet predicted.
+    fn question(&self) -> Option<&Prediction> {
+        let run = self.run.as_ref().filter(|_| self.editing.is_none() && browser::predicting())?;
+        run.predictions.iter().find(|p| p.event == self.player.step && !self.answers.iter().any(|a| a.0 == p.event))
+    }
+
+    /// Moves the player as asked, stopping before an outcome still to be predicted.
+    fn moved(&self, player: Player) -> Player {
+        let Some(run) = self.run.as_ref().filter(|_| self.editing.is_none() && browser::predicting()) else { return player };
+        let asks = run.predictions.iter().map(|p| p.event).filter(|e| !self.answers.iter().any(|a| a.0 == *e));
+        match gate(self.player.step, player.step, asks) {
+            Some(step) => Player { step, playing: false, ..player },
+            None => player,
+        }
+    }
+
     /// Shows a fetched lesson file, if it is the one awaited.
     fn arrived(&self, id: &str, file: Result<String, String>) -> AppState {
         let Some((entry, step)) = self.pending.filter(|p| p.0.id == id) else { return self.clone() };
@@ -332,7 +363,7 @@ impl Reducible for AppState {
             // The keyboard does not drive a run hidden behind the table.
             Msg::Player(_) if self.table.is_some() => return self,
             Msg::Player(action) => {
-                let player = self.player.apply(action);
+                let player = self.moved(self.player.apply(action));
                 if player == self.player {
                     return self;
                 }
@@ -350,9 +381,22 @@ impl Reducible for AppState {
             Msg::Dismiss => AppState { notice: None, ..(*self).clone() },
             Msg::Beat(_) if self.table.is_some() => return self,
             Msg::Beat(forward) => match self.run.as_ref().and_then(|run| run.beat_step(self.player.step, forward)) {
-                Some(step) => AppState { player: self.player.apply(Action::Seek(step)), ..(*self).clone() },
+                Some(step) => AppState { player: self.moved(self.player.apply(Action::Seek(step))), ..(*self).clone() },
                 None => return self,
             },
+            // The answer is kept and scored, and the outcome shown.
+            Msg::Answer(choice) => match self.question() {
+                Some(p) => {
+                    browser::score(Some(choice == p.answer));
+                    let answers = Rc::new([self.answers.as_slice(), &[(p.event, choice)]].concat());
+                    AppState { player: self.player.apply(Action::Seek(p.event + 1)), answers, ..(*self).clone() }
+                }
+                None => return self,
+            },
+            Msg::Predict => {
+                browser::toggle_predicting();
+                (*self).clone()
+            }
             #[cfg(feature = "editor")]
             Msg::Notice(notice) => AppState { notice: Some(notice), ..(*self).clone() },
             #[cfg(feature = "editor")]
@@ -408,6 +452,10 @@ pub fn App() -> Html {
                 }
                 // Space plays or pauses wherever the focus is (outside a field), never pressing
                 // the button that was clicked last.
+                // 1 and 2 answer a prediction.
+                if let key @ ("1" | "2") = e.key().as_str() {
+                    return on_key.dispatch(Msg::Answer(usize::from(key == "2")));
+                }
                 // PageDown and PageUp (a presentation clicker's keys), or N and P, go from beat to beat.
                 if let key @ ("PageDown" | "PageUp" | "n" | "p") = e.key().as_str() {
                     e.prevent_default();
@@ -547,7 +595,7 @@ pub fn App() -> Html {
         None
     };
     html! {
-        <div class="app" data-view={view} onclick={on_click}>
+        <div class="app" data-view={view} data-asking={state.question().is_some().then_some("true")} onclick={on_click}>
             { Html::from_html_unchecked(top(&exports, state.notice.as_deref()).into()) }
             { stage }
             { sidebar() }
@@ -649,6 +697,11 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
             ("dismiss", _) => Msg::Dismiss,
             ("skip", _) => return browser::focus_on("[data-testid=play]"),
             ("next-beat", _) => Msg::Beat(true),
+            ("predict", _) => Msg::Predict,
+            (name, _) if name.starts_with("answer:") => match name["answer:".len()..].parse() {
+                Ok(choice) => Msg::Answer(choice),
+                Err(_) => return,
+            },
             ("previous-beat", _) => Msg::Beat(false),
             #[cfg(feature = "editor")]
             ("edit", _) => Msg::Edit(EditMsg::Start),
@@ -761,6 +814,19 @@ fn top(exports: &str, notice: Option<&str>) -> String {
     s
 }
 
+/// What the narration asks or tells about a prediction at the cursor.
+fn ask(state: &AppState) -> Ask<'_> {
+    if let Some(p) = state.question() {
+        return Ask::Question(p);
+    }
+    let Some(run) = state.run.as_ref().filter(|r| state.editing.is_none() && !r.predictions.is_empty()) else { return Ask::Nothing };
+    let Some(c) = state.player.cursor() else { return Ask::Offer(browser::predicting()) };
+    match (run.predictions.iter().find(|p| p.event == c), state.answers.iter().find(|a| a.0 == c)) {
+        (Some(prediction), Some(&(_, chosen))) => Ask::Answered { prediction, chosen, score: browser::score(None) },
+        _ => Ask::Nothing,
+    }
+}
+
 /// The run's heading: where it comes from (its topic, or a link back to the table), its title,
 /// the "What if…" button, and the verdict so far. (Written as text: each element a Yew view
 /// builds costs several hundred bytes of WebAssembly.)
@@ -796,7 +862,7 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
                 if let Some(editing) = editing {
                     { editor(editing, run, cursor) }
                 }
-                { narration(run, cursor) }
+                { narration(run, cursor, ask(state)) }
                 { inspector(run, cursor) }
                 { guarantees(run) }
                 { legend() }

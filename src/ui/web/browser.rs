@@ -112,9 +112,41 @@ pub fn toggle_theme() {
     let Some(root) = window().document().and_then(|d| d.document_element()) else { return };
     let theme = if root.get_attribute("data-theme").as_deref() == Some("dark") { "light" } else { "dark" };
     let _ = root.set_attribute("data-theme", theme);
+    keep_setting("lockstep-theme", theme);
+}
+
+/// Reads a setting the browser keeps for this site.
+fn setting(key: &str) -> Option<String> {
+    window().local_storage().ok().flatten()?.get_item(key).ok().flatten()
+}
+
+fn keep_setting(key: &str, value: &str) {
     if let Some(storage) = window().local_storage().ok().flatten() {
-        let _ = storage.set_item("lockstep-theme", theme);
+        let _ = storage.set_item(key, value);
     }
+}
+
+/// Says whether lessons ask for predictions (on unless switched off).
+pub fn predicting() -> bool {
+    setting("lockstep-predict").as_deref() != Some("off")
+}
+
+/// Switches predictions on or off, for this and later visits.
+pub fn toggle_predicting() {
+    keep_setting("lockstep-predict", if predicting() { "off" } else { "on" });
+}
+
+/// Returns the predictions answered right and in all, kept across visits; `answered` counts
+/// one more, right or not.
+pub fn score(answered: Option<bool>) -> (u32, u32) {
+    let read = |key: &str| setting(key).and_then(|v| v.parse().ok()).unwrap_or(0u32);
+    let (mut right, mut all) = (read("lockstep-right"), read("lockstep-answered"));
+    if let Some(ok) = answered {
+        (right, all) = (right + u32::from(ok), all + 1);
+        keep_setting("lockstep-right", &right.to_string());
+        keep_setting("lockstep-answered", &all.to_string());
+    }
+    (right, all)
 }
 
 /// Scrolls `container` so that a point `y_px` down its content is comfortably in view.

@@ -26,8 +26,8 @@ pub fn editor(editing: &Editing, run: &RunRef, cursor: Option<usize>) -> Html {
 }
 
 /// What just happened and why it matters.
-pub fn narration(run: &RunRef, cursor: Option<usize>) -> Html {
-    let text = panels::narration(&run.scenario, &run.trace, &run.words(), cursor, cursor.and_then(|c| run.beat_at(c)));
+pub fn narration(run: &RunRef, cursor: Option<usize>, ask: panels::Ask) -> Html {
+    let text = panels::narration(&run.scenario, &run.trace, &run.words(), cursor, cursor.and_then(|c| run.beat_at(c)), ask);
     // The live region stays in place while its text changes, so each step is announced.
     html! { <section class="card narration" aria-live="polite" data-testid="narration">{ Html::from_html_unchecked(text.into()) }</section> }
 }

@@ -8,7 +8,7 @@ use crate::diagram::window::Window;
 use crate::diagram::{layout, Layout};
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
-use crate::present::{Beat, Words};
+use crate::present::{Beat, Prediction, Words};
 use crate::scenario::lessons::{self, Entry};
 use crate::scenario::{compare, stress, Scenario};
 use crate::ui::route::Target;
@@ -27,6 +27,8 @@ pub struct Run {
     pub history: History,
     /// The story's key events, in order.
     pub beats: Vec<Beat>,
+    /// The outcomes a learner is asked to predict (lessons and comparison cells only).
+    pub predictions: Vec<Prediction>,
 }
 
 impl Run {
@@ -122,7 +124,8 @@ pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trac
     let history = History::new(&trace);
     let window = Window::new(&layout);
     let beats = words.beats();
-    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, window, history, beats }))
+    let predictions = if matches!(target, Target::Lesson(_) | Target::Compare { .. }) { words.predictions() } else { Vec::new() };
+    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, window, history, beats, predictions }))
 }
 
 /// Returns two runs laid out on one time axis, to be drawn side by side: the same simulated
@@ -135,8 +138,18 @@ pub fn side_by_side(a: &RunRef, b: &RunRef) -> (RunRef, RunRef) {
         let window = Window::new(&layout);
         let (scenario, trace) = (run.scenario.clone(), run.trace.clone());
         let history = History::new(&trace);
-        let beats = run.beats.clone();
-        RunRef(Rc::new(Run { target: run.target.clone(), scenario, source: run.source.clone(), trace, layout, window, history, beats }))
+        let (beats, predictions) = (run.beats.clone(), run.predictions.clone());
+        RunRef(Rc::new(Run {
+            target: run.target.clone(),
+            scenario,
+            source: run.source.clone(),
+            trace,
+            layout,
+            window,
+            history,
+            beats,
+            predictions,
+        }))
     };
     (relaid(a), relaid(b))
 }
