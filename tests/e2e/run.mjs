@@ -517,6 +517,23 @@ await check('story beats and predictions: PageDown goes beat to beat, and the ru
   expect(!(await page.locator('[data-testid=predict]').count()), 'no question once switched off');
 });
 
+await check('presenter mode hides the side panels, enlarges the type and is driven by the keys', async (page) => {
+  await page.goto(`${url}#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=beat-ticks]');
+  await page.click('[data-testid=present]');
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
+  expect(!(await page.locator('.sidebar').isVisible()) && !(await page.locator('[data-testid=inspector]').isVisible()), 'the side panels are hidden');
+  expect(await page.locator('[data-testid=narration]').isVisible(), 'the narration stays');
+  const size = await page.locator('.narration .intro').evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+  expect(size >= 20, `large type: ${size}px`);
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageDown');
+  expect((await text(page, 'beat')).startsWith('Client A pauses'), await text(page, 'beat'));
+  await page.keyboard.press('f');
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-present'));
+  expect(await page.locator('.sidebar').isVisible(), 'F leaves presenter mode');
+});
+
 await check('exports download SVG and Mermaid', async (page) => {
   await page.goto(`${url}#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=diagram] svg');

@@ -452,6 +452,10 @@ pub fn App() -> Html {
                 }
                 // Space plays or pauses wherever the focus is (outside a field), never pressing
                 // the button that was clicked last.
+                // F starts or ends presenter mode.
+                if e.key() == "f" {
+                    return browser::toggle_present();
+                }
                 // 1 and 2 answer a prediction.
                 if let key @ ("1" | "2") = e.key().as_str() {
                     return on_key.dispatch(Msg::Answer(usize::from(key == "2")));
@@ -496,7 +500,8 @@ pub fn App() -> Html {
             let files = browser::fields::on_scenario_file(move |file| on_file.dispatch(Msg::Edit(EditMsg::Open(file))));
             #[cfg(not(feature = "editor"))]
             let (edit, files) = (dispatch, ());
-            move || drop((hash, keys, edit, files))
+            let fullscreen = browser::on_fullscreen_exit();
+            move || drop((hash, keys, edit, files, fullscreen))
         });
     }
     // A fault moved with the keys keeps the focus on its handle, which each run writes again.
@@ -694,6 +699,7 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
     } else if let Some(name) = attribute("data-action") {
         match (name.as_str(), run) {
             ("theme", _) => return browser::toggle_theme(),
+            ("present", _) => return browser::toggle_present(),
             ("dismiss", _) => Msg::Dismiss,
             ("skip", _) => return browser::focus_on("[data-testid=play]"),
             ("next-beat", _) => Msg::Beat(true),
@@ -781,9 +787,9 @@ fn export(run: &RunRef, kind: &str) {
 /// The name of the tool, in the top bar.
 const BRAND: &str = r#"<div class="brand"><span class="brand-mark" aria-hidden="true">⟂</span><span class="brand-name">Lockstep</span><span class="brand-tag">distributed locks and fencing tokens, step by step</span></div>"#;
 
-/// The theme switch. The theme is the page's `data-theme`, set before the first paint; the
-/// style sheet shows the label that fits it.
-const THEME_BUTTON: &str = r#"<button class="btn btn--ghost" data-action="theme" data-testid="theme" aria-label="Switch between light and dark theme"><span class="theme-to-light">☀ Light</span><span class="theme-to-dark">☾ Dark</span></button>"#;
+/// The presenter switch and the theme switch. The theme is the page's `data-theme`, set before
+/// the first paint; the style sheet shows the labels that fit the page's state.
+const THEME_BUTTON: &str = r#"<button class="btn btn--ghost" data-action="present" data-testid="present" title="Presenter mode: full screen, large type, no side panels (F; Escape leaves it)"><span class="present-on">▶ Present</span><span class="present-off">✕ Leave</span></button><button class="btn btn--ghost" data-action="theme" data-testid="theme" aria-label="Switch between light and dark theme"><span class="theme-to-light">☀ Light</span><span class="theme-to-dark">☾ Dark</span></button>"#;
 
 /// The button that starts editing the run on screen.
 const EDIT_BUTTON: &str = r#"<button class="btn" data-action="edit" data-testid="edit" title="Change this scenario's numbers and faults and watch the run change">What if…</button>"#;

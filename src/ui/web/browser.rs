@@ -115,6 +115,34 @@ pub fn toggle_theme() {
     keep_setting("lockstep-theme", theme);
 }
 
+/// Starts or ends presenter mode: the page's root gets `data-present` (the style sheet hides
+/// the side panels and enlarges the type) and fills the screen where the browser lets it.
+pub fn toggle_present() {
+    let Some(document) = window().document() else { return };
+    let Some(root) = document.document_element() else { return };
+    if root.has_attribute("data-present") {
+        let _ = root.remove_attribute("data-present");
+        if document.fullscreen_element().is_some() {
+            document.exit_fullscreen();
+        }
+    } else {
+        let _ = root.set_attribute("data-present", "");
+        let _ = root.request_fullscreen();
+    }
+}
+
+/// Ends presenter mode when the browser leaves full screen (Escape); returns the listener.
+pub fn on_fullscreen_exit() -> gloo::events::EventListener {
+    gloo::events::EventListener::new(&gloo::utils::document(), "fullscreenchange", |_| {
+        let document = gloo::utils::document();
+        if document.fullscreen_element().is_none() {
+            if let Some(root) = document.document_element() {
+                let _ = root.remove_attribute("data-present");
+            }
+        }
+    })
+}
+
 /// Reads a setting the browser keeps for this site.
 fn setting(key: &str) -> Option<String> {
     window().local_storage().ok().flatten()?.get_item(key).ok().flatten()
