@@ -534,6 +534,27 @@ await check('presenter mode hides the side panels, enlarges the type and is driv
   expect(await page.locator('.sidebar').isVisible(), 'F leaves presenter mode');
 });
 
+await check('a lesson embedded in an <iframe> on a plain page shows the run, its playback and narration, and works when narrow', async (page) => {
+  await page.goto(`${url}#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=embed]');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.click('[data-testid=embed]');
+  await page.waitForSelector('[data-testid=notice]');
+  const code = await page.evaluate(() => navigator.clipboard.readText());
+  expect(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed#\/lease-race-fenced\/0" title="Lockstep: The lease expiration race, fenced"/.test(code), code);
+  // The copied code, on a plain page, in a narrow column.
+  await page.setContent(`<!doctype html><html><body style="margin:20px"><h1>Course notes</h1>${code.replace('width="820"', 'width="380"')}</body></html>`);
+  const frame = page.frameLocator('iframe');
+  await frame.locator('[data-testid=beat-ticks]').waitFor();
+  expect(!(await frame.locator('.sidebar').isVisible()) && !(await frame.locator('[data-testid=event-log]').isVisible()), 'only the run');
+  expect(await frame.locator('[data-testid=narration]').isVisible() && await frame.locator('[data-testid=open-full]').isVisible(), 'its narration and a way out');
+  const fits = await frame.locator('[data-testid=diagram]').evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+  expect(fits, 'the diagram fits the narrow frame');
+  await frame.locator('[data-testid=step-forward]').click();
+  await frame.locator('[data-testid=step-forward]').click();
+  expect((await frame.locator('[data-testid=step-count]').innerText()).startsWith('Step 2 of'), 'it steps');
+});
+
 await check('exports download SVG and Mermaid', async (page) => {
   await page.goto(`${url}#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=diagram] svg');

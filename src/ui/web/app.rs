@@ -74,7 +74,6 @@ pub enum Msg {
     Predict,
     Dismiss,
     /// Something to tell the user.
-    #[cfg(feature = "editor")]
     Notice(String),
     #[cfg(feature = "editor")]
     Edit(EditMsg),
@@ -397,7 +396,6 @@ impl Reducible for AppState {
                 browser::toggle_predicting();
                 (*self).clone()
             }
-            #[cfg(feature = "editor")]
             Msg::Notice(notice) => AppState { notice: Some(notice), ..(*self).clone() },
             #[cfg(feature = "editor")]
             Msg::Edit(msg) => self.edit(msg),
@@ -700,6 +698,14 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
         match (name.as_str(), run) {
             ("theme", _) => return browser::toggle_theme(),
             ("present", _) => return browser::toggle_present(),
+            ("embed", Some(run)) => {
+                let (code, _) = browser::embed_code(&run.scenario.title);
+                match browser::copy(&code) {
+                    true => Msg::Notice(format!("The embed code is copied: paste it into a slide, a course page or a post. {code}")),
+                    false => Msg::Notice(format!("Copy this into a slide, a course page or a post: {code}")),
+                }
+            }
+            ("open-full", Some(run)) => return browser::open_tab(&browser::embed_code(&run.scenario.title).1),
             ("dismiss", _) => Msg::Dismiss,
             ("skip", _) => return browser::focus_on("[data-testid=play]"),
             ("next-beat", _) => Msg::Beat(true),
@@ -794,14 +800,19 @@ const THEME_BUTTON: &str = r#"<button class="btn btn--ghost" data-action="presen
 /// The button that starts editing the run on screen.
 const EDIT_BUTTON: &str = r#"<button class="btn" data-action="edit" data-testid="edit" title="Change this scenario's numbers and faults and watch the run change">What if…</button>"#;
 
-/// The export buttons for a run: SVG, Mermaid, and the scenario file when there is one.
+/// The export buttons for a run (SVG, Mermaid, the scenario file when there is one), the embed
+/// code, and, shown only when embedded, a link to the full page.
 fn exports(run: &RunRef) -> String {
     const DIAGRAM: &str = concat!(
         r#"<button class="btn btn--ghost" data-action="export-svg" data-testid="export-svg" title="Download this diagram as an SVG file">Export SVG</button>"#,
         r#"<button class="btn btn--ghost" data-action="export-mermaid" data-testid="export-mermaid" title="Download the run as Mermaid sequenceDiagram text">Export Mermaid</button>"#
     );
     const SCENARIO: &str = r#"<button class="btn btn--ghost" data-action="export-json" data-testid="export-json" title="Download this lesson's scenario file">Scenario JSON</button>"#;
-    format!("{DIAGRAM}{}", if run.source.is_some() { SCENARIO } else { "" })
+    const EMBED: &str = concat!(
+        r#"<button class="btn btn--ghost" data-action="embed" data-testid="embed" title="Copy the code that shows this run, its playback and narration in a slide, course page or post">Embed</button>"#,
+        r#"<button class="btn btn--ghost embed-open" data-action="open-full" data-testid="open-full" title="Open this run in Lockstep, with the lessons, the editor and the rest">Open in Lockstep ↗</button>"#
+    );
+    format!("{DIAGRAM}{}{EMBED}", if run.source.is_some() { SCENARIO } else { "" })
 }
 
 /// The top of the page as text: the skip link, the bar with the name, `exports` and the theme

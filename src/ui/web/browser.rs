@@ -143,6 +143,39 @@ pub fn on_fullscreen_exit() -> gloo::events::EventListener {
     })
 }
 
+/// Copies `text` to the clipboard; returns whether the browser offers a clipboard.
+pub fn copy(text: &str) -> bool {
+    let clipboard = js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("clipboard")).ok().filter(|c| !c.is_undefined());
+    let Some(clipboard) = clipboard else { return false };
+    let write = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    write.is_some_and(|write| write.call1(&clipboard, &JsValue::from_str(text)).is_ok())
+}
+
+/// Says whether the page is embedded (its address asks for `?embed`): then the style sheet shows
+/// only the run, its playback and its narration.
+pub fn embedded() -> bool {
+    window().location().search().is_ok_and(|q| q.contains("embed"))
+}
+
+/// Returns the code that embeds the run on screen in another page, and the full page's address.
+pub fn embed_code(title: &str) -> (String, String) {
+    let location = window().location();
+    let page = format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
+    let hash = location.hash().unwrap_or_default();
+    let quoted = title.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
+    (
+        format!(
+            r#"<iframe src="{page}?embed{hash}" title="Lockstep: {quoted}" width="820" height="620" style="border:0; max-width:100%" loading="lazy"></iframe>"#
+        ),
+        format!("{page}{hash}"),
+    )
+}
+
+/// Opens `url` in a new tab.
+pub fn open_tab(url: &str) {
+    let _ = window().open_with_url_and_target(url, "_blank");
+}
+
 /// Reads a setting the browser keeps for this site.
 fn setting(key: &str) -> Option<String> {
     window().local_storage().ok().flatten()?.get_item(key).ok().flatten()
@@ -235,12 +268,7 @@ pub mod fields {
 
     /// Copies the page's address to the clipboard; returns whether the browser offers a clipboard.
     pub fn copy_location() -> bool {
-        let href = window().location().href().unwrap_or_default();
-        let clipboard = js_sys::Reflect::get(&window().navigator(), &JsValue::from_str("clipboard")).ok().filter(|c| !c.is_undefined());
-        let Some(clipboard) = clipboard else { return false };
-        let write =
-            js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        write.is_some_and(|write| write.call1(&clipboard, &JsValue::from_str(&href)).is_ok())
+        super::copy(&window().location().href().unwrap_or_default())
     }
 
     /// Hands `open` the text of a scenario file the user picks with an editor's file field

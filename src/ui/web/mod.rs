@@ -13,3 +13,4 @@ mod panels;
 mod run;
 
 pub use app::App;
+pub use browser::embedded;
