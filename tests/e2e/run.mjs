@@ -571,20 +571,24 @@ await check('interview questions link to the lessons that answer them', async (p
   await page.waitForSelector('[data-testid=diagram] svg');
   await page.click('[data-testid=questions] summary:has-text("What is a fencing token?")');
   expect((await text(page, 'questions')).includes('remembers the highest token'), 'answer shown');
-  await page.click('[data-testid=questions] button:has-text("redis-incr-token")');
+  // The links read as the lessons' titles, not their ids.
+  await page.click('[data-testid=questions] button:has-text("A separate INCR counter as the fencing token")');
   await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]').innerText === 'A separate INCR counter as the fencing token');
   expect(page.url().endsWith('#/redis-incr-token/0'), 'the link opens the lesson at its start');
 });
 
 await check('the comparison table matches the command line and opens each cell', async (page) => {
   // The CLI's detail lines read "<schedule> · <design>: <outcome> — <detail>".
-  const cells = cli('compare').split('\n').map((l) => l.match(/^(\S+) · (\S+): (safe|unsafe|stalls) — /)).filter(Boolean);
+  const cells = cli('compare').split('\n').map((l) => l.match(/^(\S+) · (\S+): (safe|unsafe|stalls) — (.*)$/)).filter(Boolean);
   expect(cells.length === 45, `45 cells from the CLI, got ${cells.length}`);
   await page.goto(`${url}#/compare`);
   await page.waitForSelector('[data-testid=compare]');
-  for (const [, schedule, design, outcome] of cells) {
+  for (const [, schedule, design, outcome, why] of cells) {
     const cell = page.locator(`[data-testid=cell-compare-${schedule}-${design}]`);
     expect((await cell.getAttribute('class')).includes(`cell--${outcome}`), `${schedule}/${design} shows ${outcome}`);
+    // Its reason is on screen, not only in a tooltip.
+    const shown = await cell.locator('xpath=following-sibling::span[@class="cell-why"]').innerText();
+    expect(why.startsWith(shown.slice(0, 40)), `${schedule}/${design} shows why: ${shown}`);
   }
   await page.screenshot({ path: path.join(SHOTS, 'compare-table.png'), fullPage: true });
   await page.click('[data-testid=cell-compare-partition-pg-no-timeout]');

@@ -35,7 +35,7 @@ pub fn compare_table(rows: &[Vec<Cell>]) -> String {
                 route::format(&Route { target: Target::Compare { schedule: c.schedule.id.into(), design: c.row.id.into() }, step: 0 });
             let _ = write!(
                 s,
-                r#"<td><button class="cell cell--{outcome}" title="{detail}" aria-label="{row} under “{schedule}”: {outcome}. {detail} Open the diagram." data-testid="cell-{id}" {ROUTE_ATTRIBUTE}="{link}"><span aria-hidden="true">{glyph}</span>{outcome}{dagger}</button></td>"#,
+                r#"<td><button class="cell cell--{outcome}" title="{detail}" aria-label="{row} under “{schedule}”: {outcome}. {detail} Open the diagram." data-testid="cell-{id}" {ROUTE_ATTRIBUTE}="{link}"><span aria-hidden="true">{glyph}</span>{outcome}{dagger}</button><span class="cell-why" aria-hidden="true">{detail}</span></td>"#,
                 detail = Escaped(&c.detail),
                 row = Escaped(c.row.title),
                 schedule = Escaped(c.schedule.title),
