@@ -555,6 +555,17 @@ await check('a lesson embedded in an <iframe> on a plain page shows the run, its
   expect((await frame.locator('[data-testid=step-count]').innerText()).startsWith('Step 2 of'), 'it steps');
 });
 
+await check('the legend lists the kinds of mark the diagram draws, and no others', async (page) => {
+  await page.goto(`${url}#/zk-session-expiry/0`);
+  await page.waitForSelector('[data-testid=legend]');
+  let legend = await text(page, 'legend');
+  expect(legend.includes('partition') && legend.includes('write rejected') && !legend.includes('crash'), legend);
+  await page.click('.lesson-link[data-route="#/redis-failover/0"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=legend]').innerText.includes('crash'));
+  legend = await text(page, 'legend');
+  expect(legend.includes('replica promoted to primary') && !legend.includes('partition'), legend);
+});
+
 await check('exports download SVG and Mermaid', async (page) => {
   await page.goto(`${url}#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=diagram] svg');

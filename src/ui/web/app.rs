@@ -8,7 +8,6 @@ use super::editing::Editing;
 use super::event_log::event_log;
 #[cfg(feature = "editor")]
 use super::gestures::{self, Gesture};
-use super::legend::legend;
 use super::panels::{compare_table, editor, guarantees, inspector, narration, sidebar, verdict_text};
 use super::run::{fetched, load, Load, RunRef};
 use crate::diagram::mermaid;
@@ -882,7 +881,7 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
                 { narration(run, cursor, ask(state)) }
                 { inspector(run, cursor) }
                 { guarantees(run) }
-                { legend() }
+                { Html::from_html_unchecked(AttrValue::Rc(run.legend.clone())) }
             </aside>
             <section class="log-area" aria-label="Event log">
                 { event_log(run, cursor) }

@@ -1,5 +1,6 @@
 //! A run on screen: the scenario's texts, its trace, and everything derived from it once.
 
+use super::legend::legend;
 use crate::design::Design;
 use crate::diagram::inspect::{History, Snapshot};
 #[cfg(feature = "editor")]
@@ -29,6 +30,8 @@ pub struct Run {
     pub beats: Vec<Beat>,
     /// The outcomes a learner is asked to predict (lessons and comparison cells only).
     pub predictions: Vec<Prediction>,
+    /// The legend of the diagram's kinds of item, as text.
+    pub legend: Rc<str>,
 }
 
 impl Run {
@@ -125,7 +128,8 @@ pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trac
     let window = Window::new(&layout);
     let beats = words.beats();
     let predictions = if matches!(target, Target::Lesson(_) | Target::Compare { .. }) { words.predictions() } else { Vec::new() };
-    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, window, history, beats, predictions }))
+    let legend = Rc::from(legend(&layout));
+    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, window, history, beats, predictions, legend }))
 }
 
 /// Returns two runs laid out on one time axis, to be drawn side by side: the same simulated
@@ -138,7 +142,7 @@ pub fn side_by_side(a: &RunRef, b: &RunRef) -> (RunRef, RunRef) {
         let window = Window::new(&layout);
         let (scenario, trace) = (run.scenario.clone(), run.trace.clone());
         let history = History::new(&trace);
-        let (beats, predictions) = (run.beats.clone(), run.predictions.clone());
+        let (beats, predictions, legend) = (run.beats.clone(), run.predictions.clone(), run.legend.clone());
         RunRef(Rc::new(Run {
             target: run.target.clone(),
             scenario,
@@ -149,6 +153,7 @@ pub fn side_by_side(a: &RunRef, b: &RunRef) -> (RunRef, RunRef) {
             history,
             beats,
             predictions,
+            legend,
         }))
     };
     (relaid(a), relaid(b))
