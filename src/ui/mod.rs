@@ -14,19 +14,13 @@ mod web;
 pub use web::App;
 
 /// Mounts the app on the page's body, after giving the page the diagram's style sheet (the
-/// one exported SVG files carry, so the page does not download it a second time), and marking
-/// an embedded page (`?embed`) for the style sheet.
+/// one exported SVG files carry, so the page does not download it a second time).
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
     let document = gloo::utils::document();
     if let Ok(style) = document.create_element("style") {
         style.set_text_content(Some(crate::diagram::svg::STYLE));
         let _ = gloo::utils::head().append_child(&style);
-    }
-    if web::embedded() {
-        if let Some(root) = document.document_element() {
-            let _ = root.set_attribute("data-embed", "");
-        }
     }
     yew::Renderer::<App>::new().render();
 }

@@ -151,21 +151,15 @@ pub fn copy(text: &str) -> bool {
     write.is_some_and(|write| write.call1(&clipboard, &JsValue::from_str(text)).is_ok())
 }
 
-/// Says whether the page is embedded (its address asks for `?embed`): then the style sheet shows
-/// only the run, its playback and its narration.
-pub fn embedded() -> bool {
-    window().location().search().is_ok_and(|q| q.contains("embed"))
-}
-
 /// Returns the code that embeds the run on screen in another page, and the full page's address.
 pub fn embed_code(title: &str) -> (String, String) {
     let location = window().location();
     let page = format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
     let hash = location.hash().unwrap_or_default();
-    let quoted = title.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
     (
         format!(
-            r#"<iframe src="{page}?embed{hash}" title="Lockstep: {quoted}" width="820" height="620" style="border:0; max-width:100%" loading="lazy"></iframe>"#
+            r#"<iframe src="{page}?embed{hash}" title="Lockstep: {}" width="820" height="620" style="border:0; max-width:100%" loading="lazy"></iframe>"#,
+            crate::ui::panels::Escaped(title)
         ),
         format!("{page}{hash}"),
     )

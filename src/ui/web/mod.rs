@@ -13,4 +13,3 @@ mod panels;
 mod run;
 
 pub use app::App;
-pub use browser::embedded;
