@@ -31,7 +31,11 @@ struct Mounted {
 }
 
 impl Mounted {
+    /// Mounts the app at `hash`, with predictions off: these tests step whole runs (the
+    /// end-to-end tests answer predictions).
     async fn new(hash: &str) -> Mounted {
+        let storage = web_sys::window().unwrap().local_storage().unwrap().unwrap();
+        storage.set_item("lockstep-predict", "off").unwrap();
         set_hash(hash);
         let root = document().create_element("div").unwrap();
         document().body().unwrap().append_child(&root).unwrap();
