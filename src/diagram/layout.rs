@@ -17,12 +17,20 @@ use crate::present::Words;
 
 pub const LANE_GAP: f32 = 190.0;
 pub const LANE_GAP_TIGHT: f32 = 165.0;
+/// The closest a fitted diagram draws its lifelines; a narrower room scrolls sideways.
+pub const MIN_LANE_GAP: f32 = 84.0;
+/// The narrowest room a diagram is fitted to; a narrower box (a phone's) scrolls sideways.
+pub const MIN_ROOM: f32 = 560.0;
+/// The widest a lane's name box is.
+pub const HEAD_W: f32 = 160.0;
 pub const LEFT: f32 = 78.0;
 pub const TOP: f32 = 64.0;
 pub const ROW: f32 = 24.0;
 pub const MAX_IDLE_PX: f32 = 72.0;
 pub const CHAR_PX: f32 = 6.6;
 pub const LABEL_PX: f32 = 14.0;
+/// The distance between the lines of a wrapped label.
+pub const LINE_H: f32 = 15.0;
 /// The radius of a mark's dot.
 pub const MARK_R: f32 = 9.0;
 /// Belief bars sit just right of the lifeline, beside any pause block on it.
@@ -70,14 +78,95 @@ pub enum Anchor {
 impl Label {
     /// Returns the label's estimated box (x0, y0, x1, y1).
     pub fn bbox(&self) -> (f32, f32, f32, f32) {
-        let w = self.text.chars().count() as f32 * CHAR_PX;
+        let (w, lines) = self.text.split('\n').fold((0.0f32, 0.0), |(w, n), line| (w.max(line.chars().count() as f32 * CHAR_PX), n + 1.0));
         let x0 = match self.anchor {
             Anchor::Start => self.x,
             Anchor::Middle => self.x - w / 2.0,
             Anchor::End => self.x - w,
         };
-        (x0, self.y - LABEL_PX + 3.0, x0 + w, self.y + 3.0)
+        (x0, self.y - LABEL_PX + 3.0, x0 + w, self.y + 3.0 + (lines - 1.0) * LINE_H)
     }
+
+    /// Returns the label's lines (a wrapped label has several).
+    pub fn lines(&self) -> std::str::Split<'_, char> {
+        self.text.split('\n')
+    }
+}
+
+/// How wide a diagram may be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Room {
+    /// Lanes [`LANE_GAP`] apart and every label on one line: files and the command line.
+    Natural,
+    /// At most this many units wide where it can be: lanes drawn closer (down to
+    /// [`MIN_LANE_GAP`]), names and labels wrapped to the room between them.
+    Fit(f32),
+}
+
+/// Where the lanes go and how wide labels may be.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// The first lifeline's x.
+    x0: f32,
+    gap: f32,
+    head: f32,
+    /// The margin after the last lifeline.
+    right: f32,
+    wrap: bool,
+}
+
+impl Frame {
+    fn new(lanes: usize, room: Room) -> Frame {
+        let natural = lane_gap(lanes);
+        let Room::Fit(w) = room else { return Frame { x0: LEFT + 72.0, gap: natural, head: HEAD_W, right: 230.0, wrap: false } };
+        let (w, n) = (w.max(MIN_ROOM), lanes.max(1) as f32);
+        // Full-width name boxes if they fit, else boxes as wide as the gap allows.
+        let wide = (w - LEFT - 16.0 - HEAD_W) / (n - 1.0).max(1.0);
+        let gap = if wide >= HEAD_W + 12.0 { wide } else { (w - LEFT - 4.0) / n };
+        let gap = gap.clamp(MIN_LANE_GAP, natural);
+        let head = (gap - 12.0).min(HEAD_W);
+        Frame { x0: LEFT + head / 2.0 + 4.0, gap, head, right: head / 2.0 + 12.0, wrap: true }
+    }
+
+    /// Returns `text`, wrapped to `max` units if this frame wraps.
+    fn fit(&self, text: String, max: f32) -> String {
+        if self.wrap {
+            wrap(&text, max.max(80.0), CHAR_PX)
+        } else {
+            text
+        }
+    }
+
+    /// Places a label `offset` beside its lane: to the right, or to the left on the last lane.
+    fn side_label(&self, x: f32, y: f32, text: String, lanes: usize, node: NodeId, offset: f32) -> Label {
+        let text = self.fit(text, self.gap - offset - 8.0);
+        if node.0 + 1 == lanes {
+            Label { x: x - offset, y, text, anchor: Anchor::End }
+        } else {
+            Label { x: x + offset, y, text, anchor: Anchor::Start }
+        }
+    }
+}
+
+/// Breaks `text` at spaces into lines of at most `max` units (`char_px` a character; a longer
+/// word keeps a line of its own), joined by `\n`.
+pub fn wrap(text: &str, max: f32, char_px: f32) -> String {
+    let per_line = ((max / char_px) as usize).max(6);
+    let mut out = String::with_capacity(text.len() + 4);
+    let mut line = 0;
+    for word in text.split(' ') {
+        let n = word.chars().count();
+        if line > 0 && line + 1 + n > per_line {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += n;
+    }
+    out
 }
 
 /// How a message arrow is drawn.
@@ -199,6 +288,8 @@ impl Item {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layout {
     pub width: f32,
+    /// The width of a lane's name box.
+    pub head: f32,
     pub height: f32,
     pub lanes: Vec<Lane>,
     /// The y of each trace event.
@@ -399,17 +490,18 @@ impl TimeAxis {
 
 /// Lays out a whole trace.
 pub fn layout(words: &Words) -> Layout {
-    layout_on(words, &TimeAxis::of(words.trace()))
+    layout_on(words, &TimeAxis::of(words.trace()), Room::Natural)
 }
 
-/// Lays out a whole trace on `axis`, which may be shared with traces drawn beside it.
-pub fn layout_on(words: &Words, axis: &TimeAxis) -> Layout {
+/// Lays out a whole trace on `axis`, which may be shared with traces drawn beside it, in `room`.
+pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
     let trace = words.trace();
+    let frame = Frame::new(trace.participants.len(), room);
     let lanes: Vec<Lane> = trace
         .participants
         .iter()
         .enumerate()
-        .map(|(i, p)| Lane { x: LEFT + 72.0 + i as f32 * lane_gap(trace.participants.len()), name: p.name.clone(), role: p.role })
+        .map(|(i, p)| Lane { x: frame.x0 + i as f32 * frame.gap, name: p.name.clone(), role: p.role })
         .collect();
     let x = |n: NodeId| lanes[n.0].x;
     let rows = axis.rows(trace);
@@ -422,8 +514,8 @@ pub fn layout_on(words: &Words, axis: &TimeAxis) -> Layout {
     let mut open: NodeMap<[Option<Open>; 3]> = NodeMap::default();
     // By holder: the tokens under which it lost the lock at the lock services, and where.
     let mut lock_end: NodeMap<Vec<(u64, usize)>> = NodeMap::default();
-    // Open partitions: the item index of each band.
-    let mut partitions: Vec<usize> = Vec::new();
+    // Open partitions: the item indices of each one's bands.
+    let mut partitions: Vec<Vec<usize>> = Vec::new();
     let (band_x0, band_x1) = (lanes[0].x - 40.0, lanes.last().map_or(LEFT, |l| l.x) + 40.0);
     // The checker finds in event order: the kinds found at one event sit together.
     let findings = &trace.verdict.findings;
@@ -445,7 +537,7 @@ pub fn layout_on(words: &Words, axis: &TimeAxis) -> Layout {
             }
         }
         let mark = |b: &mut Builder, mark: Mark, text: String| {
-            let label = side_label(ex, ey + 4.0, text, lanes.len(), e.node, 14.0);
+            let label = frame.side_label(ex, ey + 4.0, text, lanes.len(), e.node, 14.0);
             b.push(Shape::Mark { x: ex, y: ey, mark }, Some(label), (i, i));
         };
         match &e.kind {
@@ -469,7 +561,7 @@ pub fn layout_on(words: &Words, axis: &TimeAxis) -> Layout {
                     Arrow::Rejected => "rejected".into(),
                     Arrow::Request | Arrow::Reply | Arrow::Refusal | Arrow::Write => words.label(msg, e.node),
                 };
-                let label = b.arrow_label(x1, y1, x2, ey, text);
+                let label = b.arrow_label(x1, y1, x2, ey, frame.fit(text, (x2 - x1).abs() - 16.0));
                 b.push(Shape::Arrow { x1, y1, x2, y2: ey, arrow: kind }, Some(label), (s, i));
             }
             EventKind::PauseStart { until_ms } => {
@@ -478,7 +570,7 @@ pub fn layout_on(words: &Words, axis: &TimeAxis) -> Layout {
             }
             EventKind::PauseEnd => {
                 if let Some(o) = open.or_default(e.node)[SpanKey::Pause as usize].take() {
-                    let label = o.label.map(|t| side_label(ex, (rows[o.start] + ey) / 2.0 + 4.0, t, lanes.len(), e.node, 30.0));
+                    let label = o.label.map(|t| frame.side_label(ex, (rows[o.start] + ey) / 2.0 + 4.0, t, lanes.len(), e.node, 30.0));
                     b.push(Shape::Span { x: ex, y0: rows[o.start], y1: ey, span: Span::Pause }, label, (o.start, i));
                 }
             }
@@ -506,7 +598,7 @@ pub fn layout_on(words: &Words, axis: &TimeAxis) -> Layout {
             EventKind::BeliefEnd { token, .. } => {
                 if let Some(o) = open.or_default(e.node)[SpanKey::Belief as usize].take() {
                     let service_end = lost_at(&lock_end, e.node, *token).filter(|&j| j > o.start).map(|j| rows[j]);
-                    b.belief(ex, rows[o.start], ey, service_end, (o.start, i));
+                    b.belief(&frame, ex, rows[o.start], ey, service_end, (o.start, i));
                 }
             }
             EventKind::WriteAccepted { token, writer, .. } | EventKind::WriteRejected { token, writer, .. } => {
@@ -525,6 +617,7 @@ pub fn layout_on(words: &Words, axis: &TimeAxis) -> Layout {
                     (_, false, false) => (Mark::WriteAccepted, accepted),
                 };
                 // The reply goes back toward the writer, so the verdict sits on the other side.
+                let text = frame.fit(text, frame.gap - 22.0);
                 let label = if x(*writer) > ex {
                     Label { x: ex - 14.0, y: ey + 4.0, text, anchor: Anchor::End }
                 } else {
@@ -555,25 +648,33 @@ pub fn layout_on(words: &Words, axis: &TimeAxis) -> Layout {
                 mark(&mut b, Mark::SlowLink, format!("link to {} +{}", trace.name(*to), ms(*extra_ms)))
             }
             EventKind::PartitionStart { from, to, .. } => {
-                // The band spans the lanes cut off from each other.
-                let xs = from.iter().chain(to).map(|&n| x(n));
-                let (x0, x1) = xs.fold((f32::MAX, f32::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
-                let (x0, x1) = ((x0 - 30.0).max(band_x0), (x1 + 30.0).min(band_x1));
+                // A band over each run of neighbouring lanes the partition cuts, and over no other.
+                let mut cut: Vec<usize> = from.iter().chain(to).map(|n| n.0).collect();
+                cut.sort_unstable();
+                cut.dedup();
                 let names = |ids: &[NodeId]| ids.iter().map(|&n| trace.name(n)).collect::<Vec<_>>().join(", ");
-                let text = format!("partition: {} ✕ {}", names(from), names(to));
-                let label = Label { x: x0 + 4.0, y: ey + 14.0, text, anchor: Anchor::Start };
-                partitions.push(b.items.len());
-                b.push(Shape::Band { x0, x1, y0: ey, y1: bottom }, Some(label), (i, i));
+                let mut label = Some(format!("partition: {} ✕ {}", names(from), names(to)));
+                let mut bands = Vec::new();
+                for run in cut.chunk_by(|a, b| a + 1 == *b) {
+                    let (x0, x1) = ((lanes[run[0]].x - 30.0).max(band_x0), (lanes[run[run.len() - 1]].x + 30.0).min(band_x1));
+                    let label =
+                        label.take().map(|t| Label { x: x0 + 4.0, y: ey + 14.0, text: frame.fit(t, x1 - x0 - 8.0), anchor: Anchor::Start });
+                    bands.push(b.items.len());
+                    b.push(Shape::Band { x0, x1, y0: ey, y1: bottom }, label, (i, i));
+                }
+                partitions.push(bands);
             }
             EventKind::PartitionEnd { .. } => {
-                if let Some(Shape::Band { y1, .. }) = partitions.pop().map(|k| &mut b.items[k].shape) {
-                    *y1 = ey;
+                for k in partitions.pop().unwrap_or_default() {
+                    if let Shape::Band { y1, .. } = &mut b.items[k].shape {
+                        *y1 = ey;
+                    }
                 }
             }
             EventKind::LockExtended { .. } | EventKind::BeliefExtended { .. } | EventKind::Done => {}
         }
         if found_at(i).any(|kind| kind == FindingKind::TwoHolders) {
-            let label = side_label(ex, ey - 12.0, "two holders".into(), lanes.len(), e.node, 14.0);
+            let label = frame.side_label(ex, ey - 12.0, "two holders".into(), lanes.len(), e.node, 14.0);
             b.push(Shape::Mark { x: ex, y: ey - 16.0, mark: Mark::TwoHolders }, Some(label), (i, i));
         }
     }
@@ -586,20 +687,20 @@ pub fn layout_on(words: &Words, axis: &TimeAxis) -> Layout {
         let (nx, y0) = (x(node), rows[o.start]);
         match key {
             SpanKey::Pause => {
-                let label = o.label.map(|t| side_label(nx, y0 + 16.0, t, lanes.len(), node, 30.0));
+                let label = o.label.map(|t| frame.side_label(nx, y0 + 16.0, t, lanes.len(), node, 30.0));
                 b.push(Shape::Span { x: nx, y0, y1: bottom, span: Span::Pause }, label, (o.start, last));
             }
             SpanKey::Held => b.push(Shape::Span { x: nx, y0, y1: bottom, span: Span::Held }, None, (o.start, last)),
             SpanKey::Belief => {
                 let service_end = lost_at(&lock_end, node, o.token).filter(|&j| j > o.start).map(|j| rows[j]);
-                b.belief(nx, y0, bottom, service_end, (o.start, last));
+                b.belief(&frame, nx, y0, bottom, service_end, (o.start, last));
             }
         }
     }
     // Wide enough for the last lane's side labels, and for any longer label.
     let widest = b.items.iter().filter_map(|i| i.label.as_ref()).map(|l| l.bbox().2 + 40.0).fold(0.0, f32::max);
-    let width = (lanes.last().map_or(LEFT, |l| l.x) + 230.0).max(widest);
-    Layout { width, height: bottom + 16.0, lanes, rows, items: b.items, gaps, ticks }
+    let width = (lanes.last().map_or(LEFT, |l| l.x) + frame.right).max(widest);
+    Layout { width, head: frame.head, height: bottom + 16.0, lanes, rows, items: b.items, gaps, ticks }
 }
 
 /// Returns where `holder` last lost the lock under `token` at the lock services.
@@ -638,7 +739,7 @@ impl Builder {
         }
         let label = label.map(|l| {
             let shifted = |dy: f32| Label { y: l.y + dy, ..l.clone() };
-            self.first_free([0.0, 14.0, -14.0, 28.0, -28.0].map(shifted)).unwrap_or(l)
+            self.first_free([0.0, 14.0, -14.0, 28.0, -28.0, 42.0, -42.0, 56.0, -56.0].map(shifted)).unwrap_or(l)
         });
         if let Some(l) = &label {
             self.placed.insert(l.bbox());
@@ -657,31 +758,25 @@ impl Builder {
     /// Places an arrow's label just above the arrow, at the middle if that spot is free, else at
     /// the first point along the arrow where it overlaps no label drawn so far.
     fn arrow_label(&self, x1: f32, y1: f32, x2: f32, y2: f32, text: String) -> Label {
-        let at = |t: f32| Label { x: x1 + (x2 - x1) * t, y: y1 + (y2 - y1) * t - 6.0, text: text.clone(), anchor: Anchor::Middle };
+        // A wrapped label's last line sits just above the arrow.
+        let up = text.matches('\n').count() as f32 * LINE_H;
+        let at = |t: f32| Label { x: x1 + (x2 - x1) * t, y: y1 + (y2 - y1) * t - 6.0 - up, text: text.clone(), anchor: Anchor::Middle };
         self.first_free([0.5, 0.35, 0.65, 0.25, 0.75].map(at)).unwrap_or_else(|| at(0.5))
     }
 
     /// Draws a client's belief: the part while the service agrees, then the stale part shaded.
-    fn belief(&mut self, x: f32, y0: f32, y1: f32, service_end: Option<f32>, events: (usize, usize)) {
+    fn belief(&mut self, frame: &Frame, x: f32, y0: f32, y1: f32, service_end: Option<f32>, events: (usize, usize)) {
         let x = x + BELIEF_OFFSET;
         match service_end.filter(|&end| end < y1) {
             Some(end) => {
                 let end = end.max(y0);
                 self.push(Shape::Span { x, y0, y1: end, span: Span::Belief }, None, events);
-                let label = Label { x: x + 10.0, y: end + 18.0, text: "stale: still believes".into(), anchor: Anchor::Start };
+                let text = frame.fit("stale: still believes".into(), frame.gap - BELIEF_OFFSET - 18.0);
+                let label = Label { x: x + 10.0, y: end + 18.0, text, anchor: Anchor::Start };
                 self.push(Shape::Span { x, y0: end, y1, span: Span::StaleBelief }, Some(label), events);
             }
             None => self.push(Shape::Span { x, y0, y1, span: Span::Belief }, None, events),
         }
-    }
-}
-
-/// Places a label `offset` beside its lane: to the right, or to the left on the last lane.
-fn side_label(x: f32, y: f32, text: String, lanes: usize, node: NodeId, offset: f32) -> Label {
-    if node.0 + 1 == lanes {
-        Label { x: x - offset, y, text, anchor: Anchor::End }
-    } else {
-        Label { x: x + offset, y, text, anchor: Anchor::Start }
     }
 }
 

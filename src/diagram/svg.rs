@@ -1,7 +1,9 @@
 //! Layout → SVG text. The page, the SVG export and the command line all draw with this; item
 //! kinds become CSS classes, arrowheads and glyphs here and nowhere else.
 
-use super::layout::{tick_text, Anchor, Arrow, Gap, Item, ItemKind, Label, Layout, Mark, Shape, Span, Tick, MARK_R, TOP};
+use super::layout::{
+    tick_text, wrap, Anchor, Arrow, Gap, Item, ItemKind, Label, Layout, Mark, Shape, Span, Tick, CHAR_PX, LINE_H, MARK_R, TOP,
+};
 use crate::engine::NodeKind;
 use crate::present::number::ms;
 use std::fmt::{self, Write};
@@ -147,17 +149,37 @@ pub fn drawing_indices(layout: &Layout) -> impl Iterator<Item = usize> + '_ {
     (0..n).filter(move |&i| is_band(i)).chain((0..n).filter(move |&i| !is_band(i)))
 }
 
+/// How wide a character of a lane's name is, in its larger type.
+const NAME_CHAR_PX: f32 = 8.2;
+
 /// Renders the participants' name boxes across the top.
 pub fn lane_heads(layout: &Layout) -> String {
     let mut s = String::from(r#"<g class="lane-heads">"#);
+    let w = layout.head;
     for l in &layout.lanes {
+        // A name too long for a narrow box takes two lines in the labels' size (and an ellipsis
+        // if it needs more).
+        let wraps = l.name.chars().count() as f32 * NAME_CHAR_PX > w - 12.0;
+        let (class, y0, h, y) = if wraps { ("lane-name lane-name--wrapped", 4, 40, 20) } else { ("lane-name", 8, 32, 29) };
         let _ = write!(
             s,
-            r#"<rect class="lane-head" x="{}" y="8" width="160" height="32" rx="6"/><text class="lane-name" x="{}" y="29" text-anchor="middle">{}</text>"#,
-            Px(l.x - 80.0),
-            Px(l.x),
-            escape(&l.name)
+            r#"<rect class="lane-head" x="{}" y="{y0}" width="{}" height="{h}" rx="6"/><text class="{class}" x="{}" y="{y}" text-anchor="middle">"#,
+            Px(l.x - w / 2.0),
+            Px(w),
+            Px(l.x)
         );
+        if wraps {
+            let name = wrap(&l.name, w - 8.0, CHAR_PX);
+            let mut lines: Vec<String> = name.split('\n').take(3).map(String::from).collect();
+            if lines.len() == 3 {
+                lines.pop();
+                lines[1].push('…');
+            }
+            lines_svg(&mut s, lines.iter().map(String::as_str), l.x);
+        } else {
+            let _ = write!(s, "{}", Escaped(&l.name));
+        }
+        s.push_str("</text>");
     }
     s.push_str("</g>");
     s
@@ -275,7 +297,29 @@ fn label_svg(s: &mut String, l: &Label) {
         Anchor::Middle => "middle",
         Anchor::End => "end",
     };
-    let _ = write!(s, r#"<text class="label" x="{}" y="{}" text-anchor="{anchor}">{}</text>"#, Px(l.x), Px(l.y), escape(&l.text));
+    let _ = write!(s, r#"<text class="label" x="{}" y="{}" text-anchor="{anchor}">"#, Px(l.x), Px(l.y));
+    lines_svg(s, l.lines(), l.x);
+    s.push_str("</text>");
+}
+
+/// Writes a text's lines: one line as it is, several as a `<tspan>` each, a line apart (the
+/// space that ended a line stays, so the text reads whole when copied).
+fn lines_svg<'a>(s: &mut String, mut lines: impl Iterator<Item = &'a str>, x: f32) {
+    let first = lines.next().unwrap_or_default();
+    let Some(mut next) = lines.next() else {
+        let _ = write!(s, "{}", Escaped(first));
+        return;
+    };
+    let _ = write!(s, r#"<tspan x="{}">{} </tspan>"#, Px(x), Escaped(first));
+    loop {
+        let after = lines.next();
+        let end = if after.is_some() { " " } else { "" };
+        let _ = write!(s, r#"<tspan x="{}" dy="{}">{}{end}</tspan>"#, Px(x), Px(LINE_H), Escaped(next));
+        match after {
+            Some(line) => next = line,
+            None => break,
+        }
+    }
 }
 
 const DEFS: &str = concat!(

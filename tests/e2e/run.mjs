@@ -714,6 +714,84 @@ await check('lessons are fetched when opened, not built into the page, and a mis
   await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]')?.innerText === 'The lease expiration race, fenced');
 }, /status of 404/);
 
+// In the page: steps a lesson beat by beat and returns what does not fit: lanes cut off, text
+// under 14 px, the current event's mark outside the diagram's box, the page wider than the window.
+async function misfits(page, id, sideways) {
+  await page.evaluate((id) => { location.hash = `#/${id}/0`; }, id);
+  await page.waitForFunction((id) => location.hash.startsWith(`#/${id}/`) && document.querySelector('[data-testid=lesson-title]')
+    && document.querySelectorAll('.beat-tick').length > 0 && !document.querySelector('.stage[aria-busy]'), id);
+  return page.evaluate(async ({ id, sideways }) => {
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await frame();
+    const problems = [];
+    const scroller = document.querySelector('[data-testid=diagram]');
+    const box = scroller.getBoundingClientRect();
+    const svg = scroller.querySelector('.diagram-body svg');
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    const label = parseFloat(getComputedStyle(svg.querySelector('text.label')).fontSize);
+    if (scale * label < 13.95) problems.push(`${id}: labels drawn at ${(scale * label).toFixed(1)} px`);
+    if (!sideways && scroller.scrollWidth > scroller.clientWidth + 1) problems.push(`${id}: the diagram is ${scroller.scrollWidth - scroller.clientWidth} px wider than its box`);
+    if (document.documentElement.scrollWidth > innerWidth + 1) problems.push(`${id}: the page is wider than the window`);
+    const beats = document.querySelectorAll('.beat-tick').length;
+    for (let b = 0; b < beats; b += 1) {
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'PageDown', bubbles: true }));
+      await frame();
+      await frame();
+      const marks = [...document.querySelectorAll('svg.overlay .current .item')].map((m) => m.getBoundingClientRect());
+      const inside = marks.some((r) => r.bottom > box.top + 40 && r.top < box.bottom && r.right > box.left && r.left < box.right);
+      if (!inside) problems.push(`${id}: beat ${b + 1}'s event is not in view`);
+    }
+    return problems;
+  }, { id, sideways });
+}
+
+for (const [width, height] of [[1024, 768], [1280, 720], [1366, 768], [1920, 1080]]) {
+  await check(`fits the screen at ${width}×${height}: every lesson's lanes in the width, text at least 14 px, each beat's event in view`, async (page) => {
+    await page.setViewportSize({ width, height });
+    await page.goto(`${url}#/${lessons[0]}/0`);
+    await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
+    const problems = [];
+    for (const id of lessons) problems.push(...await misfits(page, id, false));
+    expect(problems.length === 0, problems.join('\n'));
+    await page.goto(`${url}#/lease-race-unfenced/31`);
+    await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
+    await page.screenshot({ path: path.join(SHOTS, `fit-${width}x${height}.png`) });
+  });
+}
+
+await check('on a phone the diagram comes first, the lesson list is a menu, and each beat is scrolled into view', async (page) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${url}#/lease-race-unfenced/0`);
+  await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
+  const top = (await page.locator('[data-testid=diagram]').boundingBox()).y;
+  expect(top < 300, `the diagram starts ${top} px down`);
+  expect(!(await page.locator('.sidebar').isVisible()), 'the lesson list waits in its menu');
+  const problems = [];
+  for (const id of ['lease-race-unfenced', 'redlock-clock-jump', 'zk-herd']) problems.push(...await misfits(page, id, true));
+  expect(problems.length === 0, problems.join('\n'));
+  await page.click('[data-testid=menu]');
+  await page.locator('.lesson-link[data-route="#/short-pause/0"]').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]')?.innerText === 'A pause shorter than the lease');
+  await page.waitForFunction(() => getComputedStyle(document.querySelector('.sidebar')).visibility === 'hidden');
+  await page.screenshot({ path: path.join(SHOTS, 'phone.png') });
+});
+
+await check('zoom: in, out and back to fit the width', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`${url}#/lease-race-fenced/10`);
+  await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
+  const width = () => page.locator('[data-testid=diagram] .diagram-body svg').evaluate((s) => s.getBoundingClientRect().width);
+  const fitted = await width();
+  await page.click('[data-testid=zoom-in]');
+  expect((await width()) > fitted * 1.2, 'zooming in draws it larger');
+  expect((await text(page, 'zoom-fit')) === '125%', await text(page, 'zoom-fit'));
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  expect((await width()) < fitted * 0.9, 'zooming out draws it smaller');
+  await page.keyboard.press('0');
+  expect(Math.abs((await width()) - fitted) < 1, 'fit returns to the width');
+});
+
 await check('narrow screen stays usable', async (page) => {
   await page.setViewportSize({ width: 420, height: 900 });
   await page.goto(`${url}#/network-delay/20`);

@@ -55,7 +55,13 @@ pub struct AppState {
     pub editing: Option<Rc<Editing>>,
     /// The predictions answered in this run: the event asked about and the choice made.
     pub answers: Rc<Vec<(usize, usize)>>,
+    /// The diagram's zoom, an index into [`ZOOMS`].
+    pub zoom: usize,
 }
+
+/// The diagram's zoom levels: 1 fits the width with text at least 14 px.
+pub const ZOOMS: [f64; 7] = [0.5, 0.63, 0.8, 1.0, 1.25, 1.6, 2.0];
+const FIT: usize = 3;
 
 /// What can happen to the app.
 pub enum Msg {
@@ -71,6 +77,10 @@ pub enum Msg {
     Answer(usize),
     /// Switches predictions on or off.
     Predict,
+    /// Zooms the diagram in (1), out (-1), or back to fit the width (0).
+    Zoom(i8),
+    /// The diagram's box changed width: lay the run out again to fit.
+    Refit,
     Dismiss,
     /// Something to tell the user.
     Notice(String),
@@ -118,7 +128,16 @@ fn first_lesson() -> Target {
 impl AppState {
     /// Nothing on screen yet.
     fn empty() -> AppState {
-        AppState { run: None, player: Player::new(0), table: None, notice: None, pending: None, editing: None, answers: Rc::default() }
+        AppState {
+            run: None,
+            player: Player::new(0),
+            table: None,
+            notice: None,
+            pending: None,
+            editing: None,
+            answers: Rc::default(),
+            zoom: FIT,
+        }
     }
 
     /// Opens a target at a step, over what is on screen until a lesson's file arrives.
@@ -133,7 +152,7 @@ impl AppState {
             };
         }
         match load(&target) {
-            Ok(Load::Ready(run)) => AppState::show(run, step),
+            Ok(Load::Ready(run)) => AppState { zoom: self.zoom, ..AppState::show(run, step) },
             Ok(Load::Fetch(entry)) => AppState { table: None, notice: None, pending: Some((entry, step)), ..self.clone() },
             // The first lesson is always in the index; if even it cannot run, say so and show nothing.
             Err(e) if target == first_lesson() => AppState { notice: Some(format!("{e}.")), ..AppState::empty() },
@@ -164,6 +183,7 @@ impl AppState {
             pending: None,
             editing: None,
             answers: Rc::default(),
+            zoom: FIT,
         }
     }
 
@@ -303,7 +323,7 @@ impl AppState {
             // A table or a notice that came with the request stays.
             Ok(run) => {
                 let shown = AppState::show(run, step);
-                AppState { table: self.table.clone(), notice: shown.notice.clone().or(self.notice.clone()), ..shown }
+                AppState { table: self.table.clone(), notice: shown.notice.clone().or(self.notice.clone()), zoom: self.zoom, ..shown }
             }
             Err(e) => {
                 let notice = Some(format!("The lesson “{}” could not be loaded: {e}.", entry.title));
@@ -396,6 +416,14 @@ impl Reducible for AppState {
                 (*self).clone()
             }
             Msg::Notice(notice) => AppState { notice: Some(notice), ..(*self).clone() },
+            Msg::Zoom(by) => {
+                let zoom = if by == 0 { FIT } else { self.zoom.saturating_add_signed(isize::from(by)).min(ZOOMS.len() - 1) };
+                AppState { zoom, ..(*self).clone() }
+            }
+            Msg::Refit => match &self.run {
+                Some(run) => AppState { run: Some(run.refitted()), ..(*self).clone() },
+                None => return self,
+            },
             #[cfg(feature = "editor")]
             Msg::Edit(msg) => self.edit(msg),
         })
@@ -449,9 +477,20 @@ pub fn App() -> Html {
                 }
                 // Space plays or pauses wherever the focus is (outside a field), never pressing
                 // the button that was clicked last.
+                if e.key() == "Escape" {
+                    return browser::menu(Some(false));
+                }
                 // F starts or ends presenter mode.
                 if e.key() == "f" {
                     return browser::toggle_present();
+                }
+                // + and - zoom the diagram, 0 fits it to the width.
+                if let key @ ("+" | "=" | "-" | "0") = e.key().as_str() {
+                    return on_key.dispatch(Msg::Zoom(match key {
+                        "0" => 0,
+                        "-" => -1,
+                        _ => 1,
+                    }));
                 }
                 // 1 and 2 answer a prediction.
                 if let key @ ("1" | "2") = e.key().as_str() {
@@ -558,6 +597,11 @@ pub fn App() -> Html {
         let dispatch = state.dispatcher();
         use_callback((), move |a: Action, _| dispatch.dispatch(Msg::Player(a)))
     };
+    // The main diagram says when its box changed width.
+    let on_room = {
+        let dispatch = state.dispatcher();
+        use_callback((), move |(), _| dispatch.dispatch(Msg::Refit))
+    };
     // One handler for every click on the page that names what it does.
     let on_click = {
         let dispatch = state.dispatcher();
@@ -580,7 +624,7 @@ pub fn App() -> Html {
     };
     let stage = match (&state.table, &state.run) {
         (Some(rows), _) => compare_table(rows),
-        (None, Some(run)) => stage(run, &state, is_cell, &on_action),
+        (None, Some(run)) => stage(run, &state, is_cell, &on_action, &on_room),
         (None, None) => Html::from_html_unchecked(AttrValue::Static(if state.pending.is_some() {
             r#"<main class="stage" aria-busy="true"><p class="loading" data-testid="loading">Loading the lesson…</p></main>"#
         } else {
@@ -632,12 +676,13 @@ fn same_time(old: &[Event], c: usize, new: &[Event]) -> usize {
 
 /// The run's diagram (with the editor's layer over it while editing), or, while a variant is
 /// drawn beside it, both.
-fn diagrams(run: &RunRef, cursor: Option<usize>, editing: Option<&Editing>) -> Html {
+fn diagrams(run: &RunRef, cursor: Option<usize>, editing: Option<&Editing>, zoom: f64, on_room: &Callback<()>) -> Html {
     #[cfg(feature = "editor")]
     if let Some((title, other)) = editing.and_then(|e| e.beside_run()) {
         return pair(run, cursor, &title, &other, editing);
     }
-    html! { <DiagramView run={run.clone()} cursor={cursor} layer={editing.map(|e| AttrValue::from(e.layer(run)))} /> }
+    let layer = editing.map(|e| AttrValue::from(e.layer(run)));
+    html! { <DiagramView run={run.clone()} {cursor} {layer} {zoom} on_room={on_room.clone()} /> }
 }
 
 /// The edited run beside a variant of it, on one time axis, each with its verdict; the variant's
@@ -689,6 +734,7 @@ fn page_hash() -> String {
 fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher<AppState>) {
     let attribute = |name: &str| browser::clicked_attribute(e, &format!("[{name}]"), name);
     let msg = if let Some(link) = attribute(ROUTE_ATTRIBUTE) {
+        browser::menu(Some(false));
         match route::parse(&link) {
             Ok(Some(Route { target, .. })) => Msg::Open(target, 0),
             _ => return,
@@ -697,6 +743,7 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
         match (name.as_str(), run) {
             ("theme", _) => return browser::toggle_theme(),
             ("present", _) => return browser::toggle_present(),
+            ("menu", _) => return browser::menu(None),
             ("embed", Some(run)) => {
                 let (code, _) = browser::embed_code(&run.scenario.title);
                 match browser::copy(&code) {
@@ -714,6 +761,9 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
                 Err(_) => return,
             },
             ("previous-beat", _) => Msg::Beat(false),
+            ("zoom-in", _) => Msg::Zoom(1),
+            ("zoom-out", _) => Msg::Zoom(-1),
+            ("zoom-fit", _) => Msg::Zoom(0),
             #[cfg(feature = "editor")]
             ("edit", _) => Msg::Edit(EditMsg::Start),
             #[cfg(not(feature = "editor"))]
@@ -768,6 +818,10 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
     } else if let Some(last) = attribute("data-events").and_then(|d| d.split(' ').nth(1)?.parse::<usize>().ok()) {
         Msg::Player(Action::Seek(last + 1))
     } else {
+        // A click outside the lesson menu closes it.
+        if browser::clicked_attribute(e, ".sidebar", "class").is_none() {
+            browser::menu(Some(false));
+        }
         return;
     };
     dispatch.dispatch(msg);
@@ -818,7 +872,7 @@ fn exports(run: &RunRef) -> String {
 /// switch, and the notice if there is one.
 fn top(exports: &str, notice: Option<&str>) -> String {
     let mut s = format!(
-        r#"<button class="skip-link" data-action="skip">Skip to playback</button><header class="topbar">{BRAND}<div class="topbar-actions">{exports}{THEME_BUTTON}</div></header>"#
+        r#"<button class="skip-link" data-action="skip">Skip to playback</button><header class="topbar"><button class="btn btn--ghost menu-button" data-action="menu" data-testid="menu" title="The lessons, the comparison and the interview questions">☰ Lessons</button>{BRAND}<div class="topbar-actions">{exports}{THEME_BUTTON}</div></header>"#
     );
     if let Some(notice) = notice {
         let _ = write!(
@@ -864,15 +918,15 @@ fn lesson_head(run: &RunRef, cursor: Option<usize>, is_cell: bool, edited: bool)
 
 /// The run on screen: its diagram and controls, the narration and state beside it, and its log.
 /// While another lesson's file is on its way, the run stays, marked busy.
-fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Action>) -> Html {
+fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Action>, on_room: &Callback<()>) -> Html {
     let cursor = state.player.cursor();
     let editing = state.editing.as_deref();
     html! {
         <>
             <main class="stage" aria-labelledby="lesson-title" aria-busy={state.pending.is_some().then_some("true")}>
                 { Html::from_html_unchecked(lesson_head(run, cursor, is_cell, editing.is_some()).into()) }
-                { diagrams(run, cursor, editing) }
-                { controls(run, state.player, on_action) }
+                { diagrams(run, cursor, editing, ZOOMS[state.zoom], on_room) }
+                { controls(run, state.player, state.zoom, on_action) }
             </main>
             <aside class="panel" aria-label="Narration and state">
                 if let Some(editing) = editing {

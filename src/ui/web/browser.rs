@@ -131,6 +131,17 @@ pub fn toggle_present() {
     }
 }
 
+/// Opens or closes the lesson menu (the lesson list, on screens too narrow to show it beside
+/// the run); `open: None` toggles it.
+pub fn menu(open: Option<bool>) {
+    let Some(root) = window().document().and_then(|d| d.document_element()) else { return };
+    let open = open.unwrap_or(!root.has_attribute("data-menu"));
+    let _ = if open { root.set_attribute("data-menu", "") } else { root.remove_attribute("data-menu") };
+    if open {
+        focus_on(".sidebar .lesson-link.is-current");
+    }
+}
+
 /// Ends presenter mode when the browser leaves full screen (Escape); returns the listener.
 pub fn on_fullscreen_exit() -> gloo::events::EventListener {
     gloo::events::EventListener::new(&gloo::utils::document(), "fullscreenchange", |_| {
@@ -205,12 +216,17 @@ pub fn score(answered: Option<bool>) -> (u32, u32) {
 }
 
 /// Scrolls `container` so that a point `y_px` down its content is comfortably in view.
-pub fn keep_in_view(container: &web_sys::Element, y_px: f64) {
+pub fn keep_in_view(container: &web_sys::Element, y_px: f64, x_px: Option<f64>) {
     let top = f64::from(container.scroll_top());
     let height = f64::from(container.client_height());
     let margin = (height * 0.25).min(160.0);
     if y_px < top + margin || y_px > top + height - margin {
         container.set_scroll_top((y_px - height / 2.0).max(0.0) as i32);
+    }
+    // Sideways too, when the diagram is wider than its box (zoomed in, or a phone).
+    let (left, width) = (f64::from(container.scroll_left()), f64::from(container.client_width()));
+    if let Some(x) = x_px.filter(|&x| x < left + 60.0 || x > left + width - 60.0) {
+        container.set_scroll_left((x - width / 2.0).max(0.0) as i32);
     }
 }
 

@@ -1,6 +1,7 @@
 //! Playback controls: jump, step, play, speed and a scrubber over the steps. The buttons
 //! name their action (`data-action`, see [`Action::named`]); the page's click handler does it.
 
+use super::app::ZOOMS;
 use super::run::RunRef;
 use crate::present::number::{group, group_u};
 use crate::ui::panels::Escaped;
@@ -54,8 +55,26 @@ fn buttons(run: &RunRef, p: Player) -> String {
     s
 }
 
-/// The controls for `run` as the player stands; the scrubber and speed choice ask `on_action`.
-pub fn controls(run: &RunRef, p: Player, on_action: &Callback<Action>) -> Html {
+/// The zoom buttons: out, fit to the width, in; `zoom` indexes [`ZOOMS`].
+fn zoom_buttons(zoom: usize) -> String {
+    let disabled = |off: bool| if off { r#" disabled="""# } else { "" };
+    format!(
+        concat!(
+            r#"<span class="zoom" role="group" aria-label="Zoom">"#,
+            r#"<button class="btn btn--icon" data-action="zoom-out" data-testid="zoom-out" aria-label="Zoom out (−)" title="Zoom out (−)"{}>−</button>"#,
+            r#"<button class="btn zoom-fit" data-action="zoom-fit" data-testid="zoom-fit" title="Fit the diagram to the width (0)" aria-pressed="{}">{}%</button>"#,
+            r#"<button class="btn btn--icon" data-action="zoom-in" data-testid="zoom-in" aria-label="Zoom in (+)" title="Zoom in (+)"{}>+</button></span>"#
+        ),
+        disabled(zoom == 0),
+        ZOOMS[zoom] == 1.0,
+        (ZOOMS[zoom] * 100.0).round() as u32,
+        disabled(zoom + 1 == ZOOMS.len())
+    )
+}
+
+/// The controls for `run` as the player stands, with the diagram's `zoom`; the scrubber and
+/// speed choice ask `on_action`.
+pub fn controls(run: &RunRef, p: Player, zoom: usize, on_action: &Callback<Action>) -> Html {
     let events = &run.trace.events;
     let now_ms = p.cursor().map_or(0, |c| events[c].at_ms);
     // The scrubber moves by events, so each arrow key press is one step.
@@ -84,6 +103,7 @@ pub fn controls(run: &RunRef, p: Player, on_action: &Callback<Action>) -> Html {
                 <select class="speed" onchange={on_speed} aria-label="Playback speed" data-testid="speed">
                     { for Speed::ALL.iter().map(|s| html! { <option selected={*s == p.speed}>{s.label()}</option> }) }
                 </select>
+                { Html::from_html_unchecked(zoom_buttons(zoom).into()) }
             </div>
             <div class="scrubber">
                 <div class="scrub-track">

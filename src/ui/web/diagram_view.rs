@@ -1,10 +1,11 @@
 //! The diagram on the page: the run's SVG, drawn once, under a light overlay that veils the
 //! future, draws the cursor line and highlights the items of the current event.
 
-use super::browser;
 use super::run::RunRef;
+use super::{browser, fit};
 use crate::diagram::layout::{Layout, TOP};
 use crate::diagram::svg::{self, item_svg, lane_heads, skeleton, Px};
+use gloo::events::EventListener;
 use std::fmt::Write;
 use yew::prelude::*;
 
@@ -15,6 +16,13 @@ pub struct Props {
     /// A layer drawn over everything (the editor's handles), as SVG text.
     #[prop_or_default]
     pub layer: Option<AttrValue>,
+    /// How much larger than fitted to the width the diagram is drawn (1 fits it).
+    #[prop_or(1.0)]
+    pub zoom: f64,
+    /// Told when the diagram's box changed width enough to lay the run out again (the page's
+    /// main diagram measures the room; the two of a side-by-side view do not).
+    #[prop_or_default]
+    pub on_room: Option<Callback<()>>,
 }
 
 #[derive(Properties, PartialEq)]
@@ -107,11 +115,14 @@ fn overlay(layout: &Layout, cursor: Option<usize>) -> Html {
     Html::from_html_unchecked(s.into())
 }
 
-/// Returns how many pixels a diagram unit takes: the diagram fills the scroller's width, at
-/// least its natural width and at most 1.6 times it (see `.diagram-stack` in the stylesheet).
+/// Returns how many pixels a diagram unit takes, as drawn: the stack's width over the diagram's.
 fn scale(scroller: &web_sys::Element, width: f32) -> f64 {
-    (f64::from(scroller.client_width()) / f64::from(width)).clamp(1.0, 1.6)
+    let drawn = scroller.first_element_child().map_or(scroller.client_width(), |stack| stack.client_width());
+    (f64::from(drawn) / f64::from(width)).max(0.01)
 }
+
+/// The most a diagram unit is drawn at, when the box is wide (at zoom 1).
+const MAX_SCALE: f64 = 1.6;
 
 /// The diagram with its overlay, scrolled to keep the cursor in view. (A click on an item opens
 /// its event: each item names its events in `data-events`, and the page's click handler reads them.)
@@ -134,21 +145,47 @@ pub fn DiagramView(props: &Props) -> Html {
     {
         let scroller = scroller.clone();
         let y = props.cursor.map_or(0.0, |c| layout.rows[c]);
+        let x = props.cursor.and_then(|c| layout.lanes.get(props.run.trace.events[c].node.0)).map(|l| l.x);
         let width = layout.width;
-        use_effect_with((props.run.clone(), props.cursor), move |_| {
+        use_effect_with((props.run.clone(), props.cursor, props.zoom.to_bits()), move |_| {
             // Scroll in the next animation frame, when the browser lays the page out anyway,
             // rather than forcing a layout in the middle of the step.
             let frame = gloo::render::request_animation_frame(move |_| {
                 if let Some(el) = scroller.cast::<web_sys::Element>() {
-                    browser::keep_in_view(&el, f64::from(y) * scale(&el, width));
+                    let s = scale(&el, width);
+                    browser::keep_in_view(&el, f64::from(y) * s, x.map(|x| f64::from(x) * s));
                 }
             });
             move || drop(frame)
         });
     }
+    // The main diagram measures its box when it first shows and when the window changes size.
+    {
+        let (scroller, on_room) = (scroller.clone(), props.on_room.clone());
+        use_effect_with(on_room.is_some(), move |_| {
+            let measure = move || {
+                if let (Some(el), Some(on_room)) = (scroller.cast::<web_sys::Element>(), &on_room) {
+                    if fit::measured(el.client_width()) {
+                        on_room.emit(());
+                    }
+                }
+            };
+            measure();
+            let resize = EventListener::new(&gloo::utils::window(), "resize", move |_| measure());
+            move || drop(resize)
+        });
+    }
+    let z = props.zoom;
+    let stack = format!(
+        "width: {}%; --min-width: {}px; max-width: {}px; --strip-height: {}%",
+        Px((100.0 * z) as f32),
+        Px((f64::from(layout.width) * fit::MIN_SCALE * z) as f32),
+        Px((f64::from(layout.width) * MAX_SCALE * z) as f32),
+        Px(STRIP_HEIGHT / layout.width * 100.0)
+    );
     html! {
         <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
-            <div class="diagram-stack" style={format!("max-width: {}px; --natural-width: {}px; --strip-height: {}%", Px(layout.width * 1.6), Px(layout.width), Px(STRIP_HEIGHT / layout.width * 100.0))}>
+            <div class="diagram-stack" style={stack}>
                 <StaticDiagram run={props.run.clone()} view={(!whole).then_some(*view)} />
                 { overlay(layout, props.cursor) }
                 if let Some(layer) = props.layer.clone() {

@@ -1,12 +1,12 @@
 //! A run on screen: the scenario's texts, its trace, and everything derived from it once.
 
+use super::fit;
 use super::legend::legend;
 use crate::design::Design;
 use crate::diagram::inspect::{History, Snapshot};
-#[cfg(feature = "editor")]
-use crate::diagram::layout::{layout_on, TimeAxis};
+use crate::diagram::layout::{layout_on, Room, TimeAxis};
 use crate::diagram::window::Window;
-use crate::diagram::{layout, Layout};
+use crate::diagram::Layout;
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
 use crate::present::{Beat, Prediction, Words};
@@ -23,6 +23,8 @@ pub struct Run {
     pub source: Option<Rc<str>>,
     pub trace: Trace,
     pub layout: Layout,
+    /// The width the layout was fitted to.
+    pub room: Room,
     /// The layout's items by height, for drawing only what is near the view.
     pub window: Window,
     pub history: History,
@@ -120,16 +122,38 @@ pub fn fetched(entry: &Entry, source: String) -> Result<RunRef, ScenarioError> {
     Ok(finish(&Target::Lesson(entry.id.to_string()), scenario, Some(Rc::from(source)), trace))
 }
 
-/// Derives everything the page shows from a finished run.
+/// Derives everything the page shows from a finished run, laid out to the page's width.
 pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trace: Trace) -> RunRef {
     let words = Words::new(&trace, &*scenario.lock.design);
-    let layout = layout(&words);
+    let room = fit::room();
+    let layout = layout_on(&words, &TimeAxis::of(&trace), room);
     let history = History::new(&trace);
     let window = Window::new(&layout);
     let beats = words.beats();
     let predictions = if matches!(target, Target::Lesson(_) | Target::Compare { .. }) { words.predictions() } else { Vec::new() };
     let legend = Rc::from(legend(&layout));
-    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, window, history, beats, predictions, legend }))
+    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, room, window, history, beats, predictions, legend }))
+}
+
+impl RunRef {
+    /// Returns the run laid out again on `axis` in `room`; everything else stays.
+    pub fn relaid(&self, axis: &TimeAxis, room: Room) -> RunRef {
+        let layout = layout_on(&self.words(), axis, room);
+        let window = Window::new(&layout);
+        let (scenario, trace) = (self.scenario.clone(), self.trace.clone());
+        let history = History::new(&trace);
+        let (beats, predictions, legend) = (self.beats.clone(), self.predictions.clone(), self.legend.clone());
+        let (target, source) = (self.target.clone(), self.source.clone());
+        RunRef(Rc::new(Run { target, scenario, source, trace, layout, room, window, history, beats, predictions, legend }))
+    }
+
+    /// Returns the run fitted to the page's width as last measured, or itself if it already is.
+    pub fn refitted(&self) -> RunRef {
+        match fit::room() {
+            room if room == self.room => self.clone(),
+            room => self.relaid(&TimeAxis::of(&self.trace), room),
+        }
+    }
 }
 
 /// Returns two runs laid out on one time axis, to be drawn side by side: the same simulated
@@ -137,24 +161,5 @@ pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trac
 #[cfg(feature = "editor")]
 pub fn side_by_side(a: &RunRef, b: &RunRef) -> (RunRef, RunRef) {
     let axis = TimeAxis::shared(&a.trace, &b.trace);
-    let relaid = |run: &RunRef| {
-        let layout = layout_on(&run.words(), &axis);
-        let window = Window::new(&layout);
-        let (scenario, trace) = (run.scenario.clone(), run.trace.clone());
-        let history = History::new(&trace);
-        let (beats, predictions, legend) = (run.beats.clone(), run.predictions.clone(), run.legend.clone());
-        RunRef(Rc::new(Run {
-            target: run.target.clone(),
-            scenario,
-            source: run.source.clone(),
-            trace,
-            layout,
-            window,
-            history,
-            beats,
-            predictions,
-            legend,
-        }))
-    };
-    (relaid(a), relaid(b))
+    (a.relaid(&axis, fit::half_room()), b.relaid(&axis, fit::half_room()))
 }
