@@ -68,6 +68,22 @@ fn crowding(id: &str, l: &Layout) -> Vec<String> {
             }
         }
     }
+    // A mark's label keeps clear of the arrowheads drawn before it.
+    let mut heads = Vec::new();
+    for item in &l.items {
+        match item.shape {
+            Shape::Arrow { x1, x2, y2, arrow, .. } if arrow != Arrow::Lost => {
+                let back = if x2 >= x1 { x2 - 12.0 } else { x2 + 12.0 };
+                heads.push((back.min(x2), y2 - 6.0, back.max(x2), y2 + 6.0));
+            }
+            Shape::Mark { .. } => {
+                if let Some(label) = item.label.as_ref().filter(|b| heads.iter().any(|&h| overlaps(h, b.bbox()))) {
+                    problems.push(format!("{id}: an arrowhead touches {:?}", label.text));
+                }
+            }
+            _ => {}
+        }
+    }
     if labels.len() < 6 {
         problems.push(format!("{id}: {} labels", labels.len()));
     }
@@ -234,4 +250,23 @@ fn two_runs_on_one_time_axis_draw_the_same_time_at_the_same_height() {
     }
     // Alone, a run is laid out exactly as on its own.
     assert_eq!(layout_on(&a.words(), &TimeAxis::of(&a.trace), Room::Natural), layout(&a.words()));
+}
+
+#[test]
+fn the_cursor_line_is_told_every_label_it_would_cross() {
+    use lockstep::diagram::window::Window;
+    for id in ["lease-race-fenced", "redlock-clock-jump", "zk-herd"] {
+        let l = laid_out(&run_lesson(id));
+        let window = Window::new(&l);
+        for &y in &l.rows {
+            let across = window.labels_across(&l, y);
+            for label in l.items.iter().filter_map(|i| i.label.as_ref()) {
+                let b = label.bbox();
+                if b.1 <= y && y <= b.3 {
+                    assert!(across.contains(&(b.0, b.2)), "{id}: the line at {y} is not told of {:?}", label.text);
+                }
+            }
+            assert!(across.windows(2).all(|w| w[0].0 <= w[1].0), "{id}: in order from the left");
+        }
+    }
 }

@@ -721,6 +721,8 @@ struct Builder {
     items: Vec<Item>,
     /// What a new label or mark must not cover: labels, and the dots of marks.
     placed: Obstacles,
+    /// Arrowheads, which a mark's label placed after them keeps clear of.
+    heads: Obstacles,
 }
 
 /// Returns the box of a mark's dot at (x, y).
@@ -737,15 +739,23 @@ impl Builder {
             shape = Shape::Mark { x, y: y + dy, mark };
             label = label.map(|l| Label { y: l.y + dy, ..l });
         }
+        // A mark's label also keeps clear of arrowheads (a message's label runs along its arrow).
+        let heads = matches!(shape, Shape::Mark { .. });
         let label = label.map(|l| {
             let shifted = |dy: f32| Label { y: l.y + dy, ..l.clone() };
-            self.first_free([0.0, 14.0, -14.0, 28.0, -28.0, 42.0, -42.0, 56.0, -56.0].map(shifted)).unwrap_or(l)
+            let free = |c: &Label| !(self.placed.hit(c.bbox()) || heads && self.heads.hit(c.bbox()));
+            [0.0, 14.0, -14.0, 28.0, -28.0, 42.0, -42.0, 56.0, -56.0].map(shifted).into_iter().find(free).unwrap_or(l)
         });
         if let Some(l) = &label {
             self.placed.insert(l.bbox());
         }
-        if let Shape::Mark { x, y, .. } = shape {
-            self.placed.insert(dot(x, y));
+        match shape {
+            Shape::Mark { x, y, .. } => self.placed.insert(dot(x, y)),
+            Shape::Arrow { x1, x2, y2, arrow, .. } if arrow != Arrow::Lost => {
+                let back = if x2 >= x1 { x2 - 12.0 } else { x2 + 12.0 };
+                self.heads.insert((back.min(x2), y2 - 6.0, back.max(x2), y2 + 6.0));
+            }
+            _ => {}
         }
         self.items.push(Item { shape, label, events });
     }

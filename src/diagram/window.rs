@@ -54,6 +54,21 @@ impl Window {
         Window { order, bands }
     }
 
+    /// Returns the horizontal extents of the labels that a line across the diagram at height
+    /// `y` would cross, in order from the left, so that the line can leave them clear.
+    pub fn labels_across(&self, layout: &Layout, y: f32) -> Vec<(f32, f32)> {
+        let Some(positions) = self.bands.get(band(y).min(self.bands.len() - 1)) else { return Vec::new() };
+        let mut out: Vec<(f32, f32)> = positions
+            .iter()
+            .filter_map(|&p| layout.items[self.order[p as usize] as usize].label.as_ref())
+            .map(|l| l.bbox())
+            .filter(|b| b.1 - 2.0 <= y && y <= b.3 + 2.0)
+            .map(|b| (b.0, b.2))
+            .collect();
+        out.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+        out
+    }
+
     /// Returns the markup of the time ticks, compressed gaps and items that reach between `y0`
     /// and `y1`, in drawing order, to go inside the frame that [`super::svg::skeleton`] draws
     /// without them.

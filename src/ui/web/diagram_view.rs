@@ -3,8 +3,9 @@
 
 use super::run::RunRef;
 use super::{browser, fit};
-use crate::diagram::layout::{Layout, TOP};
+use crate::diagram::layout::{Layout, LEFT, TOP};
 use crate::diagram::svg::{self, item_svg, lane_heads, skeleton, Px};
+use crate::diagram::window::Window;
 use gloo::events::EventListener;
 use std::fmt::Write;
 use yew::prelude::*;
@@ -96,7 +97,7 @@ const STRIP_HEIGHT: f32 = 46.0;
 /// Draws the cursor's overlay: a veil over the future, the cursor line, and the current event's
 /// items drawn again on top. Its text is small and the same size at any trace length, so a step
 /// costs the same however long the run is.
-fn overlay(layout: &Layout, cursor: Option<usize>) -> Html {
+fn overlay(layout: &Layout, window: &Window, cursor: Option<usize>) -> Html {
     let (w, h) = (Px(layout.width), Px(layout.height));
     let y = cursor.map_or(TOP - 26.0, |c| layout.rows[c]);
     let mut s = format!(
@@ -105,7 +106,15 @@ fn overlay(layout: &Layout, cursor: Option<usize>) -> Html {
         Px((layout.height - y - 14.0).max(0.0))
     );
     if let Some(c) = cursor {
-        let _ = write!(s, r#"<line class="cursor-line" x1="0" y1="{y}" x2="{w}" y2="{y}"/><g class="current">"#, y = Px(y));
+        // The cursor line runs from the time axis across, leaving every label it meets clear.
+        let mut x = LEFT;
+        for (x0, x1) in window.labels_across(layout, y).into_iter().chain([(layout.width, layout.width)]) {
+            if x0 - 4.0 > x {
+                let _ = write!(s, r#"<line class="cursor-line" x1="{}" y1="{y}" x2="{}" y2="{y}"/>"#, Px(x), Px(x0 - 4.0), y = Px(y));
+            }
+            x = x.max(x1 + 4.0);
+        }
+        s.push_str(r#"<g class="current">"#);
         for item in layout.items.iter().filter(|i| i.events.0 == c || i.events.1 == c) {
             item_svg(&mut s, item);
         }
@@ -187,7 +196,7 @@ pub fn DiagramView(props: &Props) -> Html {
         <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
             <div class="diagram-stack" style={stack}>
                 <StaticDiagram run={props.run.clone()} view={(!whole).then_some(*view)} />
-                { overlay(layout, props.cursor) }
+                { overlay(layout, &props.run.window, props.cursor) }
                 if let Some(layer) = props.layer.clone() {
                     { Html::from_html_unchecked(layer) }
                 }
