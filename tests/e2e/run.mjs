@@ -682,7 +682,29 @@ await check('the largest stress run opens, scrolls and steps, drawing only what 
   await page.waitForTimeout(200);
   d = await drawn();
   expect(d.n > 20 && d.top <= d.height / 2 && d.bottom >= d.height / 2, `end: ${JSON.stringify(d)}`);
+  // The event log holds every event, with only the rows near its view in the page: the last
+  // event's row is there, marked and in view.
+  const log = await page.evaluate(() => {
+    const list = document.querySelector('[data-testid=event-log] ol');
+    const current = list.querySelector('.log-row[aria-current]');
+    const [box, row] = [list.getBoundingClientRect(), current?.getBoundingClientRect()];
+    return { rows: list.querySelectorAll('.log-row').length, step: current?.querySelector('[data-step]').dataset.step, inView: !!row && row.top >= box.top - 1 && row.bottom <= box.bottom + 1, tall: list.scrollHeight };
+  });
+  expect(log.rows < 400 && log.step === String(total) && log.inView && log.tall > total * 25, `the log at the end: ${JSON.stringify(log)}`);
   await page.screenshot({ path: path.join(SHOTS, 'stress-200000-end.png') });
+});
+
+await check('the event log lists every event of a lesson, marks the step and follows it', async (page) => {
+  await page.goto(`${url}#/redlock-happy/0`);
+  await page.waitForSelector('[data-testid=event-log] .log-row');
+  const trace = JSON.parse(cli('run', 'redlock-happy', '--format', 'json'));
+  expect((await page.locator('.log-row').count()) === trace.events.length, 'a row for every event');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => {
+    const list = document.querySelector('[data-testid=event-log] ol');
+    const row = list.querySelector('.log-row[aria-current]');
+    return row && row.getBoundingClientRect().bottom <= list.getBoundingClientRect().bottom + 1 && row.innerText.startsWith(`${list.querySelectorAll('.log-row').length}`);
+  });
 });
 
 await check('lessons are fetched when opened, not built into the page, and a missing file gets a message', async (page) => {

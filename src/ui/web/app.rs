@@ -5,7 +5,7 @@ use super::browser;
 use super::controls::controls;
 use super::diagram_view::DiagramView;
 use super::editing::Editing;
-use super::event_log::event_log;
+use super::event_log::EventLog;
 #[cfg(feature = "editor")]
 use super::gestures::{self, Gesture};
 use super::panels::{compare_table, editor, guarantees, inspector, narration, sidebar, verdict_text};
@@ -938,7 +938,7 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
                 { Html::from_html_unchecked(AttrValue::Rc(run.legend.clone())) }
             </aside>
             <section class="log-area" aria-label="Event log">
-                { event_log(run, cursor) }
+                <EventLog run={run.clone()} {cursor} />
             </section>
         </>
     }

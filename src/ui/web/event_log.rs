@@ -1,43 +1,84 @@
-//! The event log: the trace as text, the accessible alternative to the diagram. Shows a window
-//! of events around the cursor, keyed by event, so a step changes only a few rows. Each row's
-//! button names the step it opens (`data-step`); the page's click handler opens it.
+//! The event log: the trace as text, the accessible alternative to the diagram, every event of
+//! it. A long run keeps only the rows near the view in the page (rows are one line each, of a
+//! fixed height, so the list scrolls as if all were there). Each row's button names the step it
+//! opens (`data-step`); the page's click handler opens it.
 
 use super::run::RunRef;
 use crate::present::number::group;
 use crate::ui::panels::Escaped;
 use yew::prelude::*;
 
-/// Events shown on each side of the cursor.
-const WINDOW: usize = 20;
+/// A row's height in CSS px (see `.log-row` in the stylesheet).
+const ROW_PX: i32 = 26;
 
-/// The log of `run` around the cursor.
-pub fn event_log(run: &RunRef, cursor: Option<usize>) -> Html {
-    let t = &run.trace;
-    let words = run.words();
-    let center = cursor.unwrap_or(0);
-    let (from, to) = (center.saturating_sub(WINDOW), (center + WINDOW + 1).min(t.events.len()));
-    let items = (from..to).map(|i| {
+/// Runs with up to this many events (every lesson and comparison cell) list every row.
+const ALL_UP_TO: usize = 400;
+
+/// How many rows the part of a long log in the page moves by.
+const BLOCK: usize = 64;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub run: RunRef,
+    pub cursor: Option<usize>,
+}
+
+/// The log of `run`, with the cursor's row marked and kept in view.
+#[component]
+pub fn EventLog(props: &Props) -> Html {
+    let list = use_node_ref();
+    let t = &props.run.trace;
+    let n = t.events.len();
+    // The block of rows at the top of the view.
+    let block = use_state_eq(|| 0usize);
+    let onscroll = {
+        let (list, block) = (list.clone(), block.setter());
+        Callback::from(move |_: Event| {
+            if let Some(el) = list.cast::<web_sys::Element>() {
+                block.set((el.scroll_top() / ROW_PX).max(0) as usize / BLOCK);
+            }
+        })
+    };
+    {
+        let list = list.clone();
+        use_effect_with((props.run.clone(), props.cursor), move |(_, cursor)| {
+            if let (Some(el), Some(c)) = (list.cast::<web_sys::Element>(), cursor) {
+                let (y, top, height) = (*c as i32 * ROW_PX, el.scroll_top(), el.client_height());
+                if y < top || y + ROW_PX > top + height {
+                    el.set_scroll_top((y - height / 2).max(0));
+                }
+            }
+        });
+    }
+    let (from, to) = if n <= ALL_UP_TO { (0, n) } else { (block.saturating_sub(1) * BLOCK, ((*block + 2) * BLOCK).min(n)) };
+    let words = props.run.words();
+    let cursor = props.cursor;
+    let rows = (from..to).map(|i| {
         let e = &t.events[i];
-        let current = cursor == Some(i);
-        let future = cursor.is_none_or(|c| i > c);
+        let summary = words.summary(i);
         let row = format!(
-            r#"<button class="log-button" data-step="{}"><span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span></button>"#,
+            r#"<button class="log-button" data-step="{}" title="{}"><span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span></button>"#,
             i + 1,
+            Escaped(&summary),
             i + 1,
             group(e.at_ms as i64),
             Escaped(t.name(e.node)),
-            Escaped(&words.summary(i))
+            Escaped(&summary)
         );
         html! {
-            <li key={i} class="log-row" aria-current={current.then_some("step")} data-future={future.then_some("true")}>
+            <li key={i} class="log-row" aria-current={(cursor == Some(i)).then_some("step")} data-future={cursor.is_none_or(|c| i > c).then_some("true")}>
                 { Html::from_html_unchecked(row.into()) }
             </li>
         }
     });
+    // Empty rows stand for those not in the page, so the list scrolls as if they were.
+    let spacer = |rows: usize| {
+        (rows > 0).then(|| html! { <li class="log-spacer" aria-hidden="true" style={format!("height: {}px", rows as i32 * ROW_PX)}></li> })
+    };
     html! {
         <details class="card log" open=true data-testid="event-log">
-            { Html::from_html_unchecked(format!(r#"<summary><h2>Event log</h2><span class="muted">{} events; the text alternative to the diagram</span></summary>"#, t.events.len()).into()) }
-            <ol start={(from + 1).to_string()}>{ for items }</ol>
+            { Html::from_html_unchecked(format!(r#"<summary><h2>Event log</h2><span class="muted">{n} events; the text alternative to the diagram</span></summary>"#).into()) }
+            <ol ref={list} {onscroll}>{ spacer(from) }{ for rows }{ spacer(n - to) }</ol>
         </details>
     }
 }
