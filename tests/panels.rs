@@ -164,3 +164,23 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
         "{shown}"
     );
 }
+
+#[test]
+fn the_drill_card_asks_the_question_then_shows_its_answer_after_the_last_lesson() {
+    use lockstep::scenario::questions::QUESTIONS;
+    use lockstep::ui::drill::Drill;
+    use lockstep::ui::panels::drill_card;
+    let start = Drill::default();
+    let s = drill_card(&start, false, None);
+    assert!(s.contains("question 1 of 5") && s.contains(QUESTIONS[0].question), "{s}");
+    assert!(s.contains("Lesson 1 of 3: The same race without fencing") && s.contains("0 of 0 predictions right"), "{s}");
+    assert!(!s.contains("drill-next") && !s.contains(QUESTIONS[0].answer), "nothing to go on to, and no answer, before the lesson's end");
+    let at_end = drill_card(&start, true, None);
+    assert!(at_end.contains("Next lesson ▸") && !at_end.contains(QUESTIONS[0].answer), "{at_end}");
+    let last = Drill { lesson: 2, ..start }.scored(true);
+    let s = drill_card(&last, true, None);
+    assert!(s.contains(QUESTIONS[0].answer) && s.contains("Next question ▸") && s.contains("1 of 1 predictions right"), "{s}");
+    let done = Drill { question: QUESTIONS.len(), ..last };
+    let s = drill_card(&done, false, Some((7, 9)));
+    assert!(s.contains("Interview drill: done") && s.contains("1 of 1 predictions right") && s.contains("best drill: 7 of 9"), "{s}");
+}

@@ -1,8 +1,9 @@
 //! The browser app: a thin Yew layer over the engine and the pure diagram.
 //!
-//! [`route`] and [`player`] are plain state and [`panels`] the side panels as text, all tested
-//! natively; `web` holds the components and is compiled for wasm32 only.
+//! [`route`], [`player`] and [`drill`] are plain state and [`panels`] the side panels as text,
+//! all tested natively; `web` holds the components and is compiled for wasm32 only.
 
+pub mod drill;
 pub mod panels;
 pub mod player;
 pub mod route;

@@ -798,6 +798,42 @@ await check('on a phone the diagram comes first, the lesson list is a menu, and 
   await page.screenshot({ path: path.join(SHOTS, 'phone.png') });
 });
 
+await check('the interview drill (predictions kept off elsewhere): a question, its lessons with predictions, the answer, a score', async (page) => {
+  await page.goto(`${url}#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=drill-start]', { state: 'attached' });
+  await page.evaluate(() => document.querySelector('[data-testid=drill-start]').click());
+  await page.waitForFunction(() => location.hash.startsWith('#/lease-race-unfenced/'));
+  await page.waitForSelector('[data-testid=drill]');
+  expect((await text(page, 'drill')).includes('Why are distributed locks harder than mutexes?'), await text(page, 'drill'));
+  // The drill asks even though predictions are off on this page.
+  await page.keyboard.press('End');
+  await page.waitForSelector('[data-testid=predict]');
+  await page.click('[data-testid=answer-0]');
+  await page.waitForSelector('[data-testid=predict-result]');
+  expect((await text(page, 'drill')).includes('1 of 1 predictions right'), await text(page, 'drill'));
+  // To the lesson's end (answering whatever else it asks), then on through the question's lessons.
+  for (let lesson = 0; lesson < 3; lesson += 1) {
+    for (;;) {
+      await page.keyboard.press('End');
+      await page.waitForTimeout(50);
+      if (await page.locator('[data-testid=drill-next]').count()) break;
+      if (await page.locator('[data-testid=predict]').count()) await page.click('[data-testid=answer-1]');
+    }
+    if (lesson < 2) {
+      expect((await text(page, 'drill-next')).startsWith('Next lesson'), `lesson ${lesson + 1} leads on`);
+      await page.click('[data-testid=drill-next]');
+      await page.waitForFunction((n) => document.querySelector('[data-testid=drill]')?.innerText.includes(`Lesson ${n} of 3`), lesson + 2);
+    }
+  }
+  expect((await text(page, 'drill-answer')).includes('A mutex lives in one process'), 'the answer after the last lesson');
+  await page.click('[data-testid=drill-next]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=drill]')?.innerText.includes('question 2 of 5'));
+  expect(page.url().includes('#/lease-race-fenced/'), `the next question's first lesson: ${page.url()}`);
+  await page.screenshot({ path: path.join(SHOTS, 'drill.png') });
+  await page.click('[data-testid=drill-leave]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=drill]'));
+});
+
 await check('zoom: in, out and back to fit the width', async (page) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto(`${url}#/lease-race-fenced/10`);

@@ -21,7 +21,7 @@ pub use guarantees::guarantees;
 pub use handles::{handles, KEYS_HELP};
 pub use narration::{narration, verdict, Ask};
 pub use picker::{picker, CURRENT_CLASS};
-pub use questions::questions;
+pub use questions::{drill_card, questions};
 pub use state::state;
 
 pub use crate::diagram::svg::Escaped;

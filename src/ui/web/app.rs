@@ -23,10 +23,11 @@ use crate::error::ScenarioError;
 use crate::present::Prediction;
 use crate::scenario::compare::{self, Cell};
 use crate::scenario::lessons::{self, Entry};
+use crate::ui::drill::Drill;
 #[cfg(feature = "editor")]
 use crate::ui::panels::EDIT_ATTRIBUTE;
 use crate::ui::panels::ROUTE_ATTRIBUTE;
-use crate::ui::panels::{Ask, Escaped};
+use crate::ui::panels::{drill_card, Ask, Escaped};
 use crate::ui::player::{gate, Action, Player};
 use crate::ui::route::{self, Route, Target};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -57,6 +58,8 @@ pub struct AppState {
     pub answers: Rc<Vec<(usize, usize)>>,
     /// The diagram's zoom, an index into [`ZOOMS`].
     pub zoom: usize,
+    /// The interview drill, while one is on.
+    pub drill: Option<Drill>,
 }
 
 /// The diagram's zoom levels: 1 fits the width with text at least 14 px.
@@ -77,6 +80,8 @@ pub enum Msg {
     Answer(usize),
     /// Switches predictions on or off.
     Predict,
+    /// Starts the interview drill (`true`), goes on to its next lesson, or (`None`) leaves it.
+    Drill(Option<bool>),
     /// Zooms the diagram in (1), out (-1), or back to fit the width (0).
     Zoom(i8),
     /// The diagram's box changed width: lay the run out again to fit.
@@ -137,6 +142,7 @@ impl AppState {
             editing: None,
             answers: Rc::default(),
             zoom: FIT,
+            drill: None,
         }
     }
 
@@ -152,7 +158,7 @@ impl AppState {
             };
         }
         match load(&target) {
-            Ok(Load::Ready(run)) => AppState { zoom: self.zoom, ..AppState::show(run, step) },
+            Ok(Load::Ready(run)) => AppState { zoom: self.zoom, drill: self.drill, ..AppState::show(run, step) },
             Ok(Load::Fetch(entry)) => AppState { table: None, notice: None, pending: Some((entry, step)), ..self.clone() },
             // The first lesson is always in the index; if even it cannot run, say so and show nothing.
             Err(e) if target == first_lesson() => AppState { notice: Some(format!("{e}.")), ..AppState::empty() },
@@ -184,6 +190,7 @@ impl AppState {
             editing: None,
             answers: Rc::default(),
             zoom: FIT,
+            drill: None,
         }
     }
 
@@ -302,13 +309,31 @@ impl AppState {
     /// Returns the prediction asked now, if any: predictions are on, the run is a lesson or
     /// comparison cell (not an edited one), and the next event is an outcome not yet predicted.
     fn question(&self) -> Option<&Prediction> {
-        let run = self.run.as_ref().filter(|_| self.editing.is_none() && browser::predicting())?;
+        let run = self.run.as_ref().filter(|_| self.asking())?;
         run.predictions.iter().find(|p| p.event == self.player.step && !self.answers.iter().any(|a| a.0 == p.event))
+    }
+
+    /// Says whether predictions are asked: they are on, or a drill is; and the run is not an edited one.
+    fn asking(&self) -> bool {
+        self.editing.is_none() && (self.drill.is_some() || browser::predicting())
+    }
+
+    /// Goes on in the drill: `start` begins it again, else to its next lesson; the lesson opens
+    /// at its start. A finished drill keeps its score, and the best is kept.
+    fn drill(&self, start: bool) -> AppState {
+        let d = if start { Drill::default() } else { self.drill.unwrap_or_default().next() };
+        match d.lesson_id() {
+            Some(id) => AppState { drill: Some(d), ..self.open(Target::Lesson(id.to_string()), 0) },
+            None => {
+                browser::drill_best(Some((d.right, d.answered)));
+                AppState { drill: Some(d), ..self.clone() }
+            }
+        }
     }
 
     /// Moves the player as asked, stopping before an outcome still to be predicted.
     fn moved(&self, player: Player) -> Player {
-        let Some(run) = self.run.as_ref().filter(|_| self.editing.is_none() && browser::predicting()) else { return player };
+        let Some(run) = self.run.as_ref().filter(|_| self.asking()) else { return player };
         let asks = run.predictions.iter().map(|p| p.event).filter(|e| !self.answers.iter().any(|a| a.0 == *e));
         match gate(self.player.step, player.step, asks) {
             Some(step) => Player { step, playing: false, ..player },
@@ -323,7 +348,13 @@ impl AppState {
             // A table or a notice that came with the request stays.
             Ok(run) => {
                 let shown = AppState::show(run, step);
-                AppState { table: self.table.clone(), notice: shown.notice.clone().or(self.notice.clone()), zoom: self.zoom, ..shown }
+                AppState {
+                    table: self.table.clone(),
+                    notice: shown.notice.clone().or(self.notice.clone()),
+                    zoom: self.zoom,
+                    drill: self.drill,
+                    ..shown
+                }
             }
             Err(e) => {
                 let notice = Some(format!("The lesson “{}” could not be loaded: {e}.", entry.title));
@@ -405,9 +436,11 @@ impl Reducible for AppState {
             // The answer is kept and scored, and the outcome shown.
             Msg::Answer(choice) => match self.question() {
                 Some(p) => {
-                    browser::score(Some(choice == p.answer));
+                    let right = choice == p.answer;
+                    browser::score(Some(right));
                     let answers = Rc::new([self.answers.as_slice(), &[(p.event, choice)]].concat());
-                    AppState { player: self.player.apply(Action::Seek(p.event + 1)), answers, ..(*self).clone() }
+                    let drill = self.drill.map(|d| d.scored(right));
+                    AppState { player: self.player.apply(Action::Seek(p.event + 1)), answers, drill, ..(*self).clone() }
                 }
                 None => return self,
             },
@@ -416,6 +449,11 @@ impl Reducible for AppState {
                 (*self).clone()
             }
             Msg::Notice(notice) => AppState { notice: Some(notice), ..(*self).clone() },
+            Msg::Drill(Some(start)) => {
+                browser::menu(Some(false));
+                self.drill(start)
+            }
+            Msg::Drill(None) => AppState { drill: None, ..(*self).clone() },
             Msg::Zoom(by) => {
                 let zoom = if by == 0 { FIT } else { self.zoom.saturating_add_signed(isize::from(by)).min(ZOOMS.len() - 1) };
                 AppState { zoom, ..(*self).clone() }
@@ -761,6 +799,9 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
                 Err(_) => return,
             },
             ("previous-beat", _) => Msg::Beat(false),
+            ("drill-start", _) => Msg::Drill(Some(true)),
+            ("drill-next", _) => Msg::Drill(Some(false)),
+            ("drill-leave", _) => Msg::Drill(None),
             ("zoom-in", _) => Msg::Zoom(1),
             ("zoom-out", _) => Msg::Zoom(-1),
             ("zoom-fit", _) => Msg::Zoom(0),
@@ -890,7 +931,10 @@ fn ask(state: &AppState) -> Ask<'_> {
         return Ask::Question(p);
     }
     let Some(run) = state.run.as_ref().filter(|r| state.editing.is_none() && !r.predictions.is_empty()) else { return Ask::Nothing };
-    let Some(c) = state.player.cursor() else { return Ask::Offer(browser::predicting()) };
+    // In a drill predictions are always asked, so there is nothing to switch.
+    let Some(c) = state.player.cursor() else {
+        return if state.drill.is_some() { Ask::Nothing } else { Ask::Offer(browser::predicting()) };
+    };
     match (run.predictions.iter().find(|p| p.event == c), state.answers.iter().find(|a| a.0 == c)) {
         (Some(prediction), Some(&(_, chosen))) => Ask::Answered { prediction, chosen, score: browser::score(None) },
         _ => Ask::Nothing,
@@ -931,6 +975,9 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
             <aside class="panel" aria-label="Narration and state">
                 if let Some(editing) = editing {
                     { editor(editing, run, cursor) }
+                }
+                if let Some(d) = &state.drill {
+                    { Html::from_html_unchecked(drill_card(d, state.player.step == state.player.steps, browser::drill_best(None)).into()) }
                 }
                 { narration(run, cursor, ask(state)) }
                 { inspector(run, cursor) }

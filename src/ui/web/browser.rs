@@ -215,6 +215,24 @@ pub fn score(answered: Option<bool>) -> (u32, u32) {
     (right, all)
 }
 
+/// Returns the best finished interview drill (right, answered), kept across visits; `finished`
+/// is a drill just finished, kept if it is the best.
+pub fn drill_best(finished: Option<(u32, u32)>) -> Option<(u32, u32)> {
+    let kept = setting("lockstep-drill-best").and_then(|v| {
+        let (r, a) = v.split_once('/')?;
+        Some((r.parse().ok()?, a.parse().ok()?))
+    });
+    // Better means a larger share right (compared without division).
+    let better = |(r, a): (u32, u32), (kr, ka): (u32, u32)| u64::from(r) * u64::from(ka) > u64::from(kr) * u64::from(a);
+    match (finished, kept) {
+        (Some(f), k) if f.1 > 0 && k.is_none_or(|k| better(f, k)) => {
+            keep_setting("lockstep-drill-best", &format!("{}/{}", f.0, f.1));
+            Some(f)
+        }
+        (_, k) => k,
+    }
+}
+
 /// Scrolls `container` so that a point `y_px` down its content is comfortably in view.
 pub fn keep_in_view(container: &web_sys::Element, y_px: f64, x_px: Option<f64>) {
     let top = f64::from(container.scroll_top());
