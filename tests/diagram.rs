@@ -270,3 +270,14 @@ fn the_cursor_line_is_told_every_label_it_would_cross() {
         }
     }
 }
+
+#[test]
+fn bars_are_drawn_under_every_mark_and_arrow() {
+    // In the PostgreSQL no-timeout lesson a write's ✓ sits on the lock's bar.
+    let l = laid_out(&run_lesson("pg-no-timeout"));
+    let kinds: Vec<ItemKind> = svg::drawing_order(&l).map(|i| i.kind()).collect();
+    let last_bar = kinds.iter().rposition(|k| matches!(k, ItemKind::Span(_))).unwrap();
+    let first_mark = kinds.iter().position(|k| matches!(k, ItemKind::Mark(_) | ItemKind::Arrow(_))).unwrap();
+    assert!(last_bar < first_mark, "a bar is drawn over a mark");
+    assert_eq!(kinds.len(), l.items.len(), "every item drawn once");
+}

@@ -137,16 +137,21 @@ pub fn gap_svg(s: &mut String, g: &Gap, width: f32) {
     );
 }
 
-/// Returns the items in drawing order: bands first, so they sit behind everything else.
+/// Returns the items in drawing order: partition bands first, then the bars on the lifelines,
+/// then arrows and marks, so that no bar hides a mark's glyph.
 pub fn drawing_order(layout: &Layout) -> impl Iterator<Item = &Item> {
     drawing_indices(layout).map(|i| &layout.items[i])
 }
 
 /// Returns the indices into `layout.items` in drawing order.
 pub fn drawing_indices(layout: &Layout) -> impl Iterator<Item = usize> + '_ {
-    let is_band = |i: usize| layout.items[i].kind() == ItemKind::Partition;
+    let layer = |i: usize| match layout.items[i].kind() {
+        ItemKind::Partition => 0,
+        ItemKind::Span(_) => 1,
+        ItemKind::Arrow(_) | ItemKind::Mark(_) => 2,
+    };
     let n = layout.items.len();
-    (0..n).filter(move |&i| is_band(i)).chain((0..n).filter(move |&i| !is_band(i)))
+    (0..3).flat_map(move |l| (0..n).filter(move |&i| layer(i) == l))
 }
 
 /// How wide a character of a lane's name is, in its larger type.

@@ -129,6 +129,10 @@ pub fn toggle_present() {
         let _ = root.set_attribute("data-present", "");
         let _ = root.request_fullscreen();
     }
+    // The diagram's box changed width: it measures itself again on a resize.
+    if let Ok(resize) = web_sys::Event::new("resize") {
+        let _ = window().dispatch_event(&resize);
+    }
 }
 
 /// Opens or closes the lesson menu (the lesson list, on screens too narrow to show it beside
