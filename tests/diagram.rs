@@ -259,14 +259,16 @@ fn the_cursor_line_is_told_every_label_it_would_cross() {
         let l = laid_out(&run_lesson(id));
         let window = Window::new(&l);
         for &y in &l.rows {
-            let across = window.labels_across(&l, y);
+            let across: Vec<_> = window.labels_across(&l, y).collect();
+            let line = window.line_around_labels(&l, y, (0.0, l.width), 4.0);
             for label in l.items.iter().filter_map(|i| i.label.as_ref()) {
                 let b = label.bbox();
                 if b.1 <= y && y <= b.3 {
                     assert!(across.contains(&(b.0, b.2)), "{id}: the line at {y} is not told of {:?}", label.text);
+                    assert!(line.iter().all(|&(p, q)| q <= b.0 - 4.0 || p >= b.2 + 4.0), "{id}: the line at {y} crosses {:?}", label.text);
                 }
             }
-            assert!(across.windows(2).all(|w| w[0].0 <= w[1].0), "{id}: in order from the left");
+            assert!(line.iter().all(|&(p, q)| p < q), "{id}: no empty pieces");
         }
     }
 }

@@ -649,14 +649,15 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
             }
             EventKind::PartitionStart { from, to, .. } => {
                 // A band over each run of neighbouring lanes the partition cuts, and over no other.
-                let mut cut: Vec<usize> = from.iter().chain(to).map(|n| n.0).collect();
-                cut.sort_unstable();
-                cut.dedup();
+                let mut cut = vec![false; lanes.len()];
+                for n in from.iter().chain(to) {
+                    cut[n.0] = true;
+                }
                 let names = |ids: &[NodeId]| ids.iter().map(|&n| trace.name(n)).collect::<Vec<_>>().join(", ");
                 let mut label = Some(format!("partition: {} ✕ {}", names(from), names(to)));
                 let mut bands = Vec::new();
-                for run in cut.chunk_by(|a, b| a + 1 == *b) {
-                    let (x0, x1) = ((lanes[run[0]].x - 30.0).max(band_x0), (lanes[run[run.len() - 1]].x + 30.0).min(band_x1));
+                for run in cut.iter().enumerate().collect::<Vec<_>>().chunk_by(|a, b| a.1 == b.1).filter(|run| *run[0].1) {
+                    let (x0, x1) = ((lanes[run[0].0].x - 30.0).max(band_x0), (lanes[run[run.len() - 1].0].x + 30.0).min(band_x1));
                     let label =
                         label.take().map(|t| Label { x: x0 + 4.0, y: ey + 14.0, text: frame.fit(t, x1 - x0 - 8.0), anchor: Anchor::Start });
                     bands.push(b.items.len());

@@ -2,7 +2,7 @@
 //! in its DOM: items are filed by vertical band once, so cutting out a window costs what it
 //! holds, not the size of the run.
 
-use super::layout::{Item, Layout, Shape};
+use super::layout::{Item, Label, Layout, Shape};
 use super::svg::{drawing_indices, gap_svg, item_svg, tick_svg};
 
 /// How tall one band is, in diagram units.
@@ -55,18 +55,26 @@ impl Window {
     }
 
     /// Returns the horizontal extents of the labels that a line across the diagram at height
-    /// `y` would cross, in order from the left, so that the line can leave them clear.
-    pub fn labels_across(&self, layout: &Layout, y: f32) -> Vec<(f32, f32)> {
-        let Some(positions) = self.bands.get(band(y).min(self.bands.len() - 1)) else { return Vec::new() };
-        let mut out: Vec<(f32, f32)> = positions
+    /// `y` would cross, so that the line can leave them clear.
+    pub fn labels_across<'a>(&'a self, layout: &'a Layout, y: f32) -> impl Iterator<Item = (f32, f32)> + 'a {
+        let positions = self.bands.get(band(y).min(self.bands.len() - 1)).map_or(&[][..], Vec::as_slice);
+        positions
             .iter()
             .filter_map(|&p| layout.items[self.order[p as usize] as usize].label.as_ref())
-            .map(|l| l.bbox())
-            .filter(|b| b.1 - 2.0 <= y && y <= b.3 + 2.0)
+            .map(Label::bbox)
+            .filter(move |b| b.1 - 2.0 <= y && y <= b.3 + 2.0)
             .map(|b| (b.0, b.2))
-            .collect();
-        out.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-        out
+    }
+
+    /// Returns the pieces of a line across the diagram at height `y`, from `x0` to `x1`, that
+    /// leave every label it meets clear by `margin`.
+    pub fn line_around_labels(&self, layout: &Layout, y: f32, (x0, x1): (f32, f32), margin: f32) -> Vec<(f32, f32)> {
+        let mut pieces = vec![(x0, x1)];
+        for (a, b) in self.labels_across(layout, y) {
+            let (a, b) = (a - margin, b + margin);
+            pieces = pieces.into_iter().flat_map(|(p, q)| [(p, q.min(a)), (p.max(b), q)]).filter(|(p, q)| q > p).collect();
+        }
+        pieces
     }
 
     /// Returns the markup of the time ticks, compressed gaps and items that reach between `y0`

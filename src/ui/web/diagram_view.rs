@@ -107,12 +107,8 @@ fn overlay(layout: &Layout, window: &Window, cursor: Option<usize>) -> Html {
     );
     if let Some(c) = cursor {
         // The cursor line runs from the time axis across, leaving every label it meets clear.
-        let mut x = LEFT;
-        for (x0, x1) in window.labels_across(layout, y).into_iter().chain([(layout.width, layout.width)]) {
-            if x0 - 4.0 > x {
-                let _ = write!(s, r#"<line class="cursor-line" x1="{}" y1="{y}" x2="{}" y2="{y}"/>"#, Px(x), Px(x0 - 4.0), y = Px(y));
-            }
-            x = x.max(x1 + 4.0);
+        for (x0, x1) in window.line_around_labels(layout, y, (LEFT, layout.width), 4.0) {
+            let _ = write!(s, r#"<line class="cursor-line" x1="{}" y1="{y}" x2="{}" y2="{y}"/>"#, Px(x0), Px(x1), y = Px(y));
         }
         s.push_str(r#"<g class="current">"#);
         for item in layout.items.iter().filter(|i| i.events.0 == c || i.events.1 == c) {

@@ -6,6 +6,7 @@
 use super::run::RunRef;
 use crate::present::number::group;
 use crate::ui::panels::Escaped;
+use std::fmt::Write;
 use yew::prelude::*;
 
 /// A row's height in CSS px (see `.log-row` in the stylesheet).
@@ -53,11 +54,23 @@ pub fn EventLog(props: &Props) -> Html {
     let (from, to) = if n <= ALL_UP_TO { (0, n) } else { (block.saturating_sub(1) * BLOCK, ((*block + 2) * BLOCK).min(n)) };
     let words = props.run.words();
     let cursor = props.cursor;
-    let rows = (from..to).map(|i| {
+    // Written as text (each element a Yew view builds costs WebAssembly); empty rows stand for
+    // those not in the page, so the list scrolls as if they were.
+    let mut s = String::with_capacity((to - from) * 240 + 128);
+    let spacer = |s: &mut String, rows: usize| {
+        if rows > 0 {
+            let _ = write!(s, r#"<li class="log-spacer" aria-hidden="true" style="height: {}px"></li>"#, rows as i32 * ROW_PX);
+        }
+    };
+    spacer(&mut s, from);
+    for i in from..to {
         let e = &t.events[i];
         let summary = words.summary(i);
-        let row = format!(
-            r#"<button class="log-button" data-step="{}" title="{}"><span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span></button>"#,
+        let current = if cursor == Some(i) { r#" aria-current="step""# } else { "" };
+        let future = if cursor.is_none_or(|c| i > c) { r#" data-future="true""# } else { "" };
+        let _ = write!(
+            s,
+            r#"<li class="log-row"{current}{future}><button class="log-button" data-step="{}" title="{}"><span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span></button></li>"#,
             i + 1,
             Escaped(&summary),
             i + 1,
@@ -65,20 +78,12 @@ pub fn EventLog(props: &Props) -> Html {
             Escaped(t.name(e.node)),
             Escaped(&summary)
         );
-        html! {
-            <li key={i} class="log-row" aria-current={(cursor == Some(i)).then_some("step")} data-future={cursor.is_none_or(|c| i > c).then_some("true")}>
-                { Html::from_html_unchecked(row.into()) }
-            </li>
-        }
-    });
-    // Empty rows stand for those not in the page, so the list scrolls as if they were.
-    let spacer = |rows: usize| {
-        (rows > 0).then(|| html! { <li class="log-spacer" aria-hidden="true" style={format!("height: {}px", rows as i32 * ROW_PX)}></li> })
-    };
+    }
+    spacer(&mut s, n - to);
     html! {
         <details class="card log" open=true data-testid="event-log">
             { Html::from_html_unchecked(format!(r#"<summary><h2>Event log</h2><span class="muted">{n} events; the text alternative to the diagram</span></summary>"#).into()) }
-            <ol ref={list} {onscroll}>{ spacer(from) }{ for rows }{ spacer(n - to) }</ol>
+            <ol ref={list} {onscroll}>{ Html::from_html_unchecked(s.into()) }</ol>
         </details>
     }
 }
