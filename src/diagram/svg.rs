@@ -162,10 +162,15 @@ pub fn lane_heads(layout: &Layout) -> String {
     let mut s = String::from(r#"<g class="lane-heads">"#);
     let w = layout.head;
     for l in &layout.lanes {
-        // A name too long for a narrow box takes two lines in the labels' size (and an ellipsis
-        // if it needs more).
-        let wraps = l.name.chars().count() as f32 * NAME_CHAR_PX > w - 12.0;
-        let (class, y0, h, y) = if wraps { ("lane-name lane-name--wrapped", 4, 40, 20) } else { ("lane-name", 8, 32, 29) };
+        // A name too long for a narrow box is set in the labels' size, on two lines if it must
+        // (and with an ellipsis if it needs more).
+        let smaller = l.name.chars().count() as f32 * NAME_CHAR_PX > w - 12.0;
+        let name = if smaller { wrap(&l.name, w - 8.0, CHAR_PX) } else { String::new() };
+        let (class, y0, h, y) = match (smaller, name.contains('\n')) {
+            (false, _) => ("lane-name", 8, 32, 29),
+            (true, false) => ("lane-name lane-name--wrapped", 8, 32, 28),
+            (true, true) => ("lane-name lane-name--wrapped", 4, 40, 20),
+        };
         let _ = write!(
             s,
             r#"<rect class="lane-head" x="{}" y="{y0}" width="{}" height="{h}" rx="6"/><text class="{class}" x="{}" y="{y}" text-anchor="middle">"#,
@@ -173,8 +178,7 @@ pub fn lane_heads(layout: &Layout) -> String {
             Px(w),
             Px(l.x)
         );
-        if wraps {
-            let name = wrap(&l.name, w - 8.0, CHAR_PX);
+        if smaller {
             let mut lines: Vec<String> = name.split('\n').take(3).map(String::from).collect();
             if lines.len() == 3 {
                 lines.pop();
