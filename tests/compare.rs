@@ -58,7 +58,8 @@ fn details_name_the_token_the_reason_and_the_time() {
         detail("clock-jump", "redis"),
         "Client A's write (no token) was accepted although Client A no longer held the lock at 315 ms."
     );
-    assert_eq!(detail("clock-jump", "redlock"), "Client B got the lock at 429 ms and no stale write reached the data.");
+    assert!(detail("clock-jump", "redlock")
+        .ends_with("the jump does break it. Client B got the lock at 429 ms and no stale write reached the data."));
 }
 
 #[test]
@@ -83,4 +84,15 @@ fn unknown_cells_are_named() {
     let e = compare::cell_by_id("compare-flood-redis").unwrap_err().to_string();
     assert_eq!(e, "there is no comparison named “compare-flood-redis”: expected compare-<schedule>-<design>, with a schedule among pause, partition, clock-jump");
     assert_eq!(SCHEDULES.len(), 3);
+}
+
+#[test]
+fn the_redlock_clock_jump_cell_says_why_it_is_safe_and_where_the_jump_does_matter() {
+    use lockstep::scenario::compare::{cell, row, schedule};
+    let (c, scenario, _) = cell(schedule("clock-jump").unwrap(), &row("redlock").unwrap()).unwrap();
+    assert_eq!(c.outcome.label(), "safe");
+    assert!(c.detail.starts_with("Only one of the 5 Redis masters jumps and nothing is partitioned"), "{}", c.detail);
+    assert!(scenario.takeaway.contains("Redlock: a clock jump on one master"), "{}", scenario.takeaway);
+    let lesson = lockstep::scenario::lessons::entry("redlock-clock-jump").unwrap();
+    assert_eq!(lesson.title, "Redlock: a clock jump on one master", "the cell names the lesson by its title");
 }

@@ -246,6 +246,12 @@ pub fn cell(schedule: Schedule, row: &Row) -> Result<(Cell, Scenario, Trace), Sc
     let unaffected = schedule.id == "clock-jump" && row.elapsed_timers;
     if unaffected {
         detail = format!("This design measures expiry by elapsed time, so the jump moves no expiry. {detail}");
+    } else if schedule.id == "clock-jump" && row.services > 1 && outcome == Outcome::Safe {
+        // Safe only because the schedule is mild for a quorum: the lesson shows where it is not.
+        detail = format!(
+            "Only one of the {} {} masters jumps and nothing is partitioned, so the others still hold A's key and B wins no majority; with a partition as well (the lesson “Redlock: a clock jump on one master”) the jump does break it. {detail}",
+            row.services, row.service_name
+        );
     }
     scenario.takeaway = format!("{}: {detail}", capital(outcome.label()));
     Ok((Cell { schedule, row: row.clone(), outcome, detail, unaffected }, scenario, trace))
