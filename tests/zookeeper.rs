@@ -55,6 +55,15 @@ fn the_ensemble_expires_the_partitioned_session_and_the_old_holder_learns_late()
         .iter()
         .find(|e| matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::SessionExpired)));
     assert_eq!(learned.map(|e| (e.at_ms, t.name(e.node))), Some((2_720, "Client A")));
+    // An expired session is dead: A's library reports it once and stops heartbeating it (its
+    // application carries on, by its policy, until it releases at 3,520 ms).
+    let pings_after = t.events.iter().filter(|e| {
+        e.at_ms > 2_720 && matches!(&e.kind, EventKind::Send { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::Ping))
+    });
+    assert_eq!(pings_after.count(), 0, "no heartbeats for an expired session");
+    let failed: Vec<u64> =
+        t.events.iter().filter(|e| matches!(e.kind, EventKind::RenewalFailed { abort: false, .. })).map(|e| e.at_ms).collect();
+    assert_eq!(failed.last(), Some(&2_720), "the last failed heartbeat is the one answered 'session expired'");
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_020), (StaleWriteRejected, 1_515)]);
 }

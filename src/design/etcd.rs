@@ -476,7 +476,7 @@ impl LockClient for EtcdClient {
             }
             EtcdMsg::Queued { .. } => Outcome::Queued,
             EtcdMsg::KeptAlive { ttl_ms } => Outcome::Renewed { until_local: Some(self.renew_sent_at + ttl_ms as i64) },
-            EtcdMsg::LeaseNotFound => Outcome::RenewFailed,
+            EtcdMsg::LeaseNotFound => Outcome::Lost,
             EtcdMsg::Unlocked { .. } => Outcome::Released,
             EtcdMsg::Lock | EtcdMsg::KeepAlive | EtcdMsg::Unlock { .. } => Outcome::Pending,
         }

@@ -364,7 +364,7 @@ impl LockClient for LeaseClient {
             LeaseMsg::Renewed { token, ttl_ms } if view.held == Some(token) => {
                 Outcome::Renewed { until_local: Some(self.renew_sent_at + ttl_ms as i64) }
             }
-            LeaseMsg::RenewRefused { token } if view.held == Some(token) => Outcome::RenewFailed,
+            LeaseMsg::RenewRefused { token } if view.held == Some(token) => Outcome::Lost,
             LeaseMsg::Released { .. } => Outcome::Released,
             LeaseMsg::Renewed { .. }
             | LeaseMsg::RenewRefused { .. }

@@ -504,7 +504,7 @@ impl LockClient for PgClient {
             }
             PgMsg::Waiting => Outcome::Queued,
             PgMsg::Alive => Outcome::Renewed { until_local: self.until(self.renew_sent_at) },
-            PgMsg::SessionEnded => Outcome::RenewFailed,
+            PgMsg::SessionEnded => Outcome::Lost,
             PgMsg::Unlocked { .. } => Outcome::Released,
             PgMsg::Lock | PgMsg::KeepAlive | PgMsg::Unlock | PgMsg::Commit => Outcome::Pending,
         }

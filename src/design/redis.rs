@@ -573,7 +573,7 @@ impl LockClient for RedisClient {
             RedisMsg::Extended { done: true } if view.held.is_some() => {
                 Outcome::Renewed { until_local: Some(self.renew_sent_at + self.px_ms as i64) }
             }
-            RedisMsg::Extended { done: false } if view.held.is_some() => Outcome::RenewFailed,
+            RedisMsg::Extended { done: false } if view.held.is_some() => Outcome::Lost,
             RedisMsg::Deleted { .. } => Outcome::Released,
             RedisMsg::ReadOnly
             | RedisMsg::Extended { .. }

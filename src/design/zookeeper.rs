@@ -475,7 +475,7 @@ impl LockClient for ZkClient {
                 Outcome::Pending
             }
             ZkMsg::Pong => Outcome::Renewed { until_local: Some(self.renew_sent_at + self.session_timeout_ms as i64) },
-            ZkMsg::SessionExpired => Outcome::RenewFailed,
+            ZkMsg::SessionExpired => Outcome::Lost,
             ZkMsg::Deleted { .. } => Outcome::Released,
             ZkMsg::WatchFired { .. } | ZkMsg::Create | ZkMsg::GetChildren | ZkMsg::Ping | ZkMsg::Delete { .. } => Outcome::Pending,
         }

@@ -195,7 +195,8 @@ impl Client {
                     cx.after(Timer::Renew, renew.every_ms);
                 }
             }
-            Outcome::RenewFailed => self.renewal_failed(cx),
+            Outcome::RenewFailed => self.renewal_failed(cx, true),
+            Outcome::Lost => self.renewal_failed(cx, false),
             // A late answer to something already given up on.
             Outcome::Pending | Outcome::Granted { .. } | Outcome::Refused | Outcome::Queued | Outcome::Released => {}
         }
@@ -248,7 +249,9 @@ impl Client {
         }
     }
 
-    fn renewal_failed(&mut self, cx: &mut Cx) {
+    /// Acts on a failed renewal by the client's policy; `retry` keeps renewing a client that
+    /// carries on (a renewal that went unanswered may yet succeed; a lost session never will).
+    fn renewal_failed(&mut self, cx: &mut Cx, retry: bool) {
         let (Some(h), Some(renew)) = (self.holding, self.renew) else { return };
         cx.cancel(Timer::RenewTimeout);
         let abort = renew.on_failure == RenewFailure::Abort;
@@ -260,7 +263,7 @@ impl Client {
                 cx.cancel(t);
             }
             self.finish(cx);
-        } else {
+        } else if retry {
             cx.after(Timer::Renew, renew.every_ms);
         }
     }

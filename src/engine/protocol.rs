@@ -58,6 +58,10 @@ pub enum Outcome {
     RenewRetry,
     /// Renewal failed for good: the client's renewal policy decides what happens.
     RenewFailed,
+    /// The lock service says the session or lease is gone (expired, ended, not this holder's):
+    /// as with [`Outcome::RenewFailed`] the policy decides whether the client acts on, but there
+    /// is nothing left to renew, so a client library stops renewing it.
+    Lost,
     /// The release was answered.
     Released,
 }
