@@ -82,7 +82,7 @@ fn prints_the_comparison_table_and_runs_one_cell() {
     // Columns read right to left: clock jump, partition, pause.
     assert_eq!(row("Redis + INCR token"), ["safe", "safe", "safe"]);
     assert_eq!(row("Redlock, 5 masters"), ["safe", "unsafe", "unsafe"]);
-    assert_eq!(row("PostgreSQL, no session timeout"), ["safe", "stalls", "stalls"]);
+    assert_eq!(row("PostgreSQL, no idle_session_timeout"), ["safe", "stalls", "stalls"]);
     assert!(out.contains("pause · lease-fenced: safe — Client A's late write was refused (token 33 < 34)."));
     let (code, out, _) = lockstep(&["run", "compare-pause-redis-incr"]);
     assert_eq!(code, 0);

@@ -64,3 +64,15 @@ fn one_commit_releases_a_stacked_transaction_level_lock() {
     assert!(t.verdict.safe);
     assert!(findings(&t).is_empty());
 }
+
+#[test]
+fn the_idle_session_timeout_is_named_as_postgresql_names_it_and_old_files_still_load() {
+    let new = lockstep::scenario::lessons::embedded("pg-external").unwrap();
+    assert!(new.contains("\"idle_session_timeout_ms\": 1000"));
+    let old = new.replace("idle_session_timeout_ms", "session_timeout_ms");
+    let (a, b) = (run_json(new), run_json(&old));
+    assert_eq!(a.events, b.events, "the old name means the same");
+    let both = new.replace("\"idle_session_timeout_ms\": 1000", "\"idle_session_timeout_ms\": 1000, \"session_timeout_ms\": 1000");
+    let e = lockstep::scenario::load(&both).unwrap_err().to_string();
+    assert_eq!(e, "lock.session_timeout_ms: the old name of `idle_session_timeout_ms`: give only `idle_session_timeout_ms`");
+}

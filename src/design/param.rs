@@ -11,6 +11,8 @@ pub struct Param {
     pub kind: ParamKind,
     /// One line for people.
     pub help: &'static str,
+    /// The name the field had in older scenario files, still read (a file may not give both).
+    pub formerly: Option<&'static str>,
 }
 
 /// What values a parameter takes.
@@ -39,22 +41,27 @@ pub enum Value {
 impl Param {
     /// A required whole number.
     pub const fn number(name: &'static str, unit: &'static str, min: u64, max: u64, help: &'static str) -> Param {
-        Param { name, kind: ParamKind::Number { unit, min, max, default: None }, help }
+        Param { name, kind: ParamKind::Number { unit, min, max, default: None }, help, formerly: None }
     }
 
     /// A whole number with a default.
     pub const fn number_or(name: &'static str, unit: &'static str, min: u64, max: u64, default: u64, help: &'static str) -> Param {
-        Param { name, kind: ParamKind::Number { unit, min, max, default: Some(default) }, help }
+        Param { name, kind: ParamKind::Number { unit, min, max, default: Some(default) }, help, formerly: None }
+    }
+
+    /// Returns the parameter, also read under the name it had in older files.
+    pub const fn formerly(self, old: &'static str) -> Param {
+        Param { formerly: Some(old), ..self }
     }
 
     /// A whole number that may be left out.
     pub const fn optional(name: &'static str, unit: &'static str, min: u64, max: u64, help: &'static str) -> Param {
-        Param { name, kind: ParamKind::Optional { unit, min, max }, help }
+        Param { name, kind: ParamKind::Optional { unit, min, max }, help, formerly: None }
     }
 
     /// A flag with a default.
     pub const fn flag(name: &'static str, default: bool, help: &'static str) -> Param {
-        Param { name, kind: ParamKind::Flag { default }, help }
+        Param { name, kind: ParamKind::Flag { default }, help, formerly: None }
     }
 
     /// A choice among named options.
@@ -64,7 +71,7 @@ impl Param {
         default: &'static str,
         help: &'static str,
     ) -> Param {
-        Param { name, kind: ParamKind::Choice { options, default }, help }
+        Param { name, kind: ParamKind::Choice { options, default }, help, formerly: None }
     }
 
     /// Returns the value a scenario gets when it leaves the field out, if it may.

@@ -2,15 +2,18 @@
 //! unlocked or until the session ends; requests from the same session stack, each needing its own
 //! unlock. Transaction-level (`pg_advisory_xact_lock`): released all at once when the transaction
 //! commits or rolls back, and `pg_advisory_unlock` cannot release them. A waiter blocks until the
-//! lock is free. A session ends when the server stops hearing from the client for
-//! `session_timeout_ms` (`idle_session_timeout` and the like), and then `pg_advisory_unlock_all`
-//! runs implicitly. There is no fencing token.
+//! lock is free. A session ends when it runs no statement for `idle_session_timeout_ms`
+//! (PostgreSQL's `idle_session_timeout`, 14+), and then `pg_advisory_unlock_all` runs
+//! implicitly. A paused client does not lose its session by being silent at the TCP level (its
+//! kernel answers keepalives): only the idle timeout, `idle_in_transaction_session_timeout` or
+//! `pg_terminate_backend` end it. There is no fencing token.
 //!
 //! When the protected rows live in the same database, writes go to this node and commit only
 //! inside a live session: a client whose session was terminated cannot commit.
 //!
-//! Simplifications, said in the lessons: the client's signs of life are heartbeats; a client holds
-//! one kind of lock, and its writes apply at once rather than at commit.
+//! Simplifications, said in the lessons: the client keeps its session from going idle with a
+//! statement (`SELECT 1`) now and then; a client holds one kind of lock, and its writes apply at
+//! once rather than at commit.
 
 use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
@@ -32,12 +35,13 @@ pub struct Postgres;
 
 const PARAMS: &[Param] = &[
     Param::optional(
-        "session_timeout_ms",
+        "idle_session_timeout_ms",
         "ms",
         1,
         3_600_000,
-        "How long the server goes without hearing from a session before ending it; left out, it never does (the default).",
-    ),
+        "PostgreSQL's idle_session_timeout (14+): a session that runs no statement for this long is ended, and its advisory locks with it; left out, it never is (the default). Formerly idle_timeout_ms.",
+    )
+    .formerly("session_timeout_ms"),
     Param::flag("same_database", false, "The protected rows live in the same database, so a write commits only inside a live session."),
     Param::flag(
         "transaction_level",
@@ -62,7 +66,7 @@ impl Kind for Postgres {
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
         Ok(Rc::new(PgDesign {
             values: values.clone(),
-            session_timeout_ms: values.optional("session_timeout_ms"),
+            idle_timeout_ms: values.optional("idle_session_timeout_ms"),
             same_database: values.flag("same_database"),
             transaction_level: values.flag("transaction_level"),
         }))
@@ -71,13 +75,13 @@ impl Kind for Postgres {
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
         let rows = |timeout: bool, same: bool| {
             let timeout = if timeout { Value::Number(ttl_ms) } else { Value::Absent };
-            let design = self.configure(&[("session_timeout_ms", timeout), ("same_database", Value::Flag(same))]);
+            let design = self.configure(&[("idle_session_timeout_ms", timeout), ("same_database", Value::Flag(same))]);
             Rows { design, services: 1, service_name: "PostgreSQL", elapsed_timers: true }
         };
         vec![
             rows(true, true).row("pg-same", "PostgreSQL, rows in the same database", "none: the session guards the commit", None),
             rows(true, false).row("pg-external", "PostgreSQL, external resource", "none", Some(ResourceMode::Unfenced)),
-            rows(false, true).row("pg-no-timeout", "PostgreSQL, no session timeout", "none: the session guards the commit", None),
+            rows(false, true).row("pg-no-timeout", "PostgreSQL, no idle_session_timeout", "none: the session guards the commit", None),
         ]
     }
 }
@@ -86,18 +90,18 @@ impl Kind for Postgres {
 #[derive(Debug)]
 pub struct PgDesign {
     values: Values,
-    session_timeout_ms: Option<u64>,
+    idle_timeout_ms: Option<u64>,
     same_database: bool,
     transaction_level: bool,
 }
 
 impl Protocol for PgDesign {
     fn service(&self, _index: usize, _nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
-        Some(Box::new(PgServer::new(self.session_timeout_ms, self.transaction_level)))
+        Some(Box::new(PgServer::new(self.idle_timeout_ms, self.transaction_level)))
     }
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
-        Some(Box::new(PgClient { server: nodes[0], session_timeout_ms: self.session_timeout_ms, acquire_sent_at: 0, renew_sent_at: 0 }))
+        Some(Box::new(PgClient { server: nodes[0], idle_timeout_ms: self.idle_timeout_ms, acquire_sent_at: 0, renew_sent_at: 0 }))
     }
 
     fn quorum(&self, _lock_nodes: usize) -> usize {
@@ -119,12 +123,12 @@ impl Design for PgDesign {
     }
 
     fn guarantees(&self) -> Guarantees {
-        let liveness = match self.session_timeout_ms {
+        let liveness = match self.idle_timeout_ms {
             Some(t) => {
-                format!("If a holder falls silent, the server ends its session after {} and the next waiting session gets the lock.", ms(t))
+                format!("If a holder runs no statement for {} (idle_session_timeout), the server ends its session and the next waiting session gets the lock.", ms(t))
             }
             None => {
-                "Nothing ends a silent holder's session: a paused holder keeps the lock, and everyone waits until it comes back.".into()
+                "Nothing ends a silent holder's session (its kernel still answers TCP keepalives, and no idle_session_timeout is set): a paused holder keeps the lock, and everyone waits until it comes back.".into()
             }
         };
         Guarantees {
@@ -187,7 +191,7 @@ impl Vocabulary for PgDesign {
             PgMsg::Lock => format!("SELECT {}", self.lock_call()),
             PgMsg::Locked => "locked".into(),
             PgMsg::Waiting => "waits: the lock is held".into(),
-            PgMsg::KeepAlive => "keepalive".into(),
+            PgMsg::KeepAlive => "SELECT 1".into(),
             PgMsg::Alive => "session alive".into(),
             PgMsg::SessionEnded => "FATAL: session terminated".into(),
             PgMsg::Unlock => "SELECT pg_advisory_unlock(42)".into(),
@@ -205,7 +209,7 @@ impl Vocabulary for PgDesign {
             PgMsg::Lock => format!("{me} runs SELECT {} on {to}: take the advisory lock, waiting as long as it takes.", self.lock_call()),
             PgMsg::Locked => format!("{me} answers {to}: the advisory lock is held by {to}'s session. There is no token to carry."),
             PgMsg::Waiting => format!("{me} queues {to}'s request behind the holder: {to}'s query does not return until the lock is free."),
-            PgMsg::KeepAlive => format!("{me} shows {to} that its session is still alive (a keepalive)."),
+            PgMsg::KeepAlive => format!("{me} runs SELECT 1 on its session, so that {to} does not end it as idle."),
             PgMsg::Alive => format!("{me} answers {to}: the session is alive."),
             PgMsg::SessionEnded => format!("{me} tells {to}: its session was terminated; nothing more runs on it."),
             PgMsg::Unlock => format!("{me} runs SELECT pg_advisory_unlock(42) on {to}."),
@@ -227,22 +231,25 @@ impl Vocabulary for PgDesign {
 
     fn lasts(&self, expires_local: Option<i64>) -> String {
         match expires_local {
-            Some(t) => format!("while its session lives (ended at {} if the server hears nothing)", local(t)),
-            None => "while its session lives (no timeout ends it)".into(),
+            Some(t) => format!("while its session lives (ended at {} if it runs no statement by then)", local(t)),
+            None => "while its session lives (no idle_session_timeout ends it)".into(),
         }
     }
 
     fn believes(&self, until_local: Option<i64>) -> String {
         match until_local {
-            Some(t) => format!("as long as its session lives: until {} on its own clock unless the server hears from it", local(t)),
+            Some(t) => format!("as long as its session lives: until {} on its own clock unless it runs a statement first", local(t)),
             None => "for as long as its session lives; nothing ends it on a timer".into(),
         }
     }
 
     fn granted(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
         let end = match expires_local {
-            Some(t) => format!(", which {me} does if it has heard nothing from {holder} by the time its clock reads {}", group(t)),
-            None => "; with no session timeout, nothing ends a silent session".into(),
+            Some(t) => format!(
+                ", which {me} does if {holder}'s session has run no statement by the time its clock reads {} (idle_session_timeout)",
+                group(t)
+            ),
+            None => "; with no idle_session_timeout, nothing ends a silent session".into(),
         };
         format!("{me} grants the advisory lock to {holder}'s session. It is held until released or until the session ends{end}. There is no fencing token.")
     }
@@ -250,7 +257,7 @@ impl Vocabulary for PgDesign {
     fn ended(&self, me: &str, holder: &str, _token: u64, how: LockEnd) -> String {
         match how {
             LockEnd::Expired => format!(
-                "{me} ends {holder}'s session: it has heard nothing from it for the session timeout. pg_advisory_unlock_all runs implicitly, and nothing {holder} sends over that session can commit any more."
+                "{me} ends {holder}'s session: it has run no statement for idle_session_timeout. pg_advisory_unlock_all runs implicitly, and nothing {holder} sends over that session can commit any more."
             ),
             LockEnd::Released => format!("{holder}'s advisory lock is released; the next waiting session gets it."),
             LockEnd::LostOnRestart => format!("{me} restarts: every session, and every advisory lock, is gone."),
@@ -259,7 +266,7 @@ impl Vocabulary for PgDesign {
     }
 
     fn renewal(&self) -> &'static str {
-        "keepalive"
+        "keep-alive statement"
     }
 
     fn write_to_service(&self, _token: u64, value: &str) -> String {
@@ -313,7 +320,7 @@ impl DesignMsg for PgMsg {
 
 /// A PostgreSQL server holding one advisory lock key.
 pub struct PgServer {
-    session_timeout_ms: Option<u64>,
+    idle_timeout_ms: Option<u64>,
     /// Whether locks are transaction-level (`pg_advisory_xact_lock`).
     transaction_level: bool,
     /// Live sessions and when the server last heard from each, on its clock.
@@ -327,8 +334,8 @@ pub struct PgServer {
 
 impl PgServer {
     /// Builds a server; without a timeout, sessions of silent clients never end.
-    pub fn new(session_timeout_ms: Option<u64>, transaction_level: bool) -> Self {
-        PgServer { session_timeout_ms, transaction_level, sessions: Vec::new(), holder: None, waiters: VecDeque::new(), version: 0 }
+    pub fn new(idle_timeout_ms: Option<u64>, transaction_level: bool) -> Self {
+        PgServer { idle_timeout_ms, transaction_level, sessions: Vec::new(), holder: None, waiters: VecDeque::new(), version: 0 }
     }
 
     fn heard(&mut self, cx: &mut Cx, client: NodeId) {
@@ -336,7 +343,7 @@ impl PgServer {
             Some(s) => s.1 = cx.now,
             None => self.sessions.push((client, cx.now)),
         }
-        if let Some(t) = self.session_timeout_ms {
+        if let Some(t) = self.idle_timeout_ms {
             cx.at(Timer::Expiry(client.0 as u64), cx.now + t as i64);
         }
     }
@@ -347,7 +354,7 @@ impl PgServer {
 
     fn grant(&mut self, cx: &mut Cx, client: NodeId) {
         self.holder = Some((client, 1));
-        let expires_local = self.session_timeout_ms.map(|t| cx.now + t as i64);
+        let expires_local = self.idle_timeout_ms.map(|t| cx.now + t as i64);
         cx.note(EventKind::LockGranted { holder: client, token: 0, expires_local });
         cx.send(client, Msg::lock(PgMsg::Locked));
     }
@@ -366,7 +373,7 @@ impl PgServer {
 
     /// Ends the sessions the server has not heard from in time, unlocking all they held.
     fn end_silent_sessions(&mut self, cx: &mut Cx) {
-        let Some(t) = self.session_timeout_ms else { return };
+        let Some(t) = self.idle_timeout_ms else { return };
         let silent: Vec<NodeId> = self.sessions.iter().filter(|s| cx.now - s.1 >= t as i64).map(|s| s.0).collect();
         for client in silent {
             self.sessions.retain(|s| s.0 != client);
@@ -476,14 +483,14 @@ impl Actor for PgServer {
 /// A client's side: one session, kept alive while it holds or waits.
 struct PgClient {
     server: NodeId,
-    session_timeout_ms: Option<u64>,
+    idle_timeout_ms: Option<u64>,
     acquire_sent_at: i64,
     renew_sent_at: i64,
 }
 
 impl PgClient {
     fn until(&self, since: i64) -> Option<i64> {
-        self.session_timeout_ms.map(|t| since + t as i64)
+        self.idle_timeout_ms.map(|t| since + t as i64)
     }
 }
 
@@ -498,7 +505,7 @@ impl LockClient for PgClient {
         let Some(msg) = msg.get::<PgMsg>() else { return Outcome::Pending };
         match *msg {
             PgMsg::Locked => {
-                // A waiting client's session was last heard from at its latest keepalive.
+                // A waiting client's session last ran a statement at its latest keep-alive.
                 let since = if view.queued { self.acquire_sent_at.max(self.renew_sent_at) } else { self.acquire_sent_at };
                 Outcome::Granted { token: 0, until_local: self.until(since) }
             }

@@ -255,12 +255,20 @@ impl FromJson for LockChoice {
             None => return err(path, "missing field `design`"),
         };
         let kind = design::find(&tag).map_err(|e| ScenarioError::new(&tag_path, e.problem))?;
-        let names: Vec<&str> = std::iter::once("design").chain(kind.params().iter().map(|p| p.name)).collect();
+        let names: Vec<&str> =
+            std::iter::once("design").chain(kind.params().iter().flat_map(|p| std::iter::once(p.name).chain(p.formerly))).collect();
         o.only(&names)?;
         let mut given = Vec::new();
         for p in kind.params() {
-            let Some(v) = o.get(p.name) else { continue };
-            let at = join(path, p.name);
+            // A field renamed since older files is read under its old name too, but not both.
+            let old = p.formerly.and_then(|f| Some((f, o.get(f)?)));
+            let (name, v) = match (o.get(p.name), old) {
+                (Some(_), Some((f, _))) => return err(&join(path, f), format!("the old name of `{}`: give only `{}`", p.name, p.name)),
+                (Some(v), None) => (p.name, v),
+                (None, Some((f, v))) => (f, v),
+                (None, None) => continue,
+            };
+            let at = join(path, name);
             let value = match p.kind {
                 ParamKind::Number { .. } | ParamKind::Optional { .. } => p.check_number(u64::from_json(v, &at)?)?,
                 ParamKind::Flag { .. } => design::Value::Flag(bool::from_json(v, &at)?),

@@ -606,7 +606,7 @@ await check('the comparison table matches the command line and opens each cell',
   await page.screenshot({ path: path.join(SHOTS, 'compare-table.png'), fullPage: true });
   await page.click('[data-testid=cell-compare-partition-pg-no-timeout]');
   await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
-  expect((await text(page, 'lesson-title')) === 'Holder cut off for 10 s · PostgreSQL, no session timeout', 'the cell opens its diagram');
+  expect((await text(page, 'lesson-title')) === 'Holder cut off for 10 s · PostgreSQL, no idle_session_timeout', 'the cell opens its diagram');
   expect(page.url().endsWith('#/compare/partition/pg-no-timeout/0'), `hash names the cell (${page.url()})`);
   await page.keyboard.press('End');
   await page.waitForSelector('[data-testid=takeaway]');
