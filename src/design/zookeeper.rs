@@ -169,6 +169,7 @@ impl Vocabulary for ZkDesign {
             ZkMsg::Waiting { seq, watching: Some(w) } => format!("{} not first; watch {}", znode_name(seq), znode_name(w)),
             ZkMsg::Waiting { seq, watching: None } => format!("{} not first; watch the lock node", znode_name(seq)),
             ZkMsg::WatchFired { deleted } => format!("watch fired: {} deleted", znode_name(deleted)),
+            ZkMsg::ChildAdded { created } => format!("watch fired: {} created", znode_name(created)),
             ZkMsg::GetChildren => "getChildren".into(),
             ZkMsg::Ping => "heartbeat".into(),
             ZkMsg::Pong => "session alive".into(),
@@ -196,6 +197,10 @@ impl Vocabulary for ZkDesign {
                 format!("{me} answers {to}: {} is not the lowest child, so {to} watches the whole lock node and waits.", znode_name(seq))
             }
             ZkMsg::WatchFired { deleted } => format!("{me} notifies {to} that {} was deleted: its watch fires.", znode_name(deleted)),
+            ZkMsg::ChildAdded { created } => format!(
+                "{me} notifies {to} that {} was created under the lock node: a watch on the children fires on every change, not only when a holder leaves.",
+                znode_name(created)
+            ),
             ZkMsg::GetChildren => format!("{me} lists the lock node's children on {to} again, to see whether it is now first."),
             ZkMsg::Ping => format!("{me} sends {to} a heartbeat to keep its session alive."),
             ZkMsg::Pong => format!("{me} answers {to}'s heartbeat: the session is alive."),
@@ -270,6 +275,11 @@ pub enum ZkMsg {
     WatchFired {
         deleted: u64,
     },
+    /// A child was added to the lock node whose children you watch (the herd's watch fires on
+    /// every change, a contender arriving as well as a holder leaving).
+    ChildAdded {
+        created: u64,
+    },
     /// List the lock node's children again.
     GetChildren,
     /// A heartbeat keeping the session alive.
@@ -292,7 +302,7 @@ impl DesignMsg for ZkMsg {
             ZkMsg::Create => MsgKind::Acquire,
             ZkMsg::GetChildren | ZkMsg::Ping | ZkMsg::Delete { .. } => MsgKind::Request,
             ZkMsg::Owner { .. } | ZkMsg::Waiting { .. } | ZkMsg::Pong | ZkMsg::Deleted { done: true } => MsgKind::Reply,
-            ZkMsg::WatchFired { .. } => MsgKind::WakeUp,
+            ZkMsg::WatchFired { .. } | ZkMsg::ChildAdded { .. } => MsgKind::WakeUp,
             ZkMsg::SessionExpired | ZkMsg::Deleted { done: false } => MsgKind::Refusal,
         }
     }
@@ -380,8 +390,15 @@ impl Ensemble {
                 }
                 cx.at(Timer::Expiry(from.0 as u64), expires);
                 self.zxid += 1;
-                self.children.push(Znode { holder: from, seq: self.next_seq, czxid: self.zxid, owner: false });
+                let seq = self.next_seq;
+                self.children.push(Znode { holder: from, seq, czxid: self.zxid, owner: false });
                 self.next_seq += 1;
+                // Watches on the lock node's children fire on a new child too; each is spent.
+                let (fired, kept): (Vec<_>, Vec<_>) = self.watches.drain(..).partition(|w| w.1.is_none());
+                self.watches = kept;
+                for (watcher, _) in fired {
+                    cx.send(watcher, Msg::lock(ZkMsg::ChildAdded { created: seq }));
+                }
                 self.check(cx, from);
             }
             ZkMsg::GetChildren => self.check(cx, from),
@@ -404,6 +421,7 @@ impl Ensemble {
             ZkMsg::Owner { .. }
             | ZkMsg::Waiting { .. }
             | ZkMsg::WatchFired { .. }
+            | ZkMsg::ChildAdded { .. }
             | ZkMsg::Pong
             | ZkMsg::SessionExpired
             | ZkMsg::Deleted { .. } => {}
@@ -470,14 +488,19 @@ impl LockClient for ZkClient {
                 Outcome::Queued
             }
             // The watch fired: list the children again.
-            ZkMsg::WatchFired { .. } if view.acquiring => {
+            ZkMsg::WatchFired { .. } | ZkMsg::ChildAdded { .. } if view.acquiring => {
                 cx.send(self.ensemble, Msg::lock(ZkMsg::GetChildren));
                 Outcome::Pending
             }
             ZkMsg::Pong => Outcome::Renewed { until_local: Some(self.renew_sent_at + self.session_timeout_ms as i64) },
             ZkMsg::SessionExpired => Outcome::Lost,
             ZkMsg::Deleted { .. } => Outcome::Released,
-            ZkMsg::WatchFired { .. } | ZkMsg::Create | ZkMsg::GetChildren | ZkMsg::Ping | ZkMsg::Delete { .. } => Outcome::Pending,
+            ZkMsg::WatchFired { .. }
+            | ZkMsg::ChildAdded { .. }
+            | ZkMsg::Create
+            | ZkMsg::GetChildren
+            | ZkMsg::Ping
+            | ZkMsg::Delete { .. } => Outcome::Pending,
         }
     }
 
@@ -527,14 +550,23 @@ mod tests {
     }
 
     #[test]
-    fn the_herd_variant_wakes_every_waiter() {
+    fn the_herd_variant_wakes_every_waiter_on_every_change() {
         let mut zk = Ensemble::new(1000, true);
-        for c in 1..=4 {
-            call(&mut zk, c as i64, c, ZkMsg::Create);
-        }
-        let out = call(&mut zk, 10, 1, ZkMsg::Delete { seq: 0 });
-        let woken: Vec<usize> = out.iter().filter(|(_, m)| m.kind() == MsgKind::WakeUp).map(|(to, _)| *to).collect();
-        assert_eq!(woken, vec![2, 3, 4]);
+        let woken = |out: Vec<(usize, Msg)>| {
+            let mut w: Vec<usize> = out.iter().filter(|(_, m)| m.kind() == MsgKind::WakeUp).map(|(to, _)| *to).collect();
+            w.sort_unstable();
+            w
+        };
+        call(&mut zk, 1, 1, ZkMsg::Create);
+        call(&mut zk, 2, 2, ZkMsg::Create);
+        // A contender arriving fires the watch of the one waiting; a watch is spent when it fires,
+        // so the woken client lists the children again, which sets it anew.
+        assert_eq!(woken(call(&mut zk, 3, 3, ZkMsg::Create)), vec![2]);
+        call(&mut zk, 4, 2, ZkMsg::GetChildren);
+        assert_eq!(woken(call(&mut zk, 5, 4, ZkMsg::Create)), vec![2, 3]);
+        call(&mut zk, 6, 2, ZkMsg::GetChildren);
+        call(&mut zk, 6, 3, ZkMsg::GetChildren);
+        assert_eq!(woken(call(&mut zk, 10, 1, ZkMsg::Delete { seq: 0 })), vec![2, 3, 4], "a release wakes them all");
     }
 
     #[test]
