@@ -4,12 +4,15 @@
 //! no fencing token unless each acquisition also `INCR`s a counter (`incr_token`).
 //!
 //! With a replica, the primary streams every change to it asynchronously, `replication_lag_ms`
-//! after making it; a crash in between loses the change. A replica answers `READONLY` until
-//! promoted, and a client that hears it (or hears nothing) fails over to the next node.
+//! after making it; a crash in between loses the change. A key's expiry goes across as an
+//! absolute time on the primary's clock (Redis propagates `PXAT`), so the lag does not stretch the
+//! replica's copy, and the `INCR` counter goes across with it: a promoted replica carries on from
+//! the counter unless the change was lost. A replica answers `READONLY` until promoted, and a
+//! client that hears it (or hears nothing) fails over to the next node.
 //!
-//! Simplifications, said in the lessons: the `INCR` is part of the acquisition's reply (as a
-//! `MULTI` block would return it) rather than a second round trip; promotion is a scheduled fault
-//! rather than a Sentinel election.
+//! Simplifications, said in the lessons: the `SET NX` and the `INCR` are one atomic step (a Lua
+//! script) whose reply carries the token, rather than two round trips; promotion is a scheduled
+//! fault rather than a Sentinel election.
 
 use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
@@ -246,8 +249,10 @@ pub enum RedisMsg {
     Deleted { done: bool },
     /// `-READONLY`: a replica takes no writes.
     ReadOnly,
-    /// The primary streams a key to its replica, asynchronously.
-    Replicate { holder: NodeId, value: u64, token: u64, expires_in_ms: u64 },
+    /// The primary streams a key to its replica, asynchronously, with its expiry as an absolute
+    /// time (as Redis propagates `PXAT`: the lag does not stretch the lease), and the `INCR`
+    /// counter's value with it.
+    Replicate { holder: NodeId, value: u64, token: u64, expires_at: i64 },
     /// The primary streams a key's deletion to its replica.
     ReplicateDel { value: u64 },
 }
@@ -379,8 +384,10 @@ impl RedisNode {
     /// Handles what a replica receives: copies from the primary, refusals to clients.
     fn follow(&mut self, cx: &mut Cx, from: NodeId, msg: &RedisMsg) {
         match *msg {
-            RedisMsg::Replicate { holder, value, token, expires_in_ms } => {
-                let key = Key { holder, value, token, expires_local: cx.now + expires_in_ms as i64 };
+            RedisMsg::Replicate { holder, value, token, expires_at } => {
+                let key = Key { holder, value, token, expires_local: expires_at };
+                // The counter comes across with the key: a promoted replica carries on from it.
+                self.counter = self.counter.max(token);
                 self.arm(cx, key);
                 cx.note(EventKind::LockReplicated { holder, token, expires_local: Some(key.expires_local) });
             }
@@ -482,12 +489,9 @@ impl Actor for RedisNode {
                 if let Role::Primary { replica: Some((replica, _)) } = self.role {
                     for change in std::mem::take(&mut self.unreplicated) {
                         let msg = match change {
-                            Change::Set(k) => RedisMsg::Replicate {
-                                holder: k.holder,
-                                value: k.value,
-                                token: k.token,
-                                expires_in_ms: (k.expires_local - cx.now).max(0) as u64,
-                            },
+                            Change::Set(k) => {
+                                RedisMsg::Replicate { holder: k.holder, value: k.value, token: k.token, expires_at: k.expires_local }
+                            }
                             Change::Delete(value) => RedisMsg::ReplicateDel { value },
                         };
                         cx.send(replica, Msg::lock(msg));
@@ -627,6 +631,17 @@ mod tests {
         assert_eq!(reply(&mut r, 999, 2, RedisMsg::Set { value: 8, px_ms: 1000 }), Msg::lock(RedisMsg::Nil));
         // Expiry is judged on the node's own clock reading.
         assert_eq!(reply(&mut r, 1000, 2, RedisMsg::Set { value: 8, px_ms: 1000 }), Msg::lock(RedisMsg::SetOk { token: None }));
+    }
+
+    #[test]
+    fn a_replica_takes_the_expiry_as_an_absolute_time_and_carries_the_counter_on_when_promoted() {
+        let mut replica = RedisNode::new(1000, true, Role::Replica);
+        // The copy arrives 200 ms late: the key still ends when the primary's did (PXAT).
+        call(&mut replica, 210, 0, Msg::lock(RedisMsg::Replicate { holder: NodeId(1), value: 7, token: 5, expires_at: 1_010 }));
+        assert_eq!(replica.key.map(|k| k.expires_local), Some(1_010));
+        replica.role = Role::Primary { replica: None };
+        // Promoted, it hands out the counter's next value, not 1.
+        assert_eq!(reply(&mut replica, 1_020, 2, RedisMsg::Set { value: 8, px_ms: 1000 }), Msg::lock(RedisMsg::SetOk { token: Some(6) }));
     }
 
     #[test]
