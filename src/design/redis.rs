@@ -78,7 +78,7 @@ impl Kind for Redis {
         };
         vec![
             rows(false).row("redis", "Redis SET NX PX", "none (random value)", Some(ResourceMode::Unfenced)),
-            rows(true).row("redis-incr", "Redis + INCR token", "INCR counter", Some(ResourceMode::Fenced)),
+            rows(true).row("redis-incr", "Redis + INCR token", "INCR counter, in one Lua script with the SET", Some(ResourceMode::Fenced)),
         ]
     }
 }
