@@ -3,6 +3,7 @@
 
 mod support;
 
+use lockstep::engine::EventKind;
 use lockstep::engine::FindingKind::*;
 use lockstep::scenario::lessons;
 use support::*;
@@ -24,6 +25,37 @@ fn unfenced_lease_race_loses_b_update() {
     assert_eq!(writes(&t), vec![ok(1_165, "Client B", 42, "B", 1), ok(1_555, "Client A", 41, "A", 2)]);
     assert!(!t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555), (LostUpdate, 1_555)]);
+}
+
+#[test]
+fn checking_the_lease_first_does_not_stop_a_pause_after_the_check() {
+    let t = run_lesson("lease-check-before-write");
+    let checks: Vec<_> = t
+        .events
+        .iter()
+        .filter_map(|e| match e.kind {
+            EventKind::LockChecked { token, left_ms, margin_ms, ok } => Some((e.at_ms, token, left_ms, margin_ms, ok)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(checks, vec![(410, Some(41), Some(590), 300, true)], "590 ms left of the lease, more than the 300 ms margin");
+    assert_eq!(grants(&t), vec![(5, "Client A".into(), 41), (1_105, "Client B".into(), 42)]);
+    assert_eq!(writes(&t), vec![ok(1_165, "Client B", 42, "B", 1), ok(1_925, "Client A", 41, "A", 2)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_925), (LostUpdate, 1_925)]);
+    // The same client paused before its check finds too little left and stops without writing.
+    let before = lockstep::scenario::lessons::embedded("lease-check-before-write")
+        .unwrap()
+        .replace(r#""at_ms": 420"#, r#""at_ms": 100"#)
+        .replace(r#""for_ms": 1500"#, r#""for_ms": 700"#);
+    let t = run_json(&before);
+    assert!(
+        t.events.iter().any(|e| matches!(e.kind, EventKind::LockChecked { ok: false, left_ms: Some(200), .. })),
+        "checked at 800 ms, as it resumes: 200 ms left"
+    );
+    assert!(t.events.iter().any(|e| matches!(e.kind, EventKind::BeliefEnd { why: lockstep::engine::event::BeliefEnd::CheckFailed, .. })));
+    assert!(writes(&t).iter().all(|w| w.1 != "Client A"), "A never writes");
+    assert!(t.verdict.safe);
 }
 
 #[test]
@@ -138,6 +170,7 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
         [
             "lease-race-fenced",
             "lease-race-unfenced",
+            "lease-check-before-write",
             "short-pause",
             "clock-jump",
             "network-delay",

@@ -155,6 +155,7 @@ fn apply(state: &mut State, trace: &Trace, i: usize) {
         | EventKind::RenewalFailed { .. }
         | EventKind::GaveUp { .. }
         | EventKind::WriteRejected { .. }
+        | EventKind::LockChecked { .. }
         | EventKind::Done => {}
     }
 }

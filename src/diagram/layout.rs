@@ -13,6 +13,7 @@ use crate::engine::ids::NodeMap;
 use crate::engine::msg::{Msg, MsgKind};
 use crate::engine::{NodeId, NodeKind};
 use crate::present::number::{group_u, ms};
+use crate::present::words::checked;
 use crate::present::Words;
 
 pub const LANE_GAP: f32 = 190.0;
@@ -212,6 +213,8 @@ pub enum Mark {
     Promoted,
     ClockJump,
     GaveUp,
+    /// A client checked its own lock before going on.
+    Checked,
     RenewalFailed,
     SlowLink,
     /// Two clients believe they hold the lock.
@@ -234,6 +237,7 @@ impl Mark {
             Mark::ClockJump => "↷",
             Mark::RenewalFailed | Mark::WriteViolation => "!",
             Mark::SlowLink => "»",
+            Mark::Checked => "?",
             Mark::TwoHolders => "⚠",
             Mark::WriteAccepted => "✓",
         }
@@ -333,6 +337,7 @@ fn takes_row(kind: &EventKind) -> bool {
         | EventKind::Promoted
         | EventKind::RenewalFailed { .. }
         | EventKind::GaveUp { .. }
+        | EventKind::LockChecked { .. }
         | EventKind::WriteAccepted { .. }
         | EventKind::WriteRejected { .. } => true,
     }
@@ -640,6 +645,9 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
                 mark(&mut b, Mark::ClockJump, format!("clock {}{}", if *by_ms >= 0 { "+" } else { "−" }, ms(by_ms.unsigned_abs())))
             }
             EventKind::GaveUp { attempts } => mark(&mut b, Mark::GaveUp, format!("gives up after {attempts} tries")),
+            EventKind::LockChecked { token, left_ms, margin_ms, ok } => {
+                mark(&mut b, Mark::Checked, checked(token.is_some(), *left_ms, *margin_ms, *ok))
+            }
             EventKind::RenewalFailed { abort, .. } => {
                 let then = if *abort { "abort" } else { "carry on" };
                 mark(&mut b, Mark::RenewalFailed, format!("{} failed: {then}", vocab.renewal()))

@@ -223,6 +223,7 @@ pub fn class(kind: ItemKind) -> &'static str {
         ItemKind::Mark(Mark::Restart | Mark::Promoted) => "mark mark--restart",
         ItemKind::Mark(Mark::ClockJump) => "mark mark--clock",
         ItemKind::Mark(Mark::GaveUp) => "mark mark--gaveup",
+        ItemKind::Mark(Mark::Checked) => "mark mark--check",
         ItemKind::Mark(Mark::RenewalFailed) => "mark mark--renewal",
         ItemKind::Mark(Mark::SlowLink) => "mark mark--slow",
         ItemKind::Mark(Mark::TwoHolders) => "mark mark--hazard",

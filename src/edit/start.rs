@@ -99,7 +99,7 @@ pub fn fault(kind: &str, scenario: &Scenario, at_ms: u64, on: Option<&str>) -> O
 }
 
 /// The steps a client's script may have, by their names in the format.
-pub const STEPS: [&str; 5] = ["acquire", "work", "read", "write", "release"];
+pub const STEPS: [&str; 6] = ["acquire", "work", "read", "check", "write", "release"];
 
 /// Returns a new script step of `kind` with its field at a starting value (a release gives the
 /// lock back in `mode`); `None` for a kind not in [`STEPS`].
@@ -108,6 +108,7 @@ pub fn step(kind: &str, mode: &str) -> Option<Value> {
     Some(match kind {
         "acquire" | "read" => object(&[name]),
         "work" => object(&[name, ("ms", number(100))]),
+        "check" => object(&[name, ("margin_ms", number(200))]),
         "write" => object(&[name, ("value", Value::String("X".into()))]),
         "release" => object(&[name, ("mode", Value::String(mode.into()))]),
         _ => return None,

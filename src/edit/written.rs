@@ -37,6 +37,7 @@ fn step(s: &Step) -> Value {
         Step::Acquire => vec![kind("acquire")],
         Step::Work { ms } => vec![kind("work"), ("ms", number(ms))],
         Step::Read => vec![kind("read")],
+        Step::Check { margin_ms } => vec![kind("check"), ("margin_ms", number(margin_ms))],
         Step::Write { value } => vec![kind("write"), ("value", text(value))],
         Step::Release { mode } => vec![kind("release"), ("mode", text(mode.tag()))],
     })

@@ -178,6 +178,7 @@ pub fn check(events: &[Event], quorum: usize) -> Verdict {
             | EventKind::BeliefExtended { .. }
             | EventKind::RenewalFailed { .. }
             | EventKind::GaveUp { .. }
+            | EventKind::LockChecked { .. }
             | EventKind::Done => {}
         }
     }

@@ -111,6 +111,21 @@ impl Client {
                     cx.send(self.data, Msg::Write { token, value, expected_version: self.read_version });
                     return self.await_reply(cx, Wait::Write);
                 }
+                Step::Check { margin_ms } => {
+                    // A lock with no end the client can foresee passes; no lock at all does not.
+                    let left_ms = self.holding.and_then(|h| h.until_local).map(|t| t - cx.now);
+                    let enough = self.holding.is_some() && left_ms.is_none_or(|l| l >= margin_ms as i64);
+                    cx.note(EventKind::LockChecked { token: self.holding.map(|h| h.token), left_ms, margin_ms, ok: enough });
+                    if !enough {
+                        if let Some(h) = self.holding.take() {
+                            cx.note(EventKind::BeliefEnd { token: h.token, why: BeliefEnd::CheckFailed });
+                            cx.cancel(Timer::Renew);
+                            cx.cancel(Timer::RenewTimeout);
+                        }
+                        return self.finish(cx);
+                    }
+                    self.pc += 1;
+                }
                 Step::Release { mode } => {
                     let held = self.holding.take();
                     let how = match self.protocol.as_mut() {

@@ -26,6 +26,8 @@ pub enum BeliefEnd {
     Released,
     RenewalFailed,
     Crashed,
+    /// Its own check found too little of the lock left, and it stopped.
+    CheckFailed,
 }
 
 /// Why a message never arrived.
@@ -132,6 +134,14 @@ pub enum EventKind {
     RenewalFailed {
         token: u64,
         abort: bool,
+    },
+    /// The client checked its lock on its own clock before going on: `left_ms` of it was left
+    /// (`None`: no end it can foresee), against a `margin_ms`; `token` is `None` if it held none.
+    LockChecked {
+        token: Option<u64>,
+        left_ms: Option<i64>,
+        margin_ms: u64,
+        ok: bool,
     },
     GaveUp {
         attempts: u32,

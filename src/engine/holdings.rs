@@ -78,6 +78,7 @@ impl Holdings {
             | EventKind::GaveUp { .. }
             | EventKind::WriteAccepted { .. }
             | EventKind::WriteRejected { .. }
+            | EventKind::LockChecked { .. }
             | EventKind::Done => Vec::new(),
         }
     }

@@ -68,6 +68,7 @@ impl Metrics {
                 | EventKind::BeliefEnd { .. }
                 | EventKind::WriteAccepted { .. }
                 | EventKind::WriteRejected { .. }
+                | EventKind::LockChecked { .. }
                 | EventKind::Done => {}
             }
         }

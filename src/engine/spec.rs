@@ -70,6 +70,9 @@ pub enum Step {
     Read,
     /// Write a value to the resource with the current token (and the version read, if any).
     Write { value: String },
+    /// Check the lock on the client's own clock, as careful clients do before touching the
+    /// resource: if it holds none, or less than `margin_ms` of it is left, stop here.
+    Check { margin_ms: u64 },
     /// Give the lock back.
     Release { mode: ReleaseMode },
 }

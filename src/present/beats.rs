@@ -78,6 +78,18 @@ impl Words<'_> {
                     };
                     Some((format!("{} {verb} {}'s write{with}", n(e.node), n(*writer)), why))
                 }
+                EventKind::LockChecked { token: Some(_), left_ms, ok, .. } => Some((
+                    format!(
+                        "{} checks {held}: {}",
+                        n(e.node),
+                        left_ms.map_or("no end in sight".to_string(), |l| format!("{} left", ms(l.max(0) as u64)))
+                    ),
+                    if *ok {
+                        "The check is true when it is made; nothing tells the client what happens between it and the write.".to_string()
+                    } else {
+                        "Too little is left, so the client stops before touching the resource.".to_string()
+                    },
+                )),
                 EventKind::GaveUp { .. } => {
                     Some((format!("{} gives up", n(e.node)), "It stops trying; the work is left undone.".to_string()))
                 }

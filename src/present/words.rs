@@ -179,9 +179,22 @@ impl<'a> Words<'a> {
                     format!("{me} stops: it no longer believes it holds {}, and skips the rest of its work.", v.held())
                 }
                 BeliefEnd::Crashed => format!("{me}'s belief that it holds {} dies with the process.", v.held()),
+                BeliefEnd::CheckFailed => format!(
+                    "{me} checks {} on its own clock before going on: too little of it is left, so it stops without touching the resource.",
+                    self.held(*token)
+                ),
             },
             EventKind::RenewalFailed { abort, .. } => v.renewal_failed(me, *abort),
             EventKind::GaveUp { attempts } => format!("{me} gives up on {} after {attempts} attempts.", v.held()),
+            EventKind::LockChecked { token: None, .. } => format!("{me} checks before going on and finds it holds no lock: it stops."),
+            EventKind::LockChecked { left_ms, margin_ms, ok, .. } => {
+                let left = left_ms.map_or("no end it can foresee".to_string(), |l| format!("{} left", ms(l.max(0) as u64)));
+                if *ok {
+                    format!("{me} checks {} on its own clock before going on: {left}, at least the {} it wants, so it goes on. Nothing tells it what happens after this check.", v.held(), ms(*margin_ms))
+                } else {
+                    format!("{me} checks {} on its own clock before going on: {left}, less than the {} it wants.", v.held(), ms(*margin_ms))
+                }
+            }
             EventKind::WriteAccepted { writer, value, version, .. } if !self.has_lock() => {
                 format!("{me} accepts {value_q} from {}; the data is now at version {version}.", n(*writer), value_q = Quoted(value))
             }
@@ -233,6 +246,7 @@ impl<'a> Words<'a> {
             EventKind::Restart { keep_state: true } => "restart with saved state".into(),
             EventKind::Restart { keep_state: false } => "restart, state lost".into(),
             EventKind::ClockJump { by_ms } => format!("clock jumps {by_ms:+} ms"),
+            EventKind::LockChecked { token, left_ms, margin_ms, ok } => checked(token.is_some(), *left_ms, *margin_ms, *ok),
             EventKind::PartitionStart { from, to, two_way, until_ms } => format!(
                 "partition {} {} {} until {}",
                 self.list(from, "+"),
@@ -259,6 +273,7 @@ impl<'a> Words<'a> {
                     BeliefEnd::Released => "released",
                     BeliefEnd::RenewalFailed => "renewal failed",
                     BeliefEnd::Crashed => "crashed",
+                    BeliefEnd::CheckFailed => "too little left at its check",
                 };
                 format!("stops believing it holds {}: {why}", self.held(*token))
             }
@@ -392,6 +407,7 @@ impl<'a> Words<'a> {
             EventKind::Restart { keep_state } => format!("restart{}", if *keep_state { "" } else { ", state lost" }),
             EventKind::Promoted => "promoted to primary".into(),
             EventKind::ClockJump { by_ms } => format!("clock jumps {by_ms:+} ms"),
+            EventKind::LockChecked { token, left_ms, margin_ms, ok } => checked(token.is_some(), *left_ms, *margin_ms, *ok),
             EventKind::LockEnded { how: LockEnd::Released, .. } => return None,
             EventKind::LockEnded { holder, token, how } => v.ended_mark(self.name(*holder), *token, *how),
             EventKind::PartitionStart { .. } => "partition".into(),
@@ -445,5 +461,15 @@ fn until(until_local: Option<i64>) -> String {
     match until_local {
         Some(t) => format!("until {}", local(t)),
         None => "with no foreseeable end".into(),
+    }
+}
+
+/// A client's check of its lock, in a few words: `checks: 590 ms left ≥ 300 ms, goes on`.
+pub fn checked(held: bool, left_ms: Option<i64>, margin_ms: u64, ok: bool) -> String {
+    let verdict = if ok { "goes on" } else { "stops" };
+    match (held, left_ms) {
+        (false, _) => "checks: holds no lock, stops".into(),
+        (true, None) => format!("checks: no end in sight, {verdict}"),
+        (true, Some(l)) => format!("checks: {} left {} {}, {verdict}", ms(l.max(0) as u64), if ok { "≥" } else { "<" }, ms(margin_ms)),
     }
 }

@@ -321,9 +321,10 @@ impl FromJson for ClockSpec {
 impl FromJson for Step {
     fn from_json(v: &Value, path: &str) -> Result<Self> {
         let o = Obj::new(v, path)?;
-        let step = o.tag("step", &["acquire", "work", "read", "write", "release"])?;
+        let step = o.tag("step", &["acquire", "work", "read", "check", "write", "release"])?;
         let fields: &[&str] = match step {
             "work" => &["step", "ms"],
+            "check" => &["step", "margin_ms"],
             "write" => &["step", "value"],
             "release" => &["step", "mode"],
             _ => &["step"],
@@ -333,6 +334,7 @@ impl FromJson for Step {
             "acquire" => Step::Acquire,
             "work" => Step::Work { ms: o.req("ms")? },
             "read" => Step::Read,
+            "check" => Step::Check { margin_ms: o.req("margin_ms")? },
             "write" => Step::Write { value: o.req("value")? },
             _ => Step::Release { mode: o.req("mode")? },
         })

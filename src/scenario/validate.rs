@@ -199,6 +199,9 @@ fn compile_participant(path: &str, p: &Participant, design: &dyn Design) -> Resu
                             format!("{} has no `{}` release: use {}", design.kind().tag(), mode.tag(), known.join(" or ")),
                         );
                     }
+                    Step::Check { margin_ms } => {
+                        within(&format!("{at}.margin_ms"), *margin_ms, 0, MAX_SPAN_MS as u64)?;
+                    }
                     Step::Acquire | Step::Read | Step::Write { .. } | Step::Release { .. } => {}
                 }
             }

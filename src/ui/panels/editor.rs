@@ -257,6 +257,7 @@ fn steps(s: &mut String, client: usize, script: &[Step], modes: &[&str], touched
             Step::Acquire => ("acquire", None),
             Step::Work { ms } => ("work", Some(("ms", ms.to_string()))),
             Step::Read => ("read", None),
+            Step::Check { margin_ms } => ("check", Some(("margin_ms", margin_ms.to_string()))),
             Step::Write { value } => ("write", Some(("value", value.clone()))),
             Step::Release { mode } => ("release", Some(("mode", mode.tag().to_string()))),
         };

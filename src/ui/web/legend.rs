@@ -54,6 +54,7 @@ const CATALOGUE: [(ItemKind, &str); 26] = [
     (ItemKind::Mark(Mark::SlowLink), "link slowed"),
     (ItemKind::Mark(Mark::RenewalFailed), "renewal failed"),
     (ItemKind::Mark(Mark::GaveUp), "client gave up"),
+    (ItemKind::Mark(Mark::Checked), "client checked its own lock"),
 ];
 
 /// The legend of a diagram: every kind of item it draws, and no other.
