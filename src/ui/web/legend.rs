@@ -27,7 +27,7 @@ fn entry(s: &mut String, kind: ItemKind, text: &str) {
 }
 
 /// Every kind the diagram draws, in the legend's order, with what it means.
-const CATALOGUE: [(ItemKind, &str); 26] = [
+const CATALOGUE: [(ItemKind, &str); 27] = [
     (ItemKind::Arrow(Arrow::Request), "request; slanted while in flight"),
     (ItemKind::Arrow(Arrow::Reply), "reply"),
     (ItemKind::Arrow(Arrow::Refusal), "refusal (busy, not yours)"),
