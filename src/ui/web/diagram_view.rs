@@ -112,6 +112,18 @@ fn overlay(layout: &Layout, window: &Window, cursor: Option<usize>) -> Html {
         }
         s.push_str(r#"<g class="current">"#);
         for item in layout.items.iter().filter(|i| i.events.0 == c || i.events.1 == c) {
+            // Its label, set bold, goes on a patch of paper so the regular text under it is hidden.
+            if let Some((x0, y0, x1, y1)) = item.label.as_ref().map(|l| l.bbox()) {
+                let pad = (x1 - x0) * 0.06 + 3.0;
+                let _ = write!(
+                    s,
+                    r#"<rect class="label-bg" x="{}" y="{}" width="{}" height="{}"/>"#,
+                    Px(x0 - pad),
+                    Px(y0 - 1.0),
+                    Px(x1 - x0 + 2.0 * pad),
+                    Px(y1 - y0 + 3.0)
+                );
+            }
             item_svg(&mut s, item);
         }
         s.push_str("</g>");
