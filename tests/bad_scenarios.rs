@@ -140,7 +140,10 @@ fn redlock_rules_are_checked() {
     });
     assert_eq!(e, "participants[0].renew: renewal is not modelled for redlock");
     let e = with(|v| v["lock"] = serde_json::json!({"design": "redis", "ttl_ms": 1000, "incr": true}));
-    assert_eq!(e, "lock.incr: unknown field `incr`, expected one of `design`, `ttl_ms`, `incr_token`, `replication_lag_ms`");
+    assert_eq!(
+        e,
+        "lock.incr: unknown field `incr`, expected one of `design`, `ttl_ms`, `incr_token`, `incr_separate`, `replication_lag_ms`"
+    );
 }
 
 #[test]

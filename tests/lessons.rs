@@ -187,6 +187,7 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "redis-renewal-carry-on",
             "redis-value-not-token",
             "redis-incr-token",
+            "redis-incr-separate",
             "redis-idempotent-job",
             "redis-failover",
             "redis-failover-replicated",

@@ -149,3 +149,20 @@ fn the_key_expires_on_the_redis_nodes_own_clock() {
     let local = t.events.iter().find(|e| e.at_ms == 823 && matches!(e.kind, EventKind::LockEnded { .. })).unwrap().local_ms;
     assert_eq!(local, 1_005);
 }
+
+#[test]
+fn set_then_incr_in_two_round_trips_gives_the_stale_holder_the_higher_token() {
+    let t = run_lesson("redis-incr-separate");
+    // The key goes to A at 5 ms (no token yet), then to B at 1,105 ms and its INCR names token 1;
+    // A's INCR after its pause counts 2 but grants nothing: the key is B's.
+    assert_eq!(grants(&t), vec![(5, "Client A".into(), 0), (1_105, "Client B".into(), 0), (1_115, "Client B".into(), 1)]);
+    assert_eq!(writes(&t), vec![ok(1_522, "Client A", 2, "A", 1), rejected(1_625, "Client B", 1, "B", "token 1 < 2")]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_517), (StaleWriteAccepted, 1_522), (HolderWriteRejected, 1_625)]);
+    // With the INCR in the SET's script, B's token outranks A's: B's write is never refused (A's
+    // stale write still lands first, before the resource has seen token 2).
+    let atomic = lockstep::scenario::lessons::embedded("redis-incr-separate").unwrap().replace(r#", "incr_separate": true"#, "");
+    let t = run_json(&atomic);
+    assert_eq!(writes(&t), vec![ok(1_512, "Client A", 1, "A", 1), ok(1_615, "Client B", 2, "B", 2)]);
+    assert!(t.verdict.of(HolderWriteRejected).next().is_none());
+}

@@ -33,6 +33,11 @@ pub struct Redis;
 const PARAMS: &[Param] = &[
     Param::number("ttl_ms", "ms", 1, 3_600_000, "The PX a client sets: how long the key lives on the Redis node's clock."),
     Param::flag("incr_token", false, "Each acquisition also INCRs a counter and hands its value out as a fencing token."),
+    Param::flag(
+        "incr_separate",
+        false,
+        "With incr_token: the INCR is a second round trip after the SET succeeds, not one Lua script with it, so a holder that pauses between them takes its token late.",
+    ),
     Param::number_or(
         "replication_lag_ms",
         "ms",
@@ -57,10 +62,15 @@ impl Kind for Redis {
     }
 
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
+        let (incr_token, incr_separate) = (values.flag("incr_token"), values.flag("incr_separate"));
+        if incr_separate && !incr_token {
+            return Err(ScenarioError::new("lock.incr_separate", "needs incr_token: there is no INCR to separate"));
+        }
         Ok(Rc::new(RedisDesign {
             values: values.clone(),
             ttl_ms: values.number("ttl_ms"),
-            incr_token: values.flag("incr_token"),
+            incr_token,
+            incr_separate,
             lag_ms: values.number("replication_lag_ms"),
         }))
     }
@@ -89,6 +99,7 @@ pub struct RedisDesign {
     values: Values,
     ttl_ms: u64,
     incr_token: bool,
+    incr_separate: bool,
     lag_ms: u64,
 }
 
@@ -99,11 +110,24 @@ impl Protocol for RedisDesign {
             (0, None) => Role::Primary { replica: None },
             _ => Role::Replica,
         };
-        Some(Box::new(RedisNode::new(self.ttl_ms, self.incr_token, role)))
+        let incr = match (self.incr_token, self.incr_separate) {
+            (false, _) => Incr::None,
+            (true, false) => Incr::WithSet,
+            (true, true) => Incr::Separate,
+        };
+        Some(Box::new(RedisNode::new(self.ttl_ms, incr, role)))
     }
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
-        Some(Box::new(RedisClient { nodes: nodes.to_vec(), node: 0, px_ms: self.ttl_ms, value: 0, acquire_sent_at: 0, renew_sent_at: 0 }))
+        Some(Box::new(RedisClient {
+            nodes: nodes.to_vec(),
+            node: 0,
+            px_ms: self.ttl_ms,
+            value: 0,
+            acquire_sent_at: 0,
+            renew_sent_at: 0,
+            incr_separate: self.incr_separate,
+        }))
     }
 
     fn quorum(&self, _lock_nodes: usize) -> usize {
@@ -156,7 +180,8 @@ impl Design for RedisDesign {
 
 impl Vocabulary for RedisDesign {
     fn token(&self, token: u64) -> Option<String> {
-        self.incr_token.then(|| format!("token {token}"))
+        // The counter's first value is 1: a key set before its INCR has no token yet.
+        (self.incr_token && token > 0).then(|| format!("token {token}"))
     }
 
     fn lock(&self, _token: u64) -> String {
@@ -255,14 +280,24 @@ pub enum RedisMsg {
     Replicate { holder: NodeId, value: u64, token: u64, expires_at: i64 },
     /// The primary streams a key's deletion to its replica.
     ReplicateDel { value: u64 },
+    /// `INCR` the fencing counter, as a round trip of its own after the SET.
+    Incr,
+    /// The counter's new value.
+    Counter { value: u64 },
 }
 
 impl DesignMsg for RedisMsg {
     fn kind(&self) -> MsgKind {
         match self {
             RedisMsg::Set { .. } => MsgKind::Acquire,
-            RedisMsg::Extend { .. } | RedisMsg::Del { .. } | RedisMsg::Replicate { .. } | RedisMsg::ReplicateDel { .. } => MsgKind::Request,
-            RedisMsg::SetOk { .. } | RedisMsg::Extended { done: true } | RedisMsg::Deleted { done: true } => MsgKind::Reply,
+            RedisMsg::Extend { .. }
+            | RedisMsg::Del { .. }
+            | RedisMsg::Replicate { .. }
+            | RedisMsg::ReplicateDel { .. }
+            | RedisMsg::Incr => MsgKind::Request,
+            RedisMsg::SetOk { .. } | RedisMsg::Extended { done: true } | RedisMsg::Deleted { done: true } | RedisMsg::Counter { .. } => {
+                MsgKind::Reply
+            }
             RedisMsg::Nil => MsgKind::Busy,
             RedisMsg::Extended { done: false } | RedisMsg::Deleted { done: false } | RedisMsg::ReadOnly => MsgKind::Refusal,
         }
@@ -287,6 +322,8 @@ impl RedisMsg {
             RedisMsg::ReadOnly => "READONLY (replica)".into(),
             RedisMsg::Replicate { value, .. } => format!("replicate key {}", short(value)),
             RedisMsg::ReplicateDel { value } => format!("replicate DEL {}", short(value)),
+            RedisMsg::Incr => "INCR fencing-counter".into(),
+            RedisMsg::Counter { value } => format!("(integer) {value}"),
         }
     }
 
@@ -315,6 +352,10 @@ impl RedisMsg {
             RedisMsg::ReadOnly => format!("{me} answers {to}: READONLY, a replica takes no writes."),
             RedisMsg::Replicate { value, .. } => format!("{me} streams the key {} to its replica {to}.", short(value)),
             RedisMsg::ReplicateDel { .. } => format!("{me} streams the key's deletion to its replica {to}."),
+            RedisMsg::Incr => format!(
+                "{me} runs INCR fencing-counter on {to}, a second round trip after its SET: the number it gets back is its token, whatever happened in between."
+            ),
+            RedisMsg::Counter { value } => format!("{me} answers {to}: the counter is now {value}."),
         }
     }
 }
@@ -325,6 +366,17 @@ struct Key {
     value: u64,
     token: u64,
     expires_local: i64,
+}
+
+/// How a node hands out `INCR` tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Incr {
+    /// No counter: the random value is all there is.
+    None,
+    /// The `INCR` runs in one Lua script with the `SET`, and its value comes with the `OK`.
+    WithSet,
+    /// The client sends the `INCR` as a round trip of its own after the `SET`.
+    Separate,
 }
 
 /// Whether a node serves clients or follows a primary.
@@ -349,7 +401,7 @@ const REPLICATE: u8 = 0;
 /// A Redis node holding the lock key.
 pub struct RedisNode {
     ttl_ms: u64,
-    incr_token: bool,
+    incr: Incr,
     counter: u64,
     key: Option<Key>,
     role: Role,
@@ -359,8 +411,8 @@ pub struct RedisNode {
 
 impl RedisNode {
     /// Builds an empty node.
-    pub fn new(ttl_ms: u64, incr_token: bool, role: Role) -> Self {
-        RedisNode { ttl_ms, incr_token, counter: 0, key: None, role, unreplicated: Vec::new() }
+    pub fn new(ttl_ms: u64, incr: Incr, role: Role) -> Self {
+        RedisNode { ttl_ms, incr, counter: 0, key: None, role, unreplicated: Vec::new() }
     }
 
     fn delete(&mut self, cx: &mut Cx, how: LockEnd) {
@@ -392,13 +444,16 @@ impl RedisNode {
                 cx.note(EventKind::LockReplicated { holder, token, expires_local: Some(key.expires_local) });
             }
             RedisMsg::ReplicateDel { value } if self.key.is_some_and(|k| k.value == value) => self.delete(cx, LockEnd::Released),
-            RedisMsg::Set { .. } | RedisMsg::Extend { .. } | RedisMsg::Del { .. } => cx.send(from, Msg::lock(RedisMsg::ReadOnly)),
+            RedisMsg::Set { .. } | RedisMsg::Extend { .. } | RedisMsg::Del { .. } | RedisMsg::Incr => {
+                cx.send(from, Msg::lock(RedisMsg::ReadOnly))
+            }
             RedisMsg::ReplicateDel { .. }
             | RedisMsg::SetOk { .. }
             | RedisMsg::Nil
             | RedisMsg::Extended { .. }
             | RedisMsg::Deleted { .. }
-            | RedisMsg::ReadOnly => {}
+            | RedisMsg::ReadOnly
+            | RedisMsg::Counter { .. } => {}
         }
     }
 
@@ -419,7 +474,7 @@ impl RedisNode {
             // NX: only if the key does not exist.
             RedisMsg::Set { .. } if self.key.is_some() => RedisMsg::Nil,
             RedisMsg::Set { value, px_ms } => {
-                let token = if self.incr_token {
+                let token = if self.incr == Incr::WithSet {
                     self.counter += 1;
                     self.counter
                 } else {
@@ -429,7 +484,7 @@ impl RedisNode {
                 self.arm(cx, key);
                 self.replicate(cx, Change::Set(key));
                 cx.note(EventKind::LockGranted { holder: from, token, expires_local: Some(key.expires_local) });
-                RedisMsg::SetOk { token: self.incr_token.then_some(token) }
+                RedisMsg::SetOk { token: (self.incr == Incr::WithSet).then_some(token) }
             }
             RedisMsg::Extend { value, .. } => match self.key {
                 Some(k) if k.value == value => {
@@ -441,6 +496,18 @@ impl RedisNode {
                 }
                 _ => RedisMsg::Extended { done: false },
             },
+            // INCR knows nothing of the key: it counts for anyone. Only the key's holder gets
+            // its token granted with it.
+            RedisMsg::Incr => {
+                self.counter += 1;
+                if let Some(k) = self.key.filter(|k| k.holder == from) {
+                    let key = Key { token: self.counter, ..k };
+                    self.key = Some(key);
+                    self.replicate(cx, Change::Set(key));
+                    cx.note(EventKind::LockGranted { holder: from, token: self.counter, expires_local: Some(key.expires_local) });
+                }
+                RedisMsg::Counter { value: self.counter }
+            }
             RedisMsg::Del { value, checked } => {
                 let done = match (checked, self.key) {
                     (true, Some(k)) if k.value == value => {
@@ -463,7 +530,8 @@ impl RedisNode {
             | RedisMsg::Deleted { .. }
             | RedisMsg::ReadOnly
             | RedisMsg::Replicate { .. }
-            | RedisMsg::ReplicateDel { .. } => return,
+            | RedisMsg::ReplicateDel { .. }
+            | RedisMsg::Counter { .. } => return,
         };
         cx.send(from, Msg::lock(reply));
     }
@@ -542,6 +610,8 @@ struct RedisClient {
     value: u64,
     acquire_sent_at: i64,
     renew_sent_at: i64,
+    /// Whether its token comes from an `INCR` of its own after the `SET`.
+    incr_separate: bool,
 }
 
 impl RedisClient {
@@ -562,12 +632,20 @@ impl LockClient for RedisClient {
         cx.after(Timer::Timeout, timeout_ms);
     }
 
-    fn on_message(&mut self, _cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
+    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
         let Some(msg) = msg.get::<RedisMsg>() else { return Outcome::Pending };
         match *msg {
+            // The key is set; the token is a second round trip away.
+            RedisMsg::SetOk { token: None } if self.incr_separate && view.acquiring => {
+                self.send(cx, RedisMsg::Incr);
+                Outcome::Pending
+            }
             // The client counts the PX from when it sent the SET: the safe side.
             RedisMsg::SetOk { token } => {
                 Outcome::Granted { token: token.unwrap_or(0), until_local: Some(self.acquire_sent_at + self.px_ms as i64) }
+            }
+            RedisMsg::Counter { value } if view.acquiring => {
+                Outcome::Granted { token: value, until_local: Some(self.acquire_sent_at + self.px_ms as i64) }
             }
             RedisMsg::Nil => Outcome::Refused,
             RedisMsg::ReadOnly if view.acquiring => {
@@ -585,7 +663,9 @@ impl LockClient for RedisClient {
             | RedisMsg::Extend { .. }
             | RedisMsg::Del { .. }
             | RedisMsg::Replicate { .. }
-            | RedisMsg::ReplicateDel { .. } => Outcome::Pending,
+            | RedisMsg::ReplicateDel { .. }
+            | RedisMsg::Incr
+            | RedisMsg::Counter { .. } => Outcome::Pending,
         }
     }
 
@@ -621,7 +701,7 @@ mod tests {
     }
 
     fn primary(ttl_ms: u64, incr: bool) -> RedisNode {
-        RedisNode::new(ttl_ms, incr, Role::Primary { replica: None })
+        RedisNode::new(ttl_ms, if incr { Incr::WithSet } else { Incr::None }, Role::Primary { replica: None })
     }
 
     #[test]
@@ -635,7 +715,7 @@ mod tests {
 
     #[test]
     fn a_replica_takes_the_expiry_as_an_absolute_time_and_carries_the_counter_on_when_promoted() {
-        let mut replica = RedisNode::new(1000, true, Role::Replica);
+        let mut replica = RedisNode::new(1000, Incr::WithSet, Role::Replica);
         // The copy arrives 200 ms late: the key still ends when the primary's did (PXAT).
         call(&mut replica, 210, 0, Msg::lock(RedisMsg::Replicate { holder: NodeId(1), value: 7, token: 5, expires_at: 1_010 }));
         assert_eq!(replica.key.map(|k| k.expires_local), Some(1_010));
@@ -675,7 +755,7 @@ mod tests {
 
     #[test]
     fn a_replica_refuses_clients_until_promoted() {
-        let mut r = RedisNode::new(100, false, Role::Replica);
+        let mut r = RedisNode::new(100, Incr::None, Role::Replica);
         assert_eq!(reply(&mut r, 0, 1, RedisMsg::Set { value: 1, px_ms: 100 }), Msg::lock(RedisMsg::ReadOnly));
         r.on_promote(&mut Cx { me: NodeId(0), now: 1, rng: &mut crate::engine::rng::Rng::new(0), out: &mut Vec::new() });
         assert_eq!(reply(&mut r, 2, 1, RedisMsg::Set { value: 1, px_ms: 100 }), Msg::lock(RedisMsg::SetOk { token: None }));

@@ -580,7 +580,12 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
                 }
             }
             EventKind::LockGranted { token, .. } | EventKind::LockReplicated { token, .. } => {
-                open.or_default(e.node)[SpanKey::Held as usize] = Some(Open { start: i, token: *token, label: None });
+                // A second grant of the same key (its token named later) keeps the bar's start.
+                let held = &mut open.or_default(e.node)[SpanKey::Held as usize];
+                match held {
+                    Some(o) => o.token = *token,
+                    None => *held = Some(Open { start: i, token: *token, label: None }),
+                }
             }
             EventKind::LockEnded { token, how, holder } => {
                 if let Some(o) = open.or_default(e.node)[SpanKey::Held as usize].take() {

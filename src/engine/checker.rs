@@ -20,6 +20,9 @@ pub enum FindingKind {
     LostUpdate,
     TwoHolders,
     StaleWriteRejected,
+    /// The resource refused the write of the client that holds the lock (a stale holder's
+    /// higher token got there first).
+    HolderWriteRejected,
 }
 
 impl FindingKind {
@@ -27,7 +30,7 @@ impl FindingKind {
     pub fn is_violation(self) -> bool {
         match self {
             FindingKind::StaleWriteAccepted | FindingKind::LostUpdate => true,
-            FindingKind::TwoHolders | FindingKind::StaleWriteRejected => false,
+            FindingKind::TwoHolders | FindingKind::StaleWriteRejected | FindingKind::HolderWriteRejected => false,
         }
     }
 }
@@ -68,6 +71,12 @@ pub enum Found {
         token: u64,
         reason: Rejection,
     },
+    /// `writer` held the lock under `token`, and the resource refused its write all the same.
+    HolderWriteRejected {
+        writer: NodeId,
+        token: u64,
+        reason: Rejection,
+    },
 }
 
 /// One property result, tied to the event that proves it.
@@ -87,6 +96,7 @@ impl Finding {
             Found::LostUpdate { .. } => FindingKind::LostUpdate,
             Found::TwoHolders { .. } => FindingKind::TwoHolders,
             Found::StaleWriteRejected { .. } => FindingKind::StaleWriteRejected,
+            Found::HolderWriteRejected { .. } => FindingKind::HolderWriteRejected,
         }
     }
 }
@@ -157,7 +167,12 @@ pub fn check(events: &[Event], quorum: usize) -> Verdict {
                 data = Some((order, *token));
             }
             EventKind::WriteRejected { writer, token, reason, .. } => {
-                find(i, Found::StaleWriteRejected { writer: *writer, token: *token, reason: reason.clone() });
+                let (writer, token, reason) = (*writer, *token, reason.clone());
+                if quorum > 0 && holdings.token_of(writer) == Some(token) {
+                    find(i, Found::HolderWriteRejected { writer, token, reason });
+                } else {
+                    find(i, Found::StaleWriteRejected { writer, token, reason });
+                }
             }
             EventKind::Send { .. }
             | EventKind::Deliver { .. }

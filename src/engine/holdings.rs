@@ -44,6 +44,10 @@ impl Holdings {
                     self.held.insert(holder, token);
                     return vec![Change::Gained { holder, token }];
                 }
+                // A grant again to the holder names its token (a Redis key set, then its INCR).
+                if self.held.get(holder).is_some() {
+                    self.held.insert(holder, token);
+                }
                 Vec::new()
             }
             EventKind::LockEnded { holder, .. } => {

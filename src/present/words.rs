@@ -304,6 +304,7 @@ impl<'a> Words<'a> {
             FindingKind::LostUpdate => "lost update",
             FindingKind::TwoHolders => "two holders",
             FindingKind::StaleWriteRejected => "write rejected",
+            FindingKind::HolderWriteRejected => "holder's write rejected",
         }
     }
 
@@ -340,6 +341,14 @@ impl<'a> Words<'a> {
                 format!("the write ({}) was rejected: {}", self.token(*token), self.rejection(reason))
             }
             Found::StaleWriteRejected { reason, .. } => format!("the write was rejected: {}", self.rejection(reason)),
+            Found::HolderWriteRejected { writer, token, reason } => format!(
+                "{}'s write ({}) was rejected although {} holds {}: {}",
+                n(*writer),
+                self.token(*token),
+                n(*writer),
+                self.vocab.held(),
+                self.rejection(reason)
+            ),
         }
     }
 

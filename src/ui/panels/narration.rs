@@ -14,6 +14,7 @@ fn finding_class(kind: FindingKind) -> &'static str {
         FindingKind::StaleWriteAccepted | FindingKind::LostUpdate => "finding finding--violation",
         FindingKind::TwoHolders => "finding finding--hazard",
         FindingKind::StaleWriteRejected => "finding finding--saved",
+        FindingKind::HolderWriteRejected => "finding finding--hazard",
     }
 }
 
