@@ -6,7 +6,7 @@
 mod support;
 
 use lockstep::diagram::inspect::{History, Status, CHECKPOINT_EVERY};
-use lockstep::diagram::layout::{layout, Arrow, ItemKind, Layout, Mark, Shape, Span, MARK_R};
+use lockstep::diagram::layout::{head_box, layout, Arrow, ItemKind, Layout, Mark, Shape, Span, MARK_R};
 use lockstep::diagram::{mermaid, svg};
 use lockstep::engine::{EventKind, NodeId};
 use lockstep::scenario::lessons;
@@ -68,20 +68,18 @@ fn crowding(id: &str, l: &Layout) -> Vec<String> {
             }
         }
     }
-    // A mark's label keeps clear of the arrowheads drawn before it.
-    let mut heads = Vec::new();
-    for item in &l.items {
-        match item.shape {
-            Shape::Arrow { x1, x2, y2, arrow, .. } if arrow != Arrow::Lost => {
-                let back = if x2 >= x1 { x2 - 12.0 } else { x2 + 12.0 };
-                heads.push((back.min(x2), y2 - 6.0, back.max(x2), y2 + 6.0));
-            }
-            Shape::Mark { .. } => {
-                if let Some(label) = item.label.as_ref().filter(|b| heads.iter().any(|&h| overlaps(h, b.bbox()))) {
-                    problems.push(format!("{id}: an arrowhead touches {:?}", label.text));
-                }
-            }
-            _ => {}
+    // A mark's label keeps clear of every arrowhead.
+    let heads: Vec<_> = l
+        .items
+        .iter()
+        .filter_map(|i| match i.shape {
+            Shape::Arrow { x1, x2, y2, arrow, .. } if arrow != Arrow::Lost => Some(head_box(x1, x2, y2)),
+            _ => None,
+        })
+        .collect();
+    for item in l.items.iter().filter(|i| matches!(i.shape, Shape::Mark { .. })) {
+        if let Some(label) = item.label.as_ref().filter(|b| heads.iter().any(|&h| overlaps(h, b.bbox()))) {
+            problems.push(format!("{id}: an arrowhead touches {:?}", label.text));
         }
     }
     if labels.len() < 6 {

@@ -513,6 +513,12 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
     let (gaps, ticks, y) = (axis.gaps.clone(), axis.ticks.clone(), axis.end);
     let bottom = y + ROW * 1.5;
     let mut b = Builder::default();
+    // Every arrowhead first, so that a mark's label keeps clear of those drawn after it too.
+    for (i, e) in trace.events.iter().enumerate() {
+        if let EventKind::Deliver { from, .. } = e.kind {
+            b.heads.insert(head_box(x(from), x(e.node), rows[i]));
+        }
+    }
     // By message id (ids count up from 1): the event that sent it.
     let mut sends: Vec<usize> = Vec::new();
     // By node, the spans it has open, by kind.
@@ -735,8 +741,14 @@ struct Builder {
     items: Vec<Item>,
     /// What a new label or mark must not cover: labels, and the dots of marks.
     placed: Obstacles,
-    /// Arrowheads, which a mark's label placed after them keeps clear of.
+    /// Arrowheads, which a mark's label keeps clear of.
     heads: Obstacles,
+}
+
+/// Returns the box of the head of an arrow from `x1` that ends at (`x2`, `y2`).
+pub fn head_box(x1: f32, x2: f32, y2: f32) -> Rect {
+    let back = if x2 >= x1 { x2 - 12.0 } else { x2 + 12.0 };
+    (back.min(x2), y2 - 6.0, back.max(x2), y2 + 6.0)
 }
 
 /// Returns the box of a mark's dot at (x, y).
@@ -763,13 +775,8 @@ impl Builder {
         if let Some(l) = &label {
             self.placed.insert(l.bbox());
         }
-        match shape {
-            Shape::Mark { x, y, .. } => self.placed.insert(dot(x, y)),
-            Shape::Arrow { x1, x2, y2, arrow, .. } if arrow != Arrow::Lost => {
-                let back = if x2 >= x1 { x2 - 12.0 } else { x2 + 12.0 };
-                self.heads.insert((back.min(x2), y2 - 6.0, back.max(x2), y2 + 6.0));
-            }
-            _ => {}
+        if let Shape::Mark { x, y, .. } = shape {
+            self.placed.insert(dot(x, y));
         }
         self.items.push(Item { shape, label, events });
     }
