@@ -144,6 +144,10 @@ fn redlock_rules_are_checked() {
         e,
         "lock.incr: unknown field `incr`, expected one of `design`, `ttl_ms`, `incr_token`, `incr_separate`, `replication_lag_ms`"
     );
+    let e = with(|v| v["lock"] = serde_json::json!({"design": "redis", "ttl_ms": 1000, "incr_separate": true}));
+    assert_eq!(e, "lock.incr_separate: needs incr_token: there is no INCR to separate");
+    let e = with(|v| v["participants"][0]["script"][1] = serde_json::json!({"step": "check"}));
+    assert_eq!(e, "participants[0].script[1]: missing field `margin_ms`");
 }
 
 #[test]

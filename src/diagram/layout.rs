@@ -132,7 +132,7 @@ impl Frame {
     /// Returns `text`, wrapped to `max` units if this frame wraps.
     fn fit(&self, text: String, max: f32) -> String {
         if self.wrap {
-            wrap(&text, max.max(80.0), CHAR_PX)
+            wrap(&text, max.max(80.0))
         } else {
             text
         }
@@ -149,10 +149,10 @@ impl Frame {
     }
 }
 
-/// Breaks `text` at spaces into lines of at most `max` units (`char_px` a character; a longer
-/// word keeps a line of its own), joined by `\n`.
-pub fn wrap(text: &str, max: f32, char_px: f32) -> String {
-    let per_line = ((max / char_px) as usize).max(6);
+/// Breaks `text` at spaces into lines of at most `max` units of label text (a longer word keeps
+/// a line of its own), joined by `\n`.
+pub fn wrap(text: &str, max: f32) -> String {
+    let per_line = ((max / CHAR_PX) as usize).max(6);
     let mut out = String::with_capacity(text.len() + 4);
     let mut line = 0;
     for word in text.split(' ') {

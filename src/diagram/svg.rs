@@ -1,9 +1,7 @@
 //! Layout → SVG text. The page, the SVG export and the command line all draw with this; item
 //! kinds become CSS classes, arrowheads and glyphs here and nowhere else.
 
-use super::layout::{
-    tick_text, wrap, Anchor, Arrow, Gap, Item, ItemKind, Label, Layout, Mark, Shape, Span, Tick, CHAR_PX, LINE_H, MARK_R, TOP,
-};
+use super::layout::{tick_text, wrap, Anchor, Arrow, Gap, Item, ItemKind, Label, Layout, Mark, Shape, Span, Tick, LINE_H, MARK_R, TOP};
 use crate::engine::NodeKind;
 use crate::present::number::ms;
 use std::fmt::{self, Write};
@@ -165,7 +163,7 @@ pub fn lane_heads(layout: &Layout) -> String {
         // A name too long for a narrow box is set in the labels' size, on two lines if it must
         // (and with an ellipsis if it needs more).
         let smaller = l.name.chars().count() as f32 * NAME_CHAR_PX > w - 12.0;
-        let name = if smaller { wrap(&l.name, w - 8.0, CHAR_PX) } else { String::new() };
+        let name = if smaller { wrap(&l.name, w - 8.0) } else { String::new() };
         let (class, y0, h, y) = match (smaller, name.contains('\n')) {
             (false, _) => ("lane-name", 8, 32, 29),
             (true, false) => ("lane-name lane-name--wrapped", 8, 32, 28),
@@ -314,21 +312,18 @@ fn label_svg(s: &mut String, l: &Label) {
 
 /// Writes a text's lines: one line as it is, several as a `<tspan>` each, a line apart (the
 /// space that ended a line stays, so the text reads whole when copied).
-fn lines_svg<'a>(s: &mut String, mut lines: impl Iterator<Item = &'a str>, x: f32) {
-    let first = lines.next().unwrap_or_default();
-    let Some(mut next) = lines.next() else {
-        let _ = write!(s, "{}", Escaped(first));
-        return;
-    };
-    let _ = write!(s, r#"<tspan x="{}">{} </tspan>"#, Px(x), Escaped(first));
-    loop {
-        let after = lines.next();
-        let end = if after.is_some() { " " } else { "" };
-        let _ = write!(s, r#"<tspan x="{}" dy="{}">{}{end}</tspan>"#, Px(x), Px(LINE_H), Escaped(next));
-        match after {
-            Some(line) => next = line,
-            None => break,
+fn lines_svg<'a>(s: &mut String, lines: impl Iterator<Item = &'a str>, x: f32) {
+    let mut lines = lines.peekable();
+    let mut first = true;
+    while let Some(line) = lines.next() {
+        let last = lines.peek().is_none();
+        if first && last {
+            let _ = write!(s, "{}", Escaped(line));
+            return;
         }
+        let dy = if first { String::new() } else { format!(r#" dy="{}""#, Px(LINE_H)) };
+        let _ = write!(s, r#"<tspan x="{}"{dy}>{}{}</tspan>"#, Px(x), Escaped(line), if last { "" } else { " " });
+        first = false;
     }
 }
 

@@ -80,8 +80,11 @@ pub enum Msg {
     Answer(usize),
     /// Switches predictions on or off.
     Predict,
-    /// Starts the interview drill (`true`), goes on to its next lesson, or (`None`) leaves it.
-    Drill(Option<bool>),
+    /// Starts the interview drill at its first question.
+    DrillStart,
+    /// Goes on to the drill's next lesson.
+    DrillNext,
+    DrillLeave,
     /// Zooms the diagram in (1), out (-1), or back to fit the width (0).
     Zoom(i8),
     /// The diagram's box changed width: lay the run out again to fit.
@@ -318,10 +321,9 @@ impl AppState {
         self.editing.is_none() && (self.drill.is_some() || browser::predicting())
     }
 
-    /// Goes on in the drill: `start` begins it again, else to its next lesson; the lesson opens
-    /// at its start. A finished drill keeps its score, and the best is kept.
-    fn drill(&self, start: bool) -> AppState {
-        let d = if start { Drill::default() } else { self.drill.unwrap_or_default().next() };
+    /// Goes to where the drill `d` stands: its lesson, opened at its start, or, once it is over,
+    /// its score (and the best drill is kept).
+    fn drill(&self, d: Drill) -> AppState {
         match d.lesson_id() {
             Some(id) => AppState { drill: Some(d), ..self.open(Target::Lesson(id.to_string()), 0) },
             None => {
@@ -449,11 +451,12 @@ impl Reducible for AppState {
                 (*self).clone()
             }
             Msg::Notice(notice) => AppState { notice: Some(notice), ..(*self).clone() },
-            Msg::Drill(Some(start)) => {
+            Msg::DrillStart => {
                 browser::menu(Some(false));
-                self.drill(start)
+                self.drill(Drill::default())
             }
-            Msg::Drill(None) => AppState { drill: None, ..(*self).clone() },
+            Msg::DrillNext => self.drill(self.drill.unwrap_or_default().next()),
+            Msg::DrillLeave => AppState { drill: None, ..(*self).clone() },
             Msg::Zoom(by) => {
                 let zoom = if by == 0 { FIT } else { self.zoom.saturating_add_signed(isize::from(by)).min(ZOOMS.len() - 1) };
                 AppState { zoom, ..(*self).clone() }
@@ -799,9 +802,9 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
                 Err(_) => return,
             },
             ("previous-beat", _) => Msg::Beat(false),
-            ("drill-start", _) => Msg::Drill(Some(true)),
-            ("drill-next", _) => Msg::Drill(Some(false)),
-            ("drill-leave", _) => Msg::Drill(None),
+            ("drill-start", _) => Msg::DrillStart,
+            ("drill-next", _) => Msg::DrillNext,
+            ("drill-leave", _) => Msg::DrillLeave,
             ("zoom-in", _) => Msg::Zoom(1),
             ("zoom-out", _) => Msg::Zoom(-1),
             ("zoom-fit", _) => Msg::Zoom(0),

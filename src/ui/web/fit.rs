@@ -44,5 +44,9 @@ pub fn half_room() -> Room {
 /// lay the run out again.
 pub fn measured(box_px: i32) -> bool {
     let room = (f64::from(box_px) / MIN_SCALE) as f32;
-    box_px > 0 && ROOM.with(|r| (r.get() - room).abs() > SLACK && (r.set(room), true).1)
+    if box_px <= 0 || ROOM.with(|r| (r.get() - room).abs() <= SLACK) {
+        return false;
+    }
+    ROOM.with(|r| r.set(room));
+    true
 }
