@@ -1,0 +1,168 @@
+//! Redis and Redlock on real `redis-server`s: one server per lock-service node, a replica fed
+//! through a relay that holds the replication stream for the lesson's lag, and the lock's
+//! commands as the Redis documentation gives them (`SET NX PX`, the compare-and-delete and
+//! compare-and-`PEXPIRE` scripts, `INCR` in one script with the `SET` or as a round trip of its
+//! own).
+
+use crate::proxy::Relay;
+use crate::replay::{Ears, Service};
+use crate::servers::{self, Server};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+const SET_INCR: &str = "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
+                        return redis.call('INCR', KEYS[2]) else return false end";
+const EXTEND: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+                      return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end";
+const DEL: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
+                   return redis.call('DEL', KEYS[1]) else return 0 end";
+
+/// One node: its server (none while crashed) and the clients' connections to it.
+struct Node {
+    server: Option<Server>,
+    port: u16,
+    conns: BTreeMap<String, redis::Connection>,
+}
+
+/// The real servers behind a Redis or Redlock lesson.
+pub struct Redis {
+    nodes: BTreeMap<String, Node>,
+    /// Whether `SET` hands out an `INCR` token in the same script.
+    incr_with_set: bool,
+    /// Keeps the replication relay alive.
+    _relay: Option<Relay>,
+}
+
+impl Redis {
+    /// Starts one server per node; with `replica_lag`, the second node replicates the first
+    /// through a relay that holds the stream that long.
+    pub fn start(nodes: &[String], incr_with_set: bool, replica_lag: Option<u64>) -> Result<Redis, String> {
+        let mut started = BTreeMap::new();
+        let mut relay = None;
+        let primary_port = servers::free_port()?;
+        for (i, key) in nodes.iter().enumerate() {
+            let (port, upstream) = match (i, replica_lag) {
+                (0, _) => (primary_port, None),
+                (1, Some(lag)) => {
+                    let r = Relay::start(primary_port, Duration::from_millis(lag))?;
+                    let up = r.port;
+                    relay = Some(r);
+                    (servers::free_port()?, Some(up))
+                }
+                _ => (servers::free_port()?, None),
+            };
+            let server = servers::redis(port, upstream)?;
+            started.insert(key.clone(), Node { server: Some(server), port, conns: BTreeMap::new() });
+        }
+        if replica_lag.is_some() {
+            wait_linked(started.values().nth(1).map_or(0, |n| n.port))?;
+        }
+        Ok(Redis { nodes: started, incr_with_set, _relay: relay })
+    }
+
+    fn node(&mut self, key: &str) -> Result<&mut Node, String> {
+        self.nodes.get_mut(key).ok_or_else(|| format!("no server for node {key}"))
+    }
+}
+
+/// Waits until a replica has synchronised with its primary.
+fn wait_linked(port: u16) -> Result<(), String> {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(10) {
+        let info: String = redis::Client::open(format!("redis://127.0.0.1:{port}/"))
+            .and_then(|c| c.get_connection())
+            .and_then(|mut c| redis::cmd("INFO").arg("replication").query(&mut c))
+            .unwrap_or_default();
+        if info.contains("master_link_status:up") {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Err("the replica did not link to its primary within 10 s".into())
+}
+
+impl Service for Redis {
+    fn request(&mut self, client: &str, node: &str, msg: &Value, ears: &Ears) -> Result<(), String> {
+        let incr_with_set = self.incr_with_set;
+        let n = self.node(node)?;
+        let port = n.port;
+        let con = match n.conns.entry(client.to_string()) {
+            std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+            std::collections::btree_map::Entry::Vacant(e) => e.insert(
+                redis::Client::open(format!("redis://127.0.0.1:{port}/"))
+                    .and_then(|c| c.get_connection())
+                    .map_err(|e| format!("cannot connect to {node}: {e}"))?,
+            ),
+        };
+        let value = msg["value"].as_u64().unwrap_or(0).to_string();
+        let px = msg["px_ms"].as_u64().unwrap_or(0);
+        let reply = match msg["op"].as_str().unwrap_or("") {
+            "set" if incr_with_set => {
+                let r: redis::RedisResult<Option<u64>> =
+                    redis::Script::new(SET_INCR).key("lock").key("fencing").arg(&value).arg(px).invoke(con);
+                refused(r.map(|t| t.map_or(json!({"op": "nil"}), |t| json!({"op": "set_ok", "token": t}))))?
+            }
+            "set" => {
+                let r: redis::RedisResult<Option<String>> =
+                    redis::cmd("SET").arg("lock").arg(&value).arg("NX").arg("PX").arg(px).query(con);
+                refused(r.map(|ok| if ok.is_some() { json!({"op": "set_ok", "token": null}) } else { json!({"op": "nil"}) }))?
+            }
+            "incr" => {
+                let r: redis::RedisResult<u64> = redis::cmd("INCR").arg("fencing").query(con);
+                refused(r.map(|v| json!({"op": "counter", "value": v})))?
+            }
+            "extend" => {
+                let r: redis::RedisResult<u64> = redis::Script::new(EXTEND).key("lock").arg(&value).arg(px).invoke(con);
+                refused(r.map(|n| json!({"op": "extended", "done": n == 1})))?
+            }
+            "del" => {
+                let r: redis::RedisResult<u64> = if msg["checked"].as_bool() == Some(true) {
+                    redis::Script::new(DEL).key("lock").arg(&value).invoke(con)
+                } else {
+                    redis::cmd("DEL").arg("lock").query(con)
+                };
+                refused(r.map(|n| json!({"op": "deleted", "done": n == 1})))?
+            }
+            other => return Err(format!("the Redis replay has no command for {other:?}")),
+        };
+        ears.hear(client, reply);
+        Ok(())
+    }
+
+    fn crash(&mut self, node: &str) -> Result<(), String> {
+        let n = self.node(node)?;
+        if let Some(s) = n.server.as_mut() {
+            s.kill();
+        }
+        n.conns.clear();
+        Ok(())
+    }
+
+    fn restart(&mut self, node: &str, keep_state: bool) -> Result<(), String> {
+        if keep_state {
+            return Err("a Redis restart that keeps its data needs persistence, which these lessons do not model".into());
+        }
+        let n = self.node(node)?;
+        n.server = None;
+        n.server = Some(servers::redis(n.port, None)?);
+        Ok(())
+    }
+
+    fn promote(&mut self, node: &str) -> Result<(), String> {
+        let n = self.node(node)?;
+        let mut c =
+            redis::Client::open(format!("redis://127.0.0.1:{}/", n.port)).and_then(|c| c.get_connection()).map_err(|e| e.to_string())?;
+        redis::cmd("REPLICAOF").arg("NO").arg("ONE").query::<String>(&mut c).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+}
+
+/// A reply, or `-READONLY` as the model names it; any other error ends the replay.
+fn refused(r: redis::RedisResult<Value>) -> Result<Value, String> {
+    match r {
+        Ok(v) => Ok(v),
+        Err(e) if e.code() == Some("READONLY") => Ok(json!({"op": "read_only"})),
+        Err(e) => Err(format!("Redis answered an error: {e}")),
+    }
+}

@@ -1,0 +1,74 @@
+//! The replay: a lesson's schedule followed on the real servers in real time, each request sent
+//! when the model's service received it, each reply recorded as the client heard it.
+
+use crate::schedule::{Action, Heard, Schedule};
+use serde_json::Value;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// What the clients heard on the real server, filled in as replies arrive (some arrive later
+/// than their request, from threads that wait on the server).
+#[derive(Clone, Default)]
+pub struct Ears(Arc<Mutex<Heard>>);
+
+impl Ears {
+    /// Records what a client heard.
+    pub fn hear(&self, client: &str, reply: Value) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).entry(client.to_string()).or_default().push(reply);
+    }
+
+    /// Everything heard so far.
+    pub fn heard(&self) -> Heard {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// A real lock service the replay drives: one per design.
+pub trait Service {
+    /// Sends a client's request to the server and records the reply (now, or when it comes).
+    fn request(&mut self, client: &str, node: &str, msg: &Value, ears: &Ears) -> Result<(), String>;
+    /// Kills a server node at once.
+    fn crash(&mut self, node: &str) -> Result<(), String> {
+        Err(format!("crashing {node} is not replayed for this design"))
+    }
+    /// Starts a crashed node again, with or without its data.
+    fn restart(&mut self, node: &str, keep_state: bool) -> Result<(), String> {
+        Err(format!("restarting {node} (keep_state {keep_state}) is not replayed for this design"))
+    }
+    /// Makes a replica the primary.
+    fn promote(&mut self, node: &str) -> Result<(), String> {
+        Err(format!("promoting {node} is not replayed for this design"))
+    }
+    /// Stops or resumes everything a client's connection carries, heartbeats included.
+    fn stop(&mut self, _client: &str, _stopped: bool) -> Result<(), String> {
+        Ok(())
+    }
+    /// Waits for replies still owed, then ends the clients' sessions.
+    fn finish(&mut self) {}
+}
+
+/// Follows a schedule on a service, `scale` real milliseconds to each model millisecond, and
+/// returns what the clients heard.
+pub fn run(schedule: &Schedule, service: &mut dyn Service, scale: u64) -> Result<Heard, String> {
+    let ears = Ears::default();
+    for client in schedule.heard.keys() {
+        ears.0.lock().unwrap_or_else(|e| e.into_inner()).insert(client.clone(), Vec::new());
+    }
+    let start = Instant::now() + Duration::from_millis(100);
+    let at = |ms: u64| start + Duration::from_millis(ms * scale);
+    for step in &schedule.steps {
+        std::thread::sleep(at(step.at_ms).saturating_duration_since(Instant::now()));
+        match &step.action {
+            Action::Request { client, node, msg } => service.request(client, node, msg, &ears),
+            Action::Crash { node } => service.crash(node),
+            Action::Restart { node, keep_state } => service.restart(node, *keep_state),
+            Action::Promote { node } => service.promote(node),
+            Action::Stop { client } => service.stop(client, true),
+            Action::Go { client } => service.stop(client, false),
+        }
+        .map_err(|e| format!("at {} ms: {e}", step.at_ms))?;
+    }
+    std::thread::sleep(at(schedule.end_ms + 100).saturating_duration_since(Instant::now()));
+    service.finish();
+    Ok(ears.heard())
+}

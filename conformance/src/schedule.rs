@@ -1,0 +1,127 @@
+//! What the model's run asks of the lock service, and what each client hears back: the
+//! schedule a replay drives the real server through, and the outcome it is compared with.
+
+use lockstep::engine::event::EventKind;
+use lockstep::engine::ids::NodeKind;
+use lockstep::engine::msg::Msg;
+use lockstep::engine::trace::Trace;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// One thing the replay does at a model time.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// A client's request reached a lock-service node: send it to the real server now.
+    Request { client: String, node: String, msg: Value },
+    /// A lock-service node crashed: kill its process.
+    Crash { node: String },
+    /// A lock-service node restarted, with or without its data.
+    Restart { node: String, keep_state: bool },
+    /// A replica became the primary.
+    Promote { node: String },
+    /// A client stopped (paused, or cut off from the service): its connection carries nothing.
+    Stop { client: String },
+    /// The client runs (or reaches the service) again.
+    Go { client: String },
+}
+
+/// A timed action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub at_ms: u64,
+    pub action: Action,
+}
+
+/// What each client heard from the lock service, in order, by client key.
+pub type Heard = BTreeMap<String, Vec<Value>>;
+
+/// A lesson's run as a replay needs it.
+pub struct Schedule {
+    pub steps: Vec<Step>,
+    /// What the model's lock service said to each client.
+    pub heard: Heard,
+    /// Why the schedule cannot be replayed on one machine, if it cannot.
+    pub unreplayable: Option<String>,
+    /// When the run's last event happened.
+    pub end_ms: u64,
+}
+
+/// Reads a trace into the schedule a replay follows.
+pub fn of(trace: &Trace) -> Schedule {
+    let key = |id: lockstep::engine::ids::NodeId| trace.participants[id.0].key.clone();
+    let role = |id: lockstep::engine::ids::NodeId| trace.participants[id.0].role;
+    let mut steps = Vec::new();
+    let mut heard = Heard::new();
+    let mut unreplayable = None;
+    for p in trace.participants.iter().filter(|p| p.role == NodeKind::Client) {
+        heard.insert(p.key.clone(), Vec::new());
+    }
+    let mut step = |at_ms, action| steps.push(Step { at_ms, action });
+    for e in &trace.events {
+        let node = key(e.node);
+        let at = e.at_ms;
+        let service = role(e.node) == NodeKind::LockService;
+        match &e.kind {
+            EventKind::Deliver { from, msg, .. } if service && role(*from) == NodeKind::Client => {
+                step(at, Action::Request { client: key(*from), node, msg: message(msg) })
+            }
+            EventKind::Send { to, msg, .. } if service && role(*to) == NodeKind::Client => {
+                heard.entry(key(*to)).or_default().push(message(msg))
+            }
+            EventKind::Crash if service => step(at, Action::Crash { node }),
+            EventKind::Restart { keep_state } if service => step(at, Action::Restart { node, keep_state: *keep_state }),
+            EventKind::Promoted => step(at, Action::Promote { node }),
+            EventKind::ClockJump { by_ms } if service => {
+                unreplayable = Some(format!(
+                    "{} jumps its clock by {by_ms} ms; one server's wall clock cannot be moved on a shared host",
+                    trace.participants[e.node.0].name
+                ))
+            }
+            EventKind::PauseStart { .. } if !service => step(at, Action::Stop { client: node }),
+            EventKind::PauseEnd if !service => step(at, Action::Go { client: node }),
+            EventKind::PartitionStart { from, to, .. } => {
+                for c in cut_clients(trace, from, to) {
+                    step(at, Action::Stop { client: c });
+                }
+            }
+            EventKind::PartitionEnd { from, to } => {
+                for c in cut_clients(trace, from, to) {
+                    step(at, Action::Go { client: c });
+                }
+            }
+            _ => {}
+        }
+    }
+    let end_ms = trace.events.last().map_or(0, |e| e.at_ms);
+    Schedule { steps, heard, unreplayable, end_ms }
+}
+
+/// The clients a partition cuts off from a lock service.
+fn cut_clients(trace: &Trace, from: &[lockstep::engine::ids::NodeId], to: &[lockstep::engine::ids::NodeId]) -> Vec<String> {
+    let role = |id: &lockstep::engine::ids::NodeId| trace.participants[id.0].role;
+    let has_service = |side: &[lockstep::engine::ids::NodeId]| side.iter().any(|n| role(n) == NodeKind::LockService);
+    let clients = |side: &[lockstep::engine::ids::NodeId]| {
+        side.iter().filter(|n| role(n) == NodeKind::Client).map(|n| trace.participants[n.0].key.clone()).collect::<Vec<_>>()
+    };
+    let mut cut = Vec::new();
+    if has_service(to) {
+        cut.extend(clients(from));
+    }
+    if has_service(from) {
+        cut.extend(clients(to));
+    }
+    cut
+}
+
+/// A message as JSON: a design's own message as the design serializes it, a write to data the
+/// service keeps as `{"op": "write", …}`, and its replies likewise.
+fn message(msg: &Msg) -> Value {
+    match msg {
+        Msg::Lock { msg } => serde_json::to_value(msg).unwrap_or(Value::Null),
+        Msg::Write { token, value, .. } => json!({"op": "write", "token": token, "value": value}),
+        Msg::WriteAccepted { .. } => json!({"op": "write_accepted"}),
+        Msg::WriteRejected { reason } => json!({"op": "write_rejected", "why": serde_json::to_value(reason).unwrap_or(Value::Null)["why"]}),
+        Msg::Read => json!({"op": "read"}),
+        Msg::ReadResult { .. } => json!({"op": "read_result"}),
+    }
+}

@@ -1,0 +1,219 @@
+//! Real servers from Debian's packages, each started on 127.0.0.1 with a free port and a
+//! throwaway data directory, and stopped (its directory removed) when dropped, also when a
+//! replay fails or panics.
+
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Where every scratch directory of this run lives; `scripts/conformance` removes what a killed
+/// run leaves behind.
+pub const SCRATCH_PREFIX: &str = "lockstep-conformance";
+
+/// A running server.
+pub struct Server {
+    pub name: &'static str,
+    pub port: u16,
+    child: Child,
+    dir: PathBuf,
+    /// The server's own PID when it is not the child (PostgreSQL runs under `runuser`).
+    pid_file: Option<PathBuf>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(pid) = self.pid_file.as_ref().and_then(|f| std::fs::read_to_string(f).ok()) {
+            if let Some(pid) = pid.lines().next() {
+                let _ = Command::new("kill").args(["-QUIT", pid.trim()]).status();
+            }
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+impl Server {
+    /// Kills the server at once, as a crash does (its data directory stays for a restart).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Returns a port nothing listens on now.
+pub fn free_port() -> Result<u16, String> {
+    let l = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
+    l.local_addr().map(|a| a.port()).map_err(|e| e.to_string())
+}
+
+/// Makes a fresh scratch directory.
+fn scratch(name: &str) -> Result<PathBuf, String> {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("{SCRATCH_PREFIX}-{}-{name}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+/// Starts a program quietly, its output in a log file in `dir`.
+fn spawn(cmd: &mut Command, dir: &Path) -> Result<Child, String> {
+    let log = std::fs::File::create(dir.join("server.log")).map_err(|e| e.to_string())?;
+    let err = log.try_clone().map_err(|e| e.to_string())?;
+    cmd.stdin(Stdio::null()).stdout(log).stderr(err);
+    cmd.spawn().map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))
+}
+
+/// Waits until `ready` says yes, up to `limit`, or says what the server logged.
+fn wait(server: &mut Server, limit: Duration, ready: impl Fn(u16) -> bool) -> Result<(), String> {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if let Ok(Some(status)) = server.child.try_wait() {
+            return Err(format!("{} exited ({status}): {}", server.name, tail(&server.dir)));
+        }
+        if TcpStream::connect(("127.0.0.1", server.port)).is_ok() && ready(server.port) {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Err(format!("{} did not accept connections within {limit:?}: {}", server.name, tail(&server.dir)))
+}
+
+/// The last lines of a server's log.
+fn tail(dir: &Path) -> String {
+    let log = std::fs::read_to_string(dir.join("server.log")).unwrap_or_default();
+    let lines: Vec<&str> = log.lines().collect();
+    lines[lines.len().saturating_sub(5)..].join(" / ")
+}
+
+/// Starts `redis-server` with no persistence (a restart loses every key), optionally as a
+/// replica of the server on `primary_port`.
+pub fn redis(port: u16, primary_port: Option<u16>) -> Result<Server, String> {
+    let dir = scratch("redis")?;
+    let mut cmd = Command::new("redis-server");
+    cmd.args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
+        .args(["--protected-mode", "no", "--dir"])
+        .arg(&dir);
+    if let Some(p) = primary_port {
+        cmd.args(["--replicaof", "127.0.0.1", &p.to_string()]);
+    }
+    let child = spawn(&mut cmd, &dir)?;
+    let mut server = Server { name: "redis-server", port, child, dir, pid_file: None };
+    wait(&mut server, Duration::from_secs(10), |port| {
+        redis::Client::open(format!("redis://127.0.0.1:{port}/"))
+            .and_then(|c| c.get_connection())
+            .and_then(|mut c| redis::cmd("PING").query::<String>(&mut c))
+            .is_ok()
+    })?;
+    Ok(server)
+}
+
+/// Starts PostgreSQL in a fresh cluster (as the `postgres` user when run as root, since the
+/// server refuses to run as root), trusting local connections.
+pub fn postgres() -> Result<Server, String> {
+    let bin = postgres_bin()?;
+    let dir = scratch("postgres")?;
+    let data = dir.join("data");
+    let as_postgres = |program: &Path| {
+        let mut cmd = if is_root() {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(program);
+            c
+        } else {
+            Command::new(program)
+        };
+        cmd.current_dir(&dir);
+        cmd
+    };
+    if is_root() {
+        let status = Command::new("chown").args(["-R", "postgres:postgres"]).arg(&dir).status();
+        if !status.is_ok_and(|s| s.success()) {
+            return Err("cannot hand the scratch directory to the postgres user".into());
+        }
+    }
+    let init = as_postgres(&bin.join("initdb"))
+        .args(["--auth=trust", "-U", "postgres", "-D"])
+        .arg(&data)
+        .output()
+        .map_err(|e| format!("cannot run initdb: {e}"))?;
+    if !init.status.success() {
+        return Err(format!("initdb failed: {}", String::from_utf8_lossy(&init.stderr)));
+    }
+    let port = free_port()?;
+    let mut cmd = as_postgres(&bin.join("postgres"));
+    cmd.arg("-D").arg(&data).arg("-k").arg(&dir).args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1"]);
+    let child = spawn(&mut cmd, &dir)?;
+    let pid_file = Some(data.join("postmaster.pid"));
+    let mut server = Server { name: "postgres", port, child, dir, pid_file };
+    wait(&mut server, Duration::from_secs(30), |port| {
+        postgres::Client::connect(&format!("host=127.0.0.1 port={port} user=postgres"), postgres::NoTls).is_ok()
+    })?;
+    Ok(server)
+}
+
+/// Finds the newest installed PostgreSQL's programs.
+fn postgres_bin() -> Result<PathBuf, String> {
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map_err(|_| "PostgreSQL is not installed (/usr/lib/postgresql is missing)".to_string())?
+        .filter_map(|e| e.ok().map(|e| e.path().join("bin")))
+        .filter(|p| p.join("postgres").exists())
+        .collect();
+    versions.sort();
+    versions.pop().ok_or_else(|| "no PostgreSQL server under /usr/lib/postgresql".into())
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+}
+
+/// Starts a single-member etcd.
+pub fn etcd() -> Result<Server, String> {
+    let dir = scratch("etcd")?;
+    let (port, peer) = (free_port()?, free_port()?);
+    let client_url = format!("http://127.0.0.1:{port}");
+    let peer_url = format!("http://127.0.0.1:{peer}");
+    let mut cmd = Command::new("etcd");
+    cmd.args(["--name", "lockstep", "--data-dir"])
+        .arg(dir.join("data"))
+        .args(["--listen-client-urls", &client_url, "--advertise-client-urls", &client_url])
+        .args(["--listen-peer-urls", &peer_url, "--initial-advertise-peer-urls", &peer_url])
+        .args(["--initial-cluster", &format!("lockstep={peer_url}")]);
+    let child = spawn(&mut cmd, &dir)?;
+    let mut server = Server { name: "etcd", port, child, dir, pid_file: None };
+    wait(&mut server, Duration::from_secs(20), |_| true)?;
+    Ok(server)
+}
+
+/// Starts a standalone ZooKeeper with the given tick.
+pub fn zookeeper(tick_ms: u64) -> Result<Server, String> {
+    let dir = scratch("zookeeper")?;
+    let port = free_port()?;
+    let cfg = format!(
+        "tickTime={tick_ms}\ndataDir={}\nclientPort={port}\nclientPortAddress=127.0.0.1\nadmin.enableServer=false\n",
+        dir.join("data").display()
+    );
+    std::fs::write(dir.join("zoo.cfg"), cfg).map_err(|e| e.to_string())?;
+    let mut cmd = Command::new("java");
+    cmd.arg("-cp")
+        .arg(format!("{}:/usr/share/java/zookeeper.jar", dir.display()))
+        .args(["-Dzookeeper.admin.enableServer=false", "org.apache.zookeeper.server.quorum.QuorumPeerMain"])
+        .arg(dir.join("zoo.cfg"));
+    let child = spawn(&mut cmd, &dir)?;
+    let mut server = Server { name: "zookeeper", port, child, dir, pid_file: None };
+    wait(&mut server, Duration::from_secs(60), |port| zk_ruok(port))?;
+    Ok(server)
+}
+
+/// Whether ZooKeeper answers a session request (a connect handshake, not a four-letter word,
+/// which the server may not allow).
+fn zk_ruok(port: u16) -> bool {
+    let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return false };
+    rt.block_on(async {
+        let cluster = format!("127.0.0.1:{port}");
+        let connect = zookeeper_client::Client::connector().with_session_timeout(Duration::from_secs(2)).connect(&cluster);
+        matches!(tokio::time::timeout(Duration::from_secs(3), connect).await, Ok(Ok(_)))
+    })
+}
