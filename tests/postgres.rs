@@ -76,3 +76,17 @@ fn the_idle_session_timeout_is_named_as_postgresql_names_it_and_old_files_still_
     let e = lockstep::scenario::load(&both).unwrap_err().to_string();
     assert_eq!(e, "lock.session_timeout_ms: the old name of `idle_session_timeout_ms`: give only `idle_session_timeout_ms`");
 }
+
+#[test]
+fn a_waiting_session_runs_nothing_else_and_a_terminated_one_runs_nothing_at_all() {
+    // Replayed on a real server: a session blocked in pg_advisory_lock cannot run SELECT 1, and
+    // after idle_session_timeout ended A's session, its unlock fails with the session.
+    let t = run_lesson("pg-same-database");
+    let b = t.participants.iter().position(|p| p.name == "Client B").expect("Client B");
+    let keep_alives_while_waiting = t.events.iter().filter(|e| e.node.0 == b && e.at_ms < 1_010 && carries(e, PgMsg::KeepAlive)).count();
+    assert_eq!(keep_alives_while_waiting, 0, "B waits in its lock call");
+    let ended: Vec<u64> =
+        t.events.iter().filter(|e| t.name(e.node) == "PostgreSQL" && carries(e, PgMsg::SessionEnded)).map(|e| e.at_ms).collect();
+    assert_eq!(ended, vec![1_555, 1_565], "A's SELECT 1 and its unlock both fail");
+    assert!(!t.events.iter().any(|e| carries(e, PgMsg::Unlocked { done: false, commit: false })));
+}

@@ -5,6 +5,7 @@
 //! outcome in the model, outcome on the server, match) and exits 1 if any differs or fails.
 
 mod compare;
+mod postgres_service;
 mod proxy;
 mod redis_service;
 mod replay;
@@ -86,15 +87,24 @@ fn replay(lesson: &lessons::Lesson, doc: &Value, system: &'static str) -> Row {
     let services: Vec<String> =
         trace.participants.iter().filter(|p| p.role == lockstep::engine::NodeKind::LockService).map(|p| p.key.clone()).collect();
     let lock = &doc["lock"];
+    let ears = replay::Ears::new(schedule.heard.keys());
+    let clients: Vec<String> = schedule.heard.keys().cloned().collect();
     let started: Result<(Box<dyn replay::Service>, u64), String> = match lock["design"].as_str().unwrap_or("") {
         "redis" | "redlock" => {
             let with_set = lock["incr_token"].as_bool() == Some(true) && lock["incr_separate"].as_bool() != Some(true);
             let lag = (services.len() == 2).then(|| lock["replication_lag_ms"].as_u64().unwrap_or(0));
             redis_service::Redis::start(&services, with_set, lag).map(|s| (Box::new(s) as Box<dyn replay::Service>, 1))
         }
+        "postgres" => {
+            let setup = postgres_service::Setup {
+                idle_session_timeout_ms: lock["idle_session_timeout_ms"].as_u64(),
+                transaction_level: lock["transaction_level"].as_bool() == Some(true),
+            };
+            postgres_service::Postgres::start(&clients, setup, &ears).map(|s| (Box::new(s) as Box<dyn replay::Service>, 1))
+        }
         other => Err(format!("no replay for {other} yet")),
     };
-    let heard = started.and_then(|(mut service, scale)| replay::run(&schedule, service.as_mut(), scale));
+    let heard = started.and_then(|(mut service, scale)| replay::run(&schedule, service.as_mut(), scale, &ears));
     match heard {
         Ok(heard) => {
             row.server = compare::summary(&heard);

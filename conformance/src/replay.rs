@@ -8,18 +8,30 @@ use std::time::{Duration, Instant};
 
 /// What the clients heard on the real server, filled in as replies arrive (some arrive later
 /// than their request, from threads that wait on the server).
+/// Once closed (the replay is over), they hear nothing more.
 #[derive(Clone, Default)]
-pub struct Ears(Arc<Mutex<Heard>>);
+pub struct Ears(Arc<Mutex<(Heard, bool)>>);
 
 impl Ears {
-    /// Records what a client heard.
-    pub fn hear(&self, client: &str, reply: Value) {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).entry(client.to_string()).or_default().push(reply);
+    /// Starts listening for these clients.
+    pub fn new<'a>(clients: impl IntoIterator<Item = &'a String>) -> Ears {
+        let heard = clients.into_iter().map(|c| (c.clone(), Vec::new())).collect();
+        Ears(Arc::new(Mutex::new((heard, false))))
     }
 
-    /// Everything heard so far.
-    pub fn heard(&self) -> Heard {
-        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    /// Records what a client heard.
+    pub fn hear(&self, client: &str, reply: Value) {
+        let mut ears = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if !ears.1 {
+            ears.0.entry(client.to_string()).or_default().push(reply);
+        }
+    }
+
+    /// Stops listening and returns everything heard.
+    fn close(&self) -> Heard {
+        let mut ears = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        ears.1 = true;
+        ears.0.clone()
     }
 }
 
@@ -49,17 +61,13 @@ pub trait Service {
 
 /// Follows a schedule on a service, `scale` real milliseconds to each model millisecond, and
 /// returns what the clients heard.
-pub fn run(schedule: &Schedule, service: &mut dyn Service, scale: u64) -> Result<Heard, String> {
-    let ears = Ears::default();
-    for client in schedule.heard.keys() {
-        ears.0.lock().unwrap_or_else(|e| e.into_inner()).insert(client.clone(), Vec::new());
-    }
+pub fn run(schedule: &Schedule, service: &mut dyn Service, scale: u64, ears: &Ears) -> Result<Heard, String> {
     let start = Instant::now() + Duration::from_millis(100);
     let at = |ms: u64| start + Duration::from_millis(ms * scale);
     for step in &schedule.steps {
         std::thread::sleep(at(step.at_ms).saturating_duration_since(Instant::now()));
         match &step.action {
-            Action::Request { client, node, msg } => service.request(client, node, msg, &ears),
+            Action::Request { client, node, msg } => service.request(client, node, msg, ears),
             Action::Crash { node } => service.crash(node),
             Action::Restart { node, keep_state } => service.restart(node, *keep_state),
             Action::Promote { node } => service.promote(node),
@@ -69,6 +77,7 @@ pub fn run(schedule: &Schedule, service: &mut dyn Service, scale: u64) -> Result
         .map_err(|e| format!("at {} ms: {e}", step.at_ms))?;
     }
     std::thread::sleep(at(schedule.end_ms + 100).saturating_duration_since(Instant::now()));
+    let heard = ears.close();
     service.finish();
-    Ok(ears.heard())
+    Ok(heard)
 }

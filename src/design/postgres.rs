@@ -325,6 +325,8 @@ pub struct PgServer {
     transaction_level: bool,
     /// Live sessions and when the server last heard from each, on its clock.
     sessions: Vec<(NodeId, i64)>,
+    /// Sessions the server ended: nothing more runs on them.
+    ended: Vec<NodeId>,
     /// The holder and how many times its session has locked the key.
     holder: Option<(NodeId, u32)>,
     waiters: VecDeque<NodeId>,
@@ -335,7 +337,15 @@ pub struct PgServer {
 impl PgServer {
     /// Builds a server; without a timeout, sessions of silent clients never end.
     pub fn new(idle_timeout_ms: Option<u64>, transaction_level: bool) -> Self {
-        PgServer { idle_timeout_ms, transaction_level, sessions: Vec::new(), holder: None, waiters: VecDeque::new(), version: 0 }
+        PgServer {
+            idle_timeout_ms,
+            transaction_level,
+            sessions: Vec::new(),
+            ended: Vec::new(),
+            holder: None,
+            waiters: VecDeque::new(),
+            version: 0,
+        }
     }
 
     fn heard(&mut self, cx: &mut Cx, client: NodeId) {
@@ -352,7 +362,9 @@ impl PgServer {
         self.sessions.iter().any(|s| s.0 == client)
     }
 
+    /// Grants the lock; the session's lock call returns, so its idle time starts now.
     fn grant(&mut self, cx: &mut Cx, client: NodeId) {
+        self.heard(cx, client);
         self.holder = Some((client, 1));
         let expires_local = self.idle_timeout_ms.map(|t| cx.now + t as i64);
         cx.note(EventKind::LockGranted { holder: client, token: 0, expires_local });
@@ -371,13 +383,15 @@ impl PgServer {
         }
     }
 
-    /// Ends the sessions the server has not heard from in time, unlocking all they held.
+    /// Ends the sessions that have run no statement in time, unlocking all they held. A session
+    /// waiting in its lock call is running a statement, so it is not idle.
     fn end_silent_sessions(&mut self, cx: &mut Cx) {
         let Some(t) = self.idle_timeout_ms else { return };
-        let silent: Vec<NodeId> = self.sessions.iter().filter(|s| cx.now - s.1 >= t as i64).map(|s| s.0).collect();
+        let silent: Vec<NodeId> =
+            self.sessions.iter().filter(|s| cx.now - s.1 >= t as i64 && !self.waiters.contains(&s.0)).map(|s| s.0).collect();
         for client in silent {
             self.sessions.retain(|s| s.0 != client);
-            self.waiters.retain(|w| *w != client);
+            self.ended.push(client);
             if self.holder.is_some_and(|h| h.0 == client) {
                 self.free(cx, LockEnd::Expired);
             }
@@ -385,6 +399,10 @@ impl PgServer {
     }
 
     fn handle(&mut self, cx: &mut Cx, from: NodeId, msg: &PgMsg, alive: bool) {
+        if self.ended.contains(&from) {
+            // The connection is closed: every statement fails.
+            return cx.send(from, Msg::lock(PgMsg::SessionEnded));
+        }
         match *msg {
             PgMsg::KeepAlive if alive => {
                 self.heard(cx, from);
@@ -480,7 +498,8 @@ impl Actor for PgServer {
     }
 }
 
-/// A client's side: one session, kept alive while it holds or waits.
+/// A client's side: one session, kept alive while it holds (while it waits, its lock call
+/// keeps the session busy).
 struct PgClient {
     server: NodeId,
     idle_timeout_ms: Option<u64>,
@@ -501,16 +520,19 @@ impl LockClient for PgClient {
         cx.after(Timer::Timeout, timeout_ms);
     }
 
-    fn on_message(&mut self, _cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
+    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
         let Some(msg) = msg.get::<PgMsg>() else { return Outcome::Pending };
         match *msg {
             PgMsg::Locked => {
-                // A waiting client's session last ran a statement at its latest keep-alive.
-                let since = if view.queued { self.acquire_sent_at.max(self.renew_sent_at) } else { self.acquire_sent_at };
+                // A waiting session's idle time starts when its lock call returns, which the
+                // client learns as the reply arrives (a little after, as a real client would).
+                let since = if view.queued { cx.now } else { self.acquire_sent_at };
                 Outcome::Granted { token: 0, until_local: self.until(since) }
             }
             PgMsg::Waiting => Outcome::Queued,
             PgMsg::Alive => Outcome::Renewed { until_local: self.until(self.renew_sent_at) },
+            // Its unlock failed with the session: nothing is left to release.
+            PgMsg::SessionEnded if view.held.is_none() && !view.acquiring => Outcome::Released,
             PgMsg::SessionEnded => Outcome::Lost,
             PgMsg::Unlocked { .. } => Outcome::Released,
             PgMsg::Lock | PgMsg::KeepAlive | PgMsg::Unlock | PgMsg::Commit => Outcome::Pending,
@@ -519,6 +541,10 @@ impl LockClient for PgClient {
 
     fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Outcome {
         Outcome::Refused
+    }
+
+    fn renews_while_queued(&self) -> bool {
+        false
     }
 
     fn renew(&mut self, cx: &mut Cx, _held: Option<u64>) {
@@ -572,6 +598,26 @@ mod tests {
         // The dead session's transaction cannot commit.
         let w = sent(&testing::call(&mut pg, 1500, 1, Msg::Write { token: 0, value: "A".into(), expected_version: None }));
         assert_eq!(w, vec![(1, Msg::WriteRejected { reason: Rejection::Guard { token: 0 } })]);
+    }
+
+    #[test]
+    fn a_waiting_session_is_busy_not_idle_and_its_idle_time_starts_at_the_grant() {
+        let mut pg = PgServer::new(Some(1000), false);
+        call(&mut pg, 0, 1, PgMsg::Lock);
+        call(&mut pg, 10, 2, PgMsg::Lock);
+        // A's session ends at 1,000; B, silent in its lock call since 10, gets the lock.
+        call(&mut pg, 1000, 3, PgMsg::KeepAlive);
+        assert_eq!(pg.holder, Some((NodeId(2), 1)));
+        assert_eq!(call(&mut pg, 1900, 2, PgMsg::KeepAlive), vec![to(2, PgMsg::Alive)], "idle since the grant, not since 10");
+    }
+
+    #[test]
+    fn nothing_runs_on_a_terminated_session() {
+        let mut pg = PgServer::new(Some(1000), false);
+        call(&mut pg, 0, 1, PgMsg::Lock);
+        call(&mut pg, 1000, 2, PgMsg::KeepAlive);
+        assert_eq!(call(&mut pg, 1001, 1, PgMsg::Unlock), vec![to(1, PgMsg::SessionEnded)]);
+        assert_eq!(call(&mut pg, 1002, 1, PgMsg::Lock), vec![to(1, PgMsg::SessionEnded)]);
     }
 
     #[test]

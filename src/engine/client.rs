@@ -198,7 +198,8 @@ impl Client {
             Outcome::Queued if acquiring => {
                 cx.cancel(Timer::Timeout);
                 self.queued = true;
-                if let Some(renew) = self.renew {
+                let renews = self.protocol.as_ref().is_some_and(|p| p.renews_while_queued());
+                if let (Some(renew), true) = (self.renew, renews) {
                     cx.after(Timer::Renew, renew.every_ms);
                 }
             }

@@ -100,6 +100,11 @@ pub trait LockClient {
     fn renewal(&self, policy: Option<RenewPolicy>) -> Option<RenewPolicy> {
         policy
     }
+    /// Whether the client keeps its session alive while it waits in a queue (etcd, ZooKeeper);
+    /// a session blocked in a call (PostgreSQL's `pg_advisory_lock`) can send nothing else.
+    fn renews_while_queued(&self) -> bool {
+        true
+    }
     /// Sends one renewal or keep-alive: for `held`, or for the session while it waits in a queue.
     fn renew(&mut self, cx: &mut Cx, held: Option<u64>);
     /// Handles a renewal that went unanswered.

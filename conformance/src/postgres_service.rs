@@ -1,0 +1,126 @@
+//! PostgreSQL advisory locks on a real server: each client a session of its own on a thread of
+//! its own (a blocking `pg_advisory_lock` holds up that client only), `idle_session_timeout`
+//! set as the lesson gives it, and the protected rows in a table when the lesson keeps them in
+//! the same database.
+
+use crate::replay::{Ears, Service};
+use crate::servers::{self, Server};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::sync::mpsc;
+
+/// The advisory lock key the lessons use.
+const KEY: i64 = 42;
+
+/// How the lesson's lock is set up.
+#[derive(Clone, Copy)]
+pub struct Setup {
+    pub idle_session_timeout_ms: Option<u64>,
+    pub transaction_level: bool,
+}
+
+/// A client's session, run by its own thread.
+struct Session {
+    requests: mpsc::Sender<Value>,
+}
+
+/// The real server behind a PostgreSQL lesson.
+pub struct Postgres {
+    sessions: BTreeMap<String, Session>,
+    /// Stopped when the replay is done with it.
+    _server: Server,
+}
+
+impl Postgres {
+    /// Starts the server, makes the protected table, and opens one session per client.
+    pub fn start(clients: &[String], setup: Setup, ears: &Ears) -> Result<Postgres, String> {
+        let server = servers::postgres()?;
+        let url = format!("host=127.0.0.1 port={} user=postgres", server.port);
+        let mut admin = postgres::Client::connect(&url, postgres::NoTls).map_err(|e| e.to_string())?;
+        admin
+            .batch_execute("CREATE TABLE rows (id int PRIMARY KEY, value text); INSERT INTO rows VALUES (1, '')")
+            .map_err(|e| e.to_string())?;
+        let mut sessions = BTreeMap::new();
+        for client in clients {
+            let mut conn = postgres::Client::connect(&url, postgres::NoTls).map_err(|e| e.to_string())?;
+            let timeout = setup.idle_session_timeout_ms.unwrap_or(0);
+            conn.batch_execute(&format!("SET idle_session_timeout = {timeout}")).map_err(|e| e.to_string())?;
+            let (requests, inbox) = mpsc::channel::<Value>();
+            let (name, ears) = (client.clone(), ears.clone());
+            std::thread::spawn(move || {
+                let mut in_transaction = false;
+                for msg in inbox {
+                    let reply = answer(&mut conn, &msg, setup.transaction_level, &mut in_transaction, &|v| ears.hear(&name, v));
+                    ears.hear(&name, reply);
+                }
+            });
+            sessions.insert(client.clone(), Session { requests });
+        }
+        Ok(Postgres { sessions, _server: server })
+    }
+}
+
+/// Runs one request on a session and returns the reply (telling `hear` first if the lock is
+/// busy and the request waits).
+fn answer(conn: &mut postgres::Client, msg: &Value, xact: bool, in_transaction: &mut bool, hear: &dyn Fn(Value)) -> Value {
+    let ended = json!({"op": "session_ended"});
+    let op = msg["op"].as_str().unwrap_or("");
+    let result = match op {
+        "lock" => (|| {
+            if xact && !*in_transaction {
+                conn.batch_execute("BEGIN")?;
+                *in_transaction = true;
+            }
+            let (try_lock, lock) = if xact {
+                ("SELECT pg_try_advisory_xact_lock($1)", "SELECT pg_advisory_xact_lock($1)")
+            } else {
+                ("SELECT pg_try_advisory_lock($1)", "SELECT pg_advisory_lock($1)")
+            };
+            if !conn.query_one(try_lock, &[&KEY])?.get::<_, bool>(0) {
+                hear(json!({"op": "waiting"}));
+                conn.execute(lock, &[&KEY])?;
+            }
+            Ok(json!({"op": "locked"}))
+        })(),
+        "keep_alive" => conn.batch_execute("SELECT 1").map(|_| json!({"op": "alive"})),
+        "unlock" => conn
+            .query_one("SELECT pg_advisory_unlock($1)", &[&KEY])
+            .map(|r| json!({"op": "unlocked", "done": r.get::<_, bool>(0), "commit": false})),
+        "commit" => {
+            *in_transaction = false;
+            conn.batch_execute("COMMIT").map(|_| json!({"op": "unlocked", "done": true, "commit": true}))
+        }
+        "write" => {
+            let value = msg["value"].as_str().unwrap_or("").to_string();
+            return match conn.execute("UPDATE rows SET value = $1 WHERE id = 1", &[&value]) {
+                Ok(_) => json!({"op": "write_accepted"}),
+                Err(e) if session_gone(conn, &e) => json!({"op": "write_rejected", "why": "guard"}),
+                Err(e) => json!({"op": "error", "message": e.to_string()}),
+            };
+        }
+        other => return json!({"op": "error", "message": format!("no statement for {other:?}")}),
+    };
+    match result {
+        Ok(v) => v,
+        Err(e) if session_gone(conn, &e) => ended,
+        Err(e) => json!({"op": "error", "message": e.to_string()}),
+    }
+}
+
+/// Whether an error means the server ended the session (a FATAL error, or a closed connection).
+fn session_gone(conn: &postgres::Client, e: &postgres::Error) -> bool {
+    conn.is_closed() || e.is_closed() || e.as_db_error().is_some_and(|d| d.severity() == "FATAL")
+}
+
+impl Service for Postgres {
+    fn request(&mut self, client: &str, _node: &str, msg: &Value, _ears: &Ears) -> Result<(), String> {
+        let session = self.sessions.get(client).ok_or_else(|| format!("no session for {client}"))?;
+        session.requests.send(msg.clone()).map_err(|_| format!("{client}'s session thread has stopped"))
+    }
+
+    fn finish(&mut self) {
+        // A session still waiting on the lock (its holder never let go) ends when the server
+        // stops, as the service is dropped; its thread is left to notice.
+        self.sessions.clear();
+    }
+}
