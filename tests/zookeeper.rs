@@ -51,9 +51,9 @@ fn the_herd_wakes_every_waiter_on_every_change() {
 #[test]
 fn the_ensemble_expires_the_partitioned_session_and_the_old_holder_learns_late() {
     let t = run_lesson("zk-session-expiry");
-    assert_eq!(lease_ends(&t)[0], (1_005, 1, "Expired".into()));
-    assert_eq!(grants_named(&t), vec![(5, "Client A", 1), (1_015, "Client B", 2)]);
-    assert_eq!(writes(&t), vec![ok(1_075, "Client B", 2, "B", 1), rejected(1_515, "Client A", 1, "A", "czxid 1 < 2")]);
+    assert_eq!(lease_ends(&t)[0], (1_100, 1, "Expired".into()), "due at 1,005, expired at the next tick");
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 1), (1_110, "Client B", 2)]);
+    assert_eq!(writes(&t), vec![ok(1_170, "Client B", 2, "B", 1), rejected(1_515, "Client A", 1, "A", "czxid 1 < 2")]);
     // A hears "session expired" only after the partition heals at 2,100 ms.
     let learned = t
         .events
@@ -70,12 +70,12 @@ fn the_ensemble_expires_the_partitioned_session_and_the_old_holder_learns_late()
         t.events.iter().filter(|e| matches!(e.kind, EventKind::RenewalFailed { abort: false, .. })).map(|e| e.at_ms).collect();
     assert_eq!(failed.last(), Some(&2_720), "the last failed heartbeat is the one answered 'session expired'");
     assert!(t.verdict.safe);
-    assert_eq!(findings(&t), vec![(TwoHolders, 1_020), (StaleWriteRejected, 1_515)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_115), (StaleWriteRejected, 1_515)]);
 }
 
 #[test]
 fn without_the_czxid_check_the_disconnected_holder_overwrites() {
     let t = run_lesson("zk-session-expiry-unchecked");
-    assert_eq!(writes(&t), vec![ok(1_075, "Client B", 2, "B", 1), ok(1_515, "Client A", 1, "A", 2)]);
-    assert_eq!(findings(&t), vec![(TwoHolders, 1_020), (StaleWriteAccepted, 1_515), (LostUpdate, 1_515)]);
+    assert_eq!(writes(&t), vec![ok(1_170, "Client B", 2, "B", 1), ok(1_515, "Client A", 1, "A", 2)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_115), (StaleWriteAccepted, 1_515), (LostUpdate, 1_515)]);
 }

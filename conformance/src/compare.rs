@@ -112,3 +112,37 @@ fn label(v: &Value) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn heard(pairs: &[(&str, Vec<Value>)]) -> Heard {
+        pairs.iter().map(|(c, v)| (c.to_string(), v.clone())).collect()
+    }
+
+    #[test]
+    fn tokens_compare_by_their_order() {
+        let model = heard(&[("A", vec![json!({"op": "set_ok", "token": 41})]), ("B", vec![json!({"op": "set_ok", "token": 42})])]);
+        let server = heard(&[("A", vec![json!({"op": "set_ok", "token": 1})]), ("B", vec![json!({"op": "set_ok", "token": 2})])]);
+        assert_eq!(difference(&model, &server), None);
+        let swapped = heard(&[("A", vec![json!({"op": "set_ok", "token": 2})]), ("B", vec![json!({"op": "set_ok", "token": 1})])]);
+        assert_eq!(difference(&model, &swapped), Some("A's reply 1: model set_ok #1, server set_ok #2".into()));
+    }
+
+    #[test]
+    fn a_missing_or_extra_reply_differs() {
+        let model = heard(&[("A", vec![json!({"op": "nil"}), json!({"op": "deleted", "done": false})])]);
+        let short = heard(&[("A", vec![json!({"op": "nil"})])]);
+        assert_eq!(difference(&model, &short), Some("A's reply 2: model deleted ✗, server nothing".into()));
+        let long = heard(&[("A", vec![json!({"op": "nil"}), json!({"op": "deleted", "done": false}), json!({"op": "nil"})])]);
+        assert!(difference(&model, &long).is_some());
+    }
+
+    #[test]
+    fn the_summary_counts_repeats() {
+        let h = heard(&[("C", vec![json!({"op": "nil"}), json!({"op": "nil"}), json!({"op": "set_ok", "token": null})])]);
+        assert_eq!(summary(&h), "C: nil×2, set_ok");
+    }
+}

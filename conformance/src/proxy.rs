@@ -60,34 +60,43 @@ impl Relay {
     }
 }
 
+/// Chunks read and not yet written, each with when it may leave, and whether the side they
+/// came from has closed.
+type Chunks = (VecDeque<(Instant, Vec<u8>)>, bool);
+
+/// What a pump holds, and a signal when more arrives.
+#[derive(Default)]
+struct Held {
+    chunks: Mutex<Chunks>,
+    arrived: Condvar,
+}
+
 /// Copies `from` to `to` on threads of its own, each chunk after `lag` and while the gate is
-/// open; when `from` closes, what is still held is dropped and `to` is closed.
+/// open; when `from` closes, a lagging relay drops what it still holds, and `to` is closed.
 fn pump(from: &TcpStream, to: &TcpStream, gate: Arc<Gate>, lag: Duration) {
     let (Ok(mut from), Ok(mut to)) = (from.try_clone(), to.try_clone()) else { return };
-    let held: Arc<(Mutex<(VecDeque<(Instant, Vec<u8>)>, bool)>, Condvar)> = Arc::default();
+    let held: Arc<Held> = Arc::default();
     let reader_held = held.clone();
     thread::spawn(move || {
         let mut buf = [0u8; 16 * 1024];
         loop {
             let n = from.read(&mut buf).unwrap_or(0);
-            let (lock, cv) = &*reader_held;
-            let mut q = lock.lock().unwrap_or_else(|e| e.into_inner());
+            let mut q = reader_held.chunks.lock().unwrap_or_else(|e| e.into_inner());
             if n == 0 {
                 if !lag.is_zero() {
                     q.0.clear();
                 }
                 q.1 = true;
-                cv.notify_all();
+                reader_held.arrived.notify_all();
                 return;
             }
             q.0.push_back((Instant::now() + lag, buf[..n].to_vec()));
-            cv.notify_all();
+            reader_held.arrived.notify_all();
         }
     });
     thread::spawn(move || loop {
-        let (lock, cv) = &*held;
         let chunk = {
-            let mut q = lock.lock().unwrap_or_else(|e| e.into_inner());
+            let mut q = held.chunks.lock().unwrap_or_else(|e| e.into_inner());
             loop {
                 if let Some(c) = q.0.pop_front() {
                     break Some(c);
@@ -95,7 +104,7 @@ fn pump(from: &TcpStream, to: &TcpStream, gate: Arc<Gate>, lag: Duration) {
                 if q.1 {
                     break None;
                 }
-                q = cv.wait(q).unwrap_or_else(|e| e.into_inner());
+                q = held.arrived.wait(q).unwrap_or_else(|e| e.into_inner());
             }
         };
         let Some((due, bytes)) = chunk else {
@@ -104,7 +113,7 @@ fn pump(from: &TcpStream, to: &TcpStream, gate: Arc<Gate>, lag: Duration) {
         };
         thread::sleep(due.saturating_duration_since(Instant::now()));
         gate.wait_open();
-        if lock.lock().unwrap_or_else(|e| e.into_inner()).1 && !lag.is_zero() {
+        if held.chunks.lock().unwrap_or_else(|e| e.into_inner()).1 && !lag.is_zero() {
             // The server died while this chunk was still held: it never leaves.
             let _ = to.shutdown(Shutdown::Both);
             return;

@@ -51,6 +51,10 @@ pub trait Service {
     fn promote(&mut self, node: &str) -> Result<(), String> {
         Err(format!("promoting {node} is not replayed for this design"))
     }
+    /// Moves the replay's start to suit the server's own clock (by default, leaves it).
+    fn align(&self, start: Instant) -> Instant {
+        start
+    }
     /// Stops or resumes everything a client's connection carries, heartbeats included.
     fn stop(&mut self, _client: &str, _stopped: bool) -> Result<(), String> {
         Ok(())
@@ -62,7 +66,7 @@ pub trait Service {
 /// Follows a schedule on a service, `scale` real milliseconds to each model millisecond, and
 /// returns what the clients heard.
 pub fn run(schedule: &Schedule, service: &mut dyn Service, scale: u64, ears: &Ears) -> Result<Heard, String> {
-    let start = Instant::now() + Duration::from_millis(100);
+    let start = service.align(Instant::now() + Duration::from_millis(100));
     let at = |ms: u64| start + Duration::from_millis(ms * scale);
     for step in &schedule.steps {
         std::thread::sleep(at(step.at_ms).saturating_duration_since(Instant::now()));

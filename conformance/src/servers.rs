@@ -203,13 +203,13 @@ pub fn zookeeper(tick_ms: u64) -> Result<Server, String> {
         .arg(dir.join("zoo.cfg"));
     let child = spawn(&mut cmd, &dir)?;
     let mut server = Server { name: "zookeeper", port, child, dir, pid_file: None };
-    wait(&mut server, Duration::from_secs(60), |port| zk_ruok(port))?;
+    wait(&mut server, Duration::from_secs(60), zk_answers)?;
     Ok(server)
 }
 
 /// Whether ZooKeeper answers a session request (a connect handshake, not a four-letter word,
 /// which the server may not allow).
-fn zk_ruok(port: u16) -> bool {
+fn zk_answers(port: u16) -> bool {
     let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else { return false };
     rt.block_on(async {
         let cluster = format!("127.0.0.1:{port}");

@@ -58,7 +58,12 @@ impl Kind for Zookeeper {
                 format!("must be between {} and {} (2 to 20 ticks of {tick} ms), got {timeout}", 2 * tick, 20 * tick),
             ));
         }
-        Ok(Rc::new(ZkDesign { values: values.clone(), session_timeout_ms: timeout, herd: values.choice("watch") == "lock_node" }))
+        Ok(Rc::new(ZkDesign {
+            values: values.clone(),
+            tick_ms: tick,
+            session_timeout_ms: timeout,
+            herd: values.choice("watch") == "lock_node",
+        }))
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
@@ -75,13 +80,14 @@ impl Kind for Zookeeper {
 #[derive(Debug)]
 pub struct ZkDesign {
     values: Values,
+    tick_ms: u64,
     session_timeout_ms: u64,
     herd: bool,
 }
 
 impl Protocol for ZkDesign {
     fn service(&self, _index: usize, _nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
-        Some(Box::new(Ensemble::new(self.session_timeout_ms, self.herd)))
+        Some(Box::new(Ensemble::new(self.tick_ms, self.session_timeout_ms, self.herd)))
     }
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
@@ -318,12 +324,15 @@ struct Znode {
 
 /// A ZooKeeper ensemble, as one service.
 pub struct Ensemble {
+    tick_ms: u64,
     session_timeout_ms: u64,
     herd: bool,
     zxid: u64,
     next_seq: u64,
     /// Live sessions: (client, expires at local ms).
     sessions: Vec<(NodeId, i64)>,
+    /// Clients whose session expired.
+    expired: Vec<NodeId>,
     /// Children of the lock node, in sequence order.
     children: Vec<Znode>,
     /// Waiters and the sequence they watch (`None`: the whole lock node).
@@ -331,9 +340,33 @@ pub struct Ensemble {
 }
 
 impl Ensemble {
-    /// Builds an ensemble with sessions of `session_timeout_ms`; `herd` watches the lock node.
-    pub fn new(session_timeout_ms: u64, herd: bool) -> Self {
-        Ensemble { session_timeout_ms, herd, zxid: 0, next_seq: 0, sessions: Vec::new(), children: Vec::new(), watches: Vec::new() }
+    /// Builds an ensemble ticking every `tick_ms`, with sessions of `session_timeout_ms`; `herd`
+    /// watches the lock node.
+    pub fn new(tick_ms: u64, session_timeout_ms: u64, herd: bool) -> Self {
+        let tick_ms = tick_ms.max(1);
+        Ensemble {
+            tick_ms,
+            session_timeout_ms,
+            herd,
+            zxid: 0,
+            next_seq: 0,
+            sessions: Vec::new(),
+            expired: Vec::new(),
+            children: Vec::new(),
+            watches: Vec::new(),
+        }
+    }
+
+    /// Hearing from a client keeps its session alive: it now expires at the first tick after a
+    /// whole timeout from now, as ZooKeeper's session tracker rounds it.
+    fn touch(&mut self, cx: &mut Cx, client: NodeId) {
+        let tick = self.tick_ms as i64;
+        let expires = ((cx.now + self.session_timeout_ms as i64) / tick + 1) * tick;
+        match self.sessions.iter_mut().find(|s| s.0 == client) {
+            Some(s) => s.1 = expires,
+            None => self.sessions.push((client, expires)),
+        }
+        cx.at(Timer::Expiry(client.0 as u64), expires);
     }
 
     /// Lists the children for `client`: it owns the lock if its znode is first, else it watches.
@@ -373,22 +406,23 @@ impl Ensemble {
         let due: Vec<NodeId> = self.sessions.iter().filter(|s| cx.now >= s.1).map(|s| s.0).collect();
         for client in due {
             self.sessions.retain(|s| s.0 != client);
+            self.expired.push(client);
             self.watches.retain(|w| w.0 != client);
             self.delete(cx, client, LockEnd::Expired);
         }
     }
 
     fn handle(&mut self, cx: &mut Cx, from: NodeId, msg: &ZkMsg) {
-        let session = self.sessions.iter().position(|s| s.0 == from);
+        let live = self.sessions.iter().any(|s| s.0 == from);
+        // A client opens its session with its first request; once expired, a session is dead
+        // and everything sent on it fails (a new one would be needed).
+        if !live && (self.expired.contains(&from) || *msg != ZkMsg::Create) {
+            return cx.send(from, Msg::lock(ZkMsg::SessionExpired));
+        }
+        self.touch(cx, from);
         match *msg {
             ZkMsg::Create if self.children.iter().any(|z| z.holder == from) => {}
             ZkMsg::Create => {
-                let expires = cx.now + self.session_timeout_ms as i64;
-                match session {
-                    Some(i) => self.sessions[i].1 = expires,
-                    None => self.sessions.push((from, expires)),
-                }
-                cx.at(Timer::Expiry(from.0 as u64), expires);
                 self.zxid += 1;
                 let seq = self.next_seq;
                 self.children.push(Znode { holder: from, seq, czxid: self.zxid, owner: false });
@@ -402,15 +436,7 @@ impl Ensemble {
                 self.check(cx, from);
             }
             ZkMsg::GetChildren => self.check(cx, from),
-            // A heartbeat keeps the session alive; after expiry the client is told so.
-            ZkMsg::Ping => match session {
-                Some(i) => {
-                    self.sessions[i].1 = cx.now + self.session_timeout_ms as i64;
-                    cx.at(Timer::Expiry(from.0 as u64), self.sessions[i].1);
-                    cx.send(from, Msg::lock(ZkMsg::Pong));
-                }
-                None => cx.send(from, Msg::lock(ZkMsg::SessionExpired)),
-            },
+            ZkMsg::Ping => cx.send(from, Msg::lock(ZkMsg::Pong)),
             ZkMsg::Delete { seq } => {
                 let mine = self.children.iter().any(|z| z.holder == from && z.seq == seq);
                 if mine {
@@ -493,6 +519,8 @@ impl LockClient for ZkClient {
                 Outcome::Pending
             }
             ZkMsg::Pong => Outcome::Renewed { until_local: Some(self.renew_sent_at + self.session_timeout_ms as i64) },
+            // Its delete failed with the session, whose znode is already gone.
+            ZkMsg::SessionExpired if view.held.is_none() && !view.acquiring => Outcome::Released,
             ZkMsg::SessionExpired => Outcome::Lost,
             ZkMsg::Deleted { .. } => Outcome::Released,
             ZkMsg::WatchFired { .. }
@@ -539,7 +567,7 @@ mod tests {
 
     #[test]
     fn each_waiter_watches_its_predecessor_and_one_wakes_per_release() {
-        let mut zk = Ensemble::new(1000, false);
+        let mut zk = Ensemble::new(100, 1000, false);
         assert_eq!(call(&mut zk, 0, 1, ZkMsg::Create), vec![to(1, ZkMsg::Owner { seq: 0, czxid: 1 })]);
         assert_eq!(call(&mut zk, 1, 2, ZkMsg::Create), vec![to(2, ZkMsg::Waiting { seq: 1, watching: Some(0) })]);
         assert_eq!(call(&mut zk, 2, 3, ZkMsg::Create), vec![to(3, ZkMsg::Waiting { seq: 2, watching: Some(1) })]);
@@ -551,7 +579,7 @@ mod tests {
 
     #[test]
     fn the_herd_variant_wakes_every_waiter_on_every_change() {
-        let mut zk = Ensemble::new(1000, true);
+        let mut zk = Ensemble::new(100, 1000, true);
         let woken = |out: Vec<(usize, Msg)>| {
             let mut w: Vec<usize> = out.iter().filter(|(_, m)| m.kind() == MsgKind::WakeUp).map(|(to, _)| *to).collect();
             w.sort_unstable();
@@ -570,15 +598,27 @@ mod tests {
     }
 
     #[test]
-    fn the_ensemble_expires_a_silent_session_and_deletes_its_znode() {
-        let mut zk = Ensemble::new(1000, false);
+    fn the_ensemble_expires_a_silent_session_on_a_tick_and_deletes_its_znode() {
+        let mut zk = Ensemble::new(100, 1000, false);
+        call(&mut zk, 5, 1, ZkMsg::Create);
+        call(&mut zk, 6, 2, ZkMsg::Create);
+        // Heard at 5: due at 1,005, expired at the next tick, 1,100.
+        assert!(!call(&mut zk, 1099, 2, ZkMsg::Ping).contains(&to(2, ZkMsg::WatchFired { deleted: 0 })));
+        assert!(call(&mut zk, 1100, 2, ZkMsg::Ping).contains(&to(2, ZkMsg::WatchFired { deleted: 0 })));
+        // Client 1 learns of the expiry only when it next talks to the ensemble, and nothing
+        // more runs on that session.
+        assert_eq!(call(&mut zk, 1500, 1, ZkMsg::Ping), vec![to(1, ZkMsg::SessionExpired)]);
+        assert_eq!(call(&mut zk, 1600, 1, ZkMsg::Delete { seq: 0 }), vec![to(1, ZkMsg::SessionExpired)]);
+        assert_eq!(call(&mut zk, 1700, 1, ZkMsg::Create), vec![to(1, ZkMsg::SessionExpired)]);
+    }
+
+    #[test]
+    fn every_request_keeps_the_session_alive() {
+        let mut zk = Ensemble::new(100, 1000, false);
         call(&mut zk, 0, 1, ZkMsg::Create);
         call(&mut zk, 0, 2, ZkMsg::Create);
-        call(&mut zk, 900, 2, ZkMsg::Ping);
-        let out = call(&mut zk, 1000, 2, ZkMsg::Ping);
-        assert!(out.contains(&to(2, ZkMsg::WatchFired { deleted: 0 })));
-        // Client 1 learns of the expiry only when it next talks to the ensemble.
-        assert_eq!(call(&mut zk, 1500, 1, ZkMsg::Ping), vec![to(1, ZkMsg::SessionExpired)]);
+        call(&mut zk, 900, 1, ZkMsg::GetChildren);
+        assert_eq!(call(&mut zk, 1500, 1, ZkMsg::Ping), vec![to(1, ZkMsg::Pong)], "listing the children counted as a heartbeat");
     }
 
     #[test]
