@@ -104,6 +104,8 @@ fn label(v: &Value) -> String {
             Value::Bool(true) => {}
             Value::Bool(false) if k == "done" => out.push_str(" ✗"),
             Value::Bool(false) => out.push_str(&format!(" not {k}")),
+            // Whose number it is goes unsaid for the reply's own identifier, said for another's.
+            Value::Number(n) if ["behind", "watching", "deleted", "created"].contains(&k.as_str()) => out.push_str(&format!(" {k} #{n}")),
             Value::Number(n) if family(op, k).is_some() => out.push_str(&format!(" #{n}")),
             Value::Number(n) => out.push_str(&format!(" {k}={n}")),
             Value::String(s) => out.push_str(&format!(" {s}")),

@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// Where every scratch directory of this run lives; `scripts/conformance` removes what a killed
+/// How every scratch directory of a run is named; `scripts/conformance` removes what a killed
 /// run leaves behind.
 pub const SCRATCH_PREFIX: &str = "lockstep-conformance";
 
@@ -64,7 +64,10 @@ fn spawn(cmd: &mut Command, dir: &Path) -> Result<Child, String> {
     let log = std::fs::File::create(dir.join("server.log")).map_err(|e| e.to_string())?;
     let err = log.try_clone().map_err(|e| e.to_string())?;
     cmd.stdin(Stdio::null()).stdout(log).stderr(err);
-    cmd.spawn().map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))
+    let child = cmd.spawn().map_err(|e| format!("cannot start {:?}: {e}", cmd.get_program()))?;
+    // `scripts/conformance` stops what a killed run leaves behind by this file.
+    let _ = std::fs::write(dir.join("server.pid"), child.id().to_string());
+    Ok(child)
 }
 
 /// Waits until `ready` says yes, up to `limit`, or says what the server logged.
