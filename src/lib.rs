@@ -16,6 +16,8 @@
 //!   Mermaid text.
 //! - [`edit`]: changes to a scenario as actions on its JSON document, undo and redo, share
 //!   links, and how an edit changed the outcome.
+//! - [`search`]: finding a failure: fault schedules added to a scenario, searched, judged and
+//!   shrunk to the smallest story (pure).
 //! - `ui` (browser only) is a thin Yew app over the rest.
 
 pub mod design;
@@ -25,4 +27,5 @@ pub mod engine;
 pub mod error;
 pub mod present;
 pub mod scenario;
+pub mod search;
 pub mod ui;

@@ -90,3 +90,31 @@ fn a_waiting_session_runs_nothing_else_and_a_terminated_one_runs_nothing_at_all(
     assert_eq!(ended, vec![1_555, 1_565], "A's SELECT 1 and its unlock both fail");
     assert!(!t.events.iter().any(|e| carries(e, PgMsg::Unlocked { done: false, commit: false })));
 }
+
+#[test]
+fn a_paused_server_handles_a_sessions_statements_in_the_order_they_were_sent() {
+    // Found by the failure search: with the server paused from 1,065 to 1,565 ms, B's unlock
+    // (sent at 1,560) arrived as the server resumed and was handled before B's UPDATE (sent at
+    // 1,060), so the update committed after the lock was gone. A connection delivers in order.
+    let lesson = lockstep::scenario::lessons::find("pg-same-database").expect("lesson");
+    let mut doc = lockstep::edit::written::written(&lesson.scenario);
+    let fault = r#"{"fault": "pause", "at_ms": 1065, "node": "P", "for_ms": 500}"#;
+    let text = lockstep::edit::doc::write(&doc, None).replace(r#""faults":["#, &format!(r#""faults":[{fault},"#));
+    assert!(text.contains(fault), "the pause is in the scenario");
+    doc = lockstep::scenario::json::parse(&text).expect("valid JSON");
+    let ran = run_json(&lockstep::edit::doc::write(&doc, None));
+    let handled: Vec<(u64, String)> = ran
+        .trace
+        .events
+        .iter()
+        .filter(|e| ran.trace.name(e.node) == "PostgreSQL")
+        .filter_map(|e| match &e.kind {
+            EventKind::Deliver { from, msg, .. } if ran.trace.name(*from) == "Client B" => Some((e.at_ms, format!("{msg:?}"))),
+            _ => None,
+        })
+        .collect();
+    let update = handled.iter().position(|h| h.1.contains("Write")).expect("B's update");
+    let unlock = handled.iter().position(|h| h.1.contains("unlock")).expect("B's unlock");
+    assert!(update < unlock, "{handled:?}");
+    assert!(ran.trace.verdict.safe, "the rows are guarded by the session");
+}

@@ -2,11 +2,15 @@
 
 use lockstep::design::{Design, REGISTRY};
 use lockstep::diagram::{self, mermaid, svg};
+use lockstep::engine::Spec;
 use lockstep::engine::{self, Trace};
 use lockstep::error::ScenarioError;
 use lockstep::present::Words;
-use lockstep::scenario::{self, compare, lessons, Lesson};
+use lockstep::scenario::{self, compare, lessons, Lesson, Scenario};
 use std::process::ExitCode;
+
+#[path = "lockstep/search.rs"]
+mod search;
 use std::rc::Rc;
 
 const HELP: &str = "\
@@ -21,16 +25,32 @@ USAGE:
     lockstep compare                      run every fault schedule against every design and
                                           print the table of outcomes (a cell runs on its own
                                           as `lockstep run compare-<schedule>-<design>`)
+    lockstep search <TARGET> [options]    look for a fault schedule that makes the scenario
+                                          (a lesson, file, link or comparison cell) fail, and
+                                          shrink it to the smallest story
 
-OPTIONS:
+OPTIONS (run):
     --format FORMAT      text (fixed-column trace, the default), json, svg (the diagram) or mermaid
     --seed N             override the scenario's seed
     -h, --help           show this help
 
+OPTIONS (search):
+    --faults LIST        the kinds of fault to add, comma-separated: pause, delay, partition,
+                         crash, clock-jump, drift (default: all)
+    --max-faults N       the most faults one schedule adds, 1 to 4 (default 2)
+    --budget N           the most schedules to run (default 20000)
+    --seed N             the random schedules' seed (default 1)
+    --pause-ms, --partition-ms, --crash-ms, --delay-ms, --jump-ms N
+                         the largest fault of each kind (defaults 5000, 10000, 5000, 2000, 3000)
+    --drift-ppm N        the largest clock drift, in millionths (default 500000)
+    --stall-ms N         a client waiting longer for the lock is a failure (default 5000)
+    --format FORMAT      text (the default) or json
+    --out FILE           write the shrunk scenario to FILE (JSON), to run, open or share
+
 EXIT STATUS:
-    0 the run finished (safe or unsafe: the verdict is in the output)
-    1 the scenario or file is invalid, or the run hit a limit
-    2 the command line is wrong
+    0 the run finished (safe or unsafe: the verdict is in the output); the search found nothing
+    1 the scenario or file is invalid, or the run hit a limit; the search found a failure
+    2 the command line is wrong (for search, also a scenario it cannot read)
 ";
 
 enum Format {
@@ -40,10 +60,12 @@ enum Format {
     Mermaid,
 }
 
-/// Why the command stopped: a bad command line (exit 2) or a scenario problem (exit 1).
+/// Why the command stopped: a bad command line (exit 2), a scenario problem (exit 1), or a
+/// search that found a failure (its report, on standard output, exit 1).
 enum Failure {
     Usage(String),
     Scenario(String),
+    Found(String),
 }
 
 impl From<ScenarioError> for Failure {
@@ -69,16 +91,8 @@ fn read_file(path: &str) -> Result<String, Failure> {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match dispatch(&args) {
-        Ok(out) => {
-            // A reader that stops early (`| head`) is not an error.
-            match std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes()) {
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    eprintln!("lockstep: cannot write the output: {e}");
-                    ExitCode::from(1)
-                }
-                _ => ExitCode::SUCCESS,
-            }
-        }
+        Ok(out) => print(&out, ExitCode::SUCCESS),
+        Err(Failure::Found(out)) => print(&out, ExitCode::from(1)),
         Err(Failure::Usage(m)) => {
             eprintln!("lockstep: {m} (try --help)");
             ExitCode::from(2)
@@ -87,6 +101,17 @@ fn main() -> ExitCode {
             eprintln!("lockstep: {m}");
             ExitCode::from(1)
         }
+    }
+}
+
+/// Writes the output; a reader that stops early (`| head`) is not an error.
+fn print(out: &str, code: ExitCode) -> ExitCode {
+    match std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            eprintln!("lockstep: cannot write the output: {e}");
+            ExitCode::from(1)
+        }
+        _ => code,
     }
 }
 
@@ -129,6 +154,15 @@ fn dispatch(args: &[String]) -> Result<String, Failure> {
                 Format::Svg => svg::render(&diagram::layout(&words), &title, true) + "\n",
                 Format::Mermaid => mermaid::render(&words),
             })
+        }
+        Some("search") => {
+            let target =
+                args.get(1).ok_or_else(|| Failure::Usage("search needs a lesson id, a file, a link or a comparison cell".into()))?;
+            let (scenario, _) = load(target).map_err(|e| match e {
+                Failure::Scenario(m) => Failure::Usage(m),
+                other => other,
+            })?;
+            search::search(&scenario, &args[2..])
         }
         Some(other) => Err(Failure::Usage(format!("unknown command {other:?}"))),
     }
@@ -173,14 +207,25 @@ fn json(words: &Words) -> String {
 
 /// Runs a lesson, a comparison cell or a scenario file, returning its title, design and trace.
 fn run(target: &str, seed: Option<u64>) -> Result<(String, Rc<dyn Design>, Trace), Failure> {
-    if target.starts_with("compare-") {
-        if seed.is_some() {
-            return Err(Failure::Scenario("a comparison cell has a fixed seed".into()));
-        }
-        let (_, scenario, trace) = compare::cell_by_id(target)?;
-        return Ok((scenario.title, scenario.lock.design, trace));
+    if target.starts_with("compare-") && seed.is_some() {
+        return Err(Failure::Scenario("a comparison cell has a fixed seed".into()));
     }
-    let (scenario, mut spec) = if let Some(size) = target.strip_prefix("stress-") {
+    let (scenario, mut spec) = load(target)?;
+    if let Some(seed) = seed {
+        spec.seed = seed;
+    }
+    let title = if scenario.title.is_empty() { target.to_string() } else { scenario.title };
+    let trace = engine::run(&spec).map_err(ScenarioError::from)?;
+    Ok((title, scenario.lock.design, trace))
+}
+
+/// Reads a lesson, a comparison cell, a generated stress run, a link or a scenario file.
+fn load(target: &str) -> Result<(Scenario, Spec), Failure> {
+    Ok(if target.starts_with("compare-") {
+        let (_, scenario, _) = compare::cell_by_id(target)?;
+        let spec = scenario::validate::compile(&scenario)?;
+        (scenario, spec)
+    } else if let Some(size) = target.strip_prefix("stress-") {
         let events = size.parse().map_err(|_| Failure::Usage(format!("{target}: stress-N needs a whole number of events")))?;
         scenario::stress::stress(events)?
     } else if let Some((_, link)) = target.split_once("#/edit/") {
@@ -193,11 +238,5 @@ fn run(target: &str, seed: Option<u64>) -> Result<(String, Rc<dyn Design>, Trace
     } else {
         let lesson = lessons::find(target)?;
         (lesson.scenario, lesson.spec)
-    };
-    if let Some(seed) = seed {
-        spec.seed = seed;
-    }
-    let title = if scenario.title.is_empty() { target.to_string() } else { scenario.title };
-    let trace = engine::run(&spec).map_err(ScenarioError::from)?;
-    Ok((title, scenario.lock.design, trace))
+    })
 }

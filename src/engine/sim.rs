@@ -218,8 +218,10 @@ impl<'s> Sim<'s> {
                 if self.nodes[node.0].status == (Status::Paused { until_ms: self.now_ms }) {
                     self.nodes[node.0].status = Status::Up;
                     self.record(node, EventKind::PauseEnd);
+                    // What waited is handled now, in the order it arrived, before anything due
+                    // at this same moment: a connection delivers in order.
                     for held in std::mem::take(&mut self.nodes[node.0].held) {
-                        self.schedule(self.now_ms, held);
+                        self.step(held);
                     }
                 }
             }

@@ -1,0 +1,197 @@
+//! The faults a search adds to a scenario: each with a time, a target and one magnitude that
+//! shrinking can make smaller.
+
+use crate::scenario::format::{Fault, Participant, Scenario};
+use serde::Serialize;
+
+/// The kinds of fault a search may add.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    Pause,
+    Delay,
+    Partition,
+    Crash,
+    ClockJump,
+    Drift,
+}
+
+impl Class {
+    /// Every class, in the order they are listed and searched.
+    pub const ALL: [Class; 6] = [Class::Pause, Class::Delay, Class::Partition, Class::Crash, Class::ClockJump, Class::Drift];
+
+    /// Returns the class's name on the command line.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Class::Pause => "pause",
+            Class::Delay => "delay",
+            Class::Partition => "partition",
+            Class::Crash => "crash",
+            Class::ClockJump => "clock-jump",
+            Class::Drift => "drift",
+        }
+    }
+
+    /// Names the class in a sentence, plural.
+    pub fn plural(self) -> &'static str {
+        match self {
+            Class::Pause => "pauses",
+            Class::Delay => "message delays",
+            Class::Partition => "partitions",
+            Class::Crash => "crashes and restarts",
+            Class::ClockJump => "clock jumps",
+            Class::Drift => "clock drift",
+        }
+    }
+}
+
+/// Which way a partition cuts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Cut {
+    /// Nothing from the node reaches the others.
+    Outgoing,
+    /// Nothing from the others reaches the node.
+    Incoming,
+    Both,
+}
+
+/// One fault the search adds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "fault", rename_all = "snake_case")]
+pub enum Added {
+    /// The node stops the world for `ms`.
+    Pause { at_ms: u64, node: String, ms: u64 },
+    /// The next message from `from` to `to` sent at or after `at_ms` takes `ms` longer.
+    Delay { at_ms: u64, from: String, to: String, ms: u64 },
+    /// The node is cut off from every other participant for `ms`.
+    Partition { at_ms: u64, node: String, cut: Cut, ms: u64 },
+    /// The node crashes and comes back after `ms` without its state.
+    Crash { at_ms: u64, node: String, ms: u64 },
+    /// The node's clock jumps by `ms` (negative: back).
+    ClockJump { at_ms: u64, node: String, ms: i64 },
+    /// The node's clock runs fast (or slow, negative) by `ppm` millionths, from the start.
+    Drift { node: String, ppm: i64 },
+}
+
+impl Added {
+    /// Returns the fault's class.
+    pub fn class(&self) -> Class {
+        match self {
+            Added::Pause { .. } => Class::Pause,
+            Added::Delay { .. } => Class::Delay,
+            Added::Partition { .. } => Class::Partition,
+            Added::Crash { .. } => Class::Crash,
+            Added::ClockJump { .. } => Class::ClockJump,
+            Added::Drift { .. } => Class::Drift,
+        }
+    }
+
+    /// Returns when the fault starts (drift is there from the start).
+    pub fn at_ms(&self) -> u64 {
+        match *self {
+            Added::Pause { at_ms, .. }
+            | Added::Delay { at_ms, .. }
+            | Added::Partition { at_ms, .. }
+            | Added::Crash { at_ms, .. }
+            | Added::ClockJump { at_ms, .. } => at_ms,
+            Added::Drift { .. } => 0,
+        }
+    }
+
+    /// Returns the fault moved to `at_ms`.
+    pub fn at(&self, t: u64) -> Added {
+        let mut f = self.clone();
+        match &mut f {
+            Added::Pause { at_ms, .. }
+            | Added::Delay { at_ms, .. }
+            | Added::Partition { at_ms, .. }
+            | Added::Crash { at_ms, .. }
+            | Added::ClockJump { at_ms, .. } => *at_ms = t,
+            Added::Drift { .. } => {}
+        }
+        f
+    }
+
+    /// Returns the fault's size: a length, a delay, a jump or a drift, signed.
+    pub fn magnitude(&self) -> i64 {
+        match *self {
+            Added::Pause { ms, .. } | Added::Delay { ms, .. } | Added::Partition { ms, .. } | Added::Crash { ms, .. } => ms as i64,
+            Added::ClockJump { ms, .. } => ms,
+            Added::Drift { ppm, .. } => ppm,
+        }
+    }
+
+    /// Returns the fault with another size.
+    pub fn sized(&self, m: i64) -> Added {
+        let mut f = self.clone();
+        match &mut f {
+            Added::Pause { ms, .. } | Added::Delay { ms, .. } | Added::Partition { ms, .. } | Added::Crash { ms, .. } => {
+                *ms = m.unsigned_abs()
+            }
+            Added::ClockJump { ms, .. } => *ms = m,
+            Added::Drift { ppm, .. } => *ppm = m,
+        }
+        f
+    }
+
+    /// Adds the fault to a scenario, as the faults of its file would be written.
+    pub fn apply(&self, s: &mut Scenario) {
+        let t = self.at_ms() as i64;
+        match self {
+            Added::Pause { node, ms, .. } => s.faults.push(Fault::Pause { at_ms: t, node: node.clone(), for_ms: *ms as i64 }),
+            Added::Delay { from, to, ms, .. } => {
+                s.faults.push(Fault::DelayMessage { at_ms: t, from: from.clone(), to: to.clone(), extra_ms: *ms as i64 })
+            }
+            Added::Partition { node, cut, ms, .. } => {
+                let others: Vec<String> = s.participants.iter().map(|p| p.id().to_string()).filter(|id| id != node).collect();
+                let me = vec![node.clone()];
+                let (from, to) = if *cut == Cut::Incoming { (others, me) } else { (me, others) };
+                s.faults.push(Fault::Partition { at_ms: t, from, to, two_way: *cut == Cut::Both, for_ms: *ms as i64 });
+            }
+            Added::Crash { node, ms, .. } => {
+                s.faults.push(Fault::Crash { at_ms: t, node: node.clone() });
+                s.faults.push(Fault::Restart { at_ms: t + *ms as i64, node: node.clone(), keep_state: false });
+            }
+            Added::ClockJump { node, ms, .. } => s.faults.push(Fault::ClockJump { at_ms: t, node: node.clone(), by_ms: *ms }),
+            Added::Drift { node, ppm } => {
+                if let Some(p) = s.participants.iter_mut().find(|p| p.id() == node) {
+                    let (Participant::Client { clock, .. } | Participant::LockService { clock, .. } | Participant::Resource { clock, .. }) =
+                        p;
+                    clock.drift_ppm = *ppm;
+                }
+            }
+        }
+    }
+
+    /// Says what the fault does, naming its participants as the scenario does.
+    pub fn describe(&self, s: &Scenario) -> String {
+        let name = |id: &str| s.participants.iter().find(|p| p.id() == id).map_or(id.to_string(), |p| p.name().to_string());
+        let at = crate::present::number::ms(self.at_ms());
+        match self {
+            Added::Pause { node, ms, .. } => format!("{} pauses at {at} for {}", name(node), crate::present::number::ms(*ms)),
+            Added::Delay { from, to, ms, .. } => {
+                format!("the next message from {} to {} after {at} takes {} longer", name(from), name(to), crate::present::number::ms(*ms))
+            }
+            Added::Partition { node, cut, ms, .. } => {
+                let how = match cut {
+                    Cut::Outgoing => "nothing it sends arrives",
+                    Cut::Incoming => "nothing sent to it arrives",
+                    Cut::Both => "cut off both ways",
+                };
+                format!("{} is partitioned at {at} for {} ({how})", name(node), crate::present::number::ms(*ms))
+            }
+            Added::Crash { node, ms, .. } => {
+                format!("{} crashes at {at} and restarts {} later without its state", name(node), crate::present::number::ms(*ms))
+            }
+            Added::ClockJump { node, ms, .. } => {
+                let dir = if *ms < 0 { "back" } else { "forward" };
+                format!("{}'s clock jumps {dir} by {} at {at}", name(node), crate::present::number::ms(ms.unsigned_abs()))
+            }
+            Added::Drift { node, ppm } => {
+                let pct = *ppm as f64 / 10_000.0;
+                format!("{}'s clock runs {} by {:.1}%", name(node), if *ppm < 0 { "slow" } else { "fast" }, pct.abs())
+            }
+        }
+    }
+}

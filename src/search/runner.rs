@@ -1,0 +1,238 @@
+//! The search itself: the base run, the systematic pass, random schedules, and the write-up of
+//! a failure once it is shrunk.
+
+use super::fault::{Added, Class};
+use super::judge::{self, Failure};
+use super::shrink;
+use super::space::{self, Bounds};
+use crate::engine::rng::Rng;
+use crate::engine::{self, Trace};
+use crate::error::ScenarioError;
+use crate::present::number::ms;
+use crate::present::Words;
+use crate::scenario::format::Scenario;
+use crate::scenario::validate::compile;
+
+/// A failing schedule, shrunk.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The faults added to the scenario, after shrinking.
+    pub added: Vec<Added>,
+    /// The faults as first found.
+    pub first: Vec<Added>,
+    pub failure: Failure,
+    /// What went wrong, in a sentence, and when.
+    pub sentence: String,
+    /// The scenario with the shrunk faults added: an ordinary scenario to open, run and share.
+    pub scenario: Scenario,
+    /// Schedules run before the first failure (counting it), and runs spent shrinking.
+    pub runs_to_first: usize,
+    pub shrink_runs: usize,
+}
+
+/// Where a search stands.
+#[derive(Clone, Debug)]
+pub enum State {
+    Searching,
+    Found(Box<Found>),
+    /// The budget is spent and nothing failed.
+    Exhausted,
+}
+
+/// A search in progress.
+pub struct Search {
+    base: Scenario,
+    bounds: Bounds,
+    grid: Vec<Added>,
+    /// How many grid faults the systematic pass tries: at most half the budget.
+    systematic: usize,
+    targets: space::Targets,
+    horizon_ms: u64,
+    rng: Rng,
+    tried: usize,
+    state: State,
+}
+
+impl Search {
+    /// Prepares a search of `base` within `bounds`; the base run itself is the first schedule.
+    pub fn new(base: &Scenario, bounds: Bounds) -> Result<Search, ScenarioError> {
+        check_bounds(&bounds)?;
+        let trace = engine::run(&compile(base)?).map_err(|e| ScenarioError::new("limits", format!("{e:?}")))?;
+        let targets = space::Targets::of(base, &trace);
+        let grid = space::grid(&bounds, &targets, &space::times(&trace));
+        let systematic = grid.len().min(bounds.budget / 2);
+        let horizon_ms = trace.events.last().map_or(0, |e| e.at_ms) + 1_000;
+        let rng = Rng::derive(bounds.seed, "search");
+        Ok(Search { base: base.clone(), bounds, grid, systematic, targets, horizon_ms, rng, tried: 0, state: State::Searching })
+    }
+
+    /// Runs up to `n` more schedules (and shrinks a failure as soon as one is found); returns
+    /// where the search stands.
+    pub fn step(&mut self, n: usize) -> &State {
+        for _ in 0..n {
+            if !matches!(self.state, State::Searching) {
+                break;
+            }
+            if self.tried >= self.bounds.budget.max(1) {
+                self.state = State::Exhausted;
+                break;
+            }
+            let schedule = self.next();
+            self.tried += 1;
+            if let Some((failure, _)) = self.run(&schedule) {
+                self.state = State::Found(Box::new(self.finish(schedule, failure)));
+            }
+        }
+        &self.state
+    }
+
+    /// The next schedule: the base run, then the grid, then random schedules.
+    fn next(&mut self) -> Vec<Added> {
+        match self.tried {
+            0 => Vec::new(),
+            i if i <= self.systematic => {
+                // Spread the systematic pass over the whole grid when the budget cannot cover it.
+                let stride = self.grid.len() as f64 / self.systematic as f64;
+                vec![self.grid[((i - 1) as f64 * stride) as usize].clone()]
+            }
+            _ => space::random(&mut self.rng, &self.bounds, &self.targets, self.horizon_ms),
+        }
+    }
+
+    /// Runs the base scenario with `added` faults and judges it.
+    fn run(&self, added: &[Added]) -> Option<(Failure, u64)> {
+        let trace = self.trace(added)?;
+        judge::judge(&trace, self.bounds.stall_ms)
+    }
+
+    fn with(&self, added: &[Added]) -> Scenario {
+        let mut s = self.base.clone();
+        for f in added {
+            f.apply(&mut s);
+        }
+        s
+    }
+
+    /// The run of the base scenario with `added` faults, if the faults make a valid scenario
+    /// and the run stays within its limits.
+    fn trace(&self, added: &[Added]) -> Option<Trace> {
+        engine::run(&compile(&self.with(added)).ok()?).ok()
+    }
+
+    /// Shrinks a failing schedule and writes it up as a scenario.
+    fn finish(&self, first: Vec<Added>, failure: Failure) -> Found {
+        let (added, shrink_runs) = shrink::shrink(&first, |c| self.run(c).map(|f| f.0) == Some(failure));
+        let mut scenario = self.with(&added);
+        let trace = self.trace(&added).expect("the shrunk schedule ran while shrinking");
+        let sentence = describe_failure(&trace, &scenario, failure, self.bounds.stall_ms);
+        let faults: Vec<String> = added.iter().map(|f| f.describe(&self.base)).collect();
+        let cause = if faults.is_empty() { "Without any added fault".to_string() } else { capital(&join(&faults)) };
+        scenario.id = format!("found-{}", self.base.id);
+        scenario.title = format!("A failure found in: {}", self.base.title);
+        scenario.intro = format!("{cause}: {sentence} The search found this among {} schedules and shrank it.", self.tried);
+        Found { added, first, failure, sentence, scenario, runs_to_first: self.tried, shrink_runs }
+    }
+
+    /// How many schedules have run.
+    pub fn tried(&self) -> usize {
+        self.tried
+    }
+
+    /// The bounds searched.
+    pub fn bounds(&self) -> &Bounds {
+        &self.bounds
+    }
+
+    /// Says exactly what was searched, and what the search did not exercise.
+    pub fn searched(&self) -> String {
+        let b = &self.bounds;
+        let sizes: Vec<String> = b
+            .classes
+            .iter()
+            .map(|&c| match c {
+                Class::ClockJump => format!("clock jumps up to ±{}", ms(b.jump_ms)),
+                Class::Drift => format!("clock drift up to ±{}%", b.drift_ppm / 10_000),
+                _ => format!("{} up to {}", c.plural(), ms(b.limit(c))),
+            })
+            .collect();
+        let skipped: Vec<&str> = Class::ALL.iter().filter(|c| !b.classes.contains(c)).map(|c| c.plural()).collect();
+        let mut text = format!(
+            "No failure among {} schedules of up to {} fault{}: {} (a client waiting more than {} for the lock counts as a failure).",
+            self.tried,
+            b.max_faults,
+            if b.max_faults == 1 { "" } else { "s" },
+            join(&sizes),
+            ms(b.stall_ms)
+        );
+        if !skipped.is_empty() {
+            text.push_str(&format!(" Not searched: {}.", join(&skipped.iter().map(|s| s.to_string()).collect::<Vec<_>>())));
+        }
+        if let Some(g) = &self.base.guarantees {
+            text.push_str(&format!(
+                " The search adds faults to this scenario's clients and servers; it does not change its stated assumptions: {}",
+                g.assumes
+            ));
+        }
+        text
+    }
+}
+
+/// Refuses bounds a search cannot use, naming the field.
+fn check_bounds(b: &Bounds) -> Result<(), ScenarioError> {
+    let bad = |field: &str, problem: String| Err(ScenarioError::new(field, problem));
+    if b.classes.is_empty() {
+        return bad("faults", "name at least one kind of fault".into());
+    }
+    if !(1..=4).contains(&b.max_faults) {
+        return bad("max_faults", format!("must be between 1 and 4, got {}", b.max_faults));
+    }
+    if !(1..=10_000_000).contains(&b.budget) {
+        return bad("budget", format!("must be between 1 and 10,000,000, got {}", b.budget));
+    }
+    for (field, v) in [
+        ("pause_ms", b.pause_ms),
+        ("partition_ms", b.partition_ms),
+        ("crash_ms", b.crash_ms),
+        ("delay_ms", b.delay_ms),
+        ("jump_ms", b.jump_ms),
+    ] {
+        if !(1..=3_600_000).contains(&v) {
+            return bad(field, format!("must be between 1 and 3,600,000 ms, got {v}"));
+        }
+    }
+    if !(1_000..=500_000).contains(&b.drift_ppm) {
+        return bad("drift_ppm", format!("must be between 1,000 and 500,000, got {}", b.drift_ppm));
+    }
+    if !(1..=3_600_000).contains(&b.stall_ms) {
+        return bad("stall_ms", format!("must be between 1 and 3,600,000 ms, got {}", b.stall_ms));
+    }
+    Ok(())
+}
+
+/// Says what failed in the run, in a sentence.
+fn describe_failure(trace: &Trace, s: &Scenario, failure: Failure, stall_ms: u64) -> String {
+    let words = Words::new(trace, &*s.lock.design);
+    match failure {
+        Failure::Safety(kind) => trace
+            .verdict
+            .findings
+            .iter()
+            .find(|f| f.kind() == kind)
+            .map_or_else(String::new, |f| format!("{} at {}.", capital(&words.finding(f)), ms(f.at_ms))),
+        Failure::Liveness => format!("a client waited more than {} for the lock.", ms(stall_ms)),
+    }
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    c.next().map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
+}
+
+/// Joins phrases with commas and a final "and".
+fn join(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
