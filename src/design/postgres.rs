@@ -400,8 +400,12 @@ impl PgServer {
 
     fn handle(&mut self, cx: &mut Cx, from: NodeId, msg: &PgMsg, alive: bool) {
         if self.ended.contains(&from) {
-            // The connection is closed: every statement fails.
-            return cx.send(from, Msg::lock(PgMsg::SessionEnded));
+            if *msg != PgMsg::Lock {
+                // The connection is closed: every statement fails.
+                return cx.send(from, Msg::lock(PgMsg::SessionEnded));
+            }
+            // A new lock call comes on a new connection, with a new session.
+            self.ended.retain(|c| *c != from);
         }
         match *msg {
             PgMsg::KeepAlive if alive => {
@@ -491,9 +495,13 @@ impl Actor for PgServer {
     fn on_crash(&mut self, _cx: &mut Cx) {}
 
     fn on_restart(&mut self, cx: &mut Cx, _keep_state: bool) {
-        // A restarted server has no sessions: every advisory lock is gone.
-        self.sessions.clear();
-        self.waiters.clear();
+        // A restarted server has no sessions: every advisory lock is gone, and every client's
+        // connection was reset, so a waiting lock call fails at once.
+        let known: Vec<NodeId> = self.sessions.drain(..).map(|s| s.0).collect();
+        for w in std::mem::take(&mut self.waiters) {
+            cx.send(w, Msg::lock(PgMsg::SessionEnded));
+        }
+        self.ended.extend(known);
         self.free(cx, LockEnd::LostOnRestart);
     }
 }
@@ -533,6 +541,8 @@ impl LockClient for PgClient {
             PgMsg::Alive => Outcome::Renewed { until_local: self.until(self.renew_sent_at) },
             // Its unlock failed with the session: nothing is left to release.
             PgMsg::SessionEnded if view.held.is_none() && !view.acquiring => Outcome::Released,
+            // Its lock call failed as the server restarted: try again, on a new connection.
+            PgMsg::SessionEnded if view.acquiring => Outcome::Refused,
             PgMsg::SessionEnded => Outcome::Lost,
             PgMsg::Unlocked { .. } => Outcome::Released,
             PgMsg::Lock | PgMsg::KeepAlive | PgMsg::Unlock | PgMsg::Commit => Outcome::Pending,
@@ -617,7 +627,19 @@ mod tests {
         call(&mut pg, 0, 1, PgMsg::Lock);
         call(&mut pg, 1000, 2, PgMsg::KeepAlive);
         assert_eq!(call(&mut pg, 1001, 1, PgMsg::Unlock), vec![to(1, PgMsg::SessionEnded)]);
-        assert_eq!(call(&mut pg, 1002, 1, PgMsg::Lock), vec![to(1, PgMsg::SessionEnded)]);
+        // A new lock call is a new connection and a new session.
+        assert_eq!(call(&mut pg, 1002, 1, PgMsg::Lock), vec![to(1, PgMsg::Locked)]);
+    }
+
+    #[test]
+    fn a_restart_fails_every_waiting_lock_call() {
+        let mut pg = PgServer::new(None, false);
+        call(&mut pg, 0, 1, PgMsg::Lock);
+        call(&mut pg, 1, 2, PgMsg::Lock);
+        let out = sent(&testing::restart(&mut pg, 10));
+        assert_eq!(out, vec![to(2, PgMsg::SessionEnded)], "the waiter's connection was reset");
+        assert_eq!(call(&mut pg, 11, 1, PgMsg::Unlock), vec![to(1, PgMsg::SessionEnded)], "the holder's session is gone");
+        assert_eq!(call(&mut pg, 12, 2, PgMsg::Lock), vec![to(2, PgMsg::Locked)], "a new session takes the free lock");
     }
 
     #[test]

@@ -105,6 +105,13 @@ pub(crate) mod testing {
         out
     }
 
+    /// Restarts the node without its state at local time `now` and returns every command written.
+    pub fn restart(node: &mut dyn Actor, now: i64) -> Vec<Command> {
+        let (mut rng, mut out) = (Rng::new(0), Vec::new());
+        node.on_restart(&mut Cx { me: NodeId(99), now, rng: &mut rng, out: &mut out }, false);
+        out
+    }
+
     /// Returns the messages among `out`, as (recipient, message).
     pub fn sent(out: &[Command]) -> Vec<(usize, Msg)> {
         out.iter().filter_map(|c| if let Command::Send { to, msg } = c { Some((to.0, msg.clone())) } else { None }).collect()

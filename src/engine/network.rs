@@ -1,4 +1,5 @@
 //! The network: per-link latency and loss, partitions and slow links that come and go over time.
+//! Each link delivers in the order it was sent, as a connection does.
 
 use super::event::DropReason;
 use super::ids::NodeId;
@@ -47,12 +48,15 @@ pub struct Network {
     cuts: Vec<Cut>,
     slows: Vec<Slow>,
     armed: Vec<Armed>,
+    /// The latest arrival scheduled on each link: a link delivers in order, as a TCP
+    /// connection does, so a delayed message holds back those sent after it.
+    last_arrival: Vec<((NodeId, NodeId), u64)>,
 }
 
 impl Network {
     /// Builds a network with its own random stream.
     pub fn new(spec: NetworkSpec, rng: Rng) -> Self {
-        Network { spec, rng, cuts: Vec::new(), slows: Vec::new(), armed: Vec::new() }
+        Network { spec, rng, cuts: Vec::new(), slows: Vec::new(), armed: Vec::new(), last_arrival: Vec::new() }
     }
 
     fn link(&self, from: NodeId, to: NodeId) -> LinkSpec {
@@ -69,7 +73,25 @@ impl Network {
             (Fate::Arrives { after_ms }, Some(Some(extra))) => Fate::Arrives { after_ms: after_ms + extra },
             (fate, _) => fate,
         };
+        let fate = match fate {
+            Fate::Arrives { after_ms } => Fate::Arrives { after_ms: self.in_order(from, to, now_ms + after_ms) - now_ms },
+            lost => lost,
+        };
         (fate, armed.map(|a| a.fault))
+    }
+
+    /// Returns when a message due at `due_ms` arrives: no sooner than the last one on its link.
+    fn in_order(&mut self, from: NodeId, to: NodeId, due_ms: u64) -> u64 {
+        match self.last_arrival.iter_mut().find(|l| l.0 == (from, to)) {
+            Some(l) => {
+                l.1 = l.1.max(due_ms);
+                l.1
+            }
+            None => {
+                self.last_arrival.push(((from, to), due_ms));
+                due_ms
+            }
+        }
     }
 
     fn fate(&mut self, from: NodeId, to: NodeId, now_ms: u64) -> Fate {

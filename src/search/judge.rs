@@ -29,50 +29,71 @@ pub fn judge(trace: &Trace, stall_ms: u64) -> Option<(Failure, u64)> {
 fn stalled(trace: &Trace, stall_ms: u64) -> Option<u64> {
     let n = trace.participants.len();
     let service = |i: usize| trace.participants[i].role == NodeKind::LockService;
-    // Per node: since when it has been unavailable (paused, crashed or cut off), if it is.
-    let mut down_since: Vec<Option<u64>> = vec![None; n];
+    let mut nodes = vec![Availability::default(); n];
+    let mut services_down_since: Option<u64> = None;
     // Per client: when its wait began, and the unavailable time within it so far.
     let mut waiting: Vec<Option<(u64, u64)>> = vec![None; n];
-    let mut service_down: Option<u64> = None;
     let end = trace.events.last().map_or(0, |e| e.at_ms);
-    let over = |(since, lost): (u64, u64), now: u64| (now - since).saturating_sub(lost) > stall_ms;
+    // A client is cut off when a partition puts it and a lock-service node on opposite sides.
+    let cut_off = |from: &[crate::engine::NodeId], to: &[crate::engine::NodeId]| -> Vec<usize> {
+        let has_service = |side: &[crate::engine::NodeId]| side.iter().any(|n| service(n.0));
+        let mut out: Vec<usize> = Vec::new();
+        if has_service(to) {
+            out.extend(from.iter().map(|n| n.0).filter(|&k| !service(k)));
+        }
+        if has_service(from) {
+            out.extend(to.iter().map(|n| n.0).filter(|&k| !service(k)));
+        }
+        out
+    };
     for e in &trace.events {
         let i = e.node.0;
-        let (went_down, came_up) = match &e.kind {
-            EventKind::PauseStart { .. } | EventKind::Crash => (vec![i], vec![]),
-            EventKind::PauseEnd | EventKind::Restart { .. } => (vec![], vec![i]),
-            EventKind::PartitionStart { from, to, .. } => (from.iter().chain(to).map(|n| n.0).collect(), vec![]),
-            EventKind::PartitionEnd { from, to } => (vec![], from.iter().chain(to).map(|n| n.0).collect()),
-            _ => (vec![], vec![]),
+        let touched: Vec<usize> = match &e.kind {
+            EventKind::PauseStart { .. } | EventKind::PauseEnd | EventKind::Crash | EventKind::Restart { .. } => vec![i],
+            EventKind::PartitionStart { from, to, .. } | EventKind::PartitionEnd { from, to } => cut_off(from, to),
+            _ => Vec::new(),
         };
-        for d in went_down {
-            down_since[d].get_or_insert(e.at_ms);
-            if service(d) {
-                service_down.get_or_insert(e.at_ms);
-            }
-        }
-        for u in came_up {
-            if let Some(since) = down_since[u].take() {
-                let service_since =
-                    if service(u) && !(0..n).any(|k| service(k) && down_since[k].is_some()) { service_down.take() } else { None };
-                for (c, w) in waiting.iter_mut().enumerate() {
-                    if let Some(w) = w {
-                        let lost_from = if c == u { Some(since) } else { service_since };
-                        if let Some(from) = lost_from {
-                            w.1 += e.at_ms - from.max(w.0);
-                        }
+        for k in touched {
+            let was = nodes[k].down();
+            nodes[k].apply(&e.kind);
+            match (was, nodes[k].down()) {
+                (false, true) => nodes[k].since = e.at_ms,
+                (true, false) => {
+                    if let Some(w) = waiting[k].as_mut() {
+                        w.1 += e.at_ms.saturating_sub(nodes[k].since.max(w.0));
                     }
                 }
+                _ => {}
             }
+        }
+        // While any lock-service node is unavailable, nobody's wait counts.
+        let services_down = (0..n).any(|k| service(k) && nodes[k].down());
+        match (services_down_since, services_down) {
+            (None, true) => services_down_since = Some(e.at_ms),
+            (Some(from), false) => {
+                services_down_since = None;
+                for w in waiting.iter_mut().flatten() {
+                    w.1 += e.at_ms.saturating_sub(from.max(w.0));
+                }
+            }
+            _ => {}
         }
         if trace.participants[i].role != NodeKind::Client {
             continue;
         }
+        // How long a wait has lasted, less the time the waiter or the service was unavailable,
+        // stretches still running included.
+        let counted = |k: usize, (since, lost): (u64, u64), now: u64| {
+            let running = |from: u64| now.saturating_sub(from.max(since));
+            let own = if nodes[k].down() { running(nodes[k].since) } else { 0 };
+            let services = services_down_since.map_or(0, running);
+            (now - since).saturating_sub(lost + own + services)
+        };
         match &e.kind {
             EventKind::Send { msg, .. } if msg.kind() == MsgKind::Acquire && waiting[i].is_none() => waiting[i] = Some((e.at_ms, 0)),
             EventKind::BeliefStart { .. } => {
                 if let Some(w) = waiting[i].take() {
-                    if over(w, e.at_ms) {
+                    if counted(i, w, e.at_ms) > stall_ms {
                         return Some(e.at_ms);
                     }
                 }
@@ -82,5 +103,38 @@ fn stalled(trace: &Trace, stall_ms: u64) -> Option<u64> {
             _ => {}
         }
     }
-    waiting.iter().flatten().find(|w| over(**w, end)).map(|_| end)
+    let counted = |k: usize, (since, lost): (u64, u64)| {
+        let running = |from: u64| end.saturating_sub(from.max(since));
+        let own = if nodes[k].down() { running(nodes[k].since) } else { 0 };
+        (end - since).saturating_sub(lost + own + services_down_since.map_or(0, running))
+    };
+    waiting.iter().enumerate().any(|(k, w)| w.is_some_and(|w| counted(k, w) > stall_ms)).then_some(end)
+}
+
+/// Whether a node can act: not paused, not crashed, and in no partition; and since when not.
+#[derive(Clone, Copy, Default)]
+struct Availability {
+    paused: bool,
+    crashed: bool,
+    cuts: u32,
+    since: u64,
+}
+
+impl Availability {
+    fn down(&self) -> bool {
+        self.paused || self.crashed || self.cuts > 0
+    }
+
+    fn apply(&mut self, kind: &EventKind) {
+        match kind {
+            EventKind::PauseStart { .. } => self.paused = true,
+            EventKind::PauseEnd => self.paused = false,
+            EventKind::Crash => self.crashed = true,
+            EventKind::Restart { .. } => self.crashed = false,
+            // Only partitions that cut the node off from the lock service reach here.
+            EventKind::PartitionStart { .. } => self.cuts += 1,
+            EventKind::PartitionEnd { .. } => self.cuts = self.cuts.saturating_sub(1),
+            _ => {}
+        }
+    }
 }
