@@ -6,6 +6,7 @@ use super::judge::{self, Failure};
 use super::shrink;
 use super::space::{self, Bounds};
 use crate::engine::rng::Rng;
+use crate::engine::spec::Limits;
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
 use crate::present::number::ms;
@@ -48,8 +49,12 @@ pub struct Search {
     systematic: usize,
     targets: space::Targets,
     horizon_ms: u64,
+    /// Each schedule's run stops here: well past the base run, short of a run that never ends.
+    limits: Limits,
     rng: Rng,
     tried: usize,
+    /// Schedules whose run went past the limits (a client retrying for ever, say): not judged.
+    unjudged: std::cell::Cell<usize>,
     state: State,
 }
 
@@ -61,9 +66,22 @@ impl Search {
         let targets = space::Targets::of(base, &trace);
         let grid = space::grid(&bounds, &targets, &space::times(&trace));
         let systematic = grid.len().min(bounds.budget / 2);
-        let horizon_ms = trace.events.last().map_or(0, |e| e.at_ms) + 1_000;
+        let end_ms = trace.events.last().map_or(0, |e| e.at_ms);
+        let limits = Limits { max_events: (trace.events.len() * 20).max(2_000), max_time_ms: end_ms + 120_000 };
         let rng = Rng::derive(bounds.seed, "search");
-        Ok(Search { base: base.clone(), bounds, grid, systematic, targets, horizon_ms, rng, tried: 0, state: State::Searching })
+        Ok(Search {
+            base: base.clone(),
+            bounds,
+            grid,
+            systematic,
+            targets,
+            horizon_ms: end_ms + 1_000,
+            limits,
+            rng,
+            tried: 0,
+            unjudged: std::cell::Cell::new(0),
+            state: State::Searching,
+        })
     }
 
     /// Runs up to `n` more schedules (and shrinks a failure as soon as one is found); returns
@@ -116,7 +134,17 @@ impl Search {
     /// The run of the base scenario with `added` faults, if the faults make a valid scenario
     /// and the run stays within its limits.
     fn trace(&self, added: &[Added]) -> Option<Trace> {
-        engine::run(&compile(&self.with(added)).ok()?).ok()
+        let mut spec = compile(&self.with(added)).ok()?;
+        spec.limits.max_events = spec.limits.max_events.min(self.limits.max_events);
+        spec.limits.max_time_ms = spec.limits.max_time_ms.min(self.limits.max_time_ms);
+        // A run still going at the horizon (its timers past it are dropped, so it may end
+        // quietly there) is as unjudged as one stopped by a limit.
+        let horizon = self.limits.max_time_ms.saturating_sub(1_000);
+        let run = engine::run(&spec).ok().filter(|t| t.events.last().is_none_or(|e| e.at_ms < horizon));
+        if run.is_none() {
+            self.unjudged.set(self.unjudged.get() + 1);
+        }
+        run
     }
 
     /// Shrinks a failing schedule and writes it up as a scenario.
@@ -164,6 +192,14 @@ impl Search {
             join(&sizes),
             ms(b.stall_ms)
         );
+        if self.unjudged.get() > 0 {
+            text.push_str(&format!(
+                " {} schedules ran past {} events or {} and were not judged (the model's partitions lose messages for good, so a client can wait for ever for a reply a real connection would resend).",
+                self.unjudged.get(),
+                self.limits.max_events,
+                ms(self.limits.max_time_ms)
+            ));
+        }
         if !skipped.is_empty() {
             text.push_str(&format!(" Not searched: {}.", join(&skipped.iter().map(|s| s.to_string()).collect::<Vec<_>>())));
         }
