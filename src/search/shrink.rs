@@ -1,5 +1,5 @@
 //! Shrinking a failing schedule to the smallest story that still fails the same way: the
-//! fewest faults, then the smallest sizes, then the roundest times.
+//! fewest faults, then the smallest sizes, then the roundest times (and the sizes again).
 
 use super::fault::Added;
 use super::space::Bounds;
@@ -24,23 +24,7 @@ pub fn shrink(faults: &[Added], mut fails: impl FnMut(&[Added]) -> bool) -> (Vec
             i += 1;
         }
     }
-    // Smallest sizes: bisect each between its floor and its size.
-    for i in 0..best.len() {
-        let f = best[i].clone();
-        let (sign, mut hi) = (f.magnitude().signum(), f.magnitude().unsigned_abs());
-        let mut lo = Bounds::floor(f.class());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let mut c = best.clone();
-            c[i] = f.sized(sign * mid as i64);
-            if check(&c) {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        best[i] = f.sized(sign * hi as i64);
-    }
+    smallest_sizes(&mut best, &mut check);
     // Roundest times: the coarsest rounding of each start, down or up, that still fails.
     for i in 0..best.len() {
         let t = best[i].at_ms();
@@ -58,7 +42,29 @@ pub fn shrink(faults: &[Added], mut fails: impl FnMut(&[Added]) -> bool) -> (Vec
             }
         }
     }
+    // A rounder time may need less: the sizes once more, for the times now chosen.
+    smallest_sizes(&mut best, &mut check);
     (best, runs)
+}
+
+/// Bisects each fault's size between its floor and its size, keeping the failure.
+fn smallest_sizes(best: &mut [Added], check: &mut impl FnMut(&[Added]) -> bool) {
+    for i in 0..best.len() {
+        let f = best[i].clone();
+        let (sign, mut hi) = (f.magnitude().signum(), f.magnitude().unsigned_abs());
+        let mut lo = Bounds::floor(f.class());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let mut c = best.to_vec();
+            c[i] = f.sized(sign * mid as i64);
+            if check(&c) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        best[i] = f.sized(sign * hi as i64);
+    }
 }
 
 #[cfg(test)]

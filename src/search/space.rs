@@ -79,7 +79,15 @@ pub struct Targets {
 impl Targets {
     /// Reads the targets from a scenario and its base run.
     pub fn of(s: &Scenario, base: &Trace) -> Targets {
-        let everyone = s.participants.iter().map(|p| p.id().to_string()).collect();
+        // Clients first: a process pause is the classic story, then the servers, then the data.
+        let rank = |p: &Participant| match p {
+            Participant::Client { .. } => 0,
+            Participant::LockService { .. } => 1,
+            Participant::Resource { .. } => 2,
+        };
+        let mut ordered: Vec<&Participant> = s.participants.iter().collect();
+        ordered.sort_by_key(|p| rank(p));
+        let everyone = ordered.iter().map(|p| p.id().to_string()).collect();
         let services = s.participants.iter().filter(|p| matches!(p, Participant::LockService { .. })).map(|p| p.id().to_string()).collect();
         let mut links: Vec<(String, String)> = base
             .events
@@ -148,8 +156,8 @@ fn sizes(bounds: &Bounds, class: Class) -> Vec<i64> {
     out.iter().flat_map(|&m| if signed { vec![m as i64, -(m as i64)] } else { vec![m as i64] }).collect()
 }
 
-/// Every single fault on the grid: each class in turn, larger sizes first, at each interesting
-/// time and on each target.
+/// Every single fault on the grid: each class in turn, larger sizes first, on each target
+/// (clients first), at each interesting time.
 pub fn grid(bounds: &Bounds, targets: &Targets, times: &[u64]) -> Vec<Added> {
     let mut out = Vec::new();
     for &class in &bounds.classes {
@@ -159,14 +167,14 @@ pub fn grid(bounds: &Bounds, targets: &Targets, times: &[u64]) -> Vec<Added> {
                 out.extend(targets.everyone.iter().map(|n| Added::Drift { node: n.clone(), ppm: m }));
                 continue;
             }
-            for &t in times {
-                if class == Class::Delay {
-                    for (from, to) in &targets.links {
-                        out.push(Added::Delay { at_ms: t, from: from.clone(), to: to.clone(), ms: m as u64 });
-                    }
-                    continue;
+            if class == Class::Delay {
+                for (from, to) in &targets.links {
+                    out.extend(times.iter().map(|&t| Added::Delay { at_ms: t, from: from.clone(), to: to.clone(), ms: m as u64 }));
                 }
-                for node in targets.nodes(class) {
+                continue;
+            }
+            for node in targets.nodes(class) {
+                for &t in times {
                     out.extend(one(class, t, node, m));
                 }
             }

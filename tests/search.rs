@@ -1,0 +1,133 @@
+//! The failure search: it finds a failure in every unsafe cell of the comparison table from the
+//! cell's design with no faults, none where the store's own transaction guards the data, the
+//! PostgreSQL stall as a liveness failure, and shrinks the lease race to a single pause of the
+//! holder.
+
+use lockstep::engine::{self, EventKind, FindingKind};
+use lockstep::scenario::compare::{self, Outcome};
+use lockstep::scenario::Scenario;
+use lockstep::search::{Added, Bounds, Class, Failure, Found, Search, State};
+
+/// A cell's scenario without its schedule's faults.
+fn base(cell_id: &str) -> Scenario {
+    let (_, mut s, _) = compare::cell_by_id(cell_id).expect("cell");
+    s.faults.clear();
+    s
+}
+
+fn class_of(schedule: &str) -> Class {
+    match schedule {
+        "pause" => Class::Pause,
+        "partition" => Class::Partition,
+        "clock-jump" => Class::ClockJump,
+        other => panic!("no class for {other}"),
+    }
+}
+
+/// Runs a search to its end.
+fn search(s: &Scenario, bounds: Bounds) -> (Option<Found>, usize) {
+    let mut search = Search::new(s, bounds).expect("valid bounds");
+    while matches!(search.step(500), State::Searching) {}
+    let tried = search.tried();
+    match search.step(0) {
+        State::Found(f) => (Some((**f).clone()), tried),
+        _ => (None, tried),
+    }
+}
+
+/// The budget and seed every table test uses.
+fn bounds(classes: Vec<Class>) -> Bounds {
+    Bounds { classes, budget: 4_000, seed: 7, ..Bounds::default() }
+}
+
+#[test]
+fn every_unsafe_or_stalling_cell_is_found_from_its_design_without_faults() {
+    let table = compare::table().expect("table");
+    let mut checked = 0;
+    for cell in table.iter().flatten().filter(|c| c.outcome != Outcome::Safe) {
+        let s = base(&cell.id());
+        let (found, tried) = search(&s, bounds(vec![class_of(cell.schedule.id)]));
+        let found = found.unwrap_or_else(|| panic!("{}: nothing found in {tried} schedules", cell.id()));
+        match cell.outcome {
+            Outcome::Unsafe => assert!(
+                matches!(found.failure, Failure::Safety(FindingKind::StaleWriteAccepted | FindingKind::LostUpdate)),
+                "{}: {:?}",
+                cell.id(),
+                found.failure
+            ),
+            _ => assert_eq!(found.failure, Failure::Liveness, "{}", cell.id()),
+        }
+        assert!(found.added.len() <= found.first.len());
+        checked += 1;
+    }
+    assert_eq!(checked, 17, "the table's unsafe and stalling cells");
+}
+
+#[test]
+fn no_violation_is_found_where_the_stores_own_transaction_guards_the_data() {
+    // Safety only: a wait of a minute is past anything these bounds can cause. (A holder cut
+    // off from hearing the server keeps its PostgreSQL session busy, so a waiter does wait.)
+    for row in ["etcd-txn", "pg-same"] {
+        let s = base(&compare::id("pause", row));
+        let (found, tried) = search(&s, Bounds { stall_ms: 60_000, ..bounds(Class::ALL.to_vec()) });
+        assert!(found.is_none(), "{row}: {:?}", found.map(|f| (f.failure, f.added)));
+        assert_eq!(tried, 4_000);
+    }
+}
+
+#[test]
+fn the_unfenced_lease_shrinks_to_one_pause_of_the_holder_that_carries_its_write_past_the_lease() {
+    let s = base(&compare::id("pause", "lease"));
+    let (found, _) = search(&s, Bounds { seed: 3, ..Bounds::default() });
+    let found = found.expect("a failure");
+    assert_eq!(found.failure, Failure::Safety(FindingKind::StaleWriteAccepted));
+    let [Added::Pause { at_ms, node, ms }] = found.added.as_slice() else { panic!("not one pause: {:?}", found.added) };
+    assert_eq!(node, "A", "the holder pauses");
+    // In the found run: the lease ends while A is paused (its renewal never went out), and A's
+    // write, sent after the pause and the work left, lands after that end.
+    let run = engine::run(&lockstep::scenario::validate::compile(&found.scenario).expect("compiles")).expect("runs");
+    let a = run.participants.iter().position(|p| p.key == "A").expect("A");
+    let lease_end = run
+        .events
+        .iter()
+        .find_map(|e| matches!(e.kind, EventKind::LockEnded { holder, .. } if holder.0 == a).then_some(e.at_ms))
+        .expect("A's lease ends");
+    let stale_write = run
+        .events
+        .iter()
+        .find_map(|e| matches!(e.kind, EventKind::WriteAccepted { writer, .. } if writer.0 == a).then_some(e.at_ms))
+        .expect("A's write is accepted");
+    assert!(*at_ms < lease_end && lease_end < at_ms + ms + 200, "the lease runs out during or just after the pause");
+    assert!(stale_write >= lease_end, "A's write lands once the lease is over");
+    // One millisecond shorter no longer fails: the shrink found the edge.
+    let shorter = Added::Pause { at_ms: *at_ms, node: node.clone(), ms: ms - 1 };
+    let (again, _) = search(&with(&s, &shorter), Bounds { budget: 1, ..Bounds::default() });
+    assert!(again.is_none(), "a pause of {} ms is not enough", ms - 1);
+}
+
+/// The scenario with one fault added.
+fn with(s: &Scenario, f: &Added) -> Scenario {
+    let mut s = s.clone();
+    f.apply(&mut s);
+    s
+}
+
+#[test]
+fn the_same_seed_finds_the_same_failure() {
+    let s = base(&compare::id("partition", "redlock"));
+    let b = Bounds { classes: vec![Class::Partition, Class::Pause], budget: 3_000, seed: 11, ..Bounds::default() };
+    let (a, _) = search(&s, b.clone());
+    let (c, _) = search(&s, b);
+    let (a, c) = (a.expect("found"), c.expect("found"));
+    assert_eq!((a.added, a.first, a.runs_to_first), (c.added, c.first, c.runs_to_first));
+}
+
+#[test]
+fn bad_bounds_are_named() {
+    let s = base(&compare::id("pause", "lease"));
+    let err = |b: Bounds| Search::new(&s, b).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err(Bounds { classes: vec![], ..Bounds::default() }).starts_with("faults"));
+    assert!(err(Bounds { max_faults: 9, ..Bounds::default() }).contains("max_faults"));
+    assert!(err(Bounds { budget: 0, ..Bounds::default() }).contains("budget"));
+    assert!(err(Bounds { drift_ppm: 900_000, ..Bounds::default() }).contains("drift_ppm"));
+}
