@@ -1,5 +1,5 @@
-// Trunk's post-build hook, release builds only: minifies the wasm-bindgen loader (Trunk leaves it
-// as written) and updates its integrity hash in index.html, then writes a brotli-compressed copy
+// Trunk's post-build hook, release builds only: minifies the wasm-bindgen loaders (Trunk leaves
+// them as written) and updates its integrity hash in index.html, then writes a brotli-compressed copy
 // (`name.br`) of each asset next to it, for hosts that serve precompressed files.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -14,7 +14,10 @@ if (process.env.TRUNK_PROFILE === 'release' && dir) {
   for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.js'))) {
     const file = path.join(dir, f);
     const before = fs.readFileSync(file);
-    const out = await minify(before.toString('utf8'), { module: true, compress: true, mangle: true });
+    // The search worker's scripts are classic scripts that share the global `wasm_bindgen`:
+    // their top-level names must stay.
+    const module = !f.startsWith('lockstep-search-worker');
+    const out = await minify(before.toString('utf8'), { module, compress: true, mangle: true });
     fs.writeFileSync(file, out.code);
     const digest = (b) => `sha384-${crypto.createHash('sha384').update(b).digest('base64')}`;
     page = page.replaceAll(digest(before), digest(out.code));

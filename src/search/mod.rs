@@ -12,6 +12,7 @@ pub mod judge;
 pub mod runner;
 pub mod shrink;
 pub mod space;
+pub mod wire;
 
 pub use fault::{Added, Class};
 pub use judge::Failure;

@@ -9,7 +9,7 @@ use crate::engine::rng::Rng;
 use crate::engine::spec::Limits;
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
-use crate::present::number::ms;
+use crate::present::number::{group_u, ms};
 use crate::present::Words;
 use crate::scenario::format::Scenario;
 use crate::scenario::validate::compile;
@@ -186,7 +186,7 @@ impl Search {
         let skipped: Vec<&str> = Class::ALL.iter().filter(|c| !b.classes.contains(c)).map(|c| c.plural()).collect();
         let mut text = format!(
             "No failure among {} schedules of up to {} fault{}: {} (a client waiting more than {} for the lock counts as a failure).",
-            self.tried,
+            group_u(self.tried as u64),
             b.max_faults,
             if b.max_faults == 1 { "" } else { "s" },
             join(&sizes),

@@ -851,6 +851,70 @@ await check('zoom: in, out and back to fit the width', async (page) => {
   expect(Math.abs((await width()) - fitted) < 1, 'fit returns to the width');
 });
 
+await check('find a failure: the fenced race hides one (a stale token before the new holder writes), shown and opened in the editor', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`${url}#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  await page.click('[data-testid=find]');
+  await page.waitForSelector('[data-testid=find-found]', { timeout: 20000 });
+  const found = await text(page, 'find-found');
+  expect(found.includes('was accepted although'), found);
+  expect((await text(page, 'finder')).includes('Caused by:'), await text(page, 'finder'));
+  await page.screenshot({ path: path.join(SHOTS, 'find-found-1280.png') });
+  await page.click('[data-testid=find-open]');
+  await page.waitForSelector('[data-testid=editor]');
+  expect(new URL(page.url()).pathname.endsWith('/edit/'), `on the editor's page: ${page.url()}`);
+  const title = await text(page, 'lesson-title');
+  expect(title.startsWith('What if: A failure found in: The lease expiration race, fenced'), title);
+  await page.keyboard.press('End');
+  expect((await text(page, 'verdict')).toLowerCase().includes('unsafe'), await text(page, 'verdict'));
+  await page.screenshot({ path: path.join(SHOTS, 'find-opened-1280.png') });
+});
+
+await check('the search runs in a worker: the page steps while it searches, says what it searched, and cancel stops it', async (page) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await page.goto(`${url}#/etcd-txn-guard/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  await page.click('[data-testid=find]');
+  await page.waitForSelector('[data-testid=find-progress]');
+  await page.waitForFunction(() => /^[1-9]/.test(document.querySelector('[data-testid=find-progress]')?.innerText || ''));
+  // A step key is answered as quickly while the worker searches as when the page is idle (the
+  // key's DOM change, slowest of the tries; within a frame of the idle figure).
+  const stepTimes = () => page.evaluate(async () => {
+    const times = [];
+    for (let i = 0; i < 5; i += 1) {
+      const searching = !!document.querySelector('[data-testid=find-progress]');
+      const ms = await new Promise((done) => {
+        const t0 = performance.now();
+        const seen = new MutationObserver(() => { seen.disconnect(); done(performance.now() - t0); });
+        seen.observe(document.querySelector('main'), { childList: true, characterData: true, subtree: true, attributes: true });
+        document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
+      });
+      times.push({ ms, searching });
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return times;
+  });
+  const during = (await stepTimes()).filter((t) => t.searching);
+  expect(during.length >= 3, `stepped while searching: ${JSON.stringify(during)}`);
+  await page.screenshot({ path: path.join(SHOTS, 'find-progress-1920.png') });
+  await page.waitForSelector('[data-testid=find-nothing]', { timeout: 60000 });
+  const idle = await stepTimes();
+  const worst = (ts) => Math.max(...ts.map((t) => t.ms));
+  expect(worst(during) <= worst(idle) + 16.7, `a step took ${worst(during).toFixed(1)} ms while searching, ${worst(idle).toFixed(1)} ms idle`);
+  console.log(`     a step key to the changed page: ${worst(during).toFixed(1)} ms while searching, ${worst(idle).toFixed(1)} ms idle (slowest of 5)`);
+  const nothing = await text(page, 'find-nothing');
+  expect(nothing.startsWith('No failure among 20,000 schedules of up to 2 faults: pauses up to 5,000 ms'), nothing);
+  await page.click('[data-testid=find-close]');
+  expect((await page.locator('[data-testid=finder]').count()) === 0, 'closed');
+  // Cancel: the card goes at once and nothing more arrives from the ended worker.
+  await page.click('[data-testid=find]');
+  await page.waitForSelector('[data-testid=find-progress]');
+  await page.click('[data-testid=find-cancel]');
+  await page.waitForTimeout(1500);
+  expect((await page.locator('[data-testid=finder]').count()) === 0, 'cancelled for good');
+});
+
 await check('narrow screen stays usable', async (page) => {
   await page.setViewportSize({ width: 420, height: 900 });
   await page.goto(`${url}#/network-delay/20`);

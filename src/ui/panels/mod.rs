@@ -1,5 +1,6 @@
 //! The side panels as HTML text: the lesson picker, the scenario editor, the state inspector,
-//! the narration, the guarantees and metrics, the comparison table and the interview questions. Pure functions of
+//! the narration, the guarantees and metrics, the comparison table, the interview questions and the
+//! failure search's card. Pure functions of
 //! a run, tested natively; the page places their text inside its own elements. Every name and sentence goes through [`Escaped`], so text from
 //! a scenario file shows as text, never as markup.
 //!
@@ -8,6 +9,7 @@
 
 mod compare;
 mod editor;
+mod finder;
 mod guarantees;
 mod handles;
 mod narration;
@@ -17,6 +19,7 @@ mod state;
 
 pub use compare::compare_table;
 pub use editor::{editor, EditorState, EDIT_ATTRIBUTE};
+pub use finder::{finder_card, progress_text};
 pub use guarantees::guarantees;
 pub use handles::{handles, KEYS_HELP};
 pub use narration::{narration, verdict, Ask};

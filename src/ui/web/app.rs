@@ -6,6 +6,7 @@ use super::controls::controls;
 use super::diagram_view::DiagramView;
 use super::editing::Editing;
 use super::event_log::EventLog;
+use super::finder::Finder;
 #[cfg(feature = "editor")]
 use super::gestures::{self, Gesture};
 use super::panels::{compare_table, editor, guarantees, inspector, narration, sidebar, verdict_text};
@@ -23,7 +24,10 @@ use crate::error::ScenarioError;
 use crate::present::Prediction;
 use crate::scenario::compare::{self, Cell};
 use crate::scenario::lessons::{self, Entry};
+use crate::search::wire::{self, Report, Subject};
+use crate::search::Bounds;
 use crate::ui::drill::Drill;
+use crate::ui::panels::finder_card;
 #[cfg(feature = "editor")]
 use crate::ui::panels::EDIT_ATTRIBUTE;
 use crate::ui::panels::ROUTE_ATTRIBUTE;
@@ -60,6 +64,8 @@ pub struct AppState {
     pub zoom: usize,
     /// The interview drill, while one is on.
     pub drill: Option<Drill>,
+    /// The failure search: its latest report, and its worker while it runs.
+    pub finding: Option<(Report, Option<Rc<Finder>>)>,
 }
 
 /// The diagram's zoom levels: 1 fits the width with text at least 14 px.
@@ -92,6 +98,12 @@ pub enum Msg {
     Dismiss,
     /// Something to tell the user.
     Notice(String),
+    /// Looks for a failure of the run on screen (its worker reports to `Report`).
+    Find(Callback<Report>),
+    /// A report from the failure search.
+    Report(Report),
+    /// Cancels the failure search, or closes its card.
+    FindClose,
     #[cfg(feature = "editor")]
     Edit(EditMsg),
 }
@@ -146,6 +158,7 @@ impl AppState {
             answers: Rc::default(),
             zoom: FIT,
             drill: None,
+            finding: None,
         }
     }
 
@@ -180,6 +193,24 @@ impl AppState {
         shown
     }
 
+    /// The failure search's request for what is on screen: the edited scenario, a lesson's
+    /// file, or a comparison cell.
+    fn search_request(&self) -> Option<String> {
+        #[cfg(feature = "editor")]
+        if let Some(e) = &self.editing {
+            return Some(wire::request(Subject::File(&crate::edit::doc::write(e.history.now(), None)), &Bounds::default()));
+        }
+        let run = self.run.as_ref()?;
+        let subject = match (&run.source, &run.target) {
+            (Some(text), _) => wire::request(Subject::File(text), &Bounds::default()),
+            (None, Target::Compare { schedule, design }) => {
+                wire::request(Subject::Cell(&compare::id(schedule, design)), &Bounds::default())
+            }
+            _ => return None,
+        };
+        Some(subject)
+    }
+
     /// Shows a run at a step, as it is.
     fn show_only(run: RunRef, step: u64) -> AppState {
         let steps = run.trace.events.len();
@@ -194,6 +225,8 @@ impl AppState {
             answers: Rc::default(),
             zoom: FIT,
             drill: None,
+            // A search belongs to the run it was started on.
+            finding: None,
         }
     }
 
@@ -461,6 +494,30 @@ impl Reducible for AppState {
                 let zoom = if by == 0 { FIT } else { self.zoom.saturating_add_signed(isize::from(by)).min(ZOOMS.len() - 1) };
                 AppState { zoom, ..(*self).clone() }
             }
+            Msg::Find(on_report) => {
+                let Some(request) = self.search_request() else {
+                    return Rc::new(AppState {
+                        notice: Some("Only a lesson, a comparison cell or an edited scenario can be searched.".into()),
+                        ..(*self).clone()
+                    });
+                };
+                match Finder::start(&request, cfg!(feature = "editor"), on_report) {
+                    Ok(finder) => {
+                        let progress = Report::Progress { tried: 0, budget: Bounds::default().budget };
+                        AppState { finding: Some((progress, Some(Rc::new(finder)))), ..(*self).clone() }
+                    }
+                    Err(e) => AppState { notice: Some(e), ..(*self).clone() },
+                }
+            }
+            // The worker is kept while it reports progress, and ended (dropped) once it is done.
+            Msg::Report(report) => match &self.finding {
+                Some((_, worker)) => {
+                    let worker = matches!(report, Report::Progress { .. }).then(|| worker.clone()).flatten();
+                    AppState { finding: Some((report, worker)), ..(*self).clone() }
+                }
+                None => return self,
+            },
+            Msg::FindClose => AppState { finding: None, ..(*self).clone() },
             Msg::Refit => match &self.run {
                 Some(run) => AppState { run: Some(run.refitted()), ..(*self).clone() },
                 None => return self,
@@ -802,6 +859,11 @@ fn clicked(e: &MouseEvent, run: Option<&RunRef>, dispatch: &UseReducerDispatcher
                 Err(_) => return,
             },
             ("previous-beat", _) => Msg::Beat(false),
+            ("find", Some(_)) => {
+                let reports = dispatch.clone();
+                Msg::Find(Callback::from(move |r| reports.dispatch(Msg::Report(r))))
+            }
+            ("find-cancel", _) => Msg::FindClose,
             ("drill-start", _) => Msg::DrillStart,
             ("drill-next", _) => Msg::DrillNext,
             ("drill-leave", _) => Msg::DrillLeave,
@@ -895,6 +957,8 @@ const BRAND: &str = r#"<div class="brand"><span class="brand-mark" aria-hidden="
 const THEME_BUTTON: &str = r#"<button class="btn btn--ghost" data-action="present" data-testid="present" title="Presenter mode: full screen, large type, no side panels (F; Escape leaves it)"><span class="present-on">▶ Present</span><span class="present-off">✕ Leave</span></button><button class="btn btn--ghost" data-action="theme" data-testid="theme" aria-label="Switch between light and dark theme"><span class="theme-to-light">☀ Light</span><span class="theme-to-dark">☾ Dark</span></button>"#;
 
 /// The button that starts editing the run on screen.
+const FIND_BUTTON: &str = r#"<button class="btn" data-action="find" data-testid="find" title="Search fault schedules for one that makes this scenario fail, in the background">Find a failure</button>"#;
+
 const EDIT_BUTTON: &str = r#"<button class="btn" data-action="edit" data-testid="edit" title="Change this scenario's numbers and faults and watch the run change">What if…</button>"#;
 
 /// The export buttons for a run (SVG, Mermaid, the scenario file when there is one), the embed
@@ -956,8 +1020,9 @@ fn lesson_head(run: &RunRef, cursor: Option<usize>, is_cell: bool, edited: bool)
         format!(r#"<p class="eyebrow">{eyebrow}{}</p>"#, Escaped(&s.topic))
     };
     let edit = if !edited && editable(run) { EDIT_BUTTON } else { "" };
+    let find = if run.source.is_some() || is_cell || edited { FIND_BUTTON } else { "" };
     format!(
-        r#"<div class="lesson-head"><div>{from}<h1 id="lesson-title" data-testid="lesson-title">{title}{}</h1></div><div class="lesson-actions">{edit}{}</div></div>"#,
+        r#"<div class="lesson-head"><div>{from}<h1 id="lesson-title" data-testid="lesson-title">{title}{}</h1></div><div class="lesson-actions">{find}{edit}{}</div></div>"#,
         Escaped(&s.title),
         verdict_text(run, cursor)
     )
@@ -978,6 +1043,9 @@ fn stage(run: &RunRef, state: &AppState, is_cell: bool, on_action: &Callback<Act
             <aside class="panel" aria-label="Narration and state">
                 if let Some(editing) = editing {
                     { editor(editing, run, cursor) }
+                }
+                if let Some((report, _)) = &state.finding {
+                    { Html::from_html_unchecked(finder_card(report, !cfg!(feature = "editor")).into()) }
                 }
                 if let Some(d) = &state.drill {
                     { Html::from_html_unchecked(drill_card(d, state.player.step == state.player.steps, browser::drill_best(None)).into()) }

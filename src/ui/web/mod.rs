@@ -6,6 +6,7 @@ mod controls;
 mod diagram_view;
 mod editing;
 mod event_log;
+mod finder;
 mod fit;
 #[cfg(feature = "editor")]
 mod gestures;

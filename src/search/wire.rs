@@ -1,0 +1,237 @@
+//! What a page and a search worker say to each other, as JSON text: the request (a scenario
+//! file's text or a comparison cell's id, and the bounds), and the reports (progress, the
+//! failure found with its share link, or what was searched). [`serve`] answers a request in
+//! full; the worker only carries its messages. The page only writes requests and reads reports,
+//! so it carries none of the search.
+
+use super::fault::Class;
+use super::runner::{Search, State};
+use super::space::Bounds;
+use crate::edit::doc::write;
+use crate::edit::link;
+use crate::edit::written::written;
+use crate::error::ScenarioError;
+use crate::scenario::compare;
+use crate::scenario::format::Scenario;
+use crate::scenario::json::{self, Value};
+use crate::scenario::validate::load;
+
+/// What the worker says once it listens; the page then posts its request.
+pub const READY: &str = "ready";
+
+/// How many schedules run between two progress reports.
+const SLICE: usize = 1_000;
+
+/// A report from the search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Report {
+    Progress {
+        tried: usize,
+        budget: usize,
+    },
+    /// A failure, shrunk: what failed, the faults that cause it in words, and the link that
+    /// opens the shrunk scenario (or why it cannot be a link).
+    Found {
+        sentence: String,
+        faults: Vec<String>,
+        tried: usize,
+        link: Result<String, String>,
+    },
+    /// Nothing failed: exactly what was searched.
+    Nothing {
+        searched: String,
+    },
+    Failed {
+        message: String,
+    },
+}
+
+fn text(s: &str) -> Value {
+    Value::String(s.to_string())
+}
+
+fn number(n: usize) -> Value {
+    Value::Number(n.to_string())
+}
+
+/// What to search: a scenario file's text, or a comparison cell by its id.
+#[derive(Clone, Copy, Debug)]
+pub enum Subject<'a> {
+    File(&'a str),
+    Cell(&'a str),
+}
+
+/// Writes a request for a search of `subject` within `bounds` (its kinds of fault, how many
+/// at most, the budget and the seed; the sizes are the defaults).
+pub fn request(subject: Subject, bounds: &Bounds) -> String {
+    let faults = Value::Array(bounds.classes.iter().map(|c| text(c.tag())).collect());
+    let b = Value::Object(vec![
+        ("faults".into(), faults),
+        ("max_faults".into(), number(bounds.max_faults)),
+        ("budget".into(), number(bounds.budget)),
+        ("seed".into(), Value::Number(bounds.seed.to_string())),
+    ]);
+    let what = match subject {
+        Subject::File(text) => ("file".to_string(), Value::String(text.to_string())),
+        Subject::Cell(id) => ("cell".to_string(), Value::String(id.to_string())),
+    };
+    write(&Value::Object(vec![what, ("bounds".into(), b)]), None)
+}
+
+/// Reads a request, naming what is wrong with it.
+pub fn read_request(request: &str) -> Result<(Scenario, Bounds), ScenarioError> {
+    let v = json::parse(request)?;
+    let field = |name: &str| match &v {
+        Value::Object(m) => m.iter().find(|(k, _)| k == name).map(|(_, v)| v),
+        _ => None,
+    };
+    let scenario = match (field("file"), field("cell")) {
+        (Some(Value::String(text)), _) => load(text)?.0,
+        (_, Some(Value::String(id))) => compare::cell_by_id(id)?.1,
+        _ => return Err(ScenarioError::new("file", "is missing: name a scenario file's text or a comparison cell")),
+    };
+    let mut bounds = Bounds::default();
+    if let Some(Value::Object(b)) = field("bounds") {
+        for (k, v) in b {
+            let whole = || match v {
+                Value::Number(n) => n.parse::<u64>().map_err(|_| ScenarioError::new(format!("bounds.{k}"), "must be a whole number")),
+                _ => Err(ScenarioError::new(format!("bounds.{k}"), "must be a number")),
+            };
+            match (k.as_str(), v) {
+                ("faults", Value::Array(list)) => {
+                    bounds.classes = list
+                        .iter()
+                        .map(|t| match t {
+                            Value::String(t) => Class::ALL
+                                .into_iter()
+                                .find(|c| c.tag() == t)
+                                .ok_or_else(|| ScenarioError::new("bounds.faults", format!("unknown kind of fault {t:?}"))),
+                            _ => Err(ScenarioError::new("bounds.faults", "must list names")),
+                        })
+                        .collect::<Result<_, _>>()?
+                }
+                ("max_faults", _) => bounds.max_faults = whole()? as usize,
+                ("budget", _) => bounds.budget = whole()? as usize,
+                ("seed", _) => bounds.seed = whole()?,
+                _ => return Err(ScenarioError::new(format!("bounds.{k}"), "is not a bound the search knows")),
+            }
+        }
+    }
+    Ok((scenario, bounds))
+}
+
+/// Writes a report as JSON text.
+pub fn encode(report: &Report) -> String {
+    let v = match report {
+        Report::Progress { tried, budget } => {
+            vec![("report", text("progress")), ("tried", number(*tried)), ("budget", number(*budget))]
+        }
+        Report::Found { sentence, faults, tried, link } => vec![
+            ("report", text("found")),
+            ("sentence", text(sentence)),
+            ("faults", Value::Array(faults.iter().map(|f| text(f)).collect())),
+            ("tried", number(*tried)),
+            match link {
+                Ok(code) => ("link", text(code)),
+                Err(why) => ("no_link", text(why)),
+            },
+        ],
+        Report::Nothing { searched } => vec![("report", text("nothing")), ("searched", text(searched))],
+        Report::Failed { message } => vec![("report", text("failed")), ("message", text(message))],
+    };
+    write(&Value::Object(v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()), None)
+}
+
+/// Reads a report, if it is one.
+pub fn decode(report: &str) -> Option<Report> {
+    let Ok(Value::Object(m)) = json::parse(report) else { return None };
+    let get = |name: &str| m.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    let s = |name: &str| match get(name) {
+        Some(Value::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let n = |name: &str| match get(name) {
+        Some(Value::Number(n)) => n.parse().ok(),
+        _ => None,
+    };
+    Some(match s("report")?.as_str() {
+        "progress" => Report::Progress { tried: n("tried")?, budget: n("budget")? },
+        "found" => {
+            let faults = match get("faults") {
+                Some(Value::Array(list)) => {
+                    list.iter().filter_map(|f| if let Value::String(f) = f { Some(f.clone()) } else { None }).collect()
+                }
+                _ => Vec::new(),
+            };
+            let link = s("link").ok_or_else(|| s("no_link").unwrap_or_default());
+            Report::Found { sentence: s("sentence")?, faults, tried: n("tried")?, link }
+        }
+        "nothing" => Report::Nothing { searched: s("searched")? },
+        "failed" => Report::Failed { message: s("message")? },
+        _ => return None,
+    })
+}
+
+/// Answers a request: reports progress every few hundred schedules, then the failure found
+/// (shrunk) or what was searched.
+pub fn serve(request: &str, mut post: impl FnMut(String)) {
+    let search = read_request(request).and_then(|(scenario, bounds)| Ok((Search::new(&scenario, bounds)?, scenario)));
+    let (mut search, scenario) = match search {
+        Ok(s) => s,
+        Err(e) => return post(encode(&Report::Failed { message: e.to_string() })),
+    };
+    let budget = search.bounds().budget;
+    loop {
+        let report = match search.step(SLICE) {
+            State::Searching => Report::Progress { tried: search.tried(), budget },
+            State::Found(f) => Report::Found {
+                sentence: f.sentence.clone(),
+                faults: f.added.iter().map(|a| a.describe(&scenario)).collect(),
+                tried: f.runs_to_first,
+                link: link::encode(&written(&f.scenario)).map_err(|e| e.to_string()),
+            },
+            State::Exhausted => Report::Nothing { searched: search.searched() },
+        };
+        let last = !matches!(report, Report::Progress { .. });
+        post(encode(&report));
+        if last {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::lessons;
+    use crate::scenario::validate::load_doc;
+
+    #[test]
+    fn a_request_is_served_with_progress_then_the_failure_as_a_scenario() {
+        let lesson = lessons::find("lease-race-unfenced").expect("lesson");
+        let mut s = lesson.scenario.clone();
+        s.faults.clear();
+        let bounds = Bounds { classes: vec![Class::Pause], budget: 2_000, ..Bounds::default() };
+        let file = write(&written(&s), None);
+        let (read, b) = read_request(&request(Subject::File(&file), &bounds)).expect("reads back");
+        assert_eq!((read.id.as_str(), b.classes.clone(), b.budget), (s.id.as_str(), vec![Class::Pause], 2_000));
+        let mut reports = Vec::new();
+        serve(&request(Subject::File(&file), &bounds), |r| reports.push(decode(&r).expect("a report")));
+        assert!(reports[..reports.len() - 1].iter().all(|r| matches!(r, Report::Progress { budget: 2_000, .. })), "{reports:?}");
+        let Some(Report::Found { faults, link: Ok(code), .. }) = reports.last() else { panic!("{reports:?}") };
+        assert_eq!(faults.len(), 1, "{faults:?}");
+        let doc = link::decode(code).expect("the link decodes");
+        let (found, _) = load_doc(&doc).expect("the found scenario loads");
+        assert_eq!(found.faults.len(), 1);
+        assert!(found.title.starts_with("A failure found in"));
+    }
+
+    #[test]
+    fn a_bad_request_is_answered_with_what_is_wrong() {
+        let mut reports = Vec::new();
+        serve(r#"{"file": "{}", "bounds": {}}"#, |r| reports.push(decode(&r)));
+        assert!(matches!(&reports[..], [Some(Report::Failed { .. })]), "{reports:?}");
+        let text = request(Subject::Cell("compare-pause-lease"), &Bounds::default()).replace(r#""budget":20000"#, r#""budget":"lots""#);
+        assert_eq!(read_request(&text).err().map(|e| e.to_string()), Some("bounds.budget: must be a number".into()));
+    }
+}
