@@ -19,6 +19,16 @@ fn fenced_lease_race_rejects_token_41_after_42() {
 }
 
 #[test]
+fn a_fenced_resource_takes_a_stale_write_before_the_new_holders_first_and_loses_it() {
+    // Found by the failure search in the fenced race: B is slow to write its first write.
+    let t = run_lesson("lease-fenced-first-write");
+    assert_eq!(grants(&t), vec![(5, "Client A".into(), 41), (1_105, "Client B".into(), 42)]);
+    assert_eq!(writes(&t), vec![ok(1_555, "Client A", 41, "A", 1), ok(1_725, "Client B", 42, "B", 2)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555), (LostUpdate, 1_725)]);
+}
+
+#[test]
 fn unfenced_lease_race_loses_b_update() {
     let t = run_lesson("lease-race-unfenced");
     assert_eq!(grants(&t), vec![(5, "Client A".into(), 41), (1_105, "Client B".into(), 42)]);
@@ -169,6 +179,7 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
         ids,
         [
             "lease-race-fenced",
+            "lease-fenced-first-write",
             "lease-race-unfenced",
             "lease-check-before-write",
             "short-pause",

@@ -69,6 +69,9 @@ impl Outcome {
     }
 }
 
+/// What "safe" means in the table: safe under the column's schedule, not under every schedule.
+pub const SAFE_MEANS: &str = "Safe means safe under that column's schedule. A fenced resource still accepts a stale write that arrives before the new holder's first write (the lesson \u{201c}Fencing: a stale write before the new holder\u{2019}s first\u{201d}); Find a failure on a cell searches other schedules.";
+
 /// Returns every row of the table, in the registry's order.
 pub fn rows() -> Vec<Row> {
     REGISTRY.iter().flat_map(|k| k.rows(TTL_MS)).collect()
@@ -283,7 +286,7 @@ pub fn to_text(rows: &[Vec<Cell>]) -> String {
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    out.push('\n');
+    out.push_str(&format!("\n{SAFE_MEANS}\n\n"));
     for row in rows {
         for c in row {
             out.push_str(&format!("{} · {}: {} — {}\n", c.schedule.id, c.row.id, c.outcome.label(), c.detail));
