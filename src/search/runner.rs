@@ -65,7 +65,7 @@ impl Search {
         let trace = engine::run(&compile(base)?).map_err(|e| ScenarioError::new("limits", format!("{e:?}")))?;
         let targets = space::Targets::of(base, &trace);
         let grid = space::grid(&bounds, &targets, &space::times(&trace));
-        let systematic = grid.len().min(bounds.budget / 2);
+        let systematic = if bounds.systematic { grid.len().min(bounds.budget / 2) } else { 0 };
         let end_ms = trace.events.last().map_or(0, |e| e.at_ms);
         let limits = Limits { max_events: (trace.events.len() * 20).max(2_000), max_time_ms: end_ms + 120_000 };
         let rng = Rng::derive(bounds.seed, "search");
@@ -102,6 +102,19 @@ impl Search {
             }
         }
         &self.state
+    }
+
+    /// Runs the next `n` schedules in the search's own order and judges each, without stopping
+    /// at a failure or shrinking one; returns how many failed. (For measuring how fast
+    /// schedules run.)
+    pub fn sample(&mut self, n: usize) -> usize {
+        (0..n)
+            .filter(|_| {
+                let schedule = self.next();
+                self.tried += 1;
+                self.run(&schedule).is_some()
+            })
+            .count()
     }
 
     /// The next schedule: the base run, then the grid, then random schedules.

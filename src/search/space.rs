@@ -26,6 +26,8 @@ pub struct Bounds {
     pub seed: u64,
     /// How long a client may wait for the lock before that counts as a liveness failure.
     pub stall_ms: u64,
+    /// Whether the systematic pass runs before the random schedules (off: random alone).
+    pub systematic: bool,
 }
 
 impl Default for Bounds {
@@ -41,7 +43,8 @@ impl Default for Bounds {
             drift_ppm: 500_000,
             budget: 20_000,
             seed: 1,
-            stall_ms: 5_000,
+            stall_ms: 3_000,
+            systematic: true,
         }
     }
 }
@@ -102,12 +105,16 @@ impl Targets {
         Targets { everyone, services, links }
     }
 
-    /// The nodes a class of fault can hit (for a delay, the links' senders).
-    fn nodes(&self, class: Class) -> &[String] {
-        if class == Class::Crash {
-            &self.services
-        } else {
-            &self.everyone
+    /// The nodes a class of fault can hit, the likeliest to matter first: clients for pauses
+    /// and partitions, the lock service for clock faults (its clock times the lease), the lock
+    /// service alone for crashes.
+    fn nodes(&self, class: Class) -> Vec<&String> {
+        match class {
+            Class::Crash => self.services.iter().collect(),
+            Class::ClockJump | Class::Drift => {
+                self.services.iter().chain(self.everyone.iter().filter(|n| !self.services.contains(n))).collect()
+            }
+            _ => self.everyone.iter().collect(),
         }
     }
 }
@@ -116,8 +123,21 @@ impl Targets {
 const MAX_TIMES: usize = 120;
 
 /// The run's interesting times: each grant, expiry, send and delivery, and a millisecond
-/// either side, spread evenly if there are too many.
+/// either side, spread evenly if there are too many; the moments just after a client comes to
+/// hold the lock first (a fault there lands while it holds it), then the rest in order.
 pub fn times(base: &Trace) -> Vec<u64> {
+    let mut holding: Vec<u64> =
+        base.events.iter().filter(|e| matches!(e.kind, EventKind::BeliefStart { .. })).map(|e| e.at_ms + 1).collect();
+    holding.dedup();
+    let mut rest = spread(base);
+    rest.retain(|t| !holding.contains(t));
+    holding.extend(rest);
+    holding
+}
+
+/// Every grant, expiry, send and delivery time, a millisecond either side, at most
+/// [`MAX_TIMES`] of them.
+fn spread(base: &Trace) -> Vec<u64> {
     let mut t: Vec<u64> = base
         .events
         .iter()
@@ -222,7 +242,7 @@ pub fn random(rng: &mut Rng, bounds: &Bounds, targets: &Targets, horizon_ms: u64
         if nodes.is_empty() {
             return out;
         }
-        let node = &nodes[pick(rng, nodes.len())];
+        let node = nodes[pick(rng, nodes.len())];
         let choices = one(class, at_ms, node, m);
         out.push(choices[pick(rng, choices.len())].clone());
     }

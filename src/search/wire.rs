@@ -44,6 +44,11 @@ pub enum Report {
     Failed {
         message: String,
     },
+    /// A sample's figures: schedules run and how many failed (a request with `sample`).
+    Sampled {
+        tried: usize,
+        failed: usize,
+    },
 }
 
 fn text(s: &str) -> Value {
@@ -113,6 +118,7 @@ pub fn read_request(request: &str) -> Result<(Scenario, Bounds), ScenarioError> 
                 ("max_faults", _) => bounds.max_faults = whole()? as usize,
                 ("budget", _) => bounds.budget = whole()? as usize,
                 ("seed", _) => bounds.seed = whole()?,
+                ("sample", Value::Bool(_)) => {}
                 _ => return Err(ScenarioError::new(format!("bounds.{k}"), "is not a bound the search knows")),
             }
         }
@@ -138,6 +144,7 @@ pub fn encode(report: &Report) -> String {
         ],
         Report::Nothing { searched } => vec![("report", text("nothing")), ("searched", text(searched))],
         Report::Failed { message } => vec![("report", text("failed")), ("message", text(message))],
+        Report::Sampled { tried, failed } => vec![("report", text("sampled")), ("tried", number(*tried)), ("failed", number(*failed))],
     };
     write(&Value::Object(v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()), None)
 }
@@ -168,18 +175,25 @@ pub fn decode(report: &str) -> Option<Report> {
         }
         "nothing" => Report::Nothing { searched: s("searched")? },
         "failed" => Report::Failed { message: s("message")? },
+        "sampled" => Report::Sampled { tried: n("tried")?, failed: n("failed")? },
         _ => return None,
     })
 }
 
-/// Answers a request: reports progress every few hundred schedules, then the failure found
-/// (shrunk) or what was searched.
+/// Answers a request: reports progress every thousand schedules, then the failure found
+/// (shrunk) or what was searched; or, for a request marked `"sample":true`, runs the budget's
+/// schedules without stopping and reports how many failed.
 pub fn serve(request: &str, mut post: impl FnMut(String)) {
     let search = read_request(request).and_then(|(scenario, bounds)| Ok((Search::new(&scenario, bounds)?, scenario)));
     let (mut search, scenario) = match search {
         Ok(s) => s,
         Err(e) => return post(encode(&Report::Failed { message: e.to_string() })),
     };
+    if request.contains(r#""sample":true"#) {
+        let budget = search.bounds().budget;
+        let failed = search.sample(budget);
+        return post(encode(&Report::Sampled { tried: budget, failed }));
+    }
     let budget = search.bounds().budget;
     loop {
         let report = match search.step(SLICE) {

@@ -47,7 +47,7 @@ pub fn finder_card(report: &Report, from_player: bool) -> String {
                     let page = if from_player { "edit/" } else { "" };
                     let _ = write!(
                         s,
-                        r#"<p><a class="btn btn--primary" href="{page}{hash}" data-testid="find-open">Open it in the editor ▸</a> {close}</p>"#
+                        r#"<p class="finder-actions"><a class="btn btn--primary" href="{page}{hash}" data-testid="find-open">Open it in the editor ▸</a> {close}</p>"#
                     );
                 }
                 Err(why) => {
@@ -57,6 +57,14 @@ pub fn finder_card(report: &Report, from_player: bool) -> String {
         }
         Report::Nothing { searched } => {
             let _ = write!(s, r#"<h2>No failure found</h2><p data-testid="find-nothing">{}</p><p>{close}</p>"#, Escaped(searched));
+        }
+        Report::Sampled { tried, failed } => {
+            let _ = write!(
+                s,
+                "<h2>Sampled</h2><p>{} schedules run, {} failed.</p><p>{close}</p>",
+                group_u(*tried as u64),
+                group_u(*failed as u64)
+            );
         }
         Report::Failed { message } => {
             let _ = write!(s, r#"<h2>The search could not start</h2><p>{}</p><p>{close}</p>"#, Escaped(message));
