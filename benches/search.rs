@@ -22,18 +22,32 @@ fn rate(id: &str) -> f64 {
         .fold(0.0, f64::max)
 }
 
-/// Searches one schedule at a time; returns the time to the first failure, the time spent
-/// shrinking it, and what was found, as first found and shrunk.
-fn timed(search: &mut Search) -> Option<(f64, f64, Vec<Added>, Vec<Added>, usize)> {
+/// A search's first failure: when it came, how long shrinking took, the schedule as found and
+/// shrunk, and how many schedules it took.
+#[derive(Clone)]
+struct Timed {
+    first_ms: f64,
+    shrink_ms: f64,
+    first: Vec<Added>,
+    shrunk: Vec<Added>,
+    runs: usize,
+}
+
+/// Searches one schedule at a time, to its first failure, if any.
+fn timed(search: &mut Search) -> Option<Timed> {
     let start = Instant::now();
     loop {
         let before = Instant::now();
         match search.step(1) {
             State::Searching => {}
             State::Found(f) => {
-                let shrink = before.elapsed().as_secs_f64() * 1e3;
-                let first = (before - start).as_secs_f64() * 1e3;
-                return Some((first, shrink, f.first.clone(), f.added.clone(), f.runs_to_first));
+                return Some(Timed {
+                    first_ms: (before - start).as_secs_f64() * 1e3,
+                    shrink_ms: before.elapsed().as_secs_f64() * 1e3,
+                    first: f.first.clone(),
+                    shrunk: f.added.clone(),
+                    runs: f.runs_to_first,
+                });
             }
             State::Exhausted => return None,
         }
@@ -68,17 +82,17 @@ fn main() {
         let mut runs: Vec<_> = (1..=10)
             .filter_map(|seed| timed(&mut Search::new(&s, Bounds { systematic: false, seed, ..bounds.clone() }).expect("bounds")))
             .collect();
-        runs.sort_by_key(|r| r.4);
+        runs.sort_by_key(|r| r.runs);
         let b = runs.get(runs.len() / 2).cloned();
-        let say = |r: &Option<(f64, f64, Vec<Added>, Vec<Added>, usize)>, shrunk: bool| match r {
-            Some((first, shrink, _, added, n)) if shrunk => {
-                format!("first {first:.2} ms (schedule {n}), shrunk {:.2} ms: {}", first + shrink, size(added))
+        let say = |r: &Option<Timed>, shrunk: bool| match r {
+            Some(t) if shrunk => {
+                format!("first {:.2} ms (schedule {}), shrunk {:.2} ms: {}", t.first_ms, t.runs, t.first_ms + t.shrink_ms, size(&t.shrunk))
             }
-            Some((first, _, f, _, n)) => format!("first {first:.2} ms (schedule {n}): {}", size(f)),
+            Some(t) => format!("first {:.2} ms (schedule {}): {}", t.first_ms, t.runs, size(&t.first)),
             None => "nothing found".into(),
         };
         if let (Some(x), Some(y)) = (&a, &b) {
-            faster += usize::from(x.4 <= y.4);
+            faster += usize::from(x.runs <= y.runs);
         }
         cells += 1;
         println!("search: {:<32} {} | median of 10 seeds: {}", cell.id(), say(&a, true), say(&b, false));

@@ -191,6 +191,9 @@ impl Search {
             .classes
             .iter()
             .map(|&c| match c {
+                Class::ClockJump if self.targets.elapsed_timers => {
+                    format!("clock jumps up to ±{} (of the clients: the lock service times expiry by elapsed time)", ms(b.jump_ms))
+                }
                 Class::ClockJump => format!("clock jumps up to ±{}", ms(b.jump_ms)),
                 Class::Drift => format!("clock drift up to ±{}%", b.drift_ppm / 10_000),
                 _ => format!("{} up to {}", c.plural(), ms(b.limit(c))),
@@ -208,8 +211,8 @@ impl Search {
         if self.unjudged.get() > 0 {
             text.push_str(&format!(
                 " {} schedules ran past {} events or {} and were not judged (the model's partitions lose messages for good, so a client can wait for ever for a reply a real connection would resend).",
-                self.unjudged.get(),
-                self.limits.max_events,
+                group_u(self.unjudged.get() as u64),
+                group_u(self.limits.max_events as u64),
                 ms(self.limits.max_time_ms)
             ));
         }

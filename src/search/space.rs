@@ -77,6 +77,9 @@ pub struct Targets {
     pub everyone: Vec<String>,
     pub services: Vec<String>,
     pub links: Vec<(String, String)>,
+    /// Whether the lock service times its expiries by elapsed time, so a step of its wall clock
+    /// moves none of them (the design says so): its clock is then not jumped.
+    pub elapsed_timers: bool,
 }
 
 impl Targets {
@@ -102,7 +105,8 @@ impl Targets {
             .collect();
         links.sort();
         links.dedup();
-        Targets { everyone, services, links }
+        let elapsed_timers = s.lock.kind.rows(1_000).first().is_some_and(|r| r.elapsed_timers);
+        Targets { everyone, services, links, elapsed_timers }
     }
 
     /// The nodes a class of fault can hit, the likeliest to matter first: clients for pauses
@@ -111,6 +115,7 @@ impl Targets {
     fn nodes(&self, class: Class) -> Vec<&String> {
         match class {
             Class::Crash => self.services.iter().collect(),
+            Class::ClockJump if self.elapsed_timers => self.everyone.iter().filter(|n| !self.services.contains(n)).collect(),
             Class::ClockJump | Class::Drift => {
                 self.services.iter().chain(self.everyone.iter().filter(|n| !self.services.contains(n))).collect()
             }
