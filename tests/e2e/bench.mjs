@@ -1,5 +1,7 @@
 // Benchmark in headless Chromium, printed as figures:
-// - the payload (wasm + js + css), gzipped and brotli-compressed, beside the smallest Yew app;
+// - the payload (wasm + js + css), gzipped and brotli-compressed, beside the smallest Yew app,
+//   and the failure search's worker apart (it loads only when a search starts);
+// - the failure search's schedules per second in its Web Worker, and the wasm/native ratio;
 // - navigation to a drawn diagram for stress runs of about 100, 1,000, 3,000 and 10,000 messages,
 //   side by side with Mermaid rendering the same messages in the same browser session, both to
 //   the diagram in the page and to the frame painted after it, and in an already loaded app;
@@ -13,10 +15,11 @@ import zlib from 'node:zlib';
 import { serve, chromium, ROOT, CHROMIUM, CHROMIUM_ARGS } from '../../tools/serve.mjs';
 
 /** Prints each wasm, js and css file of a build with its compressed sizes; returns the totals. */
-function sizes(dir, prefix) {
+function sizes(dir, prefix, worker = false) {
   let gz = 0;
   let br = 0;
-  for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|css)$/.test(f)).sort()) {
+  const isWorker = (f) => f.startsWith('lockstep-search-worker');
+  for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|css)$/.test(f) && isWorker(f) === worker).sort()) {
     const raw = fs.readFileSync(path.join(dir, f));
     const g = zlib.gzipSync(raw, { level: 9 }).length;
     const b = zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
@@ -31,6 +34,8 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const dist = path.join(ROOT, 'dist');
 const total = sizes(dist, 'size');
 console.log(`size: payload (wasm + js + css) ${kb(total.gz)} gzipped, ${kb(total.br)} brotli`);
+const worker = sizes(dist, 'worker', true);
+console.log(`worker: the failure search's Web Worker (loaded when a search starts) ${kb(worker.gz)} gzipped, ${kb(worker.br)} brotli`);
 const editor = sizes(path.join(dist, 'edit'), 'editor');
 console.log(`editor: the editor's page (edit/, loaded when "What if…" is chosen) ${kb(editor.gz)} gzipped, ${kb(editor.br)} brotli`);
 const floorDist = path.join(ROOT, 'target/yew-floor-dist');
@@ -196,6 +201,35 @@ for (const [name, file] of [['a lesson', lesson], ['a long scenario', JSON.strin
   });
   times.sort((a, b) => a - b);
   console.log(`editor: ${name} (${events} events): edit→redrawn diagram median ${times[30].toFixed(1)} ms, p95 ${times[57].toFixed(1)} ms over 60 edits (60 Hz frame: 16.7 ms)`);
+  await page.close();
+}
+
+// The failure search in its Web Worker: 5,000 schedules of a lesson's search, best of three,
+// beside the native figure `cargo bench --bench search` wrote (scripts/bench keeps it).
+const native = fs.existsSync(path.join(ROOT, 'target/search-native.txt')) ? fs.readFileSync(path.join(ROOT, 'target/search-native.txt'), 'utf8') : '';
+for (const id of ['lease-race-fenced', 'redlock-pause']) {
+  const page = await browser.newPage();
+  await page.goto(`${url}#/${id}/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  const file = fs.readFileSync(path.join(dist, 'lessons', `${id}.json`), 'utf8');
+  const rate = await page.evaluate(async (file) => {
+    let best = 0;
+    for (let i = 0; i < 3; i += 1) {
+      const worker = new Worker('lockstep-search-worker_loader.js');
+      await new Promise((ready) => { worker.onmessage = (e) => { if (e.data === 'ready') ready(); }; });
+      const t0 = performance.now();
+      const report = await new Promise((done) => {
+        worker.onmessage = (e) => done(JSON.parse(e.data));
+        worker.postMessage(JSON.stringify({ file, bounds: { budget: 5000, sample: true } }));
+      });
+      best = Math.max(best, report.tried / ((performance.now() - t0) / 1000));
+      worker.terminate();
+    }
+    return best;
+  }, file);
+  const m = native.match(new RegExp(`search: ${id}: (\\d+) schedules/s natively`));
+  const ratio = m ? ` (native ${m[1]}/s: native ${(Number(m[1]) / rate).toFixed(2)}× as fast)` : '';
+  console.log(`search: ${id}: ${rate.toFixed(0)} schedules/s in wasm, in the worker in Chromium${ratio}`);
   await page.close();
 }
 await browser.close();
