@@ -20,7 +20,7 @@ pub fn compare_table(rows: &[Vec<Cell>]) -> String {
         r#"<p class="eyebrow">Compare designs</p><h1 id="lesson-title">One schedule, every design</h1>"#,
         r#"<p class="lede">The same two clients every time: A takes the lock and works, B wants it from 20 ms on, and every lease lasts 1,000 ms. "#,
         r#"Each column applies one fault to A or to the lock service. Choose a cell to watch that run step by step.</p>"#,
-        r#"<p class="muted" data-testid="safe-means">"#,
+        r#"<p class="lede" data-testid="safe-means">"#,
     ));
     s.push_str(&Escaped(SAFE_MEANS).to_string());
     s.push_str(concat!(
