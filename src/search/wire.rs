@@ -20,7 +20,7 @@ use crate::scenario::validate::load;
 pub const READY: &str = "ready";
 
 /// How many schedules run between two progress reports.
-const SLICE: usize = 1_000;
+const SLICE: usize = 5_000;
 
 /// A report from the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,7 +180,7 @@ pub fn decode(report: &str) -> Option<Report> {
     })
 }
 
-/// Answers a request: reports progress every thousand schedules, then the failure found
+/// Answers a request: reports progress every five thousand schedules (a few times a second), then the failure found
 /// (shrunk) or what was searched; or, for a request marked `"sample":true`, runs the budget's
 /// schedules without stopping and reports how many failed.
 pub fn serve(request: &str, mut post: impl FnMut(String)) {

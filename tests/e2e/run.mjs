@@ -878,11 +878,12 @@ await check('the search runs in a worker: the page steps while it searches, says
   await page.click('[data-testid=find]');
   await page.waitForSelector('[data-testid=find-progress]');
   await page.waitForFunction(() => /^[1-9]/.test(document.querySelector('[data-testid=find-progress]')?.innerText || ''));
-  // A step key is answered as quickly while the worker searches as when the page is idle (the
-  // key's DOM change, slowest of the tries; within a frame of the idle figure).
+  // A step key is answered as quickly while the worker searches as when the page is idle: the
+  // time from the key to the changed page, the median of seven tries, within a frame (16.7 ms)
+  // of the idle figure.
   const stepTimes = () => page.evaluate(async () => {
     const times = [];
-    for (let i = 0; i < 5; i += 1) {
+    for (let i = 0; i < 7; i += 1) {
       const searching = !!document.querySelector('[data-testid=find-progress]');
       const ms = await new Promise((done) => {
         const t0 = performance.now();
@@ -896,13 +897,13 @@ await check('the search runs in a worker: the page steps while it searches, says
     return times;
   });
   const during = (await stepTimes()).filter((t) => t.searching);
-  expect(during.length >= 3, `stepped while searching: ${JSON.stringify(during)}`);
+  expect(during.length >= 5, `stepped while searching: ${JSON.stringify(during)}`);
   await page.screenshot({ path: path.join(SHOTS, 'find-progress-1920.png') });
   await page.waitForSelector('[data-testid=find-nothing]', { timeout: 60000 });
   const idle = await stepTimes();
-  const worst = (ts) => Math.max(...ts.map((t) => t.ms));
-  expect(worst(during) <= worst(idle) + 16.7, `a step took ${worst(during).toFixed(1)} ms while searching, ${worst(idle).toFixed(1)} ms idle`);
-  console.log(`     a step key to the changed page: ${worst(during).toFixed(1)} ms while searching, ${worst(idle).toFixed(1)} ms idle (slowest of 5)`);
+  const median = (ts) => { const ms = ts.map((t) => t.ms).sort((a, b) => a - b); return ms[Math.floor(ms.length / 2)]; };
+  expect(median(during) <= median(idle) + 16.7, `a step took ${median(during).toFixed(1)} ms while searching, ${median(idle).toFixed(1)} ms idle (medians)`);
+  console.log(`     a step key to the changed page: ${median(during).toFixed(1)} ms while searching, ${median(idle).toFixed(1)} ms idle (medians of ${during.length} and ${idle.length})`);
   const nothing = await text(page, 'find-nothing');
   expect(nothing.startsWith('No failure among 20,000 schedules of up to 2 faults: pauses up to 5,000 ms'), nothing);
   await page.click('[data-testid=find-close]');
