@@ -32,6 +32,11 @@ impl Class {
         }
     }
 
+    /// Finds a class by its name on the command line.
+    pub fn named(tag: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.tag() == tag)
+    }
+
     /// Names the class in a sentence, plural.
     pub fn plural(self) -> &'static str {
         match self {

@@ -9,7 +9,7 @@ use crate::engine::rng::Rng;
 use crate::engine::spec::Limits;
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
-use crate::present::number::{group_u, ms};
+use crate::present::number::{capital, group_u, ms};
 use crate::present::Words;
 use crate::scenario::format::Scenario;
 use crate::scenario::validate::compile;
@@ -273,11 +273,6 @@ fn describe_failure(trace: &Trace, s: &Scenario, failure: Failure, stall_ms: u64
             .map_or_else(String::new, |f| format!("{} at {}.", capital(&words.finding(f)), ms(f.at_ms))),
         Failure::Liveness => format!("a client waited more than {} for the lock.", ms(stall_ms)),
     }
-}
-
-fn capital(s: &str) -> String {
-    let mut c = s.chars();
-    c.next().map_or_else(String::new, |f| f.to_uppercase().collect::<String>() + c.as_str())
 }
 
 /// Joins phrases with commas and a final "and".

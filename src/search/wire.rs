@@ -104,16 +104,14 @@ pub fn read_request(request: &str) -> Result<(Scenario, Bounds), ScenarioError> 
             };
             match (k.as_str(), v) {
                 ("faults", Value::Array(list)) => {
-                    bounds.classes = list
-                        .iter()
-                        .map(|t| match t {
-                            Value::String(t) => Class::ALL
-                                .into_iter()
-                                .find(|c| c.tag() == t)
-                                .ok_or_else(|| ScenarioError::new("bounds.faults", format!("unknown kind of fault {t:?}"))),
-                            _ => Err(ScenarioError::new("bounds.faults", "must list names")),
-                        })
-                        .collect::<Result<_, _>>()?
+                    bounds.classes =
+                        list.iter()
+                            .map(|t| match t {
+                                Value::String(t) => Class::named(t)
+                                    .ok_or_else(|| ScenarioError::new("bounds.faults", format!("unknown kind of fault {t:?}"))),
+                                _ => Err(ScenarioError::new("bounds.faults", "must list names")),
+                            })
+                            .collect::<Result<_, _>>()?
                 }
                 ("max_faults", _) => bounds.max_faults = whole()? as usize,
                 ("budget", _) => bounds.budget = whole()? as usize,

@@ -101,7 +101,7 @@ fn classes(list: &str) -> Result<Vec<Class>, Failure> {
     list.split(',')
         .map(|t| {
             let t = t.trim();
-            Class::ALL.into_iter().find(|c| c.tag() == t).ok_or_else(|| {
+            Class::named(t).ok_or_else(|| {
                 let known: Vec<&str> = Class::ALL.iter().map(|c| c.tag()).collect();
                 Failure::Usage(format!("unknown fault kind {t:?}: use {}", known.join(", ")))
             })
