@@ -11,38 +11,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { serve, chromium, ROOT, CHROMIUM, CHROMIUM_ARGS } from '../../tools/serve.mjs';
+import { siteSizes, kb } from '../../tools/size.mjs';
 
-/** Prints each wasm, js and css file of a build with its compressed sizes; returns the totals. */
-function sizes(dir, prefix, worker = false) {
-  let gz = 0;
-  let br = 0;
-  const isWorker = (f) => f.startsWith('lockstep-search-worker');
-  for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|css)$/.test(f) && isWorker(f) === worker).sort()) {
-    const raw = fs.readFileSync(path.join(dir, f));
-    const g = zlib.gzipSync(raw, { level: 9 }).length;
-    const b = zlib.brotliCompressSync(raw, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-    gz += g;
-    br += b;
-    console.log(`${prefix}: ${f.replace(/-[0-9a-f]{16}/, '')} ${(raw.length / 1024).toFixed(1)} KB, ${(g / 1024).toFixed(1)} KB gzipped, ${(b / 1024).toFixed(1)} KB brotli`);
-  }
-  return { gz, br };
-}
-
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+siteSizes();
 const dist = path.join(ROOT, 'dist');
-const total = sizes(dist, 'size');
-console.log(`size: payload (wasm + js + css) ${kb(total.gz)} gzipped, ${kb(total.br)} brotli`);
-const worker = sizes(dist, 'worker', true);
-console.log(`worker: the failure search's Web Worker (loaded when a search starts) ${kb(worker.gz)} gzipped, ${kb(worker.br)} brotli`);
-const editor = sizes(path.join(dist, 'edit'), 'editor');
-console.log(`editor: the editor's page (edit/, loaded when "What if…" is chosen) ${kb(editor.gz)} gzipped, ${kb(editor.br)} brotli`);
-const floorDist = path.join(ROOT, 'target/yew-floor-dist');
-if (fs.existsSync(floorDist)) {
-  const floor = sizes(floorDist, 'floor');
-  console.log(`floor: the smallest Yew app, built the same way, ${kb(floor.gz)} gzipped`);
-}
 
 const cli = (...args) => execFileSync(path.join(ROOT, 'target/release/lockstep'), args, { encoding: 'utf8', maxBuffer: 1 << 30 });
 const { url, close } = await serve(dist);
