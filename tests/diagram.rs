@@ -5,7 +5,7 @@
 
 mod support;
 
-use lockstep::diagram::inspect::{History, Status, CHECKPOINT_EVERY};
+use lockstep::diagram::inspect::{Status, Timeline, CHECKPOINT_EVERY};
 use lockstep::diagram::layout::{head_box, layout, Arrow, ItemKind, Layout, Mark, Shape, Span, MARK_R};
 use lockstep::diagram::{mermaid, svg};
 use lockstep::engine::{EventKind, NodeId};
@@ -180,14 +180,14 @@ fn mermaid_export_uses_the_seed_notation() {
 #[test]
 fn inspector_folds_state_exactly() {
     let t = run_lesson("lease-race-fenced");
-    let history = History::new(&t);
+    let timeline = Timeline::new(&t);
     let b_grant = t.events.iter().position(|e| matches!(e.kind, EventKind::BeliefStart { token: 42, .. })).unwrap();
-    let s = history.at(&t, b_grant);
+    let s = timeline.at(&t, b_grant);
     assert_eq!(s.nodes[1].key.map(|k| (k.0, k.1)), Some((NodeId(3), 42)), "the lock service's key");
     assert!(s.nodes[3].holds && !s.nodes[0].holds);
     assert_eq!(s.nodes[0].belief, Some((41, Some(1_000))), "A still believes");
     assert_eq!(s.nodes[0].status, Status::Paused);
-    let last = history.at(&t, t.events.len() - 1);
+    let last = timeline.at(&t, t.events.len() - 1);
     assert_eq!((last.resource.data.as_deref(), last.resource.highest_token, last.resource.version), (Some("B"), 42, 1));
     assert_eq!(last.nodes[0].belief, None);
 }
@@ -199,7 +199,7 @@ fn states_replayed_from_checkpoints_match_the_trace_at_every_event() {
     let t = lockstep::engine::run(&spec).unwrap();
     assert_eq!(scenario.id, "stress-3000");
     assert!(t.events.len() > 4 * CHECKPOINT_EVERY, "the run spans several checkpoints");
-    let history = History::new(&t);
+    let timeline = Timeline::new(&t);
     // Facts folded directly from the events: who holds, who believes, what the data is.
     let mut holdings = Holdings::new(t.quorum);
     let mut holds = vec![false; t.participants.len()];
@@ -218,7 +218,7 @@ fn states_replayed_from_checkpoints_match_the_trace_at_every_event() {
             EventKind::WriteAccepted { value, version, .. } => data = Some((value.clone(), *version)),
             _ => {}
         }
-        let s = history.at(&t, i);
+        let s = timeline.at(&t, i);
         assert_eq!(s.at_ms, e.at_ms, "#{i}");
         assert_eq!(s.nodes.iter().map(|n| n.holds).collect::<Vec<_>>(), holds, "#{i}");
         assert_eq!(s.nodes.iter().map(|n| n.belief.map(|b| b.0)).collect::<Vec<_>>(), believes, "#{i}");

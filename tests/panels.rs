@@ -3,7 +3,7 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
-use lockstep::diagram::inspect::History;
+use lockstep::diagram::inspect::Timeline;
 use lockstep::engine;
 use lockstep::present::Words;
 use lockstep::scenario::compare;
@@ -28,13 +28,13 @@ fn panels_show_hostile_names_as_text_at_every_step() {
     let (scenario, spec) = lockstep::scenario::load(HOSTILE).expect("valid");
     let trace = engine::run(&spec).expect("runs");
     let words = Words::new(&trace, &*scenario.lock.design);
-    let history = History::new(&trace);
+    let timeline = Timeline::new(&trace);
     let before = texts(&panels::state(&trace, &words, None));
     assert!(before.contains("<img src=x onerror=alert(1)>") && before.contains("名前 & <script>"), "{before}");
     assert!(texts(&panels::narration(&scenario, &trace, &words, None, None, panels::Ask::Offer(true))).contains("The setup"));
     let mut shown = String::new();
     for i in 0..trace.events.len() {
-        shown += &texts(&panels::state(&trace, &words, Some(&history.at(&trace, i))));
+        shown += &texts(&panels::state(&trace, &words, Some(&timeline.at(&trace, i))));
         shown += &texts(&panels::narration(
             &scenario,
             &trace,
@@ -56,7 +56,7 @@ fn the_state_panel_names_each_node_and_what_it_holds() {
     let trace = engine::run(&lesson.spec).expect("runs");
     let words = Words::new(&trace, &*lesson.scenario.lock.design);
     let last = trace.events.len() - 1;
-    let text = texts(&panels::state(&trace, &words, Some(&History::new(&trace).at(&trace, last))));
+    let text = texts(&panels::state(&trace, &words, Some(&Timeline::new(&trace).at(&trace, last))));
     assert!(text.starts_with("State at 1,570 ms"), "{text}");
     assert!(text.contains("data \"B\" (by Client B, token 42), version 1, highest seen: token 42"), "{text}");
     let (class, verdict) = panels::verdict(&trace, Some(last));

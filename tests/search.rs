@@ -6,7 +6,7 @@
 use lockstep::engine::{self, EventKind, FindingKind};
 use lockstep::scenario::compare::{self, Outcome};
 use lockstep::scenario::Scenario;
-use lockstep::search::{Added, Bounds, Class, Failure, Found, Search, State};
+use lockstep::search::{Added, Bounds, Class, Failure, Search, Shrunk, State};
 
 /// A cell's scenario without its schedule's faults.
 fn base(cell_id: &str) -> Scenario {
@@ -25,7 +25,7 @@ fn class_of(schedule: &str) -> Class {
 }
 
 /// Runs a search to its end.
-fn search(s: &Scenario, bounds: Bounds) -> (Option<Found>, usize) {
+fn search(s: &Scenario, bounds: Bounds) -> (Option<Shrunk>, usize) {
     let mut search = Search::new(s, bounds).expect("valid bounds");
     while matches!(search.step(500), State::Searching) {}
     let tried = search.tried();

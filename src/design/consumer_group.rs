@@ -79,14 +79,6 @@ impl Protocol for Group {
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
         Some(Box::new(LeaseClient::new(nodes[0])))
     }
-
-    fn quorum(&self, _lock_nodes: usize) -> usize {
-        1
-    }
-
-    fn data_in_service(&self) -> bool {
-        false
-    }
 }
 
 impl Design for Group {
@@ -112,10 +104,6 @@ impl Design for Group {
 
     fn services(&self) -> Services {
         Services { count: 1..=1, what: "one group coordinator" }
-    }
-
-    fn script_renewal(&self) -> Result<(), &'static str> {
-        Ok(())
     }
 
     fn release_modes(&self) -> &'static [ReleaseMode] {

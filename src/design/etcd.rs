@@ -16,7 +16,7 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, Rejection, ReleaseMode};
-use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
+use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, local, ms};
@@ -94,10 +94,6 @@ impl Protocol for EtcdDesign {
         Some(Box::new(EtcdClient { etcd: nodes[0], ttl_ms: self.ttl_ms, acquire_sent_at: 0, renew_sent_at: 0 }))
     }
 
-    fn quorum(&self, _lock_nodes: usize) -> usize {
-        1
-    }
-
     fn data_in_service(&self) -> bool {
         self.data_in_etcd
     }
@@ -135,10 +131,6 @@ impl Design for EtcdDesign {
 
     fn services(&self) -> Services {
         Services { count: 1..=1, what: "one etcd cluster" }
-    }
-
-    fn script_renewal(&self) -> Result<(), &'static str> {
-        Ok(())
     }
 
     fn release_modes(&self) -> &'static [ReleaseMode] {
@@ -420,8 +412,6 @@ impl EtcdNode {
 }
 
 impl Actor for EtcdNode {
-    fn on_start(&mut self, _cx: &mut Cx) {}
-
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
         self.expire_due(cx);
         match msg {
@@ -440,8 +430,6 @@ impl Actor for EtcdNode {
             self.expire_due(cx);
         }
     }
-
-    fn on_crash(&mut self, _cx: &mut Cx) {}
 
     fn on_restart(&mut self, cx: &mut Cx, _keep_state: bool) {
         // The model's etcd is a replicated cluster: its state survives a member's restart.
@@ -466,24 +454,24 @@ impl LockClient for EtcdClient {
         cx.after(Timer::Timeout, timeout_ms);
     }
 
-    fn on_message(&mut self, _cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
-        let Some(msg) = msg.get::<EtcdMsg>() else { return Outcome::Pending };
+    fn on_message(&mut self, _cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Progress {
+        let Some(msg) = msg.get::<EtcdMsg>() else { return Progress::Pending };
         match *msg {
             EtcdMsg::Owner { revision } => {
                 // A queued client's session was last extended by its latest keep-alive.
                 let since = if view.queued { self.acquire_sent_at.max(self.renew_sent_at) } else { self.acquire_sent_at };
-                Outcome::Granted { token: revision, until_local: Some(since + self.ttl_ms as i64) }
+                Progress::Granted { token: revision, until_local: Some(since + self.ttl_ms as i64) }
             }
-            EtcdMsg::Queued { .. } => Outcome::Queued,
-            EtcdMsg::KeptAlive { ttl_ms } => Outcome::Renewed { until_local: Some(self.renew_sent_at + ttl_ms as i64) },
-            EtcdMsg::LeaseNotFound => Outcome::Lost,
-            EtcdMsg::Unlocked { .. } => Outcome::Released,
-            EtcdMsg::Lock | EtcdMsg::KeepAlive | EtcdMsg::Unlock { .. } => Outcome::Pending,
+            EtcdMsg::Queued { .. } => Progress::Queued,
+            EtcdMsg::KeptAlive { ttl_ms } => Progress::Renewed { until_local: Some(self.renew_sent_at + ttl_ms as i64) },
+            EtcdMsg::LeaseNotFound => Progress::Lost,
+            EtcdMsg::Unlocked { .. } => Progress::Released,
+            EtcdMsg::Lock | EtcdMsg::KeepAlive | EtcdMsg::Unlock { .. } => Progress::Pending,
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Outcome {
-        Outcome::Refused
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
+        Progress::Refused
     }
 
     fn renew(&mut self, cx: &mut Cx, _held: Option<u64>) {

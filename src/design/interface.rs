@@ -67,8 +67,10 @@ pub trait Design: Protocol + Vocabulary {
     fn guarantees(&self) -> Guarantees;
     /// Says how many lock-service nodes it runs on, and what they are.
     fn services(&self) -> Services;
-    /// Says whether a client's script may renew, and if not, why.
-    fn script_renewal(&self) -> Result<(), &'static str>;
+    /// Says whether a client's script may renew, and if not, why; by default it may.
+    fn script_renewal(&self) -> Result<(), &'static str> {
+        Ok(())
+    }
     /// Returns the ways a client may give the lock back; empty when there is no lock.
     fn release_modes(&self) -> &'static [ReleaseMode];
 }

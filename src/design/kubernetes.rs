@@ -21,7 +21,7 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, ReleaseMode};
-use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
+use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::{AcquirePolicy, RenewFailure, RenewPolicy, ResourceMode};
 use crate::error::ScenarioError;
 use crate::present::number::{group, local, ms};
@@ -125,14 +125,6 @@ impl Protocol for K8sDesign {
             observed_time: 0,
             renewing: false,
         }))
-    }
-
-    fn quorum(&self, _lock_nodes: usize) -> usize {
-        1
-    }
-
-    fn data_in_service(&self) -> bool {
-        false
     }
 }
 
@@ -405,8 +397,6 @@ impl ApiServer {
 }
 
 impl Actor for ApiServer {
-    fn on_start(&mut self, _cx: &mut Cx) {}
-
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
         let Msg::Lock { msg } = msg else { return };
         let Some(msg) = msg.get::<ApiMsg>() else { return };
@@ -426,8 +416,6 @@ impl Actor for ApiServer {
     }
 
     fn on_timer(&mut self, _cx: &mut Cx, _timer: Timer) {}
-
-    fn on_crash(&mut self, _cx: &mut Cx) {}
 
     fn on_restart(&mut self, _cx: &mut Cx, _keep_state: bool) {
         // The API server keeps the Lease in etcd: it survives a restart.
@@ -584,48 +572,48 @@ impl LockClient for Elector {
         cx.after(Timer::Timeout, timeout_ms);
     }
 
-    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
-        let Some(msg) = msg.get::<ApiMsg>() else { return Outcome::Pending };
+    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Progress {
+        let Some(msg) = msg.get::<ApiMsg>() else { return Progress::Pending };
         let request = match *msg {
             ApiMsg::Found { request, .. }
             | ApiMsg::NotFound { request }
             | ApiMsg::Stored { request, .. }
             | ApiMsg::Conflict { request } => request,
-            ApiMsg::Get { .. } | ApiMsg::Create { .. } | ApiMsg::Update { .. } => return Outcome::Pending,
+            ApiMsg::Get { .. } | ApiMsg::Create { .. } | ApiMsg::Update { .. } => return Progress::Pending,
         };
         if request != self.request || self.in_flight == InFlight::Nothing {
-            return Outcome::Pending;
+            return Progress::Pending;
         }
         let releasing = self.in_flight == InFlight::Release;
         let tried = self.answer(cx, msg);
         let token = self.observed.map_or(0, |l| l.transitions);
         match tried {
-            Tried::Pending => Outcome::Pending,
-            Tried::Succeeded if releasing => Outcome::Released,
-            Tried::Succeeded if view.acquiring => Outcome::Granted { token, until_local: self.deadline_after(cx.now) },
+            Tried::Pending => Progress::Pending,
+            Tried::Succeeded if releasing => Progress::Released,
+            Tried::Succeeded if view.acquiring => Progress::Granted { token, until_local: self.deadline_after(cx.now) },
             Tried::Succeeded => {
                 self.renewing = false;
                 cx.cancel(Timer::Client(DEADLINE));
-                Outcome::Renewed { until_local: self.deadline_after(cx.now) }
+                Progress::Renewed { until_local: self.deadline_after(cx.now) }
             }
-            Tried::Failed if view.acquiring => Outcome::Refused,
-            Tried::Failed => Outcome::RenewRetry,
+            Tried::Failed if view.acquiring => Progress::Refused,
+            Tried::Failed => Progress::RenewRetry,
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Outcome {
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
         self.in_flight = InFlight::Nothing;
-        Outcome::Refused
+        Progress::Refused
     }
 
-    fn on_timer(&mut self, _cx: &mut Cx, id: u8) -> Outcome {
+    fn on_timer(&mut self, _cx: &mut Cx, id: u8) -> Progress {
         match id {
             DEADLINE if self.renewing => {
                 self.renewing = false;
                 self.in_flight = InFlight::Nothing;
-                Outcome::RenewFailed
+                Progress::RenewFailed
             }
-            _ => Outcome::Pending,
+            _ => Progress::Pending,
         }
     }
 
@@ -648,9 +636,9 @@ impl LockClient for Elector {
         self.try_acquire_or_renew(cx);
     }
 
-    fn on_renew_timeout(&mut self, _cx: &mut Cx) -> Outcome {
+    fn on_renew_timeout(&mut self, _cx: &mut Cx) -> Progress {
         self.in_flight = InFlight::Nothing;
-        Outcome::RenewRetry
+        Progress::RenewRetry
     }
 
     fn release(&mut self, cx: &mut Cx, held: Option<u64>, _last: u64, _mode: ReleaseMode) -> Release {

@@ -6,7 +6,7 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, ReleaseMode};
-use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
+use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, ms};
@@ -66,14 +66,6 @@ impl Protocol for LeaseDesign {
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
         Some(Box::new(LeaseClient::new(nodes[0])))
     }
-
-    fn quorum(&self, _lock_nodes: usize) -> usize {
-        1
-    }
-
-    fn data_in_service(&self) -> bool {
-        false
-    }
 }
 
 impl Design for LeaseDesign {
@@ -99,10 +91,6 @@ impl Design for LeaseDesign {
 
     fn services(&self) -> Services {
         Services { count: 1..=1, what: "one lock service" }
-    }
-
-    fn script_renewal(&self) -> Result<(), &'static str> {
-        Ok(())
     }
 
     fn release_modes(&self) -> &'static [ReleaseMode] {
@@ -295,8 +283,6 @@ impl LeaseService {
 }
 
 impl Actor for LeaseService {
-    fn on_start(&mut self, _cx: &mut Cx) {}
-
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
         self.expire_if_due(cx);
         if let Some(msg) = lease_msg(msg) {
@@ -311,8 +297,6 @@ impl Actor for LeaseService {
             }
         }
     }
-
-    fn on_crash(&mut self, _cx: &mut Cx) {}
 
     fn on_restart(&mut self, cx: &mut Cx, keep_state: bool) {
         if keep_state {
@@ -355,27 +339,27 @@ impl LockClient for LeaseClient {
         cx.after(Timer::Timeout, timeout_ms);
     }
 
-    fn on_message(&mut self, _cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
-        let Some(msg) = msg.get::<LeaseMsg>() else { return Outcome::Pending };
+    fn on_message(&mut self, _cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Progress {
+        let Some(msg) = msg.get::<LeaseMsg>() else { return Progress::Pending };
         match *msg {
             // The client counts the TTL from when it sent its request: the safe side.
-            LeaseMsg::Granted { token, ttl_ms } => Outcome::Granted { token, until_local: Some(self.acquire_sent_at + ttl_ms as i64) },
-            LeaseMsg::Busy => Outcome::Refused,
+            LeaseMsg::Granted { token, ttl_ms } => Progress::Granted { token, until_local: Some(self.acquire_sent_at + ttl_ms as i64) },
+            LeaseMsg::Busy => Progress::Refused,
             LeaseMsg::Renewed { token, ttl_ms } if view.held == Some(token) => {
-                Outcome::Renewed { until_local: Some(self.renew_sent_at + ttl_ms as i64) }
+                Progress::Renewed { until_local: Some(self.renew_sent_at + ttl_ms as i64) }
             }
-            LeaseMsg::RenewRefused { token } if view.held == Some(token) => Outcome::Lost,
-            LeaseMsg::Released { .. } => Outcome::Released,
+            LeaseMsg::RenewRefused { token } if view.held == Some(token) => Progress::Lost,
+            LeaseMsg::Released { .. } => Progress::Released,
             LeaseMsg::Renewed { .. }
             | LeaseMsg::RenewRefused { .. }
             | LeaseMsg::Acquire
             | LeaseMsg::Renew { .. }
-            | LeaseMsg::Release { .. } => Outcome::Pending,
+            | LeaseMsg::Release { .. } => Progress::Pending,
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Outcome {
-        Outcome::Refused
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
+        Progress::Refused
     }
 
     fn renew(&mut self, cx: &mut Cx, held: Option<u64>) {

@@ -53,10 +53,6 @@ impl Protocol for Nothing {
     fn quorum(&self, _lock_nodes: usize) -> usize {
         0
     }
-
-    fn data_in_service(&self) -> bool {
-        false
-    }
 }
 
 impl Design for Nothing {

@@ -20,7 +20,7 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, Rejection, ReleaseMode};
-use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
+use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, local, ms};
@@ -104,10 +104,6 @@ impl Protocol for PgDesign {
         Some(Box::new(PgClient { server: nodes[0], idle_timeout_ms: self.idle_timeout_ms, acquire_sent_at: 0, renew_sent_at: 0 }))
     }
 
-    fn quorum(&self, _lock_nodes: usize) -> usize {
-        1
-    }
-
     fn data_in_service(&self) -> bool {
         self.same_database
     }
@@ -145,10 +141,6 @@ impl Design for PgDesign {
 
     fn services(&self) -> Services {
         Services { count: 1..=1, what: "one PostgreSQL server" }
-    }
-
-    fn script_renewal(&self) -> Result<(), &'static str> {
-        Ok(())
     }
 
     fn release_modes(&self) -> &'static [ReleaseMode] {
@@ -470,8 +462,6 @@ impl PgServer {
 }
 
 impl Actor for PgServer {
-    fn on_start(&mut self, _cx: &mut Cx) {}
-
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
         self.end_silent_sessions(cx);
         let alive = self.alive(from);
@@ -491,8 +481,6 @@ impl Actor for PgServer {
             self.end_silent_sessions(cx);
         }
     }
-
-    fn on_crash(&mut self, _cx: &mut Cx) {}
 
     fn on_restart(&mut self, cx: &mut Cx, _keep_state: bool) {
         // A restarted server has no sessions: every advisory lock is gone, and every client's
@@ -528,29 +516,29 @@ impl LockClient for PgClient {
         cx.after(Timer::Timeout, timeout_ms);
     }
 
-    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
-        let Some(msg) = msg.get::<PgMsg>() else { return Outcome::Pending };
+    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Progress {
+        let Some(msg) = msg.get::<PgMsg>() else { return Progress::Pending };
         match *msg {
             PgMsg::Locked => {
                 // A waiting session's idle time starts when its lock call returns, which the
                 // client learns as the reply arrives (a little after, as a real client would).
                 let since = if view.queued { cx.now } else { self.acquire_sent_at };
-                Outcome::Granted { token: 0, until_local: self.until(since) }
+                Progress::Granted { token: 0, until_local: self.until(since) }
             }
-            PgMsg::Waiting => Outcome::Queued,
-            PgMsg::Alive => Outcome::Renewed { until_local: self.until(self.renew_sent_at) },
+            PgMsg::Waiting => Progress::Queued,
+            PgMsg::Alive => Progress::Renewed { until_local: self.until(self.renew_sent_at) },
             // Its unlock failed with the session: nothing is left to release.
-            PgMsg::SessionEnded if view.held.is_none() && !view.acquiring => Outcome::Released,
+            PgMsg::SessionEnded if view.held.is_none() && !view.acquiring => Progress::Released,
             // Its lock call failed as the server restarted: try again, on a new connection.
-            PgMsg::SessionEnded if view.acquiring => Outcome::Refused,
-            PgMsg::SessionEnded => Outcome::Lost,
-            PgMsg::Unlocked { .. } => Outcome::Released,
-            PgMsg::Lock | PgMsg::KeepAlive | PgMsg::Unlock | PgMsg::Commit => Outcome::Pending,
+            PgMsg::SessionEnded if view.acquiring => Progress::Refused,
+            PgMsg::SessionEnded => Progress::Lost,
+            PgMsg::Unlocked { .. } => Progress::Released,
+            PgMsg::Lock | PgMsg::KeepAlive | PgMsg::Unlock | PgMsg::Commit => Progress::Pending,
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Outcome {
-        Outcome::Refused
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
+        Progress::Refused
     }
 
     fn renews_while_queued(&self) -> bool {

@@ -19,7 +19,7 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, ReleaseMode};
-use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
+use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, ms};
@@ -129,14 +129,6 @@ impl Protocol for RedisDesign {
             incr_separate: self.incr_separate,
         }))
     }
-
-    fn quorum(&self, _lock_nodes: usize) -> usize {
-        1
-    }
-
-    fn data_in_service(&self) -> bool {
-        false
-    }
 }
 
 impl Design for RedisDesign {
@@ -167,10 +159,6 @@ impl Design for RedisDesign {
 
     fn services(&self) -> Services {
         Services { count: 1..=2, what: "one primary and at most one replica" }
-    }
-
-    fn script_renewal(&self) -> Result<(), &'static str> {
-        Ok(())
     }
 
     fn release_modes(&self) -> &'static [ReleaseMode] {
@@ -538,8 +526,6 @@ impl RedisNode {
 }
 
 impl Actor for RedisNode {
-    fn on_start(&mut self, _cx: &mut Cx) {}
-
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
         self.expire_if_due(cx);
         let Msg::Lock { msg } = msg else { return };
@@ -632,31 +618,31 @@ impl LockClient for RedisClient {
         cx.after(Timer::Timeout, timeout_ms);
     }
 
-    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
-        let Some(msg) = msg.get::<RedisMsg>() else { return Outcome::Pending };
+    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Progress {
+        let Some(msg) = msg.get::<RedisMsg>() else { return Progress::Pending };
         match *msg {
             // The key is set; the token is a second round trip away.
             RedisMsg::SetOk { token: None } if self.incr_separate && view.acquiring => {
                 self.send(cx, RedisMsg::Incr);
-                Outcome::Pending
+                Progress::Pending
             }
             // The client counts the PX from when it sent the SET: the safe side.
             RedisMsg::SetOk { token } => {
-                Outcome::Granted { token: token.unwrap_or(0), until_local: Some(self.acquire_sent_at + self.px_ms as i64) }
+                Progress::Granted { token: token.unwrap_or(0), until_local: Some(self.acquire_sent_at + self.px_ms as i64) }
             }
             RedisMsg::Counter { value } if view.acquiring => {
-                Outcome::Granted { token: value, until_local: Some(self.acquire_sent_at + self.px_ms as i64) }
+                Progress::Granted { token: value, until_local: Some(self.acquire_sent_at + self.px_ms as i64) }
             }
-            RedisMsg::Nil => Outcome::Refused,
+            RedisMsg::Nil => Progress::Refused,
             RedisMsg::ReadOnly if view.acquiring => {
                 self.fail_over();
-                Outcome::Refused
+                Progress::Refused
             }
             RedisMsg::Extended { done: true } if view.held.is_some() => {
-                Outcome::Renewed { until_local: Some(self.renew_sent_at + self.px_ms as i64) }
+                Progress::Renewed { until_local: Some(self.renew_sent_at + self.px_ms as i64) }
             }
-            RedisMsg::Extended { done: false } if view.held.is_some() => Outcome::Lost,
-            RedisMsg::Deleted { .. } => Outcome::Released,
+            RedisMsg::Extended { done: false } if view.held.is_some() => Progress::Lost,
+            RedisMsg::Deleted { .. } => Progress::Released,
             RedisMsg::ReadOnly
             | RedisMsg::Extended { .. }
             | RedisMsg::Set { .. }
@@ -665,13 +651,13 @@ impl LockClient for RedisClient {
             | RedisMsg::Replicate { .. }
             | RedisMsg::ReplicateDel { .. }
             | RedisMsg::Incr
-            | RedisMsg::Counter { .. } => Outcome::Pending,
+            | RedisMsg::Counter { .. } => Progress::Pending,
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Outcome {
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
         self.fail_over();
-        Outcome::Refused
+        Progress::Refused
     }
 
     fn renew(&mut self, cx: &mut Cx, _held: Option<u64>) {

@@ -12,7 +12,7 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::LockEnd;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
-use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
+use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::{AcquirePolicy, ResourceMode};
 use crate::error::ScenarioError;
 use crate::present::number::ms;
@@ -123,10 +123,6 @@ impl Protocol for RedlockDesign {
     fn quorum(&self, lock_nodes: usize) -> usize {
         quorum(lock_nodes)
     }
-
-    fn data_in_service(&self) -> bool {
-        false
-    }
 }
 
 impl Design for RedlockDesign {
@@ -226,23 +222,23 @@ impl RedlockClient {
     }
 
     /// Records one master's answer (or its silence) and moves on; after the last, decides.
-    fn step(&mut self, cx: &mut Cx, granted: bool) -> Outcome {
+    fn step(&mut self, cx: &mut Cx, granted: bool) -> Progress {
         cx.cancel(Timer::Timeout);
         self.granted += usize::from(granted);
         self.next += 1;
         if self.next < self.masters.len() {
             self.ask_next(cx);
-            return Outcome::Pending;
+            return Progress::Pending;
         }
         let elapsed = cx.now - self.started_at;
         let validity = validity_ms(self.ttl_ms, elapsed);
         if self.granted >= quorum(self.masters.len()) && validity > 0 {
             // The lock is good for the validity left, counted from now.
-            return Outcome::Granted { token: 0, until_local: Some(cx.now + validity) };
+            return Progress::Granted { token: 0, until_local: Some(cx.now + validity) };
         }
         // Failed: unlock every master; the runner retries after a random delay.
         self.release_all(cx, true);
-        Outcome::Refused
+        Progress::Refused
     }
 
     fn release_all(&self, cx: &mut Cx, checked: bool) {
@@ -261,19 +257,19 @@ impl LockClient for RedlockClient {
         self.ask_next(cx);
     }
 
-    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
+    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &LockMsg, view: ClientView) -> Progress {
         // Only the master asked now counts; anything else is a late answer.
         if !view.acquiring || self.masters.get(self.next) != Some(&from) {
-            return Outcome::Pending;
+            return Progress::Pending;
         }
         match msg.get::<RedisMsg>() {
             Some(RedisMsg::SetOk { .. }) => self.step(cx, true),
             Some(RedisMsg::Nil) => self.step(cx, false),
-            Some(_) | None => Outcome::Pending,
+            Some(_) | None => Progress::Pending,
         }
     }
 
-    fn on_timeout(&mut self, cx: &mut Cx, _timeout_ms: u64) -> Outcome {
+    fn on_timeout(&mut self, cx: &mut Cx, _timeout_ms: u64) -> Progress {
         self.step(cx, false)
     }
 

@@ -13,7 +13,7 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, ReleaseMode};
-use crate::engine::protocol::{ClientView, LockClient, Outcome, Protocol, Release};
+use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, local, ms};
@@ -99,14 +99,6 @@ impl Protocol for ZkDesign {
             renew_sent_at: 0,
         }))
     }
-
-    fn quorum(&self, _lock_nodes: usize) -> usize {
-        1
-    }
-
-    fn data_in_service(&self) -> bool {
-        false
-    }
 }
 
 impl Design for ZkDesign {
@@ -132,10 +124,6 @@ impl Design for ZkDesign {
 
     fn services(&self) -> Services {
         Services { count: 1..=1, what: "one ensemble" }
-    }
-
-    fn script_renewal(&self) -> Result<(), &'static str> {
-        Ok(())
     }
 
     fn release_modes(&self) -> &'static [ReleaseMode] {
@@ -456,8 +444,6 @@ impl Ensemble {
 }
 
 impl Actor for Ensemble {
-    fn on_start(&mut self, _cx: &mut Cx) {}
-
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
         self.expire_sessions(cx);
         if let Msg::Lock { msg } = msg {
@@ -472,8 +458,6 @@ impl Actor for Ensemble {
             self.expire_sessions(cx);
         }
     }
-
-    fn on_crash(&mut self, _cx: &mut Cx) {}
 
     fn on_restart(&mut self, cx: &mut Cx, _keep_state: bool) {
         // The ensemble's state is replicated: it survives one member's restart.
@@ -500,40 +484,40 @@ impl LockClient for ZkClient {
         cx.after(Timer::Timeout, timeout_ms);
     }
 
-    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome {
-        let Some(msg) = msg.get::<ZkMsg>() else { return Outcome::Pending };
+    fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Progress {
+        let Some(msg) = msg.get::<ZkMsg>() else { return Progress::Pending };
         match *msg {
             ZkMsg::Owner { seq, czxid } => {
                 self.seq = Some(seq);
                 // A queued client's session was last extended by its latest heartbeat.
                 let since = if view.queued { self.acquire_sent_at.max(self.renew_sent_at) } else { self.acquire_sent_at };
-                Outcome::Granted { token: czxid, until_local: Some(since + self.session_timeout_ms as i64) }
+                Progress::Granted { token: czxid, until_local: Some(since + self.session_timeout_ms as i64) }
             }
             ZkMsg::Waiting { seq, .. } => {
                 self.seq = Some(seq);
-                Outcome::Queued
+                Progress::Queued
             }
             // The watch fired: list the children again.
             ZkMsg::WatchFired { .. } | ZkMsg::ChildAdded { .. } if view.acquiring => {
                 cx.send(self.ensemble, Msg::lock(ZkMsg::GetChildren));
-                Outcome::Pending
+                Progress::Pending
             }
-            ZkMsg::Pong => Outcome::Renewed { until_local: Some(self.renew_sent_at + self.session_timeout_ms as i64) },
+            ZkMsg::Pong => Progress::Renewed { until_local: Some(self.renew_sent_at + self.session_timeout_ms as i64) },
             // Its delete failed with the session, whose znode is already gone.
-            ZkMsg::SessionExpired if view.held.is_none() && !view.acquiring => Outcome::Released,
-            ZkMsg::SessionExpired => Outcome::Lost,
-            ZkMsg::Deleted { .. } => Outcome::Released,
+            ZkMsg::SessionExpired if view.held.is_none() && !view.acquiring => Progress::Released,
+            ZkMsg::SessionExpired => Progress::Lost,
+            ZkMsg::Deleted { .. } => Progress::Released,
             ZkMsg::WatchFired { .. }
             | ZkMsg::ChildAdded { .. }
             | ZkMsg::Create
             | ZkMsg::GetChildren
             | ZkMsg::Ping
-            | ZkMsg::Delete { .. } => Outcome::Pending,
+            | ZkMsg::Delete { .. } => Progress::Pending,
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Outcome {
-        Outcome::Refused
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
+        Progress::Refused
     }
 
     fn renew(&mut self, cx: &mut Cx, _held: Option<u64>) {

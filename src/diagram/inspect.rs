@@ -1,5 +1,5 @@
 //! The state of the world after each event, for the inspector: folded from the trace alone, so
-//! stepping back is exact and needs no re-run. A [`History`] keeps the state at every
+//! stepping back is exact and needs no re-run. A [`Timeline`] keeps the state at every
 //! [`CHECKPOINT_EVERY`]th event and folds forward from the nearest one, so memory stays small
 //! and a step costs at most that many events.
 
@@ -60,14 +60,14 @@ struct State {
 
 /// States kept every [`CHECKPOINT_EVERY`] events, from which any event's state is folded.
 #[derive(Clone, Debug)]
-pub struct History {
+pub struct Timeline {
     /// `checkpoints[k]` is the state before event `k * CHECKPOINT_EVERY`.
     checkpoints: Vec<State>,
 }
 
-impl History {
+impl Timeline {
     /// Folds the whole trace once, keeping a state every [`CHECKPOINT_EVERY`] events.
-    pub fn new(trace: &Trace) -> History {
+    pub fn new(trace: &Trace) -> Timeline {
         let mut cur = State {
             snap: Snapshot {
                 at_ms: 0,
@@ -87,7 +87,7 @@ impl History {
             }
             apply(&mut cur, trace, i);
         }
-        History { checkpoints }
+        Timeline { checkpoints }
     }
 
     /// Returns the state just after event `i`.

@@ -76,14 +76,15 @@ impl Cx<'_> {
 
 /// A participant's behaviour.
 pub trait Actor {
-    /// Handles the start of the run.
-    fn on_start(&mut self, cx: &mut Cx);
+    /// Handles the start of the run; by default, nothing happens.
+    fn on_start(&mut self, _cx: &mut Cx) {}
     /// Handles one delivered message.
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg);
     /// Handles one fired timer.
     fn on_timer(&mut self, cx: &mut Cx, timer: Timer);
-    /// Records what a crash ends; only notes are kept, since a crashed node does nothing.
-    fn on_crash(&mut self, cx: &mut Cx);
+    /// Records what a crash ends; only notes are kept, since a crashed node does nothing. By
+    /// default there is nothing to record.
+    fn on_crash(&mut self, _cx: &mut Cx) {}
     /// Comes back after a crash, keeping persisted state or starting empty.
     fn on_restart(&mut self, cx: &mut Cx, keep_state: bool);
     /// Becomes the primary; only replicas do anything.

@@ -8,7 +8,7 @@ use super::actor::{Actor, Cx, Timer};
 use super::event::{BeliefEnd, EventKind};
 use super::ids::NodeId;
 use super::msg::Msg;
-use super::protocol::{ClientView, LockClient, Outcome, Release};
+use super::protocol::{ClientView, LockClient, Progress, Release};
 use super::spec::{ClientSpec, RenewFailure, RenewPolicy, Step};
 
 /// What the client is waiting for.
@@ -189,13 +189,13 @@ impl Client {
     }
 
     /// Acts on what the protocol made of a message or a timer.
-    fn apply(&mut self, cx: &mut Cx, outcome: Outcome) {
+    fn apply(&mut self, cx: &mut Cx, outcome: Progress) {
         let acquiring = self.wait == Wait::Acquire;
         match outcome {
-            Outcome::Granted { token, until_local } if acquiring => self.on_granted(cx, token, until_local),
-            Outcome::Refused if acquiring => self.retry_or_give_up(cx),
+            Progress::Granted { token, until_local } if acquiring => self.on_granted(cx, token, until_local),
+            Progress::Refused if acquiring => self.retry_or_give_up(cx),
             // Queued behind another contender: keep the session alive and wait, however long.
-            Outcome::Queued if acquiring => {
+            Progress::Queued if acquiring => {
                 cx.cancel(Timer::Timeout);
                 self.queued = true;
                 let renews = self.protocol.as_ref().is_some_and(|p| p.renews_while_queued());
@@ -203,18 +203,18 @@ impl Client {
                     cx.after(Timer::Renew, renew.every_ms);
                 }
             }
-            Outcome::Released if self.wait == Wait::Release => self.advance(cx),
-            Outcome::Renewed { until_local } => self.on_renewed(cx, until_local),
-            Outcome::RenewRetry => {
+            Progress::Released if self.wait == Wait::Release => self.advance(cx),
+            Progress::Renewed { until_local } => self.on_renewed(cx, until_local),
+            Progress::RenewRetry => {
                 cx.cancel(Timer::RenewTimeout);
                 if let Some(renew) = self.renew {
                     cx.after(Timer::Renew, renew.every_ms);
                 }
             }
-            Outcome::RenewFailed => self.renewal_failed(cx, true),
-            Outcome::Lost => self.renewal_failed(cx, false),
+            Progress::RenewFailed => self.renewal_failed(cx, true),
+            Progress::Lost => self.renewal_failed(cx, false),
             // A late answer to something already given up on.
-            Outcome::Pending | Outcome::Granted { .. } | Outcome::Refused | Outcome::Queued | Outcome::Released => {}
+            Progress::Pending | Progress::Granted { .. } | Progress::Refused | Progress::Queued | Progress::Released => {}
         }
     }
 
@@ -297,7 +297,7 @@ impl Actor for Client {
                 let view = self.view();
                 let outcome = match self.protocol.as_mut() {
                     Some(p) => p.on_message(cx, from, msg, view),
-                    None => Outcome::Pending,
+                    None => Progress::Pending,
                 };
                 self.apply(cx, outcome);
             }
@@ -318,17 +318,17 @@ impl Actor for Client {
             (Timer::Step, Wait::RetryDelay) => self.send_acquire(cx),
             (Timer::Timeout, Wait::Acquire) => {
                 let timeout_ms = self.spec.acquire.timeout_ms;
-                let outcome = self.protocol.as_mut().map_or(Outcome::Refused, |p| p.on_timeout(cx, timeout_ms));
+                let outcome = self.protocol.as_mut().map_or(Progress::Refused, |p| p.on_timeout(cx, timeout_ms));
                 self.apply(cx, outcome);
             }
             (Timer::Timeout, Wait::Read | Wait::Write | Wait::Release) => self.advance(cx),
             (Timer::Renew, _) => self.renew(cx),
             (Timer::RenewTimeout, _) => {
-                let outcome = self.protocol.as_mut().map_or(Outcome::RenewFailed, |p| p.on_renew_timeout(cx));
+                let outcome = self.protocol.as_mut().map_or(Progress::RenewFailed, |p| p.on_renew_timeout(cx));
                 self.apply(cx, outcome);
             }
             (Timer::Client(id), _) => {
-                let outcome = self.protocol.as_mut().map_or(Outcome::Pending, |p| p.on_timer(cx, id));
+                let outcome = self.protocol.as_mut().map_or(Progress::Pending, |p| p.on_timer(cx, id));
                 self.apply(cx, outcome);
             }
             // Timers that fire in a state where they mean nothing any more.

@@ -16,10 +16,14 @@ pub trait Protocol {
     /// Builds one client's side of the protocol, talking to `nodes`; `None` without a lock.
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>>;
     /// Returns how many lock-service nodes must hold a client's lock for it to hold the lock;
-    /// 0 when the design has no lock at all.
-    fn quorum(&self, lock_nodes: usize) -> usize;
-    /// Says whether the protected data lives in the lock service itself.
-    fn data_in_service(&self) -> bool;
+    /// 0 when the design has no lock at all. By default one node decides.
+    fn quorum(&self, _lock_nodes: usize) -> usize {
+        1
+    }
+    /// Says whether the protected data lives in the lock service itself; by default it does not.
+    fn data_in_service(&self) -> bool {
+        false
+    }
 }
 
 /// A spec prints its protocol by name only: protocols carry no printing code of their own.
@@ -42,7 +46,7 @@ pub struct ClientView {
 
 /// What a design's client side tells the script runner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Progress {
     /// Nothing the script needs to know yet.
     Pending,
     /// The lock is held under `token`; the client believes so until its clock reads
@@ -59,7 +63,7 @@ pub enum Outcome {
     /// Renewal failed for good: the client's renewal policy decides what happens.
     RenewFailed,
     /// The lock service says the session or lease is gone (expired, ended, not this holder's):
-    /// as with [`Outcome::RenewFailed`] the policy decides whether the client acts on, but there
+    /// as with [`Progress::RenewFailed`] the policy decides whether the client acts on, but there
     /// is nothing left to renew, so a client library stops renewing it.
     Lost,
     /// The release was answered.
@@ -84,12 +88,12 @@ pub trait LockClient {
     /// Starts one acquisition attempt; replies are due within `timeout_ms`.
     fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64);
     /// Handles a lock-service message.
-    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &LockMsg, view: ClientView) -> Outcome;
+    fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &LockMsg, view: ClientView) -> Progress;
     /// Handles the acquisition's reply timer.
-    fn on_timeout(&mut self, cx: &mut Cx, timeout_ms: u64) -> Outcome;
+    fn on_timeout(&mut self, cx: &mut Cx, timeout_ms: u64) -> Progress;
     /// Handles one of the design's own client timers.
-    fn on_timer(&mut self, _cx: &mut Cx, _id: u8) -> Outcome {
-        Outcome::Pending
+    fn on_timer(&mut self, _cx: &mut Cx, _id: u8) -> Progress {
+        Progress::Pending
     }
     /// Returns the delay before attempt `attempts + 1`, or `None` to give up. By default, the
     /// client's acquire policy: a fixed delay plus seeded jitter, up to its attempt limit.
@@ -108,8 +112,8 @@ pub trait LockClient {
     /// Sends one renewal or keep-alive: for `held`, or for the session while it waits in a queue.
     fn renew(&mut self, cx: &mut Cx, held: Option<u64>);
     /// Handles a renewal that went unanswered.
-    fn on_renew_timeout(&mut self, _cx: &mut Cx) -> Outcome {
-        Outcome::RenewFailed
+    fn on_renew_timeout(&mut self, _cx: &mut Cx) -> Progress {
+        Progress::RenewFailed
     }
     /// Gives the lock back: `held` is the token it holds, if any; `last` the last token it held.
     fn release(&mut self, cx: &mut Cx, held: Option<u64>, last: u64, mode: ReleaseMode) -> Release;

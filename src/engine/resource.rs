@@ -40,8 +40,6 @@ impl Resource {
 }
 
 impl Actor for Resource {
-    fn on_start(&mut self, _cx: &mut Cx) {}
-
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
         match msg {
             Msg::Read => cx.send(from, Msg::ReadResult { version: self.version }),
@@ -67,8 +65,6 @@ impl Actor for Resource {
     }
 
     fn on_timer(&mut self, _cx: &mut Cx, _timer: Timer) {}
-
-    fn on_crash(&mut self, _cx: &mut Cx) {}
 
     fn on_restart(&mut self, _cx: &mut Cx, keep_state: bool) {
         if !keep_state {

@@ -16,5 +16,5 @@ pub mod wire;
 
 pub use fault::{Added, Class};
 pub use judge::Failure;
-pub use runner::{Found, Search, State};
+pub use runner::{Search, Shrunk, State};
 pub use space::Bounds;

@@ -16,7 +16,7 @@ use crate::scenario::validate::compile;
 
 /// A failing schedule, shrunk.
 #[derive(Clone, Debug)]
-pub struct Found {
+pub struct Shrunk {
     /// The faults added to the scenario, after shrinking.
     pub added: Vec<Added>,
     /// The faults as first found.
@@ -35,7 +35,7 @@ pub struct Found {
 #[derive(Clone, Debug)]
 pub enum State {
     Searching,
-    Found(Box<Found>),
+    Found(Box<Shrunk>),
     /// The budget is spent and nothing failed.
     Exhausted,
 }
@@ -161,7 +161,7 @@ impl Search {
     }
 
     /// Shrinks a failing schedule and writes it up as a scenario.
-    fn finish(&self, first: Vec<Added>, failure: Failure) -> Found {
+    fn finish(&self, first: Vec<Added>, failure: Failure) -> Shrunk {
         let (added, shrink_runs) = shrink::shrink(&first, |c| self.run(c).map(|f| f.0) == Some(failure));
         let mut scenario = self.with(&added);
         let trace = self.trace(&added).expect("the shrunk schedule ran while shrinking");
@@ -171,7 +171,7 @@ impl Search {
         scenario.id = format!("found-{}", self.base.id);
         scenario.title = format!("A failure found in: {}", self.base.title);
         scenario.intro = format!("{cause}: {sentence} The search found this among {} schedules and shrank it.", self.tried);
-        Found { added, first, failure, sentence, scenario, runs_to_first: self.tried, shrink_runs }
+        Shrunk { added, first, failure, sentence, scenario, runs_to_first: self.tried, shrink_runs }
     }
 
     /// How many schedules have run.

@@ -2,7 +2,7 @@
 //! check, put in words, inspect, lay out, and export as SVG and Mermaid. A stage may refuse the
 //! input with an error; what it returns must be well formed.
 
-use lockstep::diagram::inspect::History;
+use lockstep::diagram::inspect::Timeline;
 use lockstep::diagram::{layout, mermaid, svg};
 use lockstep::engine;
 use lockstep::present::Words;
@@ -40,10 +40,10 @@ pub fn pipeline(bytes: &[u8]) -> Result<Reached, String> {
         words.summary(i);
     }
     message(&words.to_text())?;
-    let history = History::new(&trace);
+    let timeline = Timeline::new(&trace);
     let n = trace.events.len();
     for i in [0, n / 2, n.saturating_sub(1), n] {
-        history.at(&trace, i);
+        timeline.at(&trace, i);
     }
     let drawn = layout(&words);
     let text = svg::render(&drawn, &scenario.title, true);

@@ -3,7 +3,7 @@
 use super::fit;
 use super::legend::legend;
 use crate::design::Design;
-use crate::diagram::inspect::{History, Snapshot};
+use crate::diagram::inspect::{Snapshot, Timeline};
 use crate::diagram::layout::{layout_on, Room, TimeAxis};
 use crate::diagram::window::Window;
 use crate::diagram::Layout;
@@ -27,7 +27,7 @@ pub struct Run {
     pub room: Room,
     /// The layout's items by height, for drawing only what is near the view.
     pub window: Window,
-    pub history: History,
+    pub timeline: Timeline,
     /// The story's key events, in order.
     pub beats: Vec<Beat>,
     /// The outcomes a learner is asked to predict (lessons and comparison cells only).
@@ -59,7 +59,7 @@ impl Run {
 
     /// Returns the state of every node just after event `i`.
     pub fn state(&self, i: usize) -> Snapshot {
-        self.history.at(&self.trace, i)
+        self.timeline.at(&self.trace, i)
     }
 
     /// Returns the run in its design's words.
@@ -127,12 +127,12 @@ pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trac
     let words = Words::new(&trace, &*scenario.lock.design);
     let room = fit::room();
     let layout = layout_on(&words, &TimeAxis::of(&trace), room);
-    let history = History::new(&trace);
+    let timeline = Timeline::new(&trace);
     let window = Window::new(&layout);
     let beats = words.beats();
     let predictions = if matches!(target, Target::Lesson(_) | Target::Compare { .. }) { words.predictions() } else { Vec::new() };
     let legend = Rc::from(legend(&layout));
-    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, room, window, history, beats, predictions, legend }))
+    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, room, window, timeline, beats, predictions, legend }))
 }
 
 impl RunRef {
@@ -141,10 +141,10 @@ impl RunRef {
         let layout = layout_on(&self.words(), axis, room);
         let window = Window::new(&layout);
         let (scenario, trace) = (self.scenario.clone(), self.trace.clone());
-        let history = History::new(&trace);
+        let timeline = Timeline::new(&trace);
         let (beats, predictions, legend) = (self.beats.clone(), self.predictions.clone(), self.legend.clone());
         let (target, source) = (self.target.clone(), self.source.clone());
-        RunRef(Rc::new(Run { target, scenario, source, trace, layout, room, window, history, beats, predictions, legend }))
+        RunRef(Rc::new(Run { target, scenario, source, trace, layout, room, window, timeline, beats, predictions, legend }))
     }
 
     /// Returns the run fitted to the page's width as last measured, or itself if it already is.
