@@ -5,7 +5,7 @@
 //! draws the run, so a handle sits on what it stands for.
 
 use crate::diagram::layout::{Arrow, Layout, Shape, Span};
-use crate::edit::Edit;
+use crate::edit::{written, Edit};
 use crate::engine::event::EventKind;
 use crate::engine::Trace;
 use crate::scenario::format::{Fault, Scenario};
@@ -283,15 +283,9 @@ pub fn nudge(scenario: &Scenario, i: usize, grip: Grip, delta_ms: i64, step: u64
 /// Returns a fault for the message sent at event `send` (see [`messages`]): dropped, or delayed by
 /// `extra_ms`.
 pub fn message_fault(m: &Message, extra_ms: Option<u64>) -> Value {
-    let text = |s: &str| Value::String(s.into());
-    let mut fields = vec![
-        ("fault".to_string(), text(if extra_ms.is_some() { "delay_message" } else { "drop_message" })),
-        ("at_ms".to_string(), Value::Number(m.at_ms.to_string())),
-        ("from".to_string(), text(&m.from)),
-        ("to".to_string(), text(&m.to)),
-    ];
-    if let Some(extra) = extra_ms {
-        fields.push(("extra_ms".to_string(), Value::Number(extra.to_string())));
-    }
-    Value::Object(fields)
+    let (at_ms, from, to) = (m.at_ms as i64, m.from.clone(), m.to.clone());
+    written::fault(&match extra_ms {
+        Some(extra) => Fault::DelayMessage { at_ms, from, to, extra_ms: extra as i64 },
+        None => Fault::DropMessage { at_ms, from, to },
+    })
 }

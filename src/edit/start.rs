@@ -3,8 +3,13 @@
 //! from what a person typed.
 
 use crate::edit::doc::get;
-use crate::scenario::format::{Participant, Scenario};
+use crate::edit::written;
+use crate::engine::msg::ReleaseMode;
+use crate::scenario::faults::{fault_kind, Target};
+use crate::scenario::field::{FieldKind, FieldValue};
+use crate::scenario::format::{Fault, Participant, Scenario};
 use crate::scenario::json::{self, Value};
+use crate::scenario::steps::{self, step_kind};
 
 fn number(n: impl ToString) -> Value {
     Value::Number(n.to_string())
@@ -51,68 +56,47 @@ pub fn editable(doc: &Value, scenario: &Scenario) -> Value {
     doc
 }
 
-/// The kinds of fault a user can add, with their names in the format.
-pub const FAULTS: [(&str, &str); 7] = [
-    ("pause", "pause"),
-    ("crash", "crash"),
-    ("restart", "restart"),
-    ("promote", "promotion"),
-    ("clock_jump", "clock jump"),
-    ("partition", "partition"),
-    ("delay", "delay"),
-];
-
-/// Returns a new fault of `kind` for `scenario` at `at_ms` (the page uses the cursor's time, so a
-/// run forks from where it is, or the time clicked on the diagram): on participant `on` if given,
-/// else on its first client (a pause, a partition or delay from it) or its first lock service (a
-/// crash, restart, promotion or clock jump). A partition or delay goes from a client to the first
-/// participant that is not one, and from any other participant to the first client. `None` for a kind
-/// not in [`FAULTS`] or a scenario without such a participant.
-pub fn fault(kind: &str, scenario: &Scenario, at_ms: u64, on: Option<&str>) -> Option<Value> {
-    let first = |f: &dyn Fn(&Participant) -> bool| scenario.participants.iter().find(|p| f(p)).map(|p| Value::String(p.id().to_string()));
-    let on = on.map(|id| Value::String(id.into()));
+/// Returns a new fault of the kind tagged `tag` for `scenario` at `at_ms` (the page uses the
+/// cursor's time, so a run forks from where it is, or the time clicked on the diagram), its other
+/// fields at their starting values: on participant `on` if given, else on whom its kind targets
+/// (the first client, or the first lock service). A fault on a link goes from `on` or the first
+/// client to the first participant of the other sort (a client's goes to a service or the
+/// resource, anyone else's to the first client). `None` for an unknown tag or a scenario without
+/// such a participant.
+pub fn fault(tag: &str, scenario: &Scenario, at_ms: u64, on: Option<&str>) -> Option<Value> {
+    let kind = fault_kind(tag)?;
+    let first = |f: &dyn Fn(&Participant) -> bool| scenario.participants.iter().find(|p| f(p)).map(|p| p.id().to_string());
     let is_client = |p: &Participant| matches!(p, Participant::Client { .. });
-    let client = on.clone().or_else(|| first(&is_client));
-    let service = on.clone().or_else(|| first(&|p| matches!(p, Participant::LockService { .. }))).or_else(|| client.clone());
-    let from_client = scenario.participants.iter().any(|p| is_client(p) && Some(Value::String(p.id().into())) == client);
-    let target = first(&|p| is_client(p) != from_client);
-    let head = |node: Option<Value>| Some(vec![("fault", Value::String(kind.into())), ("at_ms", number(at_ms)), ("node", node?)]);
-    let fields = match kind {
-        "pause" => [head(client)?, vec![("for_ms", number(1_500))]].concat(),
-        "crash" | "promote" => head(service)?,
-        "restart" => [head(service)?, vec![("keep_state", Value::Bool(false))]].concat(),
-        "clock_jump" => [head(service)?, vec![("by_ms", number(2_000))]].concat(),
-        "partition" | "delay" => {
-            let (from, to) = (client?, target?);
-            let mut f = vec![("fault", Value::String(kind.into())), ("at_ms", number(at_ms))];
-            if kind == "partition" {
-                f.extend([("from", Value::Array(vec![from])), ("to", Value::Array(vec![to])), ("two_way", Value::Bool(true))]);
-            } else {
-                f.extend([("from", from), ("to", to), ("extra_ms", number(1_000))]);
-            }
-            f.push(("for_ms", number(1_000)));
-            f
-        }
-        _ => return None,
+    let client = on.map(str::to_string).or_else(|| first(&is_client));
+    let service = on.map(str::to_string).or_else(|| first(&|p| matches!(p, Participant::LockService { .. }))).or_else(|| client.clone());
+    let from_client = scenario.participants.iter().any(|p| is_client(p) && Some(p.id()) == client.as_deref());
+    let other_end = first(&|p| is_client(p) != from_client);
+    let node = match kind.target {
+        Target::Service => service,
+        Target::Client | Target::Link => client.clone(),
     };
-    Some(object(&fields))
+    let mut values = vec![FieldValue::Ms(at_ms as i64)];
+    for f in &kind.fields[1..] {
+        let id = |id: &Option<String>, many: bool| {
+            let id = id.clone()?;
+            Some(if many { FieldValue::Ids(vec![id]) } else { FieldValue::Id(id) })
+        };
+        values.push(match f.kind {
+            FieldKind::Node => id(&node, false)?,
+            FieldKind::From { many } => id(&client, many)?,
+            FieldKind::To { many } => id(&other_end, many)?,
+            _ => f.start()?,
+        });
+    }
+    Some(written::fault(&Fault::from_values(kind, values)))
 }
 
-/// The steps a client's script may have, by their names in the format.
-pub const STEPS: [&str; 6] = ["acquire", "work", "read", "check", "write", "release"];
-
-/// Returns a new script step of `kind` with its field at a starting value (a release gives the
-/// lock back in `mode`); `None` for a kind not in [`STEPS`].
-pub fn step(kind: &str, mode: &str) -> Option<Value> {
-    let name = ("step", Value::String(kind.into()));
-    Some(match kind {
-        "acquire" | "read" => object(&[name]),
-        "work" => object(&[name, ("ms", number(100))]),
-        "check" => object(&[name, ("margin_ms", number(200))]),
-        "write" => object(&[name, ("value", Value::String("X".into()))]),
-        "release" => object(&[name, ("mode", Value::String(mode.into()))]),
-        _ => return None,
-    })
+/// Returns a new script step of the kind tagged `tag` with its field at its starting value (a
+/// release gives the lock back in `mode`); `None` for an unknown tag.
+pub fn step(tag: &str, mode: ReleaseMode) -> Option<Value> {
+    let kind = step_kind(tag)?;
+    let values = kind.fields.iter().map(|f| f.start().unwrap_or(FieldValue::Release(mode))).collect();
+    Some(written::step(&steps::from_values(kind, values)))
 }
 
 /// Returns a new client for `scenario` (whose document is `doc`): the first free one-letter id,
@@ -168,6 +152,7 @@ fn keeps(fault: &mut Value, id: &Value) -> bool {
 pub fn typed(kind: &str, text: &str) -> Option<Value> {
     let trimmed = text.trim();
     if let Some(mode) = kind.strip_prefix("step:") {
+        let mode = ReleaseMode::ALL.into_iter().find(|m| m.tag() == mode).unwrap_or(ReleaseMode::Safe);
         return step(trimmed, mode);
     }
     Some(match kind {

@@ -3,7 +3,9 @@
 
 use crate::design::{LockKind, Value as ParamValue};
 use crate::engine::spec::{RenewFailure, Step};
+use crate::scenario::field::{Field, FieldValue};
 use crate::scenario::format::{ClockSpec, Fault, Participant, Probability, Scenario, RESOURCE_MODES};
+use crate::scenario::steps;
 use crate::scenario::json::Value;
 
 fn text(s: &str) -> Value {
@@ -31,16 +33,29 @@ fn clock(c: &ClockSpec) -> Value {
     object(vec![("offset_ms", number(c.offset_ms)), ("drift_ppm", number(c.drift_ppm))])
 }
 
-fn step(s: &Step) -> Value {
-    let kind = |k: &str| ("step", text(k));
-    object(match s {
-        Step::Acquire => vec![kind("acquire")],
-        Step::Work { ms } => vec![kind("work"), ("ms", number(ms))],
-        Step::Read => vec![kind("read")],
-        Step::Check { margin_ms } => vec![kind("check"), ("margin_ms", number(margin_ms))],
-        Step::Write { value } => vec![kind("write"), ("value", text(value))],
-        Step::Release { mode } => vec![kind("release"), ("mode", text(mode.tag()))],
-    })
+/// A declared field's value as the file writes it.
+fn field(v: FieldValue) -> Value {
+    match v {
+        FieldValue::Ms(n) => number(n),
+        FieldValue::Id(id) => text(&id),
+        FieldValue::Ids(list) => ids(&list),
+        FieldValue::Flag(b) => Value::Bool(b),
+        FieldValue::Text(t) => text(&t),
+        FieldValue::Release(mode) => text(mode.tag()),
+    }
+}
+
+/// A fault or step: its tag, then each declared field with its value.
+fn tagged(tag: (&str, &str), fields: &[Field], values: Vec<FieldValue>) -> Value {
+    let mut members = vec![(tag.0, text(tag.1))];
+    members.extend(fields.iter().map(|f| f.name).zip(values.into_iter().map(field)));
+    object(members)
+}
+
+/// Returns a script step as the file writes it.
+pub fn step(s: &Step) -> Value {
+    let kind = steps::kind_of(s);
+    tagged(("step", kind.tag), kind.fields, steps::values_of(s))
 }
 
 fn participant(p: &Participant) -> Value {
@@ -69,32 +84,10 @@ fn participant(p: &Participant) -> Value {
     })
 }
 
-fn fault(f: &Fault) -> Value {
-    let head = |kind: &str, at_ms: &i64| vec![("fault", text(kind)), ("at_ms", number(at_ms))];
-    object(match f {
-        Fault::Pause { at_ms, node, for_ms } => [head("pause", at_ms), vec![("node", text(node)), ("for_ms", number(for_ms))]].concat(),
-        Fault::Crash { at_ms, node } => [head("crash", at_ms), vec![("node", text(node))]].concat(),
-        Fault::Restart { at_ms, node, keep_state } => {
-            [head("restart", at_ms), vec![("node", text(node)), ("keep_state", Value::Bool(*keep_state))]].concat()
-        }
-        Fault::Promote { at_ms, node } => [head("promote", at_ms), vec![("node", text(node))]].concat(),
-        Fault::ClockJump { at_ms, node, by_ms } => {
-            [head("clock_jump", at_ms), vec![("node", text(node)), ("by_ms", number(by_ms))]].concat()
-        }
-        Fault::Partition { at_ms, from, to, two_way, for_ms } => [
-            head("partition", at_ms),
-            vec![("from", ids(from)), ("to", ids(to)), ("two_way", Value::Bool(*two_way)), ("for_ms", number(for_ms))],
-        ]
-        .concat(),
-        Fault::Delay { at_ms, from, to, extra_ms, for_ms } => {
-            [head("delay", at_ms), vec![("from", text(from)), ("to", text(to)), ("extra_ms", number(extra_ms)), ("for_ms", number(for_ms))]]
-                .concat()
-        }
-        Fault::DropMessage { at_ms, from, to } => [head("drop_message", at_ms), vec![("from", text(from)), ("to", text(to))]].concat(),
-        Fault::DelayMessage { at_ms, from, to, extra_ms } => {
-            [head("delay_message", at_ms), vec![("from", text(from)), ("to", text(to)), ("extra_ms", number(extra_ms))]].concat()
-        }
-    })
+/// Returns a fault as the file writes it.
+pub fn fault(f: &Fault) -> Value {
+    let kind = f.kind();
+    tagged(("fault", kind.tag), kind.fields, f.values())
 }
 
 /// Returns the document that reads as `s`.

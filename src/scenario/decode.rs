@@ -3,7 +3,10 @@
 //!
 //! Unknown fields are errors; optional fields take the format's defaults.
 
+use super::faults::{fault_kind, FAULTS};
+use super::field::{Field, FieldKind, FieldValue};
 use super::format::{decimal, ClockSpec, Fault, Limits, Link, LockChoice, Network, Participant, Probability, Scenario, RESOURCE_MODES};
+use super::steps::{self, step_kind, STEPS};
 use super::json::Value;
 use crate::design::{self, Guarantees, LockKind, ParamKind, Values};
 use crate::engine::msg::ReleaseMode;
@@ -156,6 +159,34 @@ impl<'a> Obj<'a> {
 
     fn or<T: FromJson>(&self, name: &str, default: T) -> Result<T> {
         Ok(self.opt(name)?.unwrap_or(default))
+    }
+
+    /// Reads the fields a fault's or step's kind declares (besides its tag, named `tag`), in
+    /// order, each checked against its declaration; a field a file may leave out takes the value
+    /// a new one starts with.
+    fn fields(&self, tag: &str, fields: &[Field]) -> Result<Vec<FieldValue>> {
+        let names: Vec<&str> = std::iter::once(tag).chain(fields.iter().map(|f| f.name)).collect();
+        self.only(&names)?;
+        let mut values = Vec::with_capacity(fields.len());
+        for f in fields {
+            let at = join(self.path, f.name);
+            let value = match (self.get(f.name), f.kind) {
+                (None, _) => match f.start().filter(|_| f.optional) {
+                    Some(start) => start,
+                    None => return err(self.path, format!("missing field `{}`", f.name)),
+                },
+                (Some(v), FieldKind::Ms { .. }) => FieldValue::Ms(i64::from_json(v, &at)?),
+                (Some(v), FieldKind::Node | FieldKind::From { many: false } | FieldKind::To { many: false }) => {
+                    FieldValue::Id(String::from_json(v, &at)?)
+                }
+                (Some(v), FieldKind::From { many: true } | FieldKind::To { many: true }) => FieldValue::Ids(Vec::from_json(v, &at)?),
+                (Some(v), FieldKind::Flag { .. }) => FieldValue::Flag(bool::from_json(v, &at)?),
+                (Some(v), FieldKind::Text { .. }) => FieldValue::Text(String::from_json(v, &at)?),
+                (Some(v), FieldKind::Release) => FieldValue::Release(ReleaseMode::from_json(v, &at)?),
+            };
+            values.push(f.check(&at, value)?);
+        }
+        Ok(values)
     }
 
     /// Reads the tag of an internally tagged enum, which must be one of `variants`.
@@ -321,23 +352,9 @@ impl FromJson for ClockSpec {
 impl FromJson for Step {
     fn from_json(v: &Value, path: &str) -> Result<Self> {
         let o = Obj::new(v, path)?;
-        let step = o.tag("step", &["acquire", "work", "read", "check", "write", "release"])?;
-        let fields: &[&str] = match step {
-            "work" => &["step", "ms"],
-            "check" => &["step", "margin_ms"],
-            "write" => &["step", "value"],
-            "release" => &["step", "mode"],
-            _ => &["step"],
-        };
-        o.only(fields)?;
-        Ok(match step {
-            "acquire" => Step::Acquire,
-            "work" => Step::Work { ms: o.req("ms")? },
-            "read" => Step::Read,
-            "check" => Step::Check { margin_ms: o.req("margin_ms")? },
-            "write" => Step::Write { value: o.req("value")? },
-            _ => Step::Release { mode: o.req("mode")? },
-        })
+        let tags: Vec<&str> = STEPS.iter().map(|k| k.tag).collect();
+        let kind = step_kind(o.tag("step", &tags)?).expect("a declared tag");
+        Ok(steps::from_values(kind, o.fields("step", kind.fields)?))
     }
 }
 
@@ -391,37 +408,9 @@ impl FromJson for Link {
 impl FromJson for Fault {
     fn from_json(v: &Value, path: &str) -> Result<Self> {
         let o = Obj::new(v, path)?;
-        let kinds = ["pause", "crash", "restart", "promote", "clock_jump", "partition", "delay", "drop_message", "delay_message"];
-        let kind = o.tag("fault", &kinds)?;
-        let fields: &[&str] = match kind {
-            "pause" => &["fault", "at_ms", "node", "for_ms"],
-            "crash" | "promote" => &["fault", "at_ms", "node"],
-            "restart" => &["fault", "at_ms", "node", "keep_state"],
-            "clock_jump" => &["fault", "at_ms", "node", "by_ms"],
-            "partition" => &["fault", "at_ms", "from", "to", "two_way", "for_ms"],
-            "drop_message" => &["fault", "at_ms", "from", "to"],
-            "delay_message" => &["fault", "at_ms", "from", "to", "extra_ms"],
-            _ => &["fault", "at_ms", "from", "to", "extra_ms", "for_ms"],
-        };
-        o.only(fields)?;
-        let at_ms = o.req("at_ms")?;
-        Ok(match kind {
-            "pause" => Fault::Pause { at_ms, node: o.req("node")?, for_ms: o.req("for_ms")? },
-            "crash" => Fault::Crash { at_ms, node: o.req("node")? },
-            "restart" => Fault::Restart { at_ms, node: o.req("node")?, keep_state: o.req("keep_state")? },
-            "promote" => Fault::Promote { at_ms, node: o.req("node")? },
-            "clock_jump" => Fault::ClockJump { at_ms, node: o.req("node")?, by_ms: o.req("by_ms")? },
-            "partition" => Fault::Partition {
-                at_ms,
-                from: o.req("from")?,
-                to: o.req("to")?,
-                two_way: o.or("two_way", true)?,
-                for_ms: o.req("for_ms")?,
-            },
-            "drop_message" => Fault::DropMessage { at_ms, from: o.req("from")?, to: o.req("to")? },
-            "delay_message" => Fault::DelayMessage { at_ms, from: o.req("from")?, to: o.req("to")?, extra_ms: o.req("extra_ms")? },
-            _ => Fault::Delay { at_ms, from: o.req("from")?, to: o.req("to")?, extra_ms: o.req("extra_ms")?, for_ms: o.req("for_ms")? },
-        })
+        let tags: Vec<&str> = FAULTS.iter().map(|k| k.tag).collect();
+        let kind = fault_kind(o.tag("fault", &tags)?).expect("a declared tag");
+        Ok(Fault::from_values(kind, o.fields("fault", kind.fields)?))
     }
 }
 

@@ -4,10 +4,13 @@
 
 pub mod compare;
 mod decode;
+pub mod faults;
+pub mod field;
 pub mod format;
 pub mod json;
 pub mod lessons;
 pub mod questions;
+pub mod steps;
 pub mod stress;
 pub mod validate;
 

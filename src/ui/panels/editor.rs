@@ -6,10 +6,12 @@
 use super::{Escaped, KEYS_HELP};
 use crate::design::registry::REGISTRY;
 use crate::design::{ParamKind, Value as ParamValue};
-use crate::edit::start::{FAULTS, STEPS};
 use crate::engine::spec::Step;
 use crate::error::ScenarioError;
+use crate::scenario::faults::{DELAY_MESSAGE, FAULTS};
+use crate::scenario::field::{Field, FieldKind, FieldValue};
 use crate::scenario::format::{Fault, Participant, Scenario, RESOURCE_MODES};
+use crate::scenario::steps::{self, STEPS};
 use crate::scenario::validate::{MAX_PARTICIPANTS, MAX_STEPS};
 use std::fmt::Write;
 
@@ -44,7 +46,7 @@ pub struct EditorState<'a> {
 }
 
 /// A number field: `label`, its unit, and an optional range.
-fn number(s: &mut String, path: &str, value: &str, label: &str, unit: &str, range: Option<(u64, u64)>) {
+fn number(s: &mut String, path: &str, value: &str, label: &str, unit: &str, range: Option<(i64, i64)>) {
     let range = range.map_or(String::new(), |(min, max)| format!(r#" min="{min}" max="{max}""#));
     let _ = write!(
         s,
@@ -162,7 +164,7 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
         match (p.kind, value) {
             (ParamKind::Number { unit, min, max, .. } | ParamKind::Optional { unit, min, max }, v) => {
                 let text = if let ParamValue::Number(n) = v { n.to_string() } else { String::new() };
-                number(&mut s, &path, &text, &label, unit, Some((min, max)));
+                number(&mut s, &path, &text, &label, unit, Some((min as i64, max as i64)));
             }
             (ParamKind::Flag { .. }, v) => flag(&mut s, &path, v == ParamValue::Flag(true), &label),
             (ParamKind::Choice { options, .. }, v) => {
@@ -217,14 +219,14 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
         Escaped(KEYS_HELP)
     );
     for (i, f) in scenario.faults.iter().enumerate() {
-        faults(&mut s, i, f, state.selected == Some(i));
+        fault(&mut s, i, f, state.selected == Some(i));
     }
     s.push_str(r#"<div class="edit-add" title="A new fault starts at the step on screen"><span>Add at this step:</span>"#);
-    for (kind, label) in FAULTS {
-        button(&mut s, &format!("add-fault:{kind}"), &format!("+ {label}"), true);
+    for kind in FAULTS.iter().filter(|k| k.listed) {
+        button(&mut s, &format!("add-fault:{}", kind.tag), &format!("+ {}", kind.label), true);
     }
     s.push_str("</div>");
-    let tool = FAULTS.iter().map(|(kind, label)| (kind.to_string(), format!("a {label}")));
+    let tool = FAULTS.iter().filter(|k| k.listed).map(|k| (k.tag.to_string(), format!("a {}", k.label)));
     choice(
         &mut s,
         "tool",
@@ -235,7 +237,11 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
     if let Some((send, words)) = &state.message {
         let _ = write!(s, r#"<div class="edit-add" data-testid="edit-message"><span>This message ({}):</span>"#, Escaped(words));
         button(&mut s, &format!("drop-message:{send}"), "Drop it", true);
-        button(&mut s, &format!("delay-message:{send}"), "Delay it 500 ms", true);
+        let label = match DELAY_MESSAGE.field("extra_ms").and_then(Field::start) {
+            Some(FieldValue::Ms(ms)) => format!("Delay it {ms} ms"),
+            _ => "Delay it".to_string(),
+        };
+        button(&mut s, &format!("delay-message:{send}"), &label, true);
         s.push_str("</div>");
     }
     s.push_str("</fieldset>");
@@ -253,14 +259,7 @@ fn steps(s: &mut String, client: usize, script: &[Step], modes: &[&str], touched
     let first_mode = modes.first().copied().unwrap_or("safe");
     for (j, step) in script.iter().enumerate() {
         let at = format!("participants[{client}].script[{j}]");
-        let (kind, field) = match step {
-            Step::Acquire => ("acquire", None),
-            Step::Work { ms } => ("work", Some(("ms", ms.to_string()))),
-            Step::Read => ("read", None),
-            Step::Check { margin_ms } => ("check", Some(("margin_ms", margin_ms.to_string()))),
-            Step::Write { value } => ("write", Some(("value", value.clone()))),
-            Step::Release { mode } => ("release", Some(("mode", mode.tag().to_string()))),
-        };
+        let kind = steps::kind_of(step);
         s.push_str("<li>");
         let _ = write!(
             s,
@@ -269,16 +268,12 @@ fn steps(s: &mut String, client: usize, script: &[Step], modes: &[&str], touched
             Escaped(first_mode),
             j + 1
         );
-        for name in STEPS {
-            let _ = write!(s, r#"<option{}>{name}</option>"#, if name == kind { r#" selected="""# } else { "" });
+        for k in STEPS {
+            let selected = if k.tag == kind.tag { r#" selected="""# } else { "" };
+            let _ = write!(s, r#"<option value="{}" title="{}"{selected}>{}</option>"#, k.tag, Escaped(k.label), k.tag);
         }
         s.push_str("</select>");
-        match field {
-            Some(("ms", ms)) => number(s, &format!("{at}.ms"), &ms, "for", "ms", None),
-            Some(("value", value)) => text(s, &format!("{at}.value"), &value, "value", "text"),
-            Some((_, mode)) => choice(s, &format!("{at}.mode"), &mode, "mode", modes.iter().map(|m| (m.to_string(), m.to_string()))),
-            None => {}
-        }
+        fields(s, &at, kind.fields, steps::values_of(step), modes);
         button(s, &format!("remove:{at}"), "✕ step", true);
         s.push_str("</li>");
     }
@@ -288,58 +283,28 @@ fn steps(s: &mut String, client: usize, script: &[Step], modes: &[&str], touched
 }
 
 /// One fault's fields and its remove button.
-fn faults(s: &mut String, i: usize, f: &Fault, selected: bool) {
-    let at = |field: &str| format!("faults[{i}].{field}");
-    let kind = match f {
-        Fault::Pause { .. } => "pause",
-        Fault::Crash { .. } => "crash",
-        Fault::Restart { .. } => "restart",
-        Fault::Promote { .. } => "promotion",
-        Fault::ClockJump { .. } => "clock jump",
-        Fault::Partition { .. } => "partition",
-        Fault::Delay { .. } => "delay",
-        Fault::DropMessage { .. } => "dropped message",
-        Fault::DelayMessage { .. } => "delayed message",
-    };
+fn fault(s: &mut String, i: usize, f: &Fault, selected: bool) {
+    let kind = f.kind();
     let class = if selected { " edit-fault--selected" } else { "" };
-    let _ = write!(s, r#"<div class="edit-group edit-fault{class}" id="fault-{i}" data-testid="fault-{i}"><h3>{}</h3>"#, Escaped(kind));
-    number(s, &at("at_ms"), &f.at_ms().to_string(), "at", "ms", None);
-    match f {
-        Fault::Pause { node, for_ms, .. } => {
-            text(s, &at("node"), node, "node", "text");
-            number(s, &at("for_ms"), &for_ms.to_string(), "for", "ms", None);
-        }
-        Fault::Crash { node, .. } | Fault::Promote { node, .. } => text(s, &at("node"), node, "node", "text"),
-        Fault::Restart { node, keep_state, .. } => {
-            text(s, &at("node"), node, "node", "text");
-            flag(s, &at("keep_state"), *keep_state, "keeps its state");
-        }
-        Fault::ClockJump { node, by_ms, .. } => {
-            text(s, &at("node"), node, "node", "text");
-            number(s, &at("by_ms"), &by_ms.to_string(), "by", "ms", None);
-        }
-        Fault::Partition { from, to, two_way, for_ms, .. } => {
-            text(s, &at("from"), &from.join(", "), "from", "list");
-            text(s, &at("to"), &to.join(", "), "to", "list");
-            flag(s, &at("two_way"), *two_way, "both ways");
-            number(s, &at("for_ms"), &for_ms.to_string(), "for", "ms", None);
-        }
-        Fault::Delay { from, to, extra_ms, for_ms, .. } => {
-            text(s, &at("from"), from, "from", "text");
-            text(s, &at("to"), to, "to", "text");
-            number(s, &at("extra_ms"), &extra_ms.to_string(), "extra", "ms", None);
-            number(s, &at("for_ms"), &for_ms.to_string(), "for", "ms", None);
-        }
-        Fault::DropMessage { from, to, .. } => {
-            text(s, &at("from"), from, "from", "text");
-            text(s, &at("to"), to, "to", "text");
-        }
-        Fault::DelayMessage { from, to, extra_ms, .. } => {
-            text(s, &at("from"), from, "from", "text");
-            text(s, &at("to"), to, "to", "text");
-            number(s, &at("extra_ms"), &extra_ms.to_string(), "extra", "ms", None);
-        }
-    }
+    let _ =
+        write!(s, r#"<div class="edit-group edit-fault{class}" id="fault-{i}" data-testid="fault-{i}"><h3>{}</h3>"#, Escaped(kind.label));
+    fields(s, &format!("faults[{i}]"), kind.fields, f.values(), &[]);
     button(s, &format!("remove:faults[{i}]"), "Remove", true);
     s.push_str("</div>");
+}
+
+/// The fields a fault's or step's kind declares, at `path`, with their values; a release is one
+/// of `modes`.
+fn fields(s: &mut String, path: &str, fields: &[Field], values: Vec<FieldValue>, modes: &[&str]) {
+    for (f, value) in fields.iter().zip(values) {
+        let at = format!("{path}.{}", f.name);
+        match (f.kind, value) {
+            (FieldKind::Ms { min, max, .. }, FieldValue::Ms(v)) => number(s, &at, &v.to_string(), f.label, f.unit(), Some((min, max))),
+            (_, FieldValue::Id(id) | FieldValue::Text(id)) => text(s, &at, &id, f.label, "text"),
+            (_, FieldValue::Ids(ids)) => text(s, &at, &ids.join(", "), f.label, "list"),
+            (_, FieldValue::Flag(on)) => flag(s, &at, on, f.label),
+            (_, FieldValue::Release(mode)) => choice(s, &at, mode.tag(), f.label, modes.iter().map(|m| (m.to_string(), m.to_string()))),
+            (_, FieldValue::Ms(v)) => number(s, &at, &v.to_string(), f.label, f.unit(), None),
+        }
+    }
 }

@@ -283,7 +283,7 @@ impl Editing {
 
     /// Adds a step to client `i`'s script: work for 100 ms.
     pub fn add_step(&self, i: usize) -> (Editing, Option<RunRef>) {
-        let value = start::step("work", "safe").unwrap_or(Value::Null);
+        let value = start::step("work", crate::engine::msg::ReleaseMode::Safe).unwrap_or(Value::Null);
         self.apply(&Edit::Insert { path: format!("participants[{i}].script"), index: usize::MAX, value })
     }
 

@@ -1,0 +1,177 @@
+//! A field of a fault or a script step, declared once: its name in the file, its label in the
+//! editor, what it holds (with unit and range), the value a new one starts with, and whether a
+//! file may leave it out. [`super::faults`] and [`super::steps`] declare their kinds with these.
+
+use crate::engine::msg::ReleaseMode;
+use crate::error::ScenarioError;
+
+/// The longest any single duration in a scenario may be: one day.
+pub const MAX_SPAN_MS: i64 = 86_400_000;
+/// The longest id, name or written value, in characters.
+pub const MAX_NAME_CHARS: usize = 32;
+
+/// One declared field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// The field's name in the file.
+    pub name: &'static str,
+    /// What the editor calls it.
+    pub label: &'static str,
+    pub kind: FieldKind,
+    /// Whether a file may leave it out; it then takes the value a new one starts with.
+    pub optional: bool,
+}
+
+/// What a field holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldKind {
+    /// A time in milliseconds within `min..=max`; a new one starts at `start`.
+    Ms { min: i64, max: i64, start: i64 },
+    /// The participant a fault hits.
+    Node,
+    /// Where messages come from (`many`: a list of participants, a partition's side).
+    From { many: bool },
+    /// Where messages go.
+    To { many: bool },
+    /// Yes or no.
+    Flag { start: bool },
+    /// A short text of 1 to [`MAX_NAME_CHARS`] characters.
+    Text { start: &'static str },
+    /// A way to give the lock back, among those the design offers.
+    Release,
+}
+
+/// A field's value, as a fault or step holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FieldValue {
+    Ms(i64),
+    /// One participant's id (a node, or one end of a link).
+    Id(String),
+    /// Participants' ids (a partition's side).
+    Ids(Vec<String>),
+    Flag(bool),
+    Text(String),
+    Release(ReleaseMode),
+}
+
+impl Field {
+    /// A time in milliseconds.
+    pub const fn ms(name: &'static str, label: &'static str, min: i64, max: i64, start: i64) -> Field {
+        Field { name, label, kind: FieldKind::Ms { min, max, start }, optional: false }
+    }
+
+    /// A field of another kind.
+    pub const fn of(name: &'static str, label: &'static str, kind: FieldKind) -> Field {
+        Field { name, label, kind, optional: false }
+    }
+
+    /// Returns the field, which a file may leave out.
+    pub const fn optional(self) -> Field {
+        Field { optional: true, ..self }
+    }
+
+    /// Returns the value a new one starts with, for a field that names no participant or release
+    /// (those depend on the scenario).
+    pub fn start(&self) -> Option<FieldValue> {
+        match self.kind {
+            FieldKind::Ms { start, .. } => Some(FieldValue::Ms(start)),
+            FieldKind::Flag { start } => Some(FieldValue::Flag(start)),
+            FieldKind::Text { start } => Some(FieldValue::Text(start.to_string())),
+            FieldKind::Node | FieldKind::From { .. } | FieldKind::To { .. } | FieldKind::Release => None,
+        }
+    }
+
+    /// Returns the unit the editor shows beside the field.
+    pub fn unit(&self) -> &'static str {
+        match self.kind {
+            FieldKind::Ms { .. } => "ms",
+            _ => "",
+        }
+    }
+
+    /// Checks a value read from a file against the declared range or length; the error names
+    /// the field at `path`.
+    pub fn check(&self, path: &str, value: FieldValue) -> Result<FieldValue, ScenarioError> {
+        let problem = match (&self.kind, &value) {
+            (FieldKind::Ms { min, max, .. }, FieldValue::Ms(v)) if !(min..=max).contains(&v) => {
+                if *min == -max {
+                    format!("must be within ±{max}")
+                } else if v < min {
+                    format!("must be ≥ {min}")
+                } else if *max == MAX_SPAN_MS {
+                    format!("must be ≤ {max} (one day)")
+                } else {
+                    format!("must be ≤ {max}")
+                }
+            }
+            (FieldKind::Text { .. }, FieldValue::Text(t)) if t.is_empty() || t.chars().count() > MAX_NAME_CHARS => {
+                format!("must be 1 to {MAX_NAME_CHARS} characters")
+            }
+            _ => return Ok(value),
+        };
+        Err(ScenarioError::new(path, problem))
+    }
+}
+
+/// Reads the values of a fault's or step's declared fields in order, one by one: how the typed
+/// faults and steps are built from what the decoder read.
+pub struct Values(std::vec::IntoIter<FieldValue>);
+
+impl Values {
+    /// Takes values read in the order of their declarations.
+    pub fn new(values: Vec<FieldValue>) -> Values {
+        Values(values.into_iter())
+    }
+
+    fn next(&mut self) -> FieldValue {
+        self.0.next().expect("a value for every declared field")
+    }
+
+    /// Returns the next value, declared as a time.
+    pub fn ms(&mut self) -> i64 {
+        match self.next() {
+            FieldValue::Ms(v) => v,
+            other => panic!("declared as a time, read as {other:?}"),
+        }
+    }
+
+    /// Returns the next value, declared as one participant.
+    pub fn id(&mut self) -> String {
+        match self.next() {
+            FieldValue::Id(v) => v,
+            other => panic!("declared as a participant, read as {other:?}"),
+        }
+    }
+
+    /// Returns the next value, declared as a list of participants.
+    pub fn ids(&mut self) -> Vec<String> {
+        match self.next() {
+            FieldValue::Ids(v) => v,
+            other => panic!("declared as participants, read as {other:?}"),
+        }
+    }
+
+    /// Returns the next value, declared as yes or no.
+    pub fn flag(&mut self) -> bool {
+        match self.next() {
+            FieldValue::Flag(v) => v,
+            other => panic!("declared as a flag, read as {other:?}"),
+        }
+    }
+
+    /// Returns the next value, declared as text.
+    pub fn text(&mut self) -> String {
+        match self.next() {
+            FieldValue::Text(v) => v,
+            other => panic!("declared as text, read as {other:?}"),
+        }
+    }
+
+    /// Returns the next value, declared as a release.
+    pub fn release(&mut self) -> ReleaseMode {
+        match self.next() {
+            FieldValue::Release(v) => v,
+            other => panic!("declared as a release, read as {other:?}"),
+        }
+    }
+}
