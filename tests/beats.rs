@@ -39,7 +39,7 @@ fn the_fenced_lease_race_tells_its_story_in_beats() {
 fn every_run_has_a_few_beats_one_per_event_in_order() {
     let mut runs: Vec<(String, Ran)> = lessons::all().iter().map(|l| (l.id().to_string(), run_lesson(l.id()))).collect();
     for row in compare::rows() {
-        for s in compare::SCHEDULES {
+        for s in compare::Schedule::ALL {
             let (cell, _, trace) = compare::cell(s, &row).unwrap();
             runs.push((cell.id(), Ran { trace, design: row.design.clone() }));
         }

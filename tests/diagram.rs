@@ -134,9 +134,9 @@ fn fitted_to_each_screen_every_lane_shows_and_no_two_labels_overlap() {
 
 #[test]
 fn no_two_labels_overlap_in_any_comparison_cell() {
-    use lockstep::scenario::compare::{cell, rows, SCHEDULES};
+    use lockstep::scenario::compare::{cell, rows, Schedule};
     for r in rows() {
-        for s in SCHEDULES {
+        for s in Schedule::ALL {
             let (c, _, trace) = cell(s, &r).unwrap();
             assert_labels_apart(&c.id(), &laid_out(&Ran { trace, design: r.design.clone() }));
         }

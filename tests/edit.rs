@@ -336,7 +336,7 @@ fn every_lesson_and_comparison_cell_written_as_a_document_reads_back_the_same() 
     let mut scenarios: Vec<(String, lockstep::scenario::Scenario)> =
         lessons::all().into_iter().map(|l| (l.id().to_string(), l.scenario)).collect();
     for row in compare::rows() {
-        for schedule in compare::SCHEDULES {
+        for schedule in compare::Schedule::ALL {
             let (cell, scenario, _) = compare::cell(schedule, &row).unwrap();
             scenarios.push((cell.id(), scenario));
         }

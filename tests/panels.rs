@@ -76,7 +76,7 @@ fn every_comparison_cell_links_to_its_own_diagram() {
     for ((testid, link), cell) in links.iter().zip(cells) {
         assert_eq!(*testid, format!("cell-{}", cell.id()));
         let Ok(Some(Route { target: Target::Compare { schedule, design }, step: 0 })) = route::parse(link) else { panic!("{link}") };
-        assert_eq!((schedule.as_str(), design.as_str()), (cell.schedule.id, cell.row.id));
+        assert_eq!((schedule.as_str(), design.as_str()), (cell.schedule.id(), cell.row.id));
     }
 }
 

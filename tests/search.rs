@@ -15,13 +15,9 @@ fn base(cell_id: &str) -> Scenario {
     s
 }
 
+/// The search's class of a comparison schedule: both are named by the tag of the fault they add.
 fn class_of(schedule: &str) -> Class {
-    match schedule {
-        "pause" => Class::Pause,
-        "partition" => Class::Partition,
-        "clock-jump" => Class::ClockJump,
-        other => panic!("no class for {other}"),
-    }
+    Class::named(schedule).unwrap_or_else(|| panic!("no class for {schedule}"))
 }
 
 /// Runs a search to its end.
@@ -46,7 +42,7 @@ fn every_unsafe_or_stalling_cell_is_found_from_its_design_without_faults() {
     let mut checked = 0;
     for cell in table.iter().flatten().filter(|c| c.outcome != Outcome::Safe) {
         let s = base(&cell.id());
-        let (found, tried) = search(&s, bounds(vec![class_of(cell.schedule.id)]));
+        let (found, tried) = search(&s, bounds(vec![class_of(cell.schedule.id())]));
         let found = found.unwrap_or_else(|| panic!("{}: nothing found in {tried} schedules", cell.id()));
         match cell.outcome {
             Outcome::Unsafe => assert!(

@@ -14,7 +14,7 @@ fn runs() -> Vec<(String, &'static str, Ran)> {
     let mut all: Vec<(String, &'static str, Ran)> =
         lessons::all().iter().map(|l| (l.id().to_string(), l.scenario.lock.kind.tag(), run_lesson(l.id()))).collect();
     for row in compare::rows() {
-        for s in compare::SCHEDULES {
+        for s in compare::Schedule::ALL {
             let (cell, _, trace) = compare::cell(s, &row).unwrap();
             all.push((cell.id(), row.design.kind().tag(), Ran { trace, design: row.design.clone() }));
         }

@@ -6,7 +6,11 @@ use lockstep::engine::Spec;
 use lockstep::engine::{self, Trace};
 use lockstep::error::ScenarioError;
 use lockstep::present::Words;
+use lockstep::scenario::faults::FAULTS;
+use lockstep::scenario::field::{Field, FieldKind, MAX_NAME_CHARS};
+use lockstep::scenario::steps::STEPS;
 use lockstep::scenario::{self, compare, lessons, Lesson, Scenario};
+use lockstep::search::{Bounds, Class};
 use std::process::ExitCode;
 
 #[path = "lockstep/search.rs"]
@@ -19,6 +23,8 @@ lockstep: distributed locks and fencing tokens, step by step
 USAGE:
     lockstep list                         list the lessons
     lockstep designs                      list the lock designs and their parameters
+    lockstep faults                       list the kinds of fault and script step a scenario
+                                          file may have, and their fields
     lockstep run <LESSON|FILE> [options]  run a lesson by id, a scenario file (*.json), a link
                                           to an edited scenario (…#/edit/…), or a generated
                                           contention run of about N events (stress-N)
@@ -35,15 +41,15 @@ OPTIONS (run):
     -h, --help           show this help
 
 OPTIONS (search):
-    --faults LIST        the kinds of fault to add, comma-separated: pause, delay, partition,
-                         crash, clock-jump, drift (default: all)
+    --faults LIST        the kinds of fault to add, comma-separated (default: all):
+                         {classes}
     --max-faults N       the most faults one schedule adds, 1 to 4 (default 2)
     --budget N           the most schedules to run (default 20000)
     --seed N             the random schedules' seed (default 1)
     --pause-ms, --partition-ms, --crash-ms, --delay-ms, --jump-ms N
-                         the largest fault of each kind (defaults 5000, 10000, 5000, 2000, 3000)
-    --drift-ppm N        the largest clock drift, in millionths (default 500000)
-    --stall-ms N         a client waiting longer for the lock is a failure (default 5000)
+                         the largest fault of each kind (defaults {sizes})
+    --drift-ppm N        the largest clock drift, in millionths (default {drift})
+    --stall-ms N         a client waiting longer for the lock is a failure (default {stall})
     --format FORMAT      text (the default) or json
     --out FILE           write the shrunk scenario to FILE (JSON), to run, open or share
 
@@ -117,11 +123,12 @@ fn print(out: &str, code: ExitCode) -> ExitCode {
 
 fn dispatch(args: &[String]) -> Result<String, Failure> {
     match args.first().map(String::as_str) {
-        None | Some("-h" | "--help" | "help") => Ok(HELP.to_string()),
+        None | Some("-h" | "--help" | "help") => Ok(help()),
         Some("list") if args.len() == 1 => Ok(list()),
         Some("designs") if args.len() == 1 => Ok(designs()),
+        Some("faults") if args.len() == 1 => Ok(faults()),
         Some("compare") if args.len() == 1 => Ok(compare::to_text(&compare::table()?)),
-        Some(cmd @ ("list" | "designs" | "compare")) => Err(Failure::Usage(format!("{cmd} takes no arguments"))),
+        Some(cmd @ ("list" | "designs" | "faults" | "compare")) => Err(Failure::Usage(format!("{cmd} takes no arguments"))),
         Some("run") => {
             let target = args.get(1).ok_or_else(|| Failure::Usage("run needs a lesson id or a file".into()))?;
             let mut format = Format::Text;
@@ -192,6 +199,47 @@ fn designs() -> String {
         out.push('\n');
     }
     out
+}
+
+/// Lists every kind of fault and script step with its fields, from their declarations.
+fn faults() -> String {
+    let mut out = String::from("FAULTS (a scenario's \"faults\": {\"fault\": KIND, \"at_ms\": …, …})\n");
+    for kind in FAULTS {
+        out.push_str(&format!("{:<16} a {}\n", kind.tag, kind.label));
+        out.extend(kind.fields.iter().map(field));
+    }
+    out.push_str("\nSTEPS (a client's \"script\": {\"step\": KIND, …})\n");
+    for kind in STEPS {
+        out.push_str(&format!("{:<16} {}\n", kind.tag, kind.label));
+        out.extend(kind.fields.iter().map(field));
+    }
+    out
+}
+
+/// One declared field: its name and what it takes.
+fn field(f: &Field) -> String {
+    let takes = match f.kind {
+        FieldKind::Ms { min, max, start: 0 } => format!("ms, {min} to {max}"),
+        FieldKind::Ms { min, max, start } => format!("ms, {min} to {max} (a new one: {start})"),
+        FieldKind::Node => "a participant's id".into(),
+        FieldKind::From { many: false } | FieldKind::To { many: false } => "a participant's id".into(),
+        FieldKind::From { many: true } | FieldKind::To { many: true } => "a list of participants' ids".into(),
+        FieldKind::Flag { start } if f.optional => format!("true or false (left out: {start})"),
+        FieldKind::Flag { .. } => "true or false".into(),
+        FieldKind::Text { .. } => format!("text, 1 to {MAX_NAME_CHARS} characters"),
+        FieldKind::Release => "safe, unsafe or commit, as the design allows".into(),
+    };
+    format!("    {:<12} {takes}\n", f.name)
+}
+
+/// The help, with the search's fault kinds and default sizes from their declarations.
+fn help() -> String {
+    let b = Bounds::default();
+    let sizes = [Class::Pause, Class::Partition, Class::Crash, Class::DelayMessage, Class::ClockJump].map(|c| b.limit(c).to_string());
+    HELP.replace("{classes}", &Class::ALL.map(Class::tag).join(", "))
+        .replace("{sizes}", &sizes.join(", "))
+        .replace("{drift}", &b.drift_ppm.to_string())
+        .replace("{stall}", &b.stall_ms.to_string())
 }
 
 /// Renders the trace as JSON, each event with its sentence for a learner.

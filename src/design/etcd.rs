@@ -250,6 +250,10 @@ impl Vocabulary for EtcdDesign {
     fn expiries(&self) -> &'static str {
         "session lease expiries"
     }
+
+    fn data_kept_by(&self) -> &'static str {
+        "data_in_etcd is true"
+    }
 }
 
 /// etcd requests and replies, as the mutex uses them.

@@ -272,6 +272,10 @@ impl Vocabulary for PgDesign {
     fn expiries(&self) -> &'static str {
         "sessions ended"
     }
+
+    fn data_kept_by(&self) -> &'static str {
+        "same_database is true"
+    }
 }
 
 /// What a client and the server say about the advisory lock.

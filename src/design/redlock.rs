@@ -197,6 +197,12 @@ impl Vocabulary for RedlockDesign {
     fn expiries(&self) -> &'static str {
         "key expiries"
     }
+
+    fn one_clock_jumped(&self, nodes: usize) -> Option<String> {
+        Some(format!(
+            "Only one of the {nodes} Redis masters jumps and nothing is partitioned, so the others still hold A's key and B wins no majority; with a partition as well (the lesson “Redlock: a clock jump on one master”) the jump does break it."
+        ))
+    }
 }
 
 /// A client running Redlock's acquisition across the masters.

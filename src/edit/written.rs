@@ -5,8 +5,8 @@ use crate::design::{LockKind, Value as ParamValue};
 use crate::engine::spec::{RenewFailure, Step};
 use crate::scenario::field::{Field, FieldValue};
 use crate::scenario::format::{ClockSpec, Fault, Participant, Probability, Scenario, RESOURCE_MODES};
-use crate::scenario::steps;
 use crate::scenario::json::Value;
+use crate::scenario::steps;
 
 fn text(s: &str) -> Value {
     Value::String(s.to_string())

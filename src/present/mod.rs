@@ -5,6 +5,7 @@
 pub mod beats;
 pub mod number;
 pub mod quoted;
+pub mod table;
 pub mod vocabulary;
 pub mod words;
 

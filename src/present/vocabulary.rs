@@ -156,4 +156,16 @@ pub trait Vocabulary {
     fn expiries(&self) -> &'static str {
         "lease expiries"
     }
+
+    /// Says why the lock stayed safe when the clock of one of its `nodes` lock-service nodes
+    /// jumped, where that is only because one jump alone is mild for the design (a quorum).
+    fn one_clock_jumped(&self, _nodes: usize) -> Option<String> {
+        None
+    }
+
+    /// Says which parameter puts the protected data in the lock service, for a scenario that
+    /// lists a separate resource as well.
+    fn data_kept_by(&self) -> &'static str {
+        "the design keeps the data"
+    }
 }

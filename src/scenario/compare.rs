@@ -6,6 +6,7 @@
 //! ordinary [`Scenario`] values and validated like any file, so every cell can also be opened as a
 //! diagram (id `compare-<schedule>-<row>`).
 
+use super::faults::{self, FaultKind};
 use super::format::{ClockSpec, Fault, LockChoice, Network, Participant, Scenario};
 use super::validate::compile;
 use crate::design::{Row, REGISTRY};
@@ -14,39 +15,94 @@ use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::{AcquirePolicy, RenewFailure, RenewPolicy, Spec, Step};
 use crate::engine::{self, Trace};
 use crate::error::{quote, unknown, ScenarioError};
-use crate::present::number::{capital, ms};
-use crate::present::Words;
+use crate::present::{table, Words};
 
 /// The lease length every design gets, so the schedules mean the same thing to each.
 pub const TTL_MS: u64 = 1_000;
 
-/// A fault schedule, applied to each design in turn.
+/// A fault schedule of the table, applied to each design in turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Schedule {
-    pub id: &'static str,
-    /// A column heading.
-    pub title: &'static str,
-    pub about: &'static str,
+pub enum Schedule {
+    /// The holder stops the world for twice the TTL.
+    Pause,
+    /// The holder is cut off from the lock service for 10 s.
+    Partition,
+    /// The lock service's wall clock jumps forward.
+    ClockJump,
 }
 
-/// The schedules, in column order.
-pub const SCHEDULES: [Schedule; 3] = [
-    Schedule {
-        id: "pause",
-        title: "Holder pauses 2 × TTL",
-        about: "Client A takes the lock and, at 80 ms, while it works, stops for 2,000 ms (twice the TTL): a GC pause. Client B wants the lock from 20 ms on.",
-    },
-    Schedule {
-        id: "partition",
-        title: "Holder cut off for 10 s",
-        about: "Client A takes the lock and works for 10.5 s. From 50 ms on, the network between A and the lock service is cut for 10 s, so A's renewals and keep-alives are lost; A can still reach the resource. Client B wants the lock from 20 ms on.",
-    },
-    Schedule {
-        id: "clock-jump",
-        title: "Lock service's clock jumps",
-        about: "Client A takes the lock and works for 300 ms. At 50 ms the lock service's wall clock jumps 2,000 ms forward (an NTP step). Client B wants the lock from 20 ms on.",
-    },
-];
+impl Schedule {
+    /// Every schedule, in column order.
+    pub const ALL: [Schedule; 3] = [Schedule::Pause, Schedule::Partition, Schedule::ClockJump];
+
+    /// Returns the kind of fault the schedule adds.
+    pub fn fault(self) -> &'static FaultKind {
+        match self {
+            Schedule::Pause => &faults::PAUSE,
+            Schedule::Partition => &faults::PARTITION,
+            Schedule::ClockJump => &faults::CLOCK_JUMP,
+        }
+    }
+
+    /// Returns the schedule's id in links and cell ids: its fault's tag.
+    pub fn id(self) -> &'static str {
+        self.fault().tag
+    }
+
+    /// Returns the column heading.
+    pub fn title(self) -> &'static str {
+        match self {
+            Schedule::Pause => "Holder pauses 2 × TTL",
+            Schedule::Partition => "Holder cut off for 10 s",
+            Schedule::ClockJump => "Lock service's clock jumps",
+        }
+    }
+
+    /// Tells the schedule's story.
+    pub fn about(self) -> &'static str {
+        match self {
+            Schedule::Pause => "Client A takes the lock and, at 80 ms, while it works, stops for 2,000 ms (twice the TTL): a GC pause. Client B wants the lock from 20 ms on.",
+            Schedule::Partition => "Client A takes the lock and works for 10.5 s. From 50 ms on, the network between A and the lock service is cut for 10 s, so A's renewals and keep-alives are lost; A can still reach the resource. Client B wants the lock from 20 ms on.",
+            Schedule::ClockJump => "Client A takes the lock and works for 300 ms. At 50 ms the lock service's wall clock jumps 2,000 ms forward (an NTP step). Client B wants the lock from 20 ms on.",
+        }
+    }
+
+    /// Finds a schedule by its id (links written before the ids were the faults' tags spelled
+    /// the clock jump `clock-jump`, and still open).
+    pub fn named(id: &str) -> Option<Schedule> {
+        Schedule::ALL.into_iter().find(|s| s.id() == id || (*s == Schedule::ClockJump && id == "clock-jump"))
+    }
+
+    /// How long client A works.
+    fn work_ms(self) -> u64 {
+        match self {
+            Schedule::Pause => 100,
+            Schedule::Partition => 10_500,
+            Schedule::ClockJump => 300,
+        }
+    }
+
+    /// The faults the schedule adds for a row whose lock services are `locks`.
+    fn faults(self, row: &Row, locks: &[String]) -> Vec<Fault> {
+        match self {
+            Schedule::Pause => vec![Fault::Pause { at_ms: 80, node: "A".into(), for_ms: 2 * TTL_MS as i64 }],
+            Schedule::Partition => {
+                vec![Fault::Partition { at_ms: 50, from: vec!["A".into()], to: locks.to_vec(), two_way: true, for_ms: 10_000 }]
+            }
+            // Redlock's clock jump hits one master of five; timers that measure elapsed time ignore it.
+            Schedule::ClockJump if !row.elapsed_timers => {
+                vec![Fault::ClockJump { at_ms: 50, node: locks[0].clone(), by_ms: 2 * TTL_MS as i64 }]
+            }
+            Schedule::ClockJump => Vec::new(),
+        }
+    }
+
+    /// Says whether a row's design ignores the schedule altogether (a wall-clock jump against
+    /// timers that measure elapsed time).
+    fn ignored_by(self, row: &Row) -> bool {
+        self == Schedule::ClockJump && row.elapsed_timers
+    }
+}
 
 /// How a cell came out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,8 +125,7 @@ impl Outcome {
     }
 }
 
-/// What "safe" means in the table: safe under the column's schedule, not under every schedule.
-pub const SAFE_MEANS: &str = "Safe means safe under that column's schedule. A fenced resource still accepts a stale write that arrives before the new holder's first write (the lesson \u{201c}Fencing: a stale write before the new holder\u{2019}s first\u{201d}); Find a failure on a cell searches other schedules.";
+pub use crate::present::table::SAFE_MEANS;
 
 /// Returns every row of the table, in the registry's order.
 pub fn rows() -> Vec<Row> {
@@ -93,7 +148,7 @@ pub struct Cell {
 impl Cell {
     /// Returns the id under which the cell opens as a diagram.
     pub fn id(&self) -> String {
-        id(self.schedule.id, self.row.id)
+        id(self.schedule.id(), self.row.id)
     }
 }
 
@@ -104,11 +159,7 @@ pub fn id(schedule: &str, row: &str) -> String {
 
 /// Finds a schedule by id, naming the known ones if there is none.
 pub fn schedule(id: &str) -> Result<Schedule, ScenarioError> {
-    SCHEDULES
-        .iter()
-        .copied()
-        .find(|s| s.id == id)
-        .ok_or_else(|| unknown("schedule", id, &SCHEDULES.iter().map(|s| s.id).collect::<Vec<_>>()))
+    Schedule::named(id).ok_or_else(|| unknown("schedule", id, &Schedule::ALL.map(Schedule::id)))
 }
 
 /// Finds a row by id, naming the known ones if there is none.
@@ -124,7 +175,7 @@ fn client(id: &str, start_ms: i64, work_ms: u64, renew: bool) -> Participant {
     let release = Step::Release { mode: ReleaseMode::Safe };
     Participant::Client {
         id: id.into(),
-        name: format!("Client {id}"),
+        name: table::client(id),
         clock: ClockSpec::default(),
         start_ms,
         script: vec![Step::Acquire, Step::Work { ms: work_ms }, Step::Write { value: id.into() }, release],
@@ -135,11 +186,7 @@ fn client(id: &str, start_ms: i64, work_ms: u64, renew: bool) -> Participant {
 
 /// Builds the scenario for one cell.
 pub fn scenario(schedule: Schedule, row: &Row) -> Result<(Scenario, Spec), ScenarioError> {
-    let work_ms = match schedule.id {
-        "partition" => 10_500,
-        "clock-jump" => 300,
-        _ => 100,
-    };
+    let work_ms = schedule.work_ms();
     // Clients renew through their script wherever the design lets them.
     let renew = row.design.script_renewal().is_ok();
     let locks: Vec<String> = match row.services {
@@ -155,23 +202,14 @@ pub fn scenario(schedule: Schedule, row: &Row) -> Result<(Scenario, Spec), Scena
         participants.push(Participant::Resource { id: "R".into(), name: "Resource".into(), clock: ClockSpec::default(), mode });
     }
     participants.push(client("B", 20, 50, renew));
-    let faults = match schedule.id {
-        "pause" => vec![Fault::Pause { at_ms: 80, node: "A".into(), for_ms: 2 * TTL_MS as i64 }],
-        "partition" => vec![Fault::Partition { at_ms: 50, from: vec!["A".into()], to: locks.clone(), two_way: true, for_ms: 10_000 }],
-        // Redlock's clock jump hits one master of five; timers that measure elapsed time ignore it.
-        _ if !row.elapsed_timers => vec![Fault::ClockJump { at_ms: 50, node: locks[0].clone(), by_ms: 2 * TTL_MS as i64 }],
-        _ => Vec::new(),
-    };
-    let mut intro = format!("{} Design: {} (fencing token: {}).", schedule.about, row.title, row.token);
-    if schedule.id == "clock-jump" && row.elapsed_timers {
-        intro.push_str(" This design times its leases and sessions with elapsed-time timers, so the jump does not move any expiry and is left out of this run.");
-    }
+    let faults = schedule.faults(row, &locks);
+    let intro = table::intro(schedule.about(), row.title, row.token, schedule.ignored_by(row));
     let design = row.design.clone();
     let lock = LockChoice { kind: design.kind(), values: design.values().clone(), design };
     let scenario = Scenario {
         version: super::validate::VERSION,
-        id: id(schedule.id, row.id),
-        title: format!("{} · {}", schedule.title, row.title),
+        id: id(schedule.id(), row.id),
+        title: table::title(schedule.title(), row.title),
         topic: "Compare designs".into(),
         intro,
         takeaway: String::new(),
@@ -190,27 +228,21 @@ pub fn scenario(schedule: Schedule, row: &Row) -> Result<(Scenario, Spec), Scena
 /// Runs the cell with scenario id `compare-<schedule>-<row>`.
 pub fn cell_by_id(id: &str) -> Result<(Cell, Scenario, Trace), ScenarioError> {
     let rest = id.strip_prefix("compare-").unwrap_or(id);
-    for s in SCHEDULES {
-        if let Some(r) = rest.strip_prefix(s.id).and_then(|r| r.strip_prefix('-')) {
+    for (schedule, r) in rest.match_indices('-').map(|(i, _)| (&rest[..i], &rest[i + 1..])) {
+        if let Some(s) = Schedule::named(schedule) {
             return cell(s, &row(r)?);
         }
     }
-    let known: Vec<&str> = SCHEDULES.iter().map(|s| s.id).collect();
-    Err(ScenarioError::new(
-        "",
-        format!(
-            "there is no comparison named {}: expected compare-<schedule>-<design>, with a schedule among {}",
-            quote(id),
-            known.join(", ")
-        ),
-    ))
+    let known = Schedule::ALL.map(Schedule::id).join(", ");
+    let expected = format!("expected compare-<schedule>-<design>, with a schedule among {known}");
+    Err(ScenarioError::new("", format!("there is no comparison named {}: {expected}", quote(id))))
 }
 
 /// Sorts a finished run into an outcome, with a sentence saying why.
 pub fn judge(words: &Words) -> (Outcome, String) {
     let trace = words.trace();
     if let Some(f) = trace.verdict.findings.iter().find(|f| f.kind().is_violation()) {
-        return (Outcome::Unsafe, format!("{} at {}.", capital(&words.finding(f)), ms(f.at_ms)));
+        return (Outcome::Unsafe, table::violated(&words.finding(f), f.at_ms));
     }
     let held = words.vocabulary().held();
     let b = trace.participants.iter().position(|p| p.key == "B");
@@ -220,24 +252,15 @@ pub fn judge(words: &Words) -> (Outcome, String) {
         _ => None,
     });
     match (b_got_lock, fault_end) {
-        (None, _) => return (Outcome::Stalls, format!("Client B never got {held}.")),
-        (Some(t), Some(end)) if t >= end => {
-            let text = format!("Client B got {held} only at {}, after A came back at {}: everyone waited for A.", ms(t), ms(end));
-            return (Outcome::Stalls, text);
-        }
+        (None, _) => return (Outcome::Stalls, table::never_held(held)),
+        (Some(t), Some(end)) if t >= end => return (Outcome::Stalls, table::held_late(held, t, end)),
         _ => {}
     }
     let rejected = trace.events.iter().find_map(|e| match &e.kind {
-        EventKind::WriteRejected { writer, reason, .. } => {
-            Some(format!("{}'s late write was refused ({})", trace.name(*writer), words.rejection(reason)))
-        }
+        EventKind::WriteRejected { writer, reason, .. } => Some(table::refused(trace.name(*writer), &words.rejection(reason))),
         _ => None,
     });
-    let text = match rejected {
-        Some(r) => format!("{r}."),
-        None => format!("Client B got {held} at {} and no stale write reached the data.", ms(b_got_lock.unwrap_or(0))),
-    };
-    (Outcome::Safe, text)
+    (Outcome::Safe, rejected.unwrap_or_else(|| table::held_safely(held, b_got_lock.unwrap_or(0))))
 }
 
 /// Runs one cell.
@@ -246,51 +269,31 @@ pub fn cell(schedule: Schedule, row: &Row) -> Result<(Cell, Scenario, Trace), Sc
     let trace = engine::run(&spec)?;
     let words = Words::new(&trace, &*row.design);
     let (outcome, mut detail) = judge(&words);
-    let unaffected = schedule.id == "clock-jump" && row.elapsed_timers;
+    let unaffected = schedule.ignored_by(row);
     if unaffected {
-        detail = format!("This design measures expiry by elapsed time, so the jump moves no expiry. {detail}");
-    } else if schedule.id == "clock-jump" && row.services > 1 && outcome == Outcome::Safe {
+        detail = table::jump_ignored(&detail);
+    } else if schedule == Schedule::ClockJump && outcome == Outcome::Safe {
         // Safe only because the schedule is mild for a quorum: the lesson shows where it is not.
-        detail = format!(
-            "Only one of the {} {} masters jumps and nothing is partitioned, so the others still hold A's key and B wins no majority; with a partition as well (the lesson “Redlock: a clock jump on one master”) the jump does break it. {detail}",
-            row.services, row.service_name
-        );
+        if let Some(why) = row.design.one_clock_jumped(row.services) {
+            detail = format!("{why} {detail}");
+        }
     }
-    scenario.takeaway = format!("{}: {detail}", capital(outcome.label()));
+    scenario.takeaway = table::takeaway(outcome.label(), &detail);
     Ok((Cell { schedule, row: row.clone(), outcome, detail, unaffected }, scenario, trace))
 }
 
 /// Runs every row against every schedule: rows of the table, columns schedules.
 pub fn table() -> Result<Vec<Vec<Cell>>, ScenarioError> {
-    rows().iter().map(|r| SCHEDULES.iter().map(|&s| cell(s, r).map(|c| c.0)).collect()).collect()
+    rows().iter().map(|r| Schedule::ALL.iter().map(|&s| cell(s, r).map(|c| c.0)).collect()).collect()
 }
 
 /// Renders the table as fixed-width text, for the command line.
 pub fn to_text(rows: &[Vec<Cell>]) -> String {
-    let firsts: Vec<&Row> = rows.iter().filter_map(|r| r.first()).map(|c| &c.row).collect();
-    let design_w = firsts.iter().map(|r| r.title.chars().count()).max().unwrap_or(0);
-    let token_w = firsts.iter().map(|r| r.token.chars().count()).max().unwrap_or(0);
-    let col_w = SCHEDULES.iter().map(|s| s.title.chars().count()).max().unwrap_or(0);
-    let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.chars().count())));
-    let mut out = format!("{}  {}", pad("design", design_w), pad("fencing token", token_w));
-    for s in SCHEDULES {
-        out.push_str(&format!("  {}", pad(s.title, col_w)));
-    }
-    out = out.trim_end().to_string() + "\n";
-    for row in rows {
-        let Some(first) = row.first() else { continue };
-        let mut line = format!("{}  {}", pad(first.row.title, design_w), pad(first.row.token, token_w));
-        for c in row {
-            line.push_str(&format!("  {}", pad(c.outcome.label(), col_w)));
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out.push_str(&format!("\n{SAFE_MEANS}\n\n"));
-    for row in rows {
-        for c in row {
-            out.push_str(&format!("{} · {}: {} — {}\n", c.schedule.id, c.row.id, c.outcome.label(), c.detail));
-        }
-    }
-    out
+    let lines: Vec<(&str, &str, Vec<&str>)> = rows
+        .iter()
+        .filter_map(|r| Some((r.first()?.row.title, r.first()?.row.token, r.iter().map(|c| c.outcome.label()).collect())))
+        .collect();
+    let cells: Vec<String> =
+        rows.iter().flatten().map(|c| table::cell_line(c.schedule.id(), c.row.id, c.outcome.label(), &c.detail)).collect();
+    table::text(&Schedule::ALL.map(Schedule::title), &lines, &cells)
 }

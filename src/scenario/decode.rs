@@ -6,8 +6,8 @@
 use super::faults::{fault_kind, FAULTS};
 use super::field::{Field, FieldKind, FieldValue};
 use super::format::{decimal, ClockSpec, Fault, Limits, Link, LockChoice, Network, Participant, Probability, Scenario, RESOURCE_MODES};
-use super::steps::{self, step_kind, STEPS};
 use super::json::Value;
+use super::steps::{self, step_kind, STEPS};
 use crate::design::{self, Guarantees, LockKind, ParamKind, Values};
 use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::{AcquirePolicy, Latency, RenewFailure, RenewPolicy, ResourceMode, Step};

@@ -22,6 +22,8 @@ pub struct FaultKind {
     /// Whether the editor lists it among the faults to add (a dropped or delayed message is
     /// made on the message itself).
     pub listed: bool,
+    /// Whether the failure search adds faults of this kind.
+    pub searched: bool,
     /// Builds the fault from its time and the values of its other fields, in order.
     pub build: fn(i64, &mut Values) -> Fault,
 }
@@ -49,10 +51,21 @@ pub static PAUSE: FaultKind = FaultKind {
     plural: "pauses",
     fields: &[AT, NODE, Field::ms("for_ms", "for", 0, MAX_SPAN_MS, 1_500)],
     target: Target::Client,
-    listed: true, build: |at_ms, v| Fault::Pause { at_ms, node: v.id(), for_ms: v.ms() }, };
+    listed: true,
+    searched: true,
+    build: |at_ms, v| Fault::Pause { at_ms, node: v.id(), for_ms: v.ms() },
+};
 
-pub static CRASH: FaultKind =
-    FaultKind { tag: "crash", label: "crash", plural: "crashes", fields: &[AT, NODE], target: Target::Service, listed: true, build: |at_ms, v| Fault::Crash { at_ms, node: v.id() }, };
+pub static CRASH: FaultKind = FaultKind {
+    tag: "crash",
+    label: "crash",
+    plural: "crashes",
+    fields: &[AT, NODE],
+    target: Target::Service,
+    listed: true,
+    searched: true,
+    build: |at_ms, v| Fault::Crash { at_ms, node: v.id() },
+};
 
 pub static RESTART: FaultKind = FaultKind {
     tag: "restart",
@@ -60,10 +73,21 @@ pub static RESTART: FaultKind = FaultKind {
     plural: "restarts",
     fields: &[AT, NODE, Field::of("keep_state", "keeps its state", FieldKind::Flag { start: false })],
     target: Target::Service,
-    listed: true, build: |at_ms, v| Fault::Restart { at_ms, node: v.id(), keep_state: v.flag() }, };
+    listed: true,
+    searched: true,
+    build: |at_ms, v| Fault::Restart { at_ms, node: v.id(), keep_state: v.flag() },
+};
 
-pub static PROMOTE: FaultKind =
-    FaultKind { tag: "promote", label: "promotion", plural: "promotions", fields: &[AT, NODE], target: Target::Service, listed: true, build: |at_ms, v| Fault::Promote { at_ms, node: v.id() }, };
+pub static PROMOTE: FaultKind = FaultKind {
+    tag: "promote",
+    label: "promotion",
+    plural: "promotions",
+    fields: &[AT, NODE],
+    target: Target::Service,
+    listed: true,
+    searched: false,
+    build: |at_ms, v| Fault::Promote { at_ms, node: v.id() },
+};
 
 pub static CLOCK_JUMP: FaultKind = FaultKind {
     tag: "clock_jump",
@@ -71,7 +95,10 @@ pub static CLOCK_JUMP: FaultKind = FaultKind {
     plural: "clock jumps",
     fields: &[AT, NODE, Field::ms("by_ms", "by", -MAX_SPAN_MS, MAX_SPAN_MS, 2_000)],
     target: Target::Service,
-    listed: true, build: |at_ms, v| Fault::ClockJump { at_ms, node: v.id(), by_ms: v.ms() }, };
+    listed: true,
+    searched: true,
+    build: |at_ms, v| Fault::ClockJump { at_ms, node: v.id(), by_ms: v.ms() },
+};
 
 pub static PARTITION: FaultKind = FaultKind {
     tag: "partition",
@@ -85,7 +112,10 @@ pub static PARTITION: FaultKind = FaultKind {
         FOR,
     ],
     target: Target::Link,
-    listed: true, build: |at_ms, v| Fault::Partition { at_ms, from: v.ids(), to: v.ids(), two_way: v.flag(), for_ms: v.ms() }, };
+    listed: true,
+    searched: true,
+    build: |at_ms, v| Fault::Partition { at_ms, from: v.ids(), to: v.ids(), two_way: v.flag(), for_ms: v.ms() },
+};
 
 pub static DELAY: FaultKind = FaultKind {
     tag: "delay",
@@ -93,7 +123,10 @@ pub static DELAY: FaultKind = FaultKind {
     plural: "delays",
     fields: &[AT, FROM, TO, Field::ms("extra_ms", "extra", 0, MAX_SPAN_MS, 1_000), FOR],
     target: Target::Link,
-    listed: true, build: |at_ms, v| Fault::Delay { at_ms, from: v.id(), to: v.id(), extra_ms: v.ms(), for_ms: v.ms() }, };
+    listed: true,
+    searched: false,
+    build: |at_ms, v| Fault::Delay { at_ms, from: v.id(), to: v.id(), extra_ms: v.ms(), for_ms: v.ms() },
+};
 
 pub static DROP_MESSAGE: FaultKind = FaultKind {
     tag: "drop_message",
@@ -101,7 +134,10 @@ pub static DROP_MESSAGE: FaultKind = FaultKind {
     plural: "dropped messages",
     fields: &[AT, FROM, TO],
     target: Target::Link,
-    listed: false, build: |at_ms, v| Fault::DropMessage { at_ms, from: v.id(), to: v.id() }, };
+    listed: false,
+    searched: false,
+    build: |at_ms, v| Fault::DropMessage { at_ms, from: v.id(), to: v.id() },
+};
 
 pub static DELAY_MESSAGE: FaultKind = FaultKind {
     tag: "delay_message",
@@ -109,7 +145,10 @@ pub static DELAY_MESSAGE: FaultKind = FaultKind {
     plural: "message delays",
     fields: &[AT, FROM, TO, Field::ms("extra_ms", "extra", 0, MAX_SPAN_MS, 500)],
     target: Target::Link,
-    listed: false, build: |at_ms, v| Fault::DelayMessage { at_ms, from: v.id(), to: v.id(), extra_ms: v.ms() }, };
+    listed: false,
+    searched: true,
+    build: |at_ms, v| Fault::DelayMessage { at_ms, from: v.id(), to: v.id(), extra_ms: v.ms() },
+};
 
 /// Every kind of fault, in the order the editor and the help list them.
 pub static FAULTS: [&FaultKind; 9] = [&PAUSE, &CRASH, &RESTART, &PROMOTE, &CLOCK_JUMP, &PARTITION, &DELAY, &DROP_MESSAGE, &DELAY_MESSAGE];

@@ -131,10 +131,8 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     }
     let in_lock_service = design.data_in_service();
     if in_lock_service && resources != 0 {
-        return err(
-            "participants",
-            "the protected data lives in the lock service here (same_database or data_in_etcd): list no separate resource",
-        );
+        let why = design.data_kept_by();
+        return err("participants", format!("the protected data lives in the lock service here ({why}): list no separate resource"));
     }
     if !in_lock_service && resources != 1 {
         return err("participants", format!("a scenario protects exactly one resource, found {resources}"));

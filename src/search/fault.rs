@@ -1,6 +1,7 @@
 //! The faults a search adds to a scenario: each with a time, a target and one magnitude that
 //! shrinking can make smaller.
 
+use crate::scenario::faults::{self, FaultKind};
 use crate::scenario::format::{Fault, Participant, Scenario};
 use serde::Serialize;
 
@@ -9,7 +10,7 @@ use serde::Serialize;
 #[serde(rename_all = "snake_case")]
 pub enum Class {
     Pause,
-    Delay,
+    DelayMessage,
     Partition,
     Crash,
     ClockJump,
@@ -18,34 +19,37 @@ pub enum Class {
 
 impl Class {
     /// Every class, in the order they are listed and searched.
-    pub const ALL: [Class; 6] = [Class::Pause, Class::Delay, Class::Partition, Class::Crash, Class::ClockJump, Class::Drift];
+    pub const ALL: [Class; 6] = [Class::Pause, Class::DelayMessage, Class::Partition, Class::Crash, Class::ClockJump, Class::Drift];
 
-    /// Returns the class's name on the command line.
-    pub fn tag(self) -> &'static str {
+    /// Returns the kind of fault the class adds, as scenario files declare it (a crash comes
+    /// back with a restart); drift is a clock's rate, not a fault.
+    pub fn fault(self) -> Option<&'static FaultKind> {
         match self {
-            Class::Pause => "pause",
-            Class::Delay => "delay",
-            Class::Partition => "partition",
-            Class::Crash => "crash",
-            Class::ClockJump => "clock-jump",
-            Class::Drift => "drift",
+            Class::Pause => Some(&faults::PAUSE),
+            Class::DelayMessage => Some(&faults::DELAY_MESSAGE),
+            Class::Partition => Some(&faults::PARTITION),
+            Class::Crash => Some(&faults::CRASH),
+            Class::ClockJump => Some(&faults::CLOCK_JUMP),
+            Class::Drift => None,
         }
     }
 
-    /// Finds a class by its name on the command line.
+    /// Returns the class's name on the command line and in requests: its fault's tag.
+    pub fn tag(self) -> &'static str {
+        self.fault().map_or("drift", |k| k.tag)
+    }
+
+    /// Finds a class by its name.
     pub fn named(tag: &str) -> Option<Class> {
         Class::ALL.into_iter().find(|c| c.tag() == tag)
     }
 
     /// Names the class in a sentence, plural.
-    pub fn plural(self) -> &'static str {
+    pub fn plural(self) -> String {
         match self {
-            Class::Pause => "pauses",
-            Class::Delay => "message delays",
-            Class::Partition => "partitions",
-            Class::Crash => "crashes and restarts",
-            Class::ClockJump => "clock jumps",
-            Class::Drift => "clock drift",
+            Class::Crash => format!("{} and {}", faults::CRASH.plural, faults::RESTART.plural),
+            Class::Drift => "clock drift".into(),
+            c => c.fault().map_or_else(String::new, |k| k.plural.to_string()),
         }
     }
 }
@@ -68,7 +72,7 @@ pub enum Added {
     /// The node stops the world for `ms`.
     Pause { at_ms: u64, node: String, ms: u64 },
     /// The next message from `from` to `to` sent at or after `at_ms` takes `ms` longer.
-    Delay { at_ms: u64, from: String, to: String, ms: u64 },
+    DelayMessage { at_ms: u64, from: String, to: String, ms: u64 },
     /// The node is cut off from every other participant for `ms`.
     Partition { at_ms: u64, node: String, cut: Cut, ms: u64 },
     /// The node crashes and comes back after `ms` without its state.
@@ -84,7 +88,7 @@ impl Added {
     pub fn class(&self) -> Class {
         match self {
             Added::Pause { .. } => Class::Pause,
-            Added::Delay { .. } => Class::Delay,
+            Added::DelayMessage { .. } => Class::DelayMessage,
             Added::Partition { .. } => Class::Partition,
             Added::Crash { .. } => Class::Crash,
             Added::ClockJump { .. } => Class::ClockJump,
@@ -96,7 +100,7 @@ impl Added {
     pub fn at_ms(&self) -> u64 {
         match *self {
             Added::Pause { at_ms, .. }
-            | Added::Delay { at_ms, .. }
+            | Added::DelayMessage { at_ms, .. }
             | Added::Partition { at_ms, .. }
             | Added::Crash { at_ms, .. }
             | Added::ClockJump { at_ms, .. } => at_ms,
@@ -109,7 +113,7 @@ impl Added {
         let mut f = self.clone();
         match &mut f {
             Added::Pause { at_ms, .. }
-            | Added::Delay { at_ms, .. }
+            | Added::DelayMessage { at_ms, .. }
             | Added::Partition { at_ms, .. }
             | Added::Crash { at_ms, .. }
             | Added::ClockJump { at_ms, .. } => *at_ms = t,
@@ -121,7 +125,7 @@ impl Added {
     /// Returns the fault's size: a length, a delay, a jump or a drift, signed.
     pub fn magnitude(&self) -> i64 {
         match *self {
-            Added::Pause { ms, .. } | Added::Delay { ms, .. } | Added::Partition { ms, .. } | Added::Crash { ms, .. } => ms as i64,
+            Added::Pause { ms, .. } | Added::DelayMessage { ms, .. } | Added::Partition { ms, .. } | Added::Crash { ms, .. } => ms as i64,
             Added::ClockJump { ms, .. } => ms,
             Added::Drift { ppm, .. } => ppm,
         }
@@ -131,7 +135,7 @@ impl Added {
     pub fn sized(&self, m: i64) -> Added {
         let mut f = self.clone();
         match &mut f {
-            Added::Pause { ms, .. } | Added::Delay { ms, .. } | Added::Partition { ms, .. } | Added::Crash { ms, .. } => {
+            Added::Pause { ms, .. } | Added::DelayMessage { ms, .. } | Added::Partition { ms, .. } | Added::Crash { ms, .. } => {
                 *ms = m.unsigned_abs()
             }
             Added::ClockJump { ms, .. } => *ms = m,
@@ -145,7 +149,7 @@ impl Added {
         let t = self.at_ms() as i64;
         match self {
             Added::Pause { node, ms, .. } => s.faults.push(Fault::Pause { at_ms: t, node: node.clone(), for_ms: *ms as i64 }),
-            Added::Delay { from, to, ms, .. } => {
+            Added::DelayMessage { from, to, ms, .. } => {
                 s.faults.push(Fault::DelayMessage { at_ms: t, from: from.clone(), to: to.clone(), extra_ms: *ms as i64 })
             }
             Added::Partition { node, cut, ms, .. } => {
@@ -175,7 +179,7 @@ impl Added {
         let at = crate::present::number::ms(self.at_ms());
         match self {
             Added::Pause { node, ms, .. } => format!("{} pauses at {at} for {}", name(node), crate::present::number::ms(*ms)),
-            Added::Delay { from, to, ms, .. } => {
+            Added::DelayMessage { from, to, ms, .. } => {
                 format!("the next message from {} to {} after {at} takes {} longer", name(from), name(to), crate::present::number::ms(*ms))
             }
             Added::Partition { node, cut, ms, .. } => {

@@ -14,7 +14,7 @@ pub mod shrink;
 pub mod space;
 pub mod wire;
 
-pub use fault::{Added, Class};
+pub use fault::{Added, Class, Cut};
 pub use judge::Failure;
 pub use runner::{Search, Shrunk, State};
 pub use space::Bounds;

@@ -199,7 +199,7 @@ impl Search {
                 _ => format!("{} up to {}", c.plural(), ms(b.limit(c))),
             })
             .collect();
-        let skipped: Vec<&str> = Class::ALL.iter().filter(|c| !b.classes.contains(c)).map(|c| c.plural()).collect();
+        let skipped: Vec<String> = Class::ALL.iter().filter(|c| !b.classes.contains(c)).map(|c| c.plural()).collect();
         let mut text = format!(
             "No failure among {} schedules of up to {} fault{}: {} (a client waiting more than {} for the lock counts as a failure).",
             group_u(self.tried as u64),

@@ -54,7 +54,7 @@ impl Bounds {
     pub fn limit(&self, class: Class) -> u64 {
         match class {
             Class::Pause => self.pause_ms,
-            Class::Delay => self.delay_ms,
+            Class::DelayMessage => self.delay_ms,
             Class::Partition => self.partition_ms,
             Class::Crash => self.crash_ms,
             Class::ClockJump => self.jump_ms,
@@ -192,9 +192,9 @@ pub fn grid(bounds: &Bounds, targets: &Targets, times: &[u64]) -> Vec<Added> {
                 out.extend(targets.everyone.iter().map(|n| Added::Drift { node: n.clone(), ppm: m }));
                 continue;
             }
-            if class == Class::Delay {
+            if class == Class::DelayMessage {
                 for (from, to) in &targets.links {
-                    out.extend(times.iter().map(|&t| Added::Delay { at_ms: t, from: from.clone(), to: to.clone(), ms: m as u64 }));
+                    out.extend(times.iter().map(|&t| Added::DelayMessage { at_ms: t, from: from.clone(), to: to.clone(), ms: m as u64 }));
                 }
                 continue;
             }
@@ -221,7 +221,7 @@ fn one(class: Class, at_ms: u64, node: &str, m: i64) -> Vec<Added> {
         Class::Crash => vec![Added::Crash { at_ms, node, ms }],
         Class::ClockJump => vec![Added::ClockJump { at_ms, node, ms: m }],
         Class::Drift => vec![Added::Drift { node, ppm: m }],
-        Class::Delay => Vec::new(),
+        Class::DelayMessage => Vec::new(),
     }
 }
 
@@ -235,12 +235,12 @@ pub fn random(rng: &mut Rng, bounds: &Bounds, targets: &Targets, horizon_ms: u64
         let at_ms = rng.range_inclusive(0, horizon_ms);
         let size = rng.range_inclusive(Bounds::floor(class), bounds.limit(class).max(Bounds::floor(class))) as i64;
         let m = if matches!(class, Class::ClockJump | Class::Drift) && rng.chance(0.5) { -size } else { size };
-        if class == Class::Delay {
+        if class == Class::DelayMessage {
             if targets.links.is_empty() {
                 return out;
             }
             let (from, to) = targets.links[pick(rng, targets.links.len())].clone();
-            out.push(Added::Delay { at_ms, from, to, ms: m as u64 });
+            out.push(Added::DelayMessage { at_ms, from, to, ms: m as u64 });
             continue;
         }
         let nodes = targets.nodes(class);

@@ -2,7 +2,7 @@
 //! names, in [`ROUTE_ATTRIBUTE`], the link of its diagram.
 
 use super::{Escaped, ROUTE_ATTRIBUTE};
-use crate::scenario::compare::{Cell, Outcome, SAFE_MEANS, SCHEDULES};
+use crate::scenario::compare::{Cell, Outcome, Schedule, SAFE_MEANS};
 use crate::ui::route::{self, Route, Target};
 use std::fmt::Write;
 
@@ -27,8 +27,8 @@ pub fn compare_table(rows: &[Vec<Cell>]) -> String {
         "</p>",
         r#"<div class="compare-scroll"><table class="compare-table"><thead><tr><th scope="col">Design</th><th scope="col">Fencing token from</th>"#,
     ));
-    for sc in SCHEDULES {
-        let _ = write!(s, r#"<th scope="col" title="{}">{}</th>"#, Escaped(sc.about), Escaped(sc.title));
+    for sc in Schedule::ALL {
+        let _ = write!(s, r#"<th scope="col" title="{}">{}</th>"#, Escaped(sc.about()), Escaped(sc.title()));
     }
     s.push_str("</tr></thead><tbody>");
     for row in rows {
@@ -37,13 +37,13 @@ pub fn compare_table(rows: &[Vec<Cell>]) -> String {
         for c in row {
             let outcome = c.outcome.label();
             let link =
-                route::format(&Route { target: Target::Compare { schedule: c.schedule.id.into(), design: c.row.id.into() }, step: 0 });
+                route::format(&Route { target: Target::Compare { schedule: c.schedule.id().into(), design: c.row.id.into() }, step: 0 });
             let _ = write!(
                 s,
                 r#"<td><button class="cell cell--{outcome}" title="{detail}" aria-label="{row} under “{schedule}”: {outcome}. {detail} Open the diagram." data-testid="cell-{id}" {ROUTE_ATTRIBUTE}="{link}"><span aria-hidden="true">{glyph}</span>{outcome}{dagger}</button><span class="cell-why" aria-hidden="true">{detail}</span></td>"#,
                 detail = Escaped(&c.detail),
                 row = Escaped(c.row.title),
-                schedule = Escaped(c.schedule.title),
+                schedule = Escaped(c.schedule.title()),
                 id = Escaped(&c.id()),
                 link = Escaped(&link),
                 glyph = glyph(c.outcome),
@@ -53,8 +53,8 @@ pub fn compare_table(rows: &[Vec<Cell>]) -> String {
         s.push_str("</tr>");
     }
     s.push_str(r#"</tbody></table></div><dl class="schedule-notes">"#);
-    for sc in SCHEDULES {
-        let _ = write!(s, "<dt>{}</dt><dd>{}</dd>", Escaped(sc.title), Escaped(sc.about));
+    for sc in Schedule::ALL {
+        let _ = write!(s, "<dt>{}</dt><dd>{}</dd>", Escaped(sc.title()), Escaped(sc.about()));
     }
     s.push_str(concat!(
         r#"</dl><p class="compare-key"><span class="cell cell--safe">✓ safe</span> no stale write reached the data "#,
