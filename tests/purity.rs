@@ -252,3 +252,134 @@ fn modules_form_layers_without_import_circles() {
     }
     assert!(offences.is_empty(), "{offences:#?}");
 }
+
+/// Words of Mermaid's syntax, which the Mermaid writer may spell out.
+const MERMAID_SYNTAX: &[&str] = &["Note", "over", "participant", "as", "sequenceDiagram"];
+
+/// Marks of a statement that builds an error: its problem is worded where the field is checked.
+const ERROR_MARKS: &[&str] = &["err(", "Err(", "ScenarioError", "unknown(", "invalid(", "error(", "problem", "expect(", "panic!("];
+
+/// Returns the string literals of a piece of code (plain and raw) with where each ends, in order;
+/// character literals and lifetimes are passed over.
+fn literals(code: &str) -> Vec<(String, usize)> {
+    let (mut out, bytes, mut i) = (Vec::new(), code.as_bytes(), 0);
+    while i < bytes.len() {
+        let raw = bytes[i..].starts_with(b"r#\"");
+        if bytes[i] == b'\'' {
+            // A character literal ('x', '\n', '\u{1}', '…') ends at the next quote; a lifetime has none.
+            let close = code[i + 1..].char_indices().take(12).find(|&(_, c)| c == '\'').map(|(k, _)| i + 1 + k);
+            i = match close {
+                Some(end) if bytes[i + 1] == b'\\' || code[i + 1..end].chars().count() == 1 => end + 1,
+                _ => i + 1,
+            };
+        } else if raw || bytes[i] == b'"' {
+            let start = i + if raw { 3 } else { 1 };
+            let mut end = start;
+            while end < bytes.len() && !(if raw { bytes[end..].starts_with(b"\"#") } else { bytes[end] == b'"' }) {
+                end += if !raw && bytes[end] == b'\\' { 2 } else { 1 };
+            }
+            let end = end.min(bytes.len());
+            out.push((String::from_utf8_lossy(&bytes[start..end]).into_owned(), end));
+            i = end + if raw { 2 } else { 1 };
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// Says whether a literal is text for people: after its placeholders, tags and attributes are
+/// taken out (keeping an `aria-label` or `title`, which people read), it has a word of three
+/// letters or more, is not a field path or an id, and is not Mermaid's syntax.
+fn is_text(literal: &str) -> bool {
+    let mut read = String::new();
+    for attr in ["aria-label=\"", "title=\""] {
+        for (at, _) in literal.match_indices(attr) {
+            let rest = &literal[at + attr.len()..];
+            read.push_str(&rest[..rest.find('"').unwrap_or(rest.len())]);
+            read.push(' ');
+        }
+    }
+    let mut depth = 0;
+    for c in literal.chars() {
+        match c {
+            '<' => depth += 1,
+            '>' if depth > 0 => depth -= 1,
+            c if depth == 0 => read.push(c),
+            _ => {}
+        }
+    }
+    let mut text = String::new();
+    let mut braces = 0;
+    for c in read.replace("{{", "(").replace("}}", ")").chars() {
+        match c {
+            '{' => braces += 1,
+            '}' if braces > 0 => {
+                braces -= 1;
+                text.push('_');
+            }
+            c if braces == 0 => text.push(c),
+            _ => {}
+        }
+    }
+    // A field path, an id, an entity, a constant's name or a type's.
+    let camel = text.chars().skip(1).any(|c| c.is_ascii_uppercase()) && text.chars().all(|c| c.is_ascii_alphanumeric());
+    let upper = text.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+    let id_like = camel || upper || text.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_-[].:/#&;".contains(c));
+    let words: Vec<&str> = text.split(|c: char| !c.is_ascii_alphabetic()).filter(|w| w.len() >= 3).collect();
+    !id_like && !words.is_empty() && !words.iter().all(|w| MERMAID_SYNTAX.contains(w))
+}
+
+/// Splits code into items: each function, constant, static or impl header starts a new one.
+fn items(code: &str) -> Vec<String> {
+    let starts = ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn ", "const ", "pub const ", "static ", "pub static ", "impl "];
+    let mut out = vec![String::new()];
+    for line in code.lines() {
+        if starts.iter().any(|s| line.trim_start().starts_with(s)) {
+            out.push(String::new());
+        }
+        let item = out.last_mut().unwrap();
+        item.push_str(line);
+        item.push('\n');
+    }
+    out
+}
+
+#[test]
+fn diagram_and_scenario_write_no_text_for_people() {
+    // Text for people comes from `present/` or a design's vocabulary. What is left here: the
+    // problems of errors, worded where a field is checked; declarations (constants, statics and
+    // functions that return a `&'static str`, such as a schedule's title); and markup.
+    let mut files = Vec::new();
+    for dir in ["diagram", "scenario"] {
+        rust_files(&src().join(dir), &mut files);
+    }
+    let mut offences = Vec::new();
+    for file in &files {
+        for item in items(&code(file)) {
+            let head = item.lines().next().unwrap_or_default().trim_start();
+            let declaration = head.starts_with("const ") || head.starts_with("pub const ") || head.contains("static ");
+            let words_an_error = ["fn error(", "fn in_error(", "fn err<", "fn invalid<"].iter().any(|m| head.contains(m));
+            if declaration || words_an_error || head.contains("-> &'static str") {
+                continue;
+            }
+            // A statement ends at a semicolon outside its literals.
+            let found = literals(&item);
+            // The signature is not part of the first statement (it may name an error type).
+            let mut from = if head.contains("fn ") { item.find('{').unwrap_or(0) } else { 0 };
+            let ends = item.match_indices(';').map(|(at, _)| at).filter(|at| !found.iter().any(|(l, e)| e - l.len() <= *at && at < e));
+            for end in ends.chain([item.len()]) {
+                let statement = &item[from..end];
+                from = end;
+                if !ERROR_MARKS.iter().any(|m| statement.contains(m)) {
+                    let text = literals(statement).into_iter().map(|(l, _)| l).filter(|l| is_text(l));
+                    offences.extend(text.map(|l| format!("{}: {l:?}", module_of(file))));
+                }
+            }
+        }
+    }
+    assert!(files.len() > 10, "read only {} files", files.len());
+    assert!(is_text("paused {}") && is_text(r#"<text class="x">≈ {} idle</text>"#) && is_text(r#"aria-label="Sequence diagram: {}""#));
+    assert!(!is_text("faults[{i}].at_ms") && !is_text(r#"<g class="lane lane--client">"#) && !is_text("    Note over {me}: {}"));
+    assert!(offences.is_empty(), "{offences:#?}");
+}

@@ -12,8 +12,7 @@ use crate::engine::holdings::{Change, Holdings};
 use crate::engine::ids::NodeMap;
 use crate::engine::msg::{Msg, MsgKind};
 use crate::engine::{NodeId, NodeKind};
-use crate::present::number::{group_u, ms};
-use crate::present::words::checked;
+use crate::present::labels::STALE_BELIEF;
 use crate::present::Words;
 
 pub const LANE_GAP: f32 = 190.0;
@@ -567,16 +566,15 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
                 let x2 = if lost { x1 + (ex - x1) * 0.6 } else { ex };
                 let kind = arrow(msg, lost);
                 let text = match kind {
-                    Arrow::Lost => format!("{} ✗", words.label(msg, e.node)),
-                    // The ✗ at the resource already gives the reason.
-                    Arrow::Rejected => "rejected".into(),
+                    Arrow::Lost => words.lost_arrow(msg, e.node),
+                    Arrow::Rejected => words.refusal_arrow(),
                     Arrow::Request | Arrow::Reply | Arrow::Refusal | Arrow::Write => words.label(msg, e.node),
                 };
                 let label = b.arrow_label(x1, y1, x2, ey, frame.fit(text, (x2 - x1).abs() - 16.0));
                 b.push(Shape::Arrow { x1, y1, x2, y2: ey, arrow: kind }, Some(label), (s, i));
             }
             EventKind::PauseStart { until_ms } => {
-                let label = Some(format!("paused {}", ms(until_ms - e.at_ms)));
+                let label = Some(words.paused(until_ms - e.at_ms));
                 open.or_default(e.node)[SpanKey::Pause as usize] = Some(Open { start: i, token: 0, label });
             }
             EventKind::PauseEnd => {
@@ -617,21 +615,16 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
                     b.belief(&frame, ex, rows[o.start], ey, service_end, (o.start, i));
                 }
             }
-            EventKind::WriteAccepted { token, writer, .. } | EventKind::WriteRejected { token, writer, .. } => {
+            EventKind::WriteAccepted { writer, .. } | EventKind::WriteRejected { writer, .. } => {
                 let found: Vec<FindingKind> = found_at(i).collect();
-                // Without a lock there is no token to speak of.
-                let accepted = if words.has_lock() { format!("accepted, {}", words.token(*token)) } else { "accepted".into() };
                 let stale = found.contains(&FindingKind::StaleWriteAccepted);
                 let lost = found.contains(&FindingKind::LostUpdate);
-                let (kind, text) = match (&e.kind, stale, lost) {
-                    (EventKind::WriteRejected { reason, .. }, _, _) => {
-                        (Mark::WriteRejected, format!("rejected: {}", words.rejection(reason)))
-                    }
-                    (_, true, true) => (Mark::WriteViolation, format!("{accepted}: STALE, LOST UPDATE")),
-                    (_, true, false) => (Mark::WriteViolation, format!("{accepted}: STALE WRITE")),
-                    (_, false, true) => (Mark::WriteViolation, format!("{accepted}: LOST UPDATE")),
-                    (_, false, false) => (Mark::WriteAccepted, accepted),
+                let kind = match (&e.kind, stale || lost) {
+                    (EventKind::WriteRejected { .. }, _) => Mark::WriteRejected,
+                    (_, true) => Mark::WriteViolation,
+                    (_, false) => Mark::WriteAccepted,
                 };
+                let text = words.write_mark(&e.kind, stale, lost);
                 // The reply goes back toward the writer, so the verdict sits on the other side.
                 let text = frame.fit(text, frame.gap - 22.0);
                 let label = if x(*writer) > ex {
@@ -646,34 +639,22 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
                 if let Some(o) = open.or_default(e.node)[SpanKey::Held as usize].take() {
                     b.push(Shape::Span { x: ex, y0: rows[o.start], y1: ey, span: Span::Held }, None, (o.start, i));
                 }
-                mark(&mut b, Mark::Crash, "crash".into());
+                mark(&mut b, Mark::Crash, words.mark(i).unwrap_or_default());
             }
-            EventKind::Promoted => mark(&mut b, Mark::Promoted, "promoted to primary".into()),
-            EventKind::Restart { keep_state } => {
-                mark(&mut b, Mark::Restart, if *keep_state { "restart (state kept)".into() } else { "restart (state lost)".into() })
-            }
-            EventKind::ClockJump { by_ms } => {
-                mark(&mut b, Mark::ClockJump, format!("clock {}{}", if *by_ms >= 0 { "+" } else { "−" }, ms(by_ms.unsigned_abs())))
-            }
-            EventKind::GaveUp { attempts } => mark(&mut b, Mark::GaveUp, format!("gives up after {attempts} tries")),
-            EventKind::LockChecked { token, left_ms, margin_ms, ok } => {
-                mark(&mut b, Mark::Checked, checked(token.is_some(), *left_ms, *margin_ms, *ok))
-            }
-            EventKind::RenewalFailed { abort, .. } => {
-                let then = if *abort { "abort" } else { "carry on" };
-                mark(&mut b, Mark::RenewalFailed, format!("{} failed: {then}", vocab.renewal()))
-            }
-            EventKind::LinkSlow { to, extra_ms, .. } => {
-                mark(&mut b, Mark::SlowLink, format!("link to {} +{}", trace.name(*to), ms(*extra_ms)))
-            }
+            EventKind::Promoted => mark(&mut b, Mark::Promoted, words.mark(i).unwrap_or_default()),
+            EventKind::Restart { .. } => mark(&mut b, Mark::Restart, words.mark(i).unwrap_or_default()),
+            EventKind::ClockJump { .. } => mark(&mut b, Mark::ClockJump, words.mark(i).unwrap_or_default()),
+            EventKind::GaveUp { .. } => mark(&mut b, Mark::GaveUp, words.mark(i).unwrap_or_default()),
+            EventKind::LockChecked { .. } => mark(&mut b, Mark::Checked, words.mark(i).unwrap_or_default()),
+            EventKind::RenewalFailed { .. } => mark(&mut b, Mark::RenewalFailed, words.mark(i).unwrap_or_default()),
+            EventKind::LinkSlow { .. } => mark(&mut b, Mark::SlowLink, words.mark(i).unwrap_or_default()),
             EventKind::PartitionStart { from, to, .. } => {
                 // A band over each run of neighbouring lanes the partition cuts, and over no other.
                 let mut cut = vec![false; lanes.len()];
                 for n in from.iter().chain(to) {
                     cut[n.0] = true;
                 }
-                let names = |ids: &[NodeId]| ids.iter().map(|&n| trace.name(n)).collect::<Vec<_>>().join(", ");
-                let mut label = Some(format!("partition: {} ✕ {}", names(from), names(to)));
+                let mut label = Some(words.partition_band(from, to));
                 let mut bands = Vec::new();
                 for run in cut.iter().enumerate().collect::<Vec<_>>().chunk_by(|a, b| a.1 == b.1).filter(|run| *run[0].1) {
                     let (x0, x1) = ((lanes[run[0].0].x - 30.0).max(band_x0), (lanes[run[run.len() - 1].0].x + 30.0).min(band_x1));
@@ -694,7 +675,7 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
             EventKind::LockExtended { .. } | EventKind::BeliefExtended { .. } | EventKind::Done => {}
         }
         if found_at(i).any(|kind| kind == FindingKind::TwoHolders) {
-            let label = frame.side_label(ex, ey - 12.0, "two holders".into(), lanes.len(), e.node, 14.0);
+            let label = frame.side_label(ex, ey - 12.0, Words::finding_kind(FindingKind::TwoHolders).into(), lanes.len(), e.node, 14.0);
             b.push(Shape::Mark { x: ex, y: ey - 16.0, mark: Mark::TwoHolders }, Some(label), (i, i));
         }
     }
@@ -802,16 +783,11 @@ impl Builder {
             Some(end) => {
                 let end = end.max(y0);
                 self.push(Shape::Span { x, y0, y1: end, span: Span::Belief }, None, events);
-                let text = frame.fit("stale: still believes".into(), frame.gap - BELIEF_OFFSET - 18.0);
+                let text = frame.fit(STALE_BELIEF.into(), frame.gap - BELIEF_OFFSET - 18.0);
                 let label = Label { x: x + 10.0, y: end + 18.0, text, anchor: Anchor::Start };
                 self.push(Shape::Span { x, y0: end, y1, span: Span::StaleBelief }, Some(label), events);
             }
             None => self.push(Shape::Span { x, y0, y1, span: Span::Belief }, None, events),
         }
     }
-}
-
-/// Formats a tick's time for the axis.
-pub fn tick_text(at_ms: u64) -> String {
-    format!("{} ms", group_u(at_ms))
 }

@@ -33,7 +33,7 @@ pub fn render(words: &Words) -> String {
                 };
                 Some(format!("{}{arrow}{me}: {}", k(*from), clean(&words.label(msg, e.node))))
             }
-            EventKind::Drop { from, msg, .. } => Some(format!("{}-x{me}: {} (lost)", k(*from), clean(&words.label(msg, e.node)))),
+            EventKind::Drop { from, msg, .. } => Some(format!("{}-x{me}: {}", k(*from), clean(&words.lost_note(msg, e.node)))),
             EventKind::PartitionStart { from, to, .. } | EventKind::PartitionEnd { from, to } => {
                 words.note(i).map(|n| format!("Note over {},{}: {}", k(from[0]), k(to[0]), clean(&n)))
             }
@@ -63,7 +63,7 @@ pub fn render(words: &Words) -> String {
             let _ = writeln!(s, "    {line}");
         }
         for f in trace.verdict.findings.iter().filter(|f| f.event == i && f.kind().is_violation()) {
-            let _ = writeln!(s, "    Note over {me}: VIOLATION: {}", clean(&words.finding(f)));
+            let _ = writeln!(s, "    Note over {me}: {}", clean(&words.violation_note(&words.finding(f))));
         }
     }
     s

@@ -1,9 +1,9 @@
 //! Layout → SVG text. The page, the SVG export and the command line all draw with this; item
 //! kinds become CSS classes, arrowheads and glyphs here and nowhere else.
 
-use super::layout::{tick_text, wrap, Anchor, Arrow, Gap, Item, ItemKind, Label, Layout, Mark, Shape, Span, Tick, LINE_H, MARK_R, TOP};
+use super::layout::{wrap, Anchor, Arrow, Gap, Item, ItemKind, Label, Layout, Mark, Shape, Span, Tick, LINE_H, MARK_R, TOP};
 use crate::engine::NodeKind;
-use crate::present::number::ms;
+use crate::present::labels;
 use std::fmt::{self, Write};
 
 /// The diagram's stylesheet, embedded in exported files so they stand alone.
@@ -70,14 +70,17 @@ pub fn skeleton(layout: &Layout, title: &str) -> (String, &'static str) {
     frame(layout, title, false, false)
 }
 
+/// The classes of a lane's name that takes two lines.
+const WRAPPED_NAME: &str = "lane-name lane-name--wrapped";
+
 /// Returns the markup before the items and what closes it; `background` adds the ticks and gaps.
 fn frame(layout: &Layout, title: &str, standalone: bool, background: bool) -> (String, &'static str) {
     let mut s = String::with_capacity(4096 + if background { layout.ticks.len() * 80 + layout.gaps.len() * 260 } else { 0 });
     let (w, h) = (Px(layout.width), Px(layout.height));
     let _ = write!(
         s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" class="lockstep-diagram" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="Sequence diagram: {}">"#,
-        escape(title)
+        r#"<svg xmlns="http://www.w3.org/2000/svg" class="lockstep-diagram" viewBox="0 0 {w} {h}" width="{w}" height="{h}" role="img" aria-label="{}">"#,
+        escape(&labels::diagram(title))
     );
     if standalone {
         let _ = write!(s, "<style>{STYLE}</style><rect class=\"paper\" width=\"{w}\" height=\"{h}\"/>");
@@ -117,7 +120,7 @@ pub fn tick_svg(s: &mut String, t: &Tick) {
         r#"<text class="tick" x="{}" y="{}" text-anchor="end">{}</text>"#,
         Px(super::layout::LEFT - 6.0),
         Px(t.y + 4.0),
-        tick_text(t.at_ms)
+        labels::tick(t.at_ms)
     );
 }
 
@@ -125,13 +128,13 @@ pub fn tick_svg(s: &mut String, t: &Tick) {
 pub fn gap_svg(s: &mut String, g: &Gap, width: f32) {
     let _ = write!(
         s,
-        r#"<g class="gap"><rect class="gap-band" x="0" y="{y0}" width="{w}" height="{gh}"/><text class="gap-label" x="{lx}" y="{ly}" text-anchor="end">≈ {skip} idle, compressed</text></g>"#,
+        r#"<g class="gap"><rect class="gap-band" x="0" y="{y0}" width="{w}" height="{gh}"/><text class="gap-label" x="{lx}" y="{ly}" text-anchor="end">{skip}</text></g>"#,
         y0 = Px(g.y0),
         w = Px(width),
         gh = Px(g.y1 - g.y0),
         lx = Px(width - 8.0),
         ly = Px((g.y0 + g.y1) / 2.0 + 4.0),
-        skip = ms(g.skipped_ms)
+        skip = escape(&labels::idle(g.skipped_ms))
     );
 }
 
@@ -166,8 +169,8 @@ pub fn lane_heads(layout: &Layout) -> String {
         let name = if smaller { wrap(&l.name, w - 8.0) } else { String::new() };
         let (class, y0, h, y) = match (smaller, name.contains('\n')) {
             (false, _) => ("lane-name", 8, 32, 29),
-            (true, false) => ("lane-name lane-name--wrapped", 8, 32, 28),
-            (true, true) => ("lane-name lane-name--wrapped", 4, 40, 20),
+            (true, false) => (WRAPPED_NAME, 8, 32, 28),
+            (true, true) => (WRAPPED_NAME, 4, 40, 20),
         };
         let _ = write!(
             s,

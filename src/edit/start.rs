@@ -106,7 +106,7 @@ pub fn client(doc: &Value, scenario: &Scenario, at_ms: u64) -> Value {
     let id = ('A'..='Z').map(String::from).find(|id| !taken(id)).unwrap_or_else(|| format!("C{}", scenario.participants.len()));
     let first = scenario.participants.iter().position(|p| matches!(p, Participant::Client { .. }));
     let script = first.and_then(|i| get(doc, &format!("participants[{i}].script")).cloned()).unwrap_or(Value::Array(Vec::new()));
-    let name = Value::String(format!("Client {id}"));
+    let name = Value::String(crate::present::generated::client(&id));
     object(&[
         ("role", Value::String("client".into())),
         ("id", Value::String(id)),

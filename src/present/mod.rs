@@ -3,6 +3,8 @@
 //! and export notes. Pure: it names no UI crate.
 
 pub mod beats;
+pub mod generated;
+pub mod labels;
 pub mod number;
 pub mod quoted;
 pub mod table;

@@ -21,11 +21,6 @@ pub fn title(schedule: &str, design: &str) -> String {
     format!("{schedule} · {design}")
 }
 
-/// The name of client `id` in a generated scenario.
-pub fn client(id: &str) -> String {
-    format!("Client {id}")
-}
-
 /// A cell's outcome and why, as its scenario's takeaway.
 pub fn takeaway(outcome: &str, why: &str) -> String {
     format!("{}: {why}", capital(outcome))

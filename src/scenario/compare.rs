@@ -15,7 +15,7 @@ use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::{AcquirePolicy, RenewFailure, RenewPolicy, Spec, Step};
 use crate::engine::{self, Trace};
 use crate::error::{quote, unknown, ScenarioError};
-use crate::present::{table, Words};
+use crate::present::{generated, table, Words};
 
 /// The lease length every design gets, so the schedules mean the same thing to each.
 pub const TTL_MS: u64 = 1_000;
@@ -175,7 +175,7 @@ fn client(id: &str, start_ms: i64, work_ms: u64, renew: bool) -> Participant {
     let release = Step::Release { mode: ReleaseMode::Safe };
     Participant::Client {
         id: id.into(),
-        name: table::client(id),
+        name: generated::client(id),
         clock: ClockSpec::default(),
         start_ms,
         script: vec![Step::Acquire, Step::Work { ms: work_ms }, Step::Write { value: id.into() }, release],
@@ -199,7 +199,7 @@ pub fn scenario(schedule: Schedule, row: &Row) -> Result<(Scenario, Spec), Scena
         participants.push(Participant::LockService { id: id.clone(), name, clock: ClockSpec::default() });
     }
     if let Some(mode) = row.resource {
-        participants.push(Participant::Resource { id: "R".into(), name: "Resource".into(), clock: ClockSpec::default(), mode });
+        participants.push(Participant::Resource { id: "R".into(), name: generated::RESOURCE.into(), clock: ClockSpec::default(), mode });
     }
     participants.push(client("B", 20, 50, renew));
     let faults = schedule.faults(row, &locks);
@@ -210,7 +210,7 @@ pub fn scenario(schedule: Schedule, row: &Row) -> Result<(Scenario, Spec), Scena
         version: super::validate::VERSION,
         id: id(schedule.id(), row.id),
         title: table::title(schedule.title(), row.title),
-        topic: "Compare designs".into(),
+        topic: generated::COMPARE_TOPIC.into(),
         intro,
         takeaway: String::new(),
         guarantees: None,
@@ -234,8 +234,10 @@ pub fn cell_by_id(id: &str) -> Result<(Cell, Scenario, Trace), ScenarioError> {
         }
     }
     let known = Schedule::ALL.map(Schedule::id).join(", ");
-    let expected = format!("expected compare-<schedule>-<design>, with a schedule among {known}");
-    Err(ScenarioError::new("", format!("there is no comparison named {}: {expected}", quote(id))))
+    Err(ScenarioError::new(
+        "",
+        format!("there is no comparison named {}: expected compare-<schedule>-<design>, with a schedule among {known}", quote(id)),
+    ))
 }
 
 /// Sorts a finished run into an outcome, with a sentence saying why.

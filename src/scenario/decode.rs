@@ -32,7 +32,7 @@ fn one_of(names: &[&str]) -> String {
 }
 
 fn invalid<T>(path: &str, v: &Value, expected: &str) -> Result<T> {
-    err(path, format!("invalid type: {}, expected {expected}", v.describe()))
+    err(path, format!("invalid type: {}, expected {expected}", v.in_error()))
 }
 
 /// A type read from JSON at a field path.

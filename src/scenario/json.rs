@@ -27,7 +27,7 @@ pub const MAX_NUMBER_CHARS: usize = 40;
 
 impl Value {
     /// Describes the value for an error message, as in `string "seven"` or `an array`.
-    pub fn describe(&self) -> String {
+    pub fn in_error(&self) -> String {
         match self {
             Value::Null => "null".into(),
             Value::Bool(b) => format!("boolean `{b}`"),

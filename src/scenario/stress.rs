@@ -1,10 +1,13 @@
 //! A generated contention scenario of about a chosen size: two to ten clients with renewals taking
 //! turns on one fenced lease. Used by the benchmarks and the `#/stress/N` page.
 
-use super::validate::{load, ScenarioError};
+use super::format::{ClockSpec, Limits, LockChoice, Network, Participant};
+use super::validate::{compile, ScenarioError, VERSION};
 use super::Scenario;
-use crate::engine::spec::Spec;
-use crate::present::number::group_u;
+use crate::design::{self, Value, Values};
+use crate::engine::msg::ReleaseMode;
+use crate::engine::spec::{AcquirePolicy, Latency, RenewFailure, RenewPolicy, ResourceMode, Spec, Step};
+use crate::present::generated;
 
 /// The largest stress run the page offers.
 pub const MAX_STRESS_EVENTS: u64 = 200_000;
@@ -32,30 +35,42 @@ pub fn stress(events: u64) -> Result<(Scenario, Spec), ScenarioError> {
 }
 
 fn build(events: u64, clients: u64, hold_ms: u64) -> Result<(Scenario, Spec), ScenarioError> {
-    let clients: Vec<String> = (0..clients)
-        .map(|i| {
-            format!(
-                r#"{{ "role": "client", "id": "C{i}", "name": "Client {i}", "start_ms": {start},
-                  "acquire": {{ "retry_ms": 1000, "jitter_ms": 500, "max_attempts": 10000, "timeout_ms": 500 }},
-                  "renew": {{ "every_ms": 300, "on_failure": "abort" }},
-                  "script": [ {{ "step": "acquire" }}, {{ "step": "work", "ms": {hold_ms} }},
-                              {{ "step": "write", "value": "c{i}" }}, {{ "step": "release", "mode": "safe" }} ] }}"#,
-                start = i * 10
-            )
-        })
-        .collect();
-    let about = group_u(events);
-    let json = format!(
-        r#"{{ "version": 1, "id": "stress-{events}", "title": "{n} clients contending (about {about} events)",
-             "topic": "Stress", "intro": "Clients take turns on one lease, renewing every 300 ms while they hold it; the others retry.",
-             "seed": 1, "lock": {{ "design": "lease", "ttl_ms": 1000, "first_token": 1 }},
-             "network": {{ "latency_ms": {{ "min_ms": 1, "max_ms": 10 }} }},
-             "limits": {{ "max_events": 1000000, "max_time_ms": 604800000 }},
-             "participants": [ {{ "role": "lock_service", "id": "L", "name": "Lock service" }},
-                               {{ "role": "resource", "id": "R", "name": "Resource", "mode": "fenced" }},
-                               {clients} ] }}"#,
-        n = clients.len(),
-        clients = clients.join(",")
-    );
-    load(&json)
+    let client = |i: u64| Participant::Client {
+        id: format!("C{i}"),
+        name: generated::client(&i.to_string()),
+        clock: ClockSpec::default(),
+        start_ms: i as i64 * 10,
+        script: vec![
+            Step::Acquire,
+            Step::Work { ms: hold_ms },
+            Step::Write { value: format!("c{i}") },
+            Step::Release { mode: ReleaseMode::Safe },
+        ],
+        acquire: AcquirePolicy { retry_ms: 1_000, jitter_ms: 500, max_attempts: 10_000, timeout_ms: 500 },
+        renew: Some(RenewPolicy { every_ms: 300, on_failure: RenewFailure::Abort }),
+    };
+    let lease = design::find("lease")?;
+    let values = Values::new(lease.params(), &[("ttl_ms", Value::Number(1_000)), ("first_token", Value::Number(1))])?;
+    let mut participants = vec![
+        Participant::LockService { id: "L".into(), name: generated::LOCK_SERVICE.into(), clock: ClockSpec::default() },
+        Participant::Resource { id: "R".into(), name: generated::RESOURCE.into(), clock: ClockSpec::default(), mode: ResourceMode::Fenced },
+    ];
+    participants.extend((0..clients).map(client));
+    let scenario = Scenario {
+        version: VERSION,
+        id: format!("stress-{events}"),
+        title: generated::stress_title(clients as usize, events),
+        topic: generated::STRESS_TOPIC.into(),
+        intro: generated::STRESS_INTRO.into(),
+        takeaway: String::new(),
+        guarantees: None,
+        seed: 1,
+        lock: LockChoice::new(lease, values)?,
+        participants,
+        network: Network { latency_ms: Latency { min_ms: 1, max_ms: 10 }, ..Network::default() },
+        faults: Vec::new(),
+        limits: Limits { max_events: 1_000_000, max_time_ms: 604_800_000 },
+    };
+    let spec = compile(&scenario)?;
+    Ok((scenario, spec))
 }

@@ -1,0 +1,88 @@
+//! The diagram's labels: a few words on each arrow, span and mark, and the Mermaid export's
+//! notes, in the same wording as the event log (a restart, a client giving up and a failed
+//! renewal read alike in both).
+
+use super::number::ms;
+use super::words::Words;
+use crate::engine::event::EventKind;
+use crate::engine::msg::Msg;
+use crate::engine::NodeId;
+
+/// The label of a client's belief once the lock service has let its lock go.
+pub const STALE_BELIEF: &str = "stale: still believes";
+
+impl Words<'_> {
+    /// Labels the arrow of a message that never arrived.
+    pub fn lost_arrow(&self, msg: &Msg, to: NodeId) -> String {
+        format!("{} ✗", self.label(msg, to))
+    }
+
+    /// Labels the arrow of a resource's refusal (the ✗ at the resource gives the reason).
+    pub fn refusal_arrow(&self) -> String {
+        "rejected".into()
+    }
+
+    /// Labels a message that never arrived, in the Mermaid export.
+    pub fn lost_note(&self, msg: &Msg, to: NodeId) -> String {
+        format!("{} (lost)", self.label(msg, to))
+    }
+
+    /// Labels a violation found at an event, in the Mermaid export.
+    pub fn violation_note(&self, finding: &str) -> String {
+        format!("VIOLATION: {finding}")
+    }
+
+    /// Labels a process pause of `for_ms`.
+    pub fn paused(&self, for_ms: u64) -> String {
+        format!("paused {}", ms(for_ms))
+    }
+
+    /// Labels the mark of a judged write: accepted (with its token), rejected (with why), or a
+    /// violation: `stale` and `lost` say what the checker found at it.
+    pub fn write_mark(&self, kind: &EventKind, stale: bool, lost: bool) -> String {
+        let accepted = |token: u64| if self.has_lock() { format!("accepted, {}", self.token(token)) } else { "accepted".into() };
+        match (kind, stale, lost) {
+            (EventKind::WriteRejected { reason, .. }, _, _) => format!("rejected: {}", self.rejection(reason)),
+            (EventKind::WriteAccepted { token, .. }, true, true) => format!("{}: STALE, LOST UPDATE", accepted(*token)),
+            (EventKind::WriteAccepted { token, .. }, true, false) => format!("{}: STALE WRITE", accepted(*token)),
+            (EventKind::WriteAccepted { token, .. }, false, true) => format!("{}: LOST UPDATE", accepted(*token)),
+            (EventKind::WriteAccepted { token, .. }, false, false) => accepted(*token),
+            _ => String::new(),
+        }
+    }
+
+    /// Labels the mark of event `i`, for the kinds drawn as a mark on a lifeline: a crash, a
+    /// restart, a promotion, a clock jump, a client giving up, a check of the lock, a failed
+    /// renewal, a slowed link. `None` for any other event.
+    pub fn mark(&self, i: usize) -> Option<String> {
+        let e = &self.trace().events[i];
+        Some(match &e.kind {
+            EventKind::Crash | EventKind::Promoted | EventKind::Restart { .. } | EventKind::GaveUp { .. } => self.summary(i),
+            EventKind::RenewalFailed { .. } | EventKind::LockChecked { .. } => self.summary(i),
+            EventKind::ClockJump { by_ms } => format!("clock {}{}", if *by_ms >= 0 { "+" } else { "−" }, ms(by_ms.unsigned_abs())),
+            EventKind::LinkSlow { to, extra_ms, .. } => format!("link to {} +{}", self.trace().name(*to), ms(*extra_ms)),
+            _ => return None,
+        })
+    }
+
+    /// Labels a partition's band: who is cut off from whom.
+    pub fn partition_band(&self, from: &[NodeId], to: &[NodeId]) -> String {
+        let names = |ids: &[NodeId]| ids.iter().map(|&n| self.trace().name(n)).collect::<Vec<_>>().join(", ");
+        format!("partition: {} ✕ {}", names(from), names(to))
+    }
+}
+
+/// Labels a time on the diagram's axis.
+pub fn tick(at_ms: u64) -> String {
+    ms(at_ms)
+}
+
+/// Names a diagram for a screen reader.
+pub fn diagram(title: &str) -> String {
+    format!("Sequence diagram: {title}")
+}
+
+/// Labels a stretch of `skipped_ms` idle time drawn shorter than to scale.
+pub fn idle(skipped_ms: u64) -> String {
+    format!("≈ {} idle, compressed", ms(skipped_ms))
+}
