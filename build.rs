@@ -2,12 +2,20 @@
 //! topic and title in teaching order (`src/scenario/lesson_order.txt`) and, for builds that
 //! embed them, the files' text. The web app embeds only the index and fetches a lesson's file
 //! when it is opened. Also writes `$OUT_DIR/diagram.css`: the diagram's style sheet without
-//! comments and spare whitespace, as the page and exported SVG files embed it.
+//! comments and spare whitespace, as the page and exported SVG files embed it. Sets `cfg(editing)`
+//! where the scenario editor is built.
 
 use std::fmt::Write;
 use std::path::Path;
 
 fn main() {
+    // `editing`: the scenario editor's code is built for the editor's page and natively (where
+    // it is tested), never into the player's page.
+    println!("cargo::rustc-check-cfg=cfg(editing)");
+    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").is_ok_and(|a| a == "wasm32");
+    if std::env::var_os("CARGO_FEATURE_EDITOR").is_some() || !wasm {
+        println!("cargo::rustc-cfg=editing");
+    }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/scenario");
     println!("cargo:rerun-if-changed={}", dir.join("lesson_order.txt").display());
     println!("cargo:rerun-if-changed={}", dir.join("lessons").display());

@@ -71,6 +71,40 @@ pub fn snap_step(ms_per_px: f32) -> u64 {
     }
 }
 
+/// What the user did on the diagram's layer of handles, in diagram units.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Gesture {
+    /// Dragged fault `fault`'s `grip` from `from` to `to` (y), at `px_per_unit` screen pixels per unit.
+    Drag { fault: usize, grip: Grip, from: f32, to: f32, px_per_unit: f32 },
+    /// Dragged the head of the message sent at event `send` from `from` to `to`.
+    Delay { send: usize, from: f32, to: f32, px_per_unit: f32 },
+    /// Clicked (or pressed Enter on) fault `fault`.
+    Select(usize),
+    /// Clicked lifeline `lane` at `y`.
+    Add { lane: usize, y: f32 },
+    /// Moved fault `fault`'s `grip` by `delta_ms` with the keyboard.
+    Nudge { fault: usize, grip: Grip, delta_ms: i64 },
+    /// Pressed Delete on fault `fault`.
+    Remove(usize),
+}
+
+impl Gesture {
+    /// Reads a key pressed on fault `fault`'s focused handle: ↑/↓ move it by 10 ms (100 with
+    /// Alt), with Shift they change its length; Delete or Backspace removes it; Enter or space
+    /// picks it.
+    pub fn key(fault: usize, key: &str, alt: bool, shift: bool) -> Option<Gesture> {
+        let step = if alt { 100 } else { 10 };
+        let grip = if shift { Grip::End } else { Grip::Move };
+        Some(match key {
+            "ArrowUp" => Gesture::Nudge { fault, grip, delta_ms: -step },
+            "ArrowDown" => Gesture::Nudge { fault, grip, delta_ms: step },
+            "Delete" | "Backspace" => Gesture::Remove(fault),
+            "Enter" | " " => Gesture::Select(fault),
+            _ => return None,
+        })
+    }
+}
+
 /// What part of a handle is moved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Grip {

@@ -3,6 +3,7 @@
 //! renewal read alike in both).
 
 use super::number::ms;
+use super::phrases;
 use super::words::Words;
 use crate::engine::event::EventKind;
 use crate::engine::msg::Msg;
@@ -57,8 +58,12 @@ impl Words<'_> {
     pub fn mark(&self, i: usize) -> Option<String> {
         let e = &self.trace().events[i];
         Some(match &e.kind {
-            EventKind::Crash | EventKind::Promoted | EventKind::Restart { .. } | EventKind::GaveUp { .. } => self.summary(i),
-            EventKind::RenewalFailed { .. } | EventKind::LockChecked { .. } => self.summary(i),
+            EventKind::Crash => phrases::CRASH.into(),
+            EventKind::Promoted => phrases::PROMOTED.into(),
+            EventKind::Restart { keep_state } => phrases::restart(*keep_state).into(),
+            EventKind::GaveUp { attempts } => phrases::gave_up(*attempts),
+            EventKind::RenewalFailed { abort, .. } => phrases::renewal_failed(self.vocabulary().renewal(), *abort),
+            EventKind::LockChecked { token, left_ms, margin_ms, ok } => phrases::checked(token.is_some(), *left_ms, *margin_ms, *ok),
             EventKind::ClockJump { by_ms } => format!("clock {}{}", if *by_ms >= 0 { "+" } else { "−" }, ms(by_ms.unsigned_abs())),
             EventKind::LinkSlow { to, extra_ms, .. } => format!("link to {} +{}", self.trace().name(*to), ms(*extra_ms)),
             _ => return None,

@@ -6,6 +6,7 @@ pub mod beats;
 pub mod generated;
 pub mod labels;
 pub mod number;
+pub mod phrases;
 pub mod quoted;
 pub mod table;
 pub mod vocabulary;

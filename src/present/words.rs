@@ -3,6 +3,7 @@
 //! log, labels for arrows and marks, findings, the verdict and the metrics.
 
 use super::number::{capital, group, group_u, local, ms};
+use super::phrases::{self, checked};
 use super::quoted::Quoted;
 use super::vocabulary::{Names, Vocabulary};
 use crate::engine::checker::{FindingKind, Found, LostCause};
@@ -242,9 +243,8 @@ impl<'a> Words<'a> {
             }
             EventKind::PauseStart { until_ms } => format!("pause until {}", ms(*until_ms)),
             EventKind::PauseEnd => "resume".into(),
-            EventKind::Crash => "crash".into(),
-            EventKind::Restart { keep_state: true } => "restart with saved state".into(),
-            EventKind::Restart { keep_state: false } => "restart, state lost".into(),
+            EventKind::Crash => phrases::CRASH.into(),
+            EventKind::Restart { keep_state } => phrases::restart(*keep_state).into(),
             EventKind::ClockJump { by_ms } => format!("clock jumps {by_ms:+} ms"),
             EventKind::LockChecked { token, left_ms, margin_ms, ok } => checked(token.is_some(), *left_ms, *margin_ms, *ok),
             EventKind::PartitionStart { from, to, two_way, until_ms } => format!(
@@ -264,7 +264,7 @@ impl<'a> Words<'a> {
             EventKind::LockExtended { token, expires_local, .. } => format!("{} extended {}", v.lock(*token), v.lasts(*expires_local)),
             EventKind::LockEnded { holder, token, how } => format!("{} of {} ended: {}", v.lock(*token), n(*holder), v.how_ended(*how)),
             EventKind::LockReplicated { holder, token, .. } => format!("copy of {} of {}", v.lock(*token), n(*holder)),
-            EventKind::Promoted => "promoted to primary".into(),
+            EventKind::Promoted => phrases::PROMOTED.into(),
             EventKind::BeliefStart { token, until_local } | EventKind::BeliefExtended { token, until_local } => {
                 format!("believes: holds {} {}", self.held(*token), until(*until_local))
             }
@@ -277,10 +277,8 @@ impl<'a> Words<'a> {
                 };
                 format!("stops believing it holds {}: {why}", self.held(*token))
             }
-            EventKind::RenewalFailed { abort, .. } => {
-                format!("{} failed: {}", v.renewal(), if *abort { "abort" } else { "carry on" })
-            }
-            EventKind::GaveUp { attempts } => format!("gives up after {attempts} attempts"),
+            EventKind::RenewalFailed { abort, .. } => phrases::renewal_failed(v.renewal(), *abort),
+            EventKind::GaveUp { attempts } => phrases::gave_up(*attempts),
             EventKind::WriteAccepted { writer, value, version, .. } if !self.has_lock() => {
                 format!("ACCEPT {value_q} from {} → version {version}", n(*writer), value_q = Quoted(value))
             }
@@ -414,7 +412,7 @@ impl<'a> Words<'a> {
             EventKind::PauseEnd => "resumes".into(),
             EventKind::Crash => "crash".into(),
             EventKind::Restart { keep_state } => format!("restart{}", if *keep_state { "" } else { ", state lost" }),
-            EventKind::Promoted => "promoted to primary".into(),
+            EventKind::Promoted => phrases::PROMOTED.into(),
             EventKind::ClockJump { by_ms } => format!("clock jumps {by_ms:+} ms"),
             EventKind::LockChecked { token, left_ms, margin_ms, ok } => checked(token.is_some(), *left_ms, *margin_ms, *ok),
             EventKind::LockEnded { how: LockEnd::Released, .. } => return None,
@@ -470,15 +468,5 @@ fn until(until_local: Option<i64>) -> String {
     match until_local {
         Some(t) => format!("until {}", local(t)),
         None => "with no foreseeable end".into(),
-    }
-}
-
-/// A client's check of its lock, in a few words: `checks: 590 ms left ≥ 300 ms, goes on`.
-pub fn checked(held: bool, left_ms: Option<i64>, margin_ms: u64, ok: bool) -> String {
-    let verdict = if ok { "goes on" } else { "stops" };
-    match (held, left_ms) {
-        (false, _) => "checks: holds no lock, stops".into(),
-        (true, None) => format!("checks: no end in sight, {verdict}"),
-        (true, Some(l)) => format!("checks: {} left {} {}, {verdict}", ms(l.max(0) as u64), if ok { "≥" } else { "<" }, ms(margin_ms)),
     }
 }

@@ -113,6 +113,12 @@ impl Field {
     }
 }
 
+/// A value read for a field is not of its declared kind: a fault's or step's `build` reads its
+/// fields in another order than it declares them (the declarations' tests catch it).
+fn mismatch() -> ! {
+    panic!("a fault's or step's fields are read in another order than declared")
+}
+
 /// Reads the values of a fault's or step's declared fields in order, one by one: how the typed
 /// faults and steps are built from what the decoder read.
 pub struct Values(std::vec::IntoIter<FieldValue>);
@@ -124,14 +130,14 @@ impl Values {
     }
 
     fn next(&mut self) -> FieldValue {
-        self.0.next().expect("a value for every declared field")
+        self.0.next().unwrap_or_else(|| mismatch())
     }
 
     /// Returns the next value, declared as a time.
     pub fn ms(&mut self) -> i64 {
         match self.next() {
             FieldValue::Ms(v) => v,
-            other => panic!("declared as a time, read as {other:?}"),
+            _ => mismatch(),
         }
     }
 
@@ -139,7 +145,7 @@ impl Values {
     pub fn id(&mut self) -> String {
         match self.next() {
             FieldValue::Id(v) => v,
-            other => panic!("declared as a participant, read as {other:?}"),
+            _ => mismatch(),
         }
     }
 
@@ -147,7 +153,7 @@ impl Values {
     pub fn ids(&mut self) -> Vec<String> {
         match self.next() {
             FieldValue::Ids(v) => v,
-            other => panic!("declared as participants, read as {other:?}"),
+            _ => mismatch(),
         }
     }
 
@@ -155,7 +161,7 @@ impl Values {
     pub fn flag(&mut self) -> bool {
         match self.next() {
             FieldValue::Flag(v) => v,
-            other => panic!("declared as a flag, read as {other:?}"),
+            _ => mismatch(),
         }
     }
 
@@ -163,7 +169,7 @@ impl Values {
     pub fn text(&mut self) -> String {
         match self.next() {
             FieldValue::Text(v) => v,
-            other => panic!("declared as text, read as {other:?}"),
+            _ => mismatch(),
         }
     }
 
@@ -171,7 +177,7 @@ impl Values {
     pub fn release(&mut self) -> ReleaseMode {
         match self.next() {
             FieldValue::Release(v) => v,
-            other => panic!("declared as a release, read as {other:?}"),
+            _ => mismatch(),
         }
     }
 }

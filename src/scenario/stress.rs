@@ -4,7 +4,7 @@
 use super::format::{ClockSpec, Limits, LockChoice, Network, Participant};
 use super::validate::{compile, ScenarioError, VERSION};
 use super::Scenario;
-use crate::design::{self, Value, Values};
+use crate::design::{self, Kind, Value, Values};
 use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::{AcquirePolicy, Latency, RenewFailure, RenewPolicy, ResourceMode, Spec, Step};
 use crate::present::generated;
@@ -49,7 +49,7 @@ fn build(events: u64, clients: u64, hold_ms: u64) -> Result<(Scenario, Spec), Sc
         acquire: AcquirePolicy { retry_ms: 1_000, jitter_ms: 500, max_attempts: 10_000, timeout_ms: 500 },
         renew: Some(RenewPolicy { every_ms: 300, on_failure: RenewFailure::Abort }),
     };
-    let lease = design::find("lease")?;
+    let lease = &design::lease::Lease;
     let values = Values::new(lease.params(), &[("ttl_ms", Value::Number(1_000)), ("first_token", Value::Number(1))])?;
     let mut participants = vec![
         Participant::LockService { id: "L".into(), name: generated::LOCK_SERVICE.into(), clock: ClockSpec::default() },

@@ -60,13 +60,13 @@ fn within(path: &str, v: u64, lo: u64, hi: u64) -> Result<u64, ScenarioError> {
     Ok(v)
 }
 
-/// Checks values against their fields' declared ranges (a fault or step made by the program rather
-/// than read from a file has not been checked yet).
-fn declared(path: &str, fields: &[Field], values: Vec<FieldValue>) -> Result<(), ScenarioError> {
-    for (field, value) in fields.iter().zip(values) {
-        field.check(&format!("{path}.{}", field.name), value)?;
+/// Checks a time against the range its kind declares for the field `name` (a fault or step
+/// made by the program rather than read from a file has not been checked yet).
+fn within_declared(path: &str, fields: &[Field], name: &str, ms: i64) -> Result<u64, ScenarioError> {
+    match fields.iter().find(|f| f.name == name) {
+        Some(f) => f.check(&format!("{path}.{name}"), FieldValue::Ms(ms)).map(|_| ms.unsigned_abs()),
+        None => Ok(ms.unsigned_abs()),
     }
-    Ok(())
 }
 
 /// Resolves participant ids to node ids.
@@ -155,8 +155,7 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     let mut faults = Vec::with_capacity(s.faults.len());
     for (i, f) in s.faults.iter().enumerate() {
         let path = format!("faults[{i}]");
-        declared(&path, f.kind().fields, f.values())?;
-        let at_ms = f.at_ms() as u64;
+        let at_ms = within_declared(&path, f.kind().fields, "at_ms", f.at_ms())?;
         if at_ms > limits.max_time_ms {
             return err(format!("{path}.at_ms"), "is after limits.max_time_ms");
         }
@@ -190,7 +189,6 @@ fn compile_participant(path: &str, p: &Participant, design: &dyn Design) -> Resu
             let modes = design.release_modes();
             for (i, step) in script.iter().enumerate() {
                 let at = format!("{path}.script[{i}]");
-                declared(&at, steps::kind_of(step).fields, steps::values_of(step))?;
                 match step {
                     Step::Acquire | Step::Release { .. } if modes.is_empty() => {
                         return err(at, format!("there is no lock to acquire or release (lock design {})", design.kind().tag()));
@@ -201,6 +199,15 @@ fn compile_participant(path: &str, p: &Participant, design: &dyn Design) -> Resu
                             format!("{at}.mode"),
                             format!("{} has no `{}` release: use {}", design.kind().tag(), mode.tag(), known.join(" or ")),
                         );
+                    }
+                    Step::Work { ms } => {
+                        within_declared(&at, steps::WORK.fields, "ms", *ms as i64)?;
+                    }
+                    Step::Check { margin_ms } => {
+                        within_declared(&at, steps::CHECK.fields, "margin_ms", *margin_ms as i64)?;
+                    }
+                    Step::Write { value } => {
+                        steps::WRITE.fields[0].check(&format!("{at}.value"), FieldValue::Text(value.clone()))?;
                     }
                     _ => {}
                 }
@@ -253,24 +260,31 @@ fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError
 fn compile_fault(path: &str, f: &Fault, ids: &Ids) -> Result<FaultKind, ScenarioError> {
     let node = |id: &str| ids.get(&format!("{path}.node"), id);
     let one = |field: &str, id: &str| ids.get(&format!("{path}.{field}"), id);
+    let ms = |field: &str, v: i64| within_declared(path, f.kind().fields, field, v);
     Ok(match f {
-        Fault::Pause { node: id, for_ms, .. } => FaultKind::Pause { node: node(id)?, for_ms: *for_ms as u64 },
+        Fault::Pause { node: id, for_ms, .. } => FaultKind::Pause { node: node(id)?, for_ms: ms("for_ms", *for_ms)? },
         Fault::Crash { node: id, .. } => FaultKind::Crash { node: node(id)? },
         Fault::Restart { node: id, keep_state, .. } => FaultKind::Restart { node: node(id)?, keep_state: *keep_state },
         Fault::Promote { node: id, .. } => FaultKind::Promote { node: node(id)? },
-        Fault::ClockJump { node: id, by_ms, .. } => FaultKind::ClockJump { node: node(id)?, by_ms: *by_ms },
+        Fault::ClockJump { node: id, by_ms, .. } => {
+            ms("by_ms", *by_ms)?;
+            FaultKind::ClockJump { node: node(id)?, by_ms: *by_ms }
+        }
         Fault::Partition { from, to, two_way, for_ms, .. } => FaultKind::Partition {
             from: ids.all(&format!("{path}.from"), from)?,
             to: ids.all(&format!("{path}.to"), to)?,
             two_way: *two_way,
-            for_ms: *for_ms as u64,
+            for_ms: ms("for_ms", *for_ms)?,
         },
-        Fault::Delay { from, to, extra_ms, for_ms, .. } => {
-            FaultKind::Delay { from: one("from", from)?, to: one("to", to)?, extra_ms: *extra_ms as u64, for_ms: *for_ms as u64 }
-        }
+        Fault::Delay { from, to, extra_ms, for_ms, .. } => FaultKind::Delay {
+            from: one("from", from)?,
+            to: one("to", to)?,
+            extra_ms: ms("extra_ms", *extra_ms)?,
+            for_ms: ms("for_ms", *for_ms)?,
+        },
         Fault::DropMessage { from, to, .. } => FaultKind::DropMessage { from: one("from", from)?, to: one("to", to)? },
         Fault::DelayMessage { from, to, extra_ms, .. } => {
-            FaultKind::DelayMessage { from: one("from", from)?, to: one("to", to)?, extra_ms: *extra_ms as u64 }
+            FaultKind::DelayMessage { from: one("from", from)?, to: one("to", to)?, extra_ms: ms("extra_ms", *extra_ms)? }
         }
     })
 }

@@ -48,7 +48,7 @@ pub struct Player {
 
 /// What the user (or the playback timer) asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Action {
+pub enum Playback {
     /// A new trace of `steps` events, shown at `step` (clamped).
     Load {
         steps: usize,
@@ -65,22 +65,6 @@ pub enum Action {
     SetSpeed(Speed),
 }
 
-impl Action {
-    /// The playback buttons' actions by the names the page gives them (`data-action`).
-    pub const BUTTONS: [(&'static str, Action); 5] = [
-        ("to-start", Action::ToStart),
-        ("step-back", Action::Back),
-        ("play", Action::TogglePlay),
-        ("step-forward", Action::Forward),
-        ("to-end", Action::ToEnd),
-    ];
-
-    /// Returns the playback button's action called `name`.
-    pub fn named(name: &str) -> Option<Action> {
-        Action::BUTTONS.iter().find(|(n, _)| *n == name).map(|(_, a)| *a)
-    }
-}
-
 impl Player {
     /// Starts at the introduction of a trace with `steps` events.
     pub fn new(steps: usize) -> Self {
@@ -88,24 +72,24 @@ impl Player {
     }
 
     /// Applies one action.
-    pub fn apply(self, action: Action) -> Player {
+    pub fn apply(self, action: Playback) -> Player {
         let p = self;
         match action {
-            Action::Load { steps, step } => Player { steps, step: step.min(steps), playing: false, ..p },
-            Action::Forward => Player { step: (p.step + 1).min(p.steps), playing: false, ..p },
-            Action::Back => Player { step: p.step.saturating_sub(1), playing: false, ..p },
-            Action::ToStart => Player { step: 0, playing: false, ..p },
-            Action::ToEnd => Player { step: p.steps, playing: false, ..p },
-            Action::Seek(step) => Player { step: step.min(p.steps), playing: false, ..p },
-            Action::TogglePlay if p.playing => Player { playing: false, ..p },
-            Action::TogglePlay if p.step >= p.steps => Player { step: 0, playing: p.steps > 0, ..p },
-            Action::TogglePlay => Player { playing: true, ..p },
-            Action::Tick if !p.playing => p,
-            Action::Tick => {
+            Playback::Load { steps, step } => Player { steps, step: step.min(steps), playing: false, ..p },
+            Playback::Forward => Player { step: (p.step + 1).min(p.steps), playing: false, ..p },
+            Playback::Back => Player { step: p.step.saturating_sub(1), playing: false, ..p },
+            Playback::ToStart => Player { step: 0, playing: false, ..p },
+            Playback::ToEnd => Player { step: p.steps, playing: false, ..p },
+            Playback::Seek(step) => Player { step: step.min(p.steps), playing: false, ..p },
+            Playback::TogglePlay if p.playing => Player { playing: false, ..p },
+            Playback::TogglePlay if p.step >= p.steps => Player { step: 0, playing: p.steps > 0, ..p },
+            Playback::TogglePlay => Player { playing: true, ..p },
+            Playback::Tick if !p.playing => p,
+            Playback::Tick => {
                 let step = (p.step + 1).min(p.steps);
                 Player { step, playing: step < p.steps, ..p }
             }
-            Action::SetSpeed(speed) => Player { speed, ..p },
+            Playback::SetSpeed(speed) => Player { speed, ..p },
         }
     }
 
@@ -138,29 +122,29 @@ mod tests {
     #[test]
     fn steps_within_bounds() {
         let p = Player::new(3);
-        assert_eq!(p.apply(Action::Back).step, 0);
-        let end = p.apply(Action::ToEnd);
+        assert_eq!(p.apply(Playback::Back).step, 0);
+        let end = p.apply(Playback::ToEnd);
         assert_eq!(end.step, 3);
-        assert_eq!(end.apply(Action::Forward).step, 3);
-        assert_eq!(end.apply(Action::Back).cursor(), Some(1));
-        assert_eq!(p.apply(Action::Seek(99)).step, 3);
+        assert_eq!(end.apply(Playback::Forward).step, 3);
+        assert_eq!(end.apply(Playback::Back).cursor(), Some(1));
+        assert_eq!(p.apply(Playback::Seek(99)).step, 3);
     }
 
     #[test]
     fn playing_stops_at_the_end_and_restarts_from_the_top() {
-        let mut p = Player::new(2).apply(Action::TogglePlay);
+        let mut p = Player::new(2).apply(Playback::TogglePlay);
         assert!(p.playing);
-        p = p.apply(Action::Tick).apply(Action::Tick);
+        p = p.apply(Playback::Tick).apply(Playback::Tick);
         assert_eq!((p.step, p.playing), (2, false));
-        p = p.apply(Action::TogglePlay);
+        p = p.apply(Playback::TogglePlay);
         assert_eq!((p.step, p.playing), (0, true));
-        assert!(!p.apply(Action::Forward).playing, "manual stepping pauses");
+        assert!(!p.apply(Playback::Forward).playing, "manual stepping pauses");
     }
 
     #[test]
     fn ticks_do_nothing_when_paused_and_load_clamps() {
         let p = Player::new(5);
-        assert_eq!(p.apply(Action::Tick), p);
-        assert_eq!(p.apply(Action::Load { steps: 4, step: 10 }).step, 4);
+        assert_eq!(p.apply(Playback::Tick), p);
+        assert_eq!(p.apply(Playback::Load { steps: 4, step: 10 }).step, 4);
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::ui::panels::{CURRENT_CLASS, ROUTE_ATTRIBUTE};
 use crate::ui::route;
+use crate::ui::shell::Settings;
 use wasm_bindgen::{JsCast, JsValue};
 
 fn window() -> web_sys::Window {
@@ -166,18 +167,30 @@ pub fn copy(text: &str) -> bool {
     write.is_some_and(|write| write.call1(&clipboard, &JsValue::from_str(text)).is_ok())
 }
 
-/// Returns the code that embeds the run on screen in another page, and the full page's address.
-pub fn embed_code(title: &str) -> (String, String) {
+/// Returns the page's address without its query (`?embed`) or hash.
+fn page() -> String {
     let location = window().location();
-    let page = format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default());
-    let hash = location.hash().unwrap_or_default();
-    (
-        format!(
-            r#"<iframe src="{page}?embed{hash}" title="Lockstep: {}" width="820" height="620" style="border:0; max-width:100%" loading="lazy"></iframe>"#,
-            crate::ui::panels::Escaped(title)
-        ),
-        format!("{page}{hash}"),
+    format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
+}
+
+/// Returns the code that embeds the run on screen (titled `title`) in another page.
+pub fn embed_code(title: &str) -> String {
+    format!(
+        r#"<iframe src="{}?embed{}" title="Lockstep: {}" width="820" height="620" style="border:0; max-width:100%" loading="lazy"></iframe>"#,
+        page(),
+        hash(),
+        crate::ui::panels::Escaped(title)
     )
+}
+
+/// Returns the address of the run on screen in a full page of its own.
+pub fn full_page() -> String {
+    format!("{}{}", page(), hash())
+}
+
+/// Returns the page's whole address.
+pub fn address() -> String {
+    window().location().href().unwrap_or_default()
 }
 
 /// Opens `url` in a new tab.
@@ -196,44 +209,28 @@ fn keep_setting(key: &str, value: &str) {
     }
 }
 
-/// Says whether lessons ask for predictions (on unless switched off).
-pub fn predicting() -> bool {
-    setting("lockstep-predict").as_deref() != Some("off")
-}
-
-/// Switches predictions on or off, for this and later visits.
-pub fn toggle_predicting() {
-    keep_setting("lockstep-predict", if predicting() { "off" } else { "on" });
-}
-
-/// Returns the predictions answered right and in all, kept across visits; `answered` counts
-/// one more, right or not.
-pub fn score(answered: Option<bool>) -> (u32, u32) {
-    let read = |key: &str| setting(key).and_then(|v| v.parse().ok()).unwrap_or(0u32);
-    let (mut right, mut all) = (read("lockstep-right"), read("lockstep-answered"));
-    if let Some(ok) = answered {
-        (right, all) = (right + u32::from(ok), all + 1);
-        keep_setting("lockstep-right", &right.to_string());
-        keep_setting("lockstep-answered", &all.to_string());
+/// Returns the settings kept for this site: predictions are on unless switched off.
+pub fn settings() -> Settings {
+    let pair = |key: &str| {
+        let v = setting(key)?;
+        let (a, b) = v.split_once('/')?;
+        Some((a.parse().ok()?, b.parse().ok()?))
+    };
+    let count = |key: &str| setting(key).and_then(|v| v.parse().ok()).unwrap_or(0u32);
+    Settings {
+        predicting: setting("lockstep-predict").as_deref() != Some("off"),
+        score: (count("lockstep-right"), count("lockstep-answered")),
+        drill_best: pair("lockstep-drill-best"),
     }
-    (right, all)
 }
 
-/// Returns the best finished interview drill (right, answered), kept across visits; `finished`
-/// is a drill just finished, kept if it is the best.
-pub fn drill_best(finished: Option<(u32, u32)>) -> Option<(u32, u32)> {
-    let kept = setting("lockstep-drill-best").and_then(|v| {
-        let (r, a) = v.split_once('/')?;
-        Some((r.parse().ok()?, a.parse().ok()?))
-    });
-    // Better means a larger share right (compared without division).
-    let better = |(r, a): (u32, u32), (kr, ka): (u32, u32)| u64::from(r) * u64::from(ka) > u64::from(kr) * u64::from(a);
-    match (finished, kept) {
-        (Some(f), k) if f.1 > 0 && k.is_none_or(|k| better(f, k)) => {
-            keep_setting("lockstep-drill-best", &format!("{}/{}", f.0, f.1));
-            Some(f)
-        }
-        (_, k) => k,
+/// Keeps the settings for later visits.
+pub fn keep(s: Settings) {
+    keep_setting("lockstep-predict", if s.predicting { "on" } else { "off" });
+    keep_setting("lockstep-right", &s.score.0.to_string());
+    keep_setting("lockstep-answered", &s.score.1.to_string());
+    if let Some((right, answered)) = s.drill_best {
+        keep_setting("lockstep-drill-best", &format!("{right}/{answered}"));
     }
 }
 
@@ -253,7 +250,7 @@ pub fn keep_in_view(container: &web_sys::Element, y_px: f64, x_px: Option<f64>) 
 }
 
 /// What only the editor's page uses: its fields, their focus, and copying its link.
-#[cfg(feature = "editor")]
+#[cfg(editing)]
 pub mod fields {
     use super::window;
     use crate::scenario::json::MAX_BYTES;
@@ -296,11 +293,6 @@ pub mod fields {
         if focus {
             super::focus(&el);
         }
-    }
-
-    /// Copies the page's address to the clipboard; returns whether the browser offers a clipboard.
-    pub fn copy_location() -> bool {
-        super::copy(&window().location().href().unwrap_or_default())
     }
 
     /// Hands `open` the text of a scenario file the user picks with an editor's file field

@@ -1,11 +1,11 @@
 //! Playback controls: jump, step, play, speed and a scrubber over the steps. The buttons
-//! name their action (`data-action`, see [`Action::named`]); the page's click handler does it.
+//! name their command (`data-action`, see [`crate::ui::shell::command`]); the page's click handler does it.
 
-use super::app::ZOOMS;
-use super::run::RunRef;
 use crate::present::number::{group, group_u};
 use crate::ui::panels::Escaped;
-use crate::ui::player::{Action, Player, Speed};
+use crate::ui::player::{Playback, Player, Speed};
+use crate::ui::shell::state::ZOOMS;
+use crate::ui::shell::RunRef;
 use std::fmt::Write;
 use yew::prelude::*;
 
@@ -74,7 +74,7 @@ fn zoom_buttons(zoom: usize) -> String {
 
 /// The controls for `run` as the player stands, with the diagram's `zoom`; the scrubber and
 /// speed choice ask `on_action`.
-pub fn controls(run: &RunRef, p: Player, zoom: usize, on_action: &Callback<Action>) -> Html {
+pub fn controls(run: &RunRef, p: Player, zoom: usize, on_action: &Callback<Playback>) -> Html {
     let events = &run.trace.events;
     let now_ms = p.cursor().map_or(0, |c| events[c].at_ms);
     // The scrubber moves by events, so each arrow key press is one step.
@@ -83,7 +83,7 @@ pub fn controls(run: &RunRef, p: Player, zoom: usize, on_action: &Callback<Actio
         Callback::from(move |e: InputEvent| {
             let input: web_sys::HtmlInputElement = e.target_unchecked_into();
             if let Ok(step) = input.value().parse::<usize>() {
-                on_action.emit(Action::Seek(step));
+                on_action.emit(Playback::Seek(step));
             }
         })
     };
@@ -92,7 +92,7 @@ pub fn controls(run: &RunRef, p: Player, zoom: usize, on_action: &Callback<Actio
         Callback::from(move |e: Event| {
             let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
             if let Some(speed) = Speed::ALL.get(select.selected_index().max(0) as usize) {
-                on_action.emit(Action::SetSpeed(*speed));
+                on_action.emit(Playback::SetSpeed(*speed));
             }
         })
     };

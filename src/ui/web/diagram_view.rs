@@ -1,11 +1,12 @@
 //! The diagram on the page: the run's SVG, drawn once, under a light overlay that veils the
 //! future, draws the cursor line and highlights the items of the current event.
 
-use super::run::RunRef;
 use super::{browser, fit};
+use crate::diagram::layout::Room;
 use crate::diagram::layout::{Layout, LEFT, TOP};
 use crate::diagram::svg::{self, item_svg, lane_heads, skeleton, Px};
 use crate::diagram::window::Window;
+use crate::ui::shell::RunRef;
 use gloo::events::EventListener;
 use std::fmt::Write;
 use yew::prelude::*;
@@ -20,10 +21,10 @@ pub struct Props {
     /// How much larger than fitted to the width the diagram is drawn (1 fits it).
     #[prop_or(1.0)]
     pub zoom: f64,
-    /// Told when the diagram's box changed width enough to lay the run out again (the page's
-    /// main diagram measures the room; the two of a side-by-side view do not).
+    /// Told the room when the diagram's box changed width enough to lay the run out again (the
+    /// page's main diagram measures the room; the two of a side-by-side view do not).
     #[prop_or_default]
-    pub on_room: Option<Callback<()>>,
+    pub on_room: Option<Callback<Room>>,
 }
 
 #[derive(Properties, PartialEq)]
@@ -183,7 +184,7 @@ pub fn DiagramView(props: &Props) -> Html {
             let measure = move || {
                 if let (Some(el), Some(on_room)) = (scroller.cast::<web_sys::Element>(), &on_room) {
                     if fit::measured(el.client_width()) {
-                        on_room.emit(());
+                        on_room.emit(fit::room());
                     }
                 }
             };

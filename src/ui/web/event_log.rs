@@ -3,9 +3,9 @@
 //! fixed height, so the list scrolls as if all were there). Each row's button names the step it
 //! opens (`data-step`); the page's click handler opens it.
 
-use super::run::RunRef;
 use crate::present::number::group;
 use crate::ui::panels::Escaped;
+use crate::ui::shell::RunRef;
 use std::fmt::Write;
 use yew::prelude::*;
 

@@ -34,12 +34,6 @@ pub fn room() -> Room {
     Room::Fit(ROOM.with(Cell::get))
 }
 
-/// Returns the room for one of two diagrams drawn side by side.
-#[cfg(feature = "editor")]
-pub fn half_room() -> Room {
-    Room::Fit(ROOM.with(Cell::get) / 2.0 - 16.0)
-}
-
 /// Records the width of the diagram's box (CSS px); says whether the room changed enough to
 /// lay the run out again.
 pub fn measured(box_px: i32) -> bool {

@@ -4,30 +4,14 @@
 //! changes is worked out by [`crate::edit::handles`]; here only diagram units are read.
 
 use crate::diagram::svg::Px;
-use crate::edit::handles::{Axis, Grip};
+use crate::edit::handles::{Axis, Gesture, Grip};
 use crate::present::number::group_u;
-use crate::ui::web::run::RunRef;
+use crate::ui::shell::RunRef;
 use gloo::events::{EventListener, EventListenerOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, PointerEvent};
-
-/// What the user did on the diagram, in diagram units.
-pub enum Gesture {
-    /// Dragged fault `fault`'s `grip` from `from` to `to` (y), at `px_per_unit` screen pixels per unit.
-    Drag { fault: usize, grip: Grip, from: f32, to: f32, px_per_unit: f32 },
-    /// Dragged the head of the message sent at event `send` from `from` to `to`.
-    Delay { send: usize, from: f32, to: f32, px_per_unit: f32 },
-    /// Clicked (or pressed Enter on) fault `fault`.
-    Select(usize),
-    /// Clicked lifeline `lane` at `y`.
-    Add { lane: usize, y: f32 },
-    /// Moved fault `fault`'s `grip` by `delta_ms` with the keyboard.
-    Nudge { fault: usize, grip: Grip, delta_ms: i64 },
-    /// Pressed Delete on fault `fault`.
-    Remove(usize),
-}
 
 /// A press on the layer, until it is let go.
 struct Press {
@@ -172,20 +156,11 @@ pub fn on_pointer(run: RunRef, send: impl Fn(Gesture) + 'static) -> [EventListen
     [down, moved, up]
 }
 
-/// Reads a key pressed on a focused fault handle: ↑/↓ move it by 10 ms (100 with Alt), with
-/// Shift they change its length; Delete or Backspace removes it; Enter selects it.
+/// Reads a key pressed on a focused fault handle (see [`Gesture::key`]).
 pub fn key(e: &web_sys::KeyboardEvent) -> Option<Gesture> {
     let target = e.target()?.dyn_into::<Element>().ok()?;
     let fault = target.get_attribute("data-fault")?.parse().ok()?;
-    let step = if e.alt_key() { 100 } else { 10 };
-    let grip = if e.shift_key() { Grip::End } else { Grip::Move };
-    Some(match e.key().as_str() {
-        "ArrowUp" => Gesture::Nudge { fault, grip, delta_ms: -step },
-        "ArrowDown" => Gesture::Nudge { fault, grip, delta_ms: step },
-        "Delete" | "Backspace" => Gesture::Remove(fault),
-        "Enter" | " " => Gesture::Select(fault),
-        _ => return None,
-    })
+    Gesture::key(fault, &e.key(), e.alt_key(), e.shift_key())
 }
 
 /// Keeps the two diagrams drawn side by side scrolled together. Returns the listener, which

@@ -4,14 +4,15 @@ mod app;
 mod browser;
 mod controls;
 mod diagram_view;
-mod editing;
+#[cfg(editing)]
+mod editor_input;
+mod effects;
 mod event_log;
-mod finder;
 mod fit;
-#[cfg(feature = "editor")]
+#[cfg(editing)]
 mod gestures;
-mod legend;
 mod panels;
-mod run;
+mod search_worker;
+mod view;
 
 pub use app::App;

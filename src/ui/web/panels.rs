@@ -2,11 +2,11 @@
 //! The cards stay in place while their text changes, so the narration's live region announces
 //! each step.
 
-use super::editing::Editing;
-use super::run::RunRef;
 use crate::scenario::compare::Cell;
-use crate::ui::panels::{self, Escaped};
+use crate::ui::panels;
 use crate::ui::route::{self, Route, Target};
+use crate::ui::shell::edited::Editing;
+use crate::ui::shell::RunRef;
 use std::sync::OnceLock;
 use yew::prelude::*;
 
@@ -36,12 +36,6 @@ pub fn narration(run: &RunRef, cursor: Option<usize>, ask: panels::Ask) -> Html 
 pub fn inspector(run: &RunRef, cursor: Option<usize>) -> Html {
     let snap = cursor.map(|c| run.state(c));
     card("card inspector", "inspector", &panels::state(&run.trace, &run.words(), snap.as_ref()))
-}
-
-/// The verdict as far as the cursor has got.
-pub fn verdict_text(run: &RunRef, cursor: Option<usize>) -> String {
-    let (class, text) = panels::verdict(&run.trace, cursor);
-    format!(r#"<div class="verdict" role="status" data-testid="verdict"><span class="{class}">{}</span></div>"#, Escaped(&text))
 }
 
 /// What the lesson's lock promises, under which assumptions, and the run's metrics.

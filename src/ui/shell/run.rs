@@ -1,7 +1,6 @@
-//! A run on screen: the scenario's texts, its trace, and everything derived from it once.
+//! A run on screen: the scenario's texts, its trace, and everything derived from it once, laid
+//! out to the room the page gives the diagram.
 
-use super::fit;
-use super::legend::legend;
 use crate::design::Design;
 use crate::diagram::inspect::{Snapshot, Timeline};
 use crate::diagram::layout::{layout_on, Room, TimeAxis};
@@ -12,6 +11,7 @@ use crate::error::ScenarioError;
 use crate::present::{Beat, Prediction, Words};
 use crate::scenario::lessons::{self, Entry};
 use crate::scenario::{compare, stress, Scenario};
+use crate::ui::panels::legend;
 use crate::ui::route::Target;
 use std::rc::Rc;
 
@@ -85,14 +85,20 @@ impl std::ops::Deref for RunRef {
     }
 }
 
+/// Says whether a run can be edited: a lesson or a comparison cell (not the stress run).
+pub fn editable(run: &RunRef) -> bool {
+    run.source.is_some() || matches!(run.target, Target::Compare { .. })
+}
+
 /// What opening a target takes: nothing more, or first fetching a lesson's file.
 pub enum Load {
     Ready(RunRef),
     Fetch(&'static Entry),
 }
 
-/// Runs a target, or says why it cannot be shown, or that its lesson file must be fetched.
-pub fn load(target: &Target) -> Result<Load, ScenarioError> {
+/// Runs a target laid out in `room`, or says why it cannot be shown, or that its lesson file
+/// must be fetched.
+pub fn load(target: &Target, room: Room) -> Result<Load, ScenarioError> {
     let (scenario, spec, source) = match target {
         Target::Lesson(id) => {
             let entry = lessons::entry(id)?;
@@ -106,32 +112,31 @@ pub fn load(target: &Target) -> Result<Load, ScenarioError> {
         }
         Target::Compare { schedule, design } => {
             let (_, scenario, trace) = compare::cell(compare::schedule(schedule)?, &compare::row(design)?)?;
-            return Ok(Load::Ready(finish(target, scenario, None, trace)));
+            return Ok(Load::Ready(finish(target, scenario, None, trace, room)));
         }
         Target::Table => return Err(ScenarioError::new("", "the comparison table is not a single run")),
         Target::Edited(_) => return Err(ScenarioError::new("", "an edited scenario opens in the editor")),
     };
     let trace = engine::run(&spec)?;
-    Ok(Load::Ready(finish(target, scenario, source, trace)))
+    Ok(Load::Ready(finish(target, scenario, source, trace, room)))
 }
 
-/// Runs a lesson from its fetched file.
-pub fn fetched(entry: &Entry, source: String) -> Result<RunRef, ScenarioError> {
+/// Runs a lesson from its fetched file, laid out in `room`.
+pub fn fetched(entry: &Entry, source: String, room: Room) -> Result<RunRef, ScenarioError> {
     let (scenario, spec) = lessons::read(entry, &source)?;
     let trace = engine::run(&spec)?;
-    Ok(finish(&Target::Lesson(entry.id.to_string()), scenario, Some(Rc::from(source)), trace))
+    Ok(finish(&Target::Lesson(entry.id.to_string()), scenario, Some(Rc::from(source)), trace, room))
 }
 
-/// Derives everything the page shows from a finished run, laid out to the page's width.
-pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trace: Trace) -> RunRef {
+/// Derives everything the page shows from a finished run, laid out in `room`.
+pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trace: Trace, room: Room) -> RunRef {
     let words = Words::new(&trace, &*scenario.lock.design);
-    let room = fit::room();
     let layout = layout_on(&words, &TimeAxis::of(&trace), room);
     let timeline = Timeline::new(&trace);
     let window = Window::new(&layout);
     let beats = words.beats();
     let predictions = if matches!(target, Target::Lesson(_) | Target::Compare { .. }) { words.predictions() } else { Vec::new() };
-    let legend = Rc::from(legend(&layout));
+    let legend = Rc::from(legend::legend(&layout));
     RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, room, window, timeline, beats, predictions, legend }))
 }
 
@@ -147,19 +152,23 @@ impl RunRef {
         RunRef(Rc::new(Run { target, scenario, source, trace, layout, room, window, timeline, beats, predictions, legend }))
     }
 
-    /// Returns the run fitted to the page's width as last measured, or itself if it already is.
-    pub fn refitted(&self) -> RunRef {
-        match fit::room() {
-            room if room == self.room => self.clone(),
-            room => self.relaid(&TimeAxis::of(&self.trace), room),
+    /// Returns the run fitted to `room`, or itself if it already is.
+    pub fn refitted(&self, room: Room) -> RunRef {
+        if room == self.room {
+            return self.clone();
         }
+        self.relaid(&TimeAxis::of(&self.trace), room)
     }
 }
 
-/// Returns two runs laid out on one time axis, to be drawn side by side: the same simulated
-/// time is at the same height in both.
-#[cfg(feature = "editor")]
-pub fn side_by_side(a: &RunRef, b: &RunRef) -> (RunRef, RunRef) {
+/// Returns two runs laid out on one time axis, each in half of `room`, to be drawn side by side:
+/// the same simulated time is at the same height in both.
+#[cfg(editing)]
+pub fn side_by_side(a: &RunRef, b: &RunRef, room: Room) -> (RunRef, RunRef) {
     let axis = TimeAxis::shared(&a.trace, &b.trace);
-    (a.relaid(&axis, fit::half_room()), b.relaid(&axis, fit::half_room()))
+    let half = match room {
+        Room::Fit(units) => Room::Fit(units / 2.0 - 16.0),
+        Room::Natural => Room::Natural,
+    };
+    (a.relaid(&axis, half), b.relaid(&axis, half))
 }

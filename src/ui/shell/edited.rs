@@ -1,17 +1,19 @@
 //! The scenario being edited on the page: its documents (see [`History`]), the run it started
-//! from, its link, and the last edit that could not be made. Each change runs the new document
-//! and keeps the cursor at the same simulated time.
+//! from, its link, and the last edit that could not be made. Each change runs the new document.
 //!
 //! The editor is its own page (`edit/`, built with the `editor` feature), so the player's page
-//! stays small; in the player's build nothing is ever edited, and [`Editing`] has no values.
+//! stays small: in the player's build (`cfg(editing)` is off) nothing is ever edited, and
+//! [`Editing`] has no values. Native builds always have it, so it is tested natively.
 
 use super::run::RunRef;
-#[cfg(feature = "editor")]
+#[cfg(editing)]
 use super::run::{finish, side_by_side};
-#[cfg(feature = "editor")]
+#[cfg(editing)]
+use crate::diagram::layout::Room;
+#[cfg(editing)]
 use crate::edit::{self, doc, handles, link, outcome, start, switch, written::written, Edit, History};
 use crate::error::ScenarioError;
-#[cfg(feature = "editor")]
+#[cfg(editing)]
 use crate::{
     engine,
     scenario::format::{Participant, RESOURCE_MODES},
@@ -20,11 +22,11 @@ use crate::{
     ui::panels::{self, EditorState},
     ui::route::Target,
 };
-#[cfg(feature = "editor")]
+#[cfg(editing)]
 use std::rc::Rc;
 
 /// An edited scenario.
-#[cfg(feature = "editor")]
+#[cfg(editing)]
 #[derive(Clone)]
 pub struct Editing {
     pub history: History,
@@ -46,18 +48,20 @@ pub struct Editing {
     pub keys: bool,
     /// The variant drawn beside the edited run, if one is chosen.
     pub beside: Option<Beside>,
+    /// The room the page gives the diagram, which every new run is laid out in.
+    pub room: Room,
 }
 
 /// A variant drawn beside the edited run on the same time axis: `original`, or the edited
 /// scenario with its resource in another mode (a name in [`RESOURCE_MODES`]).
-#[cfg(feature = "editor")]
+#[cfg(editing)]
 #[derive(Clone)]
 pub struct Beside {
     pub which: String,
     pub run: RunRef,
 }
 
-#[cfg(feature = "editor")]
+#[cfg(editing)]
 impl Beside {
     /// Says what the variant is, as its column's title.
     pub fn title(&self) -> String {
@@ -68,16 +72,16 @@ impl Beside {
     }
 }
 
-/// Runs a document: what the page shows of it, or why it cannot run.
-#[cfg(feature = "editor")]
-fn run(doc: &Value, link: &Result<String, ScenarioError>) -> Result<RunRef, ScenarioError> {
+/// Runs a document: what the page shows of it, laid out in `room`, or why it cannot run.
+#[cfg(editing)]
+fn run(doc: &Value, link: &Result<String, ScenarioError>, room: Room) -> Result<RunRef, ScenarioError> {
     let (scenario, spec) = validate::load_doc(doc)?;
     let trace = engine::run(&spec)?;
     let target = Target::Edited(link.clone().unwrap_or_default());
-    Ok(finish(&target, scenario, Some(Rc::from(doc::write(doc, Some(2)))), trace))
+    Ok(finish(&target, scenario, Some(Rc::from(doc::write(doc, Some(2)))), trace, room))
 }
 
-#[cfg(feature = "editor")]
+#[cfg(editing)]
 impl Editing {
     /// Starts editing the run on screen: its file's document, or its scenario written as one.
     pub fn start(from: &RunRef) -> Result<(Editing, RunRef), ScenarioError> {
@@ -85,36 +89,36 @@ impl Editing {
             Some(source) => json::parse(source)?,
             None => written(&from.scenario),
         };
-        Editing::open(start::editable(&doc, &from.scenario), Some(from))
+        Editing::open(start::editable(&doc, &from.scenario), Some(from), from.room)
     }
 
-    /// Opens an edited scenario from its link; it is its own original.
-    pub fn from_link(text: &str) -> Result<(Editing, RunRef), ScenarioError> {
-        Editing::from_doc(link::decode(text)?)
+    /// Opens an edited scenario from its link, laid out in `room`; it is its own original.
+    pub fn from_link(text: &str, room: Room) -> Result<(Editing, RunRef), ScenarioError> {
+        Editing::from_doc(link::decode(text)?, room)
     }
 
     /// Opens a scenario file's text (opened, dropped or pasted); it is its own original. The
     /// error names the field that does not fit, as for any file.
-    pub fn from_file(text: &str) -> Result<(Editing, RunRef), ScenarioError> {
-        Editing::from_doc(json::parse(text)?)
+    pub fn from_file(text: &str, room: Room) -> Result<(Editing, RunRef), ScenarioError> {
+        Editing::from_doc(json::parse(text)?, room)
     }
 
     /// Opens a document read from a link or a file, with its defaults written out.
-    fn from_doc(doc: Value) -> Result<(Editing, RunRef), ScenarioError> {
+    fn from_doc(doc: Value, room: Room) -> Result<(Editing, RunRef), ScenarioError> {
         let (scenario, _) = validate::load_doc(&doc)?;
-        Editing::open(start::editable(&doc, &scenario), None)
+        Editing::open(start::editable(&doc, &scenario), None, room)
     }
 
     /// Starts a blank scenario for the design tagged `tag`; it is its own original.
-    pub fn blank(tag: &str) -> Result<(Editing, RunRef), ScenarioError> {
+    pub fn blank(tag: &str, room: Room) -> Result<(Editing, RunRef), ScenarioError> {
         let (doc, _) = switch::blank(tag)?;
-        Editing::open(doc, None)
+        Editing::open(doc, None, room)
     }
 
     /// Starts editing `doc`, comparing with `original` (or with itself).
-    fn open(doc: Value, original: Option<&RunRef>) -> Result<(Editing, RunRef), ScenarioError> {
+    fn open(doc: Value, original: Option<&RunRef>, room: Room) -> Result<(Editing, RunRef), ScenarioError> {
         let link = link::encode(&doc);
-        let shown = run(&doc, &link)?;
+        let shown = run(&doc, &link, room)?;
         let original = original.unwrap_or(&shown).clone();
         let editing = Editing {
             history: History::new(doc),
@@ -127,6 +131,7 @@ impl Editing {
             tool: None,
             keys: false,
             beside: None,
+            room,
         };
         Ok((editing, shown))
     }
@@ -148,7 +153,7 @@ impl Editing {
     fn settle(&self, history: History) -> (Editing, Option<RunRef>) {
         let link = link::encode(history.now());
         let which = self.beside.as_ref().map(|b| b.which.as_str());
-        match run(history.now(), &link).and_then(|shown| self.paired(which, history.now(), &link, shown)) {
+        match run(history.now(), &link, self.room).and_then(|shown| self.paired(which, history.now(), &link, shown)) {
             Ok((beside, shown)) => (Editing { history, link, problem: None, notes: Vec::new(), beside, ..self.clone() }, Some(shown)),
             Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
         }
@@ -174,10 +179,10 @@ impl Editing {
                     return Err(ScenarioError::new(format!("participants[{k}].mode"), format!("no resource mode is called “{mode}”")));
                 }
                 let value = Some(Value::String(mode.into()));
-                run(&edit::apply(doc, &Edit::Set { path: format!("participants[{k}].mode"), value })?, link)?
+                run(&edit::apply(doc, &Edit::Set { path: format!("participants[{k}].mode"), value })?, link, self.room)?
             }
         };
-        let (other, shown) = side_by_side(&other, &shown);
+        let (other, shown) = side_by_side(&other, &shown, self.room);
         Ok((Some(Beside { which: which.unwrap_or_default().to_string(), run: other }), shown))
     }
 
@@ -292,6 +297,11 @@ impl Editing {
         &self.original
     }
 
+    /// Returns the edited scenario, its runs laid out in `room` from now on.
+    pub fn in_room(&self, room: Room) -> Editing {
+        Editing { room, ..self.clone() }
+    }
+
     /// Undoes, redoes or resets (`step` returns whether it moved).
     pub fn step(&self, step: impl FnOnce(&mut History) -> bool) -> (Editing, Option<RunRef>) {
         let mut history = self.history.clone();
@@ -337,12 +347,12 @@ impl Editing {
 
 /// Runs with more drawn items than this offer no message targets on the diagram (there would
 /// be thousands); their faults still have handles.
-#[cfg(feature = "editor")]
+#[cfg(editing)]
 const MESSAGE_TARGETS_UP_TO: usize = 400;
 
 /// Returns the message sent or delivered at event `c` that a new fault could drop or delay: its
 /// sending event, and it in words.
-#[cfg(feature = "editor")]
+#[cfg(editing)]
 fn message_at(shown: &RunRef, c: usize) -> Option<(usize, String)> {
     use crate::diagram::layout::Shape;
     let arrow = shown.layout.items.iter().find(|i| matches!(i.shape, Shape::Arrow { .. }) && (i.events.0 == c || i.events.1 == c))?;
@@ -352,13 +362,13 @@ fn message_at(shown: &RunRef, c: usize) -> Option<(usize, String)> {
 }
 
 /// The player's build: scenarios are edited on the editor's page, so there is never one here.
-#[cfg(not(feature = "editor"))]
+#[cfg(not(editing))]
 pub enum Editing {}
 
-#[cfg(not(feature = "editor"))]
+#[cfg(not(editing))]
 impl Editing {
     /// A link to an edited scenario opens on the editor's page, not here.
-    pub fn from_link(_: &str) -> Result<(Editing, RunRef), ScenarioError> {
+    pub fn from_link(_: &str, _: crate::diagram::layout::Room) -> Result<(Editing, RunRef), ScenarioError> {
         Err(ScenarioError::new("", "edited scenarios open on the editor's page"))
     }
 
@@ -375,6 +385,10 @@ impl Editing {
     }
 
     pub fn beside_run(&self) -> Option<(String, RunRef)> {
+        match *self {}
+    }
+
+    pub fn in_room(&self, _: crate::diagram::layout::Room) -> Editing {
         match *self {}
     }
 }

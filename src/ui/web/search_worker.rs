@@ -1,6 +1,6 @@
 //! The page's side of the failure search: it starts the search's Web Worker (loaded only now),
-//! posts it the request once the worker says it listens, hands its reports to the app, and ends
-//! it when dropped (cancel).
+//! posts it the request once the worker says it listens, writes its progress into its card and
+//! hands its other reports to the app, and ends it when dropped (cancel).
 
 use crate::search::wire::{self, Report};
 use crate::ui::panels::progress_text;
@@ -9,15 +9,15 @@ use wasm_bindgen::{JsCast, JsValue};
 use yew::Callback;
 
 /// A search running in its worker.
-pub struct Finder {
+pub struct SearchWorker {
     worker: web_sys::Worker,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
 }
 
-impl Finder {
+impl SearchWorker {
     /// Starts a worker for `request`; its reports go to `on_report`. `from_editor` says the page
     /// is the editor's, one folder below the worker's files.
-    pub fn start(request: &str, from_editor: bool, on_report: Callback<Report>) -> Result<Finder, String> {
+    pub fn start(request: &str, from_editor: bool, on_report: Callback<Report>) -> Result<SearchWorker, String> {
         let url = if from_editor { "../lockstep-search-worker_loader.js" } else { "lockstep-search-worker_loader.js" };
         let worker = web_sys::Worker::new(url).map_err(|_| "this browser cannot start the search's worker".to_string())?;
         let (to_worker, request) = (worker.clone(), request.to_string());
@@ -35,11 +35,11 @@ impl Finder {
             }
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        Ok(Finder { worker, _on_message: on_message })
+        Ok(SearchWorker { worker, _on_message: on_message })
     }
 }
 
-impl Drop for Finder {
+impl Drop for SearchWorker {
     fn drop(&mut self) {
         self.worker.terminate();
     }

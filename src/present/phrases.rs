@@ -1,0 +1,40 @@
+//! Short phrases the event log and the diagram's marks share, so both say a restart, a client
+//! giving up, a failed renewal and a check of the lock alike.
+
+use super::number::ms;
+
+/// A crash.
+pub const CRASH: &str = "crash";
+
+/// A replica's promotion.
+pub const PROMOTED: &str = "promoted to primary";
+
+/// A restart, with its saved state or without.
+pub fn restart(keep_state: bool) -> &'static str {
+    if keep_state {
+        "restart with saved state"
+    } else {
+        "restart, state lost"
+    }
+}
+
+/// A client giving up on the lock.
+pub fn gave_up(attempts: u32) -> String {
+    format!("gives up after {attempts} attempts")
+}
+
+/// A renewal (called `renewal` in the design's words) that failed for good, and what the
+/// client does then.
+pub fn renewal_failed(renewal: &str, abort: bool) -> String {
+    format!("{renewal} failed: {}", if abort { "abort" } else { "carry on" })
+}
+
+/// A client's check of its lock, in a few words: `checks: 590 ms left ≥ 300 ms, goes on`.
+pub fn checked(held: bool, left_ms: Option<i64>, margin_ms: u64, ok: bool) -> String {
+    let verdict = if ok { "goes on" } else { "stops" };
+    match (held, left_ms) {
+        (false, _) => "checks: holds no lock, stops".into(),
+        (true, None) => format!("checks: no end in sight, {verdict}"),
+        (true, Some(l)) => format!("checks: {} left {} {}, {verdict}", ms(l.max(0) as u64), if ok { "≥" } else { "<" }, ms(margin_ms)),
+    }
+}

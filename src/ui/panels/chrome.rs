@@ -1,0 +1,89 @@
+//! The page's chrome as text: the top bar (the skip link, the lesson menu's button, the name,
+//! the run's exports, the presenter and theme switches, and the notice), and a run's heading
+//! (where it comes from, its title, its buttons and its verdict so far). Buttons name their
+//! command in `data-action` (see `ui::shell::command`).
+
+use super::Escaped;
+use crate::engine::Trace;
+use std::fmt::Write;
+
+/// The name of the tool, in the top bar.
+const BRAND: &str = r#"<div class="brand"><span class="brand-mark" aria-hidden="true">⟂</span><span class="brand-name">Lockstep</span><span class="brand-tag">distributed locks and fencing tokens, step by step</span></div>"#;
+
+/// The presenter switch and the theme switch. The theme is the page's `data-theme`, set before
+/// the first paint; the style sheet shows the labels that fit the page's state.
+const SWITCHES: &str = r#"<button class="btn btn--ghost" data-action="present" data-testid="present" title="Presenter mode: full screen, large type, no side panels (F; Escape leaves it)"><span class="present-on">▶ Present</span><span class="present-off">✕ Leave</span></button><button class="btn btn--ghost" data-action="theme" data-testid="theme" aria-label="Switch between light and dark theme"><span class="theme-to-light">☀ Light</span><span class="theme-to-dark">☾ Dark</span></button>"#;
+
+/// The button that searches for a failure of the run on screen.
+const FIND_BUTTON: &str = r#"<button class="btn" data-action="find" data-testid="find" title="Search fault schedules for one that makes this scenario fail, in the background">Find a failure</button>"#;
+
+/// The button that opens the run on screen in the editor.
+const EDIT_BUTTON: &str = r#"<button class="btn" data-action="edit" data-testid="edit" title="Change this scenario's numbers and faults and watch the run change">What if…</button>"#;
+
+/// The export buttons for a run (SVG, Mermaid, the scenario file when there is one), the embed
+/// code, and, shown only when embedded, a link to the full page.
+fn exports(has_file: bool) -> String {
+    const DIAGRAM: &str = concat!(
+        r#"<button class="btn btn--ghost" data-action="export-svg" data-testid="export-svg" title="Download this diagram as an SVG file">Export SVG</button>"#,
+        r#"<button class="btn btn--ghost" data-action="export-mermaid" data-testid="export-mermaid" title="Download the run as Mermaid sequenceDiagram text">Export Mermaid</button>"#
+    );
+    const SCENARIO: &str = r#"<button class="btn btn--ghost" data-action="export-json" data-testid="export-json" title="Download this lesson's scenario file">Scenario JSON</button>"#;
+    const EMBED: &str = concat!(
+        r#"<button class="btn btn--ghost" data-action="embed" data-testid="embed" title="Copy the code that shows this run, its playback and narration in a slide, course page or post">Embed</button>"#,
+        r#"<button class="btn btn--ghost embed-open" data-action="open-full" data-testid="open-full" title="Open this run in Lockstep, with the lessons, the editor and the rest">Open in Lockstep ↗</button>"#
+    );
+    format!("{DIAGRAM}{}{EMBED}", if has_file { SCENARIO } else { "" })
+}
+
+/// The top of the page: the skip link, the bar with the name, the exports of the run on screen
+/// (`run`: whether one is, and whether it has a file) and the switches, and the notice if there
+/// is one.
+pub fn top(run: Option<bool>, notice: Option<&str>) -> String {
+    let exports = run.map(exports).unwrap_or_default();
+    let mut s = format!(
+        r#"<button class="skip-link" data-action="skip">Skip to playback</button><header class="topbar"><button class="btn btn--ghost menu-button" data-action="menu" data-testid="menu" title="The lessons, the comparison and the interview questions">☰ Lessons</button>{BRAND}<div class="topbar-actions">{exports}{SWITCHES}</div></header>"#
+    );
+    if let Some(notice) = notice {
+        let _ = write!(
+            s,
+            r#"<div class="notice" role="alert" data-testid="notice"><span>{}</span><button class="btn btn--ghost" data-action="dismiss" aria-label="Dismiss this message">✕</button></div>"#,
+            Escaped(notice)
+        );
+    }
+    s
+}
+
+/// Where a run's heading says it comes from.
+pub enum From<'a> {
+    /// A lesson, under its topic.
+    Topic(&'a str),
+    /// A cell of the comparison, with a link back to the table.
+    Table,
+    /// An edited scenario, from the run under this topic.
+    Edited(&'a str),
+}
+
+/// The run's heading: where it comes from, its title, the "Find a failure" button (`find`), the
+/// "What if…" button (`edit`), and the verdict so far.
+pub fn lesson_head(from: From, title: &str, find: bool, edit: bool, verdict: &str) -> String {
+    let (eyebrow, prefix) = match from {
+        From::Table => (
+            r##"<button class="eyebrow back-link" data-route="#/compare" data-testid="back-to-table">← Compare designs</button>"##
+                .to_string(),
+            "",
+        ),
+        From::Topic(topic) => (format!(r#"<p class="eyebrow">{}</p>"#, Escaped(topic)), ""),
+        From::Edited(topic) => (format!(r#"<p class="eyebrow">Edited · {}</p>"#, Escaped(topic)), "What if: "),
+    };
+    let (find, edit) = (if find { FIND_BUTTON } else { "" }, if edit { EDIT_BUTTON } else { "" });
+    format!(
+        r#"<div class="lesson-head"><div>{eyebrow}<h1 id="lesson-title" data-testid="lesson-title">{prefix}{}</h1></div><div class="lesson-actions">{find}{edit}{verdict}</div></div>"#,
+        Escaped(title)
+    )
+}
+
+/// The verdict as far as the cursor has got.
+pub fn verdict_text(trace: &Trace, cursor: Option<usize>) -> String {
+    let (class, text) = super::verdict(trace, cursor);
+    format!(r#"<div class="verdict" role="status" data-testid="verdict"><span class="{class}">{}</span></div>"#, Escaped(&text))
+}

@@ -1,0 +1,120 @@
+//! What can happen to the app, as typed actions: a button or key ([`super::command`]), a link,
+//! the playback timer, a fetched file, a search report, the diagram's box changing width, or a
+//! change in the editor.
+
+use crate::diagram::layout::Room;
+#[cfg(editing)]
+use crate::edit::{handles::Gesture, Edit};
+use crate::search::wire::Report;
+use crate::ui::player::Playback;
+use crate::ui::route::Target;
+
+/// One thing that happens to the app.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Moves playback (a button, a key, the scrubber or the timer).
+    Play(Playback),
+    /// Opens a target at a step (a link on the page).
+    Open(Target, u64),
+    /// Follows the address's hash (at the start, a pasted link, the back button).
+    Hash(String),
+    /// A lesson's file arrived, or could not be fetched.
+    Fetched(&'static str, Result<String, String>),
+    /// Goes to the next story beat, or (false) the one before.
+    Beat(bool),
+    /// Answers the prediction asked, with the choice at this index.
+    Answer(usize),
+    /// Switches predictions on or off.
+    Predict,
+    /// Starts the interview drill at its first question.
+    DrillStart,
+    /// Goes on to the drill's next lesson.
+    DrillNext,
+    DrillLeave,
+    /// Zooms the diagram in (1), out (-1), or back to fit the width (0).
+    Zoom(i8),
+    /// The diagram's box changed width: lay the run out again in this room.
+    Refit(Room),
+    /// Closes the notice.
+    Dismiss,
+    /// Looks for a failure of the run on screen, in the background.
+    Find,
+    /// A report from the failure search.
+    Report(Report),
+    /// Cancels the failure search, or closes its card.
+    FindClose,
+    /// Switches between the light and dark theme.
+    Theme,
+    /// Starts or ends presenter mode.
+    Present,
+    /// Opens or closes the lesson menu (`None`: the other way).
+    Menu(Option<bool>),
+    /// A click on the page outside the lesson menu.
+    Elsewhere,
+    /// Moves the focus to playback (the skip link).
+    Skip,
+    /// Copies the code that embeds the run on screen.
+    Embed,
+    /// Opens the run on screen in a full page of its own (from an embedded one).
+    OpenFull,
+    /// Downloads the run.
+    Export(Export),
+    /// The browser copied text to the clipboard, or could not.
+    Copied(Copied, bool),
+    /// Opens the run on screen in the editor ("What if…").
+    WhatIf,
+    /// A change to the scenario being edited.
+    #[cfg(editing)]
+    Edit(EditAction),
+}
+
+/// What a run is downloaded as.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Export {
+    Svg,
+    Mermaid,
+    /// The scenario's file.
+    Json,
+}
+
+/// What was copied to the clipboard.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Copied {
+    /// The code that embeds the run.
+    Embed(String),
+    /// The edited scenario's link.
+    Link,
+}
+
+/// A change to the scenario being edited.
+#[cfg(editing)]
+#[derive(Clone, Debug, PartialEq)]
+pub enum EditAction {
+    Apply(Edit),
+    /// A field of the editor changed: its path, how its text reads (`data-kind`), and the text.
+    Field {
+        path: String,
+        kind: String,
+        text: String,
+    },
+    /// Adds a fault of the kind with this tag.
+    AddFault(String),
+    AddClient,
+    /// Removes a participant, by its place.
+    RemoveParticipant(usize),
+    /// Adds a step to a client's script, by the client's place.
+    AddStep(usize),
+    /// A scenario file's text, opened, dropped or pasted, or why it could not be read.
+    Open(Result<String, String>),
+    /// Something done to a fault, a message or a lifeline on the diagram.
+    Gesture(Gesture),
+    /// Drops the message sent at this event, or (true) delays it.
+    Message(usize, bool),
+    /// Draws a variant beside the edited run: `original`, a resource mode, or none.
+    Beside(String),
+    /// Copies the edited scenario's link.
+    CopyLink,
+    Undo,
+    Redo,
+    Reset,
+}

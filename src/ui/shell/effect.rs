@@ -1,0 +1,40 @@
+//! What the reducer asks the browser to do: the app's only side effects, run by one component
+//! (`ui::web::effects`).
+
+use crate::ui::shell::settings::Settings;
+
+/// One side effect.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Fetches the file of the lesson with this id; it arrives as [`super::Action::Fetched`].
+    Fetch(&'static str),
+    /// Starts the failure search with this request; its reports arrive as [`super::Action::Report`].
+    StartSearch(String),
+    /// Ends the failure search's worker.
+    StopSearch,
+    /// Keeps the settings for later visits.
+    Keep(Settings),
+    /// Opens (`Some(true)`), closes or toggles the lesson menu.
+    Menu(Option<bool>),
+    Theme,
+    Present,
+    /// Moves the focus to the element this selector finds.
+    Focus(&'static str),
+    /// Copies the code that embeds the page as it is shown (titled `title`); says so with
+    /// [`super::Action::Copied`].
+    CopyEmbed {
+        title: String,
+    },
+    /// Copies the page's address, the edited scenario's link.
+    CopyLink,
+    /// Opens the page as it is shown in a new tab, outside the frame it is embedded in.
+    OpenFull,
+    /// Opens the editor's page at the same link.
+    OpenEditor,
+    /// Offers text as a file to download.
+    Download {
+        name: String,
+        mime: &'static str,
+        text: String,
+    },
+}

@@ -1,0 +1,23 @@
+//! The app's state and actions, pure: a [`reduce`] from an [`Action`] and the [`AppState`] before
+//! it to the state after it and the [`Effect`]s to run. Every click and key becomes an action
+//! through one table ([`command`]); `ui::web` dispatches actions and runs effects, and nothing
+//! else. Tested natively.
+
+pub mod action;
+pub mod command;
+pub mod edited;
+#[cfg(editing)]
+mod edits;
+pub mod effect;
+mod navigate;
+pub mod reduce;
+pub mod run;
+pub mod settings;
+pub mod state;
+
+pub use action::{Action, Copied, Export};
+pub use effect::Effect;
+pub use reduce::reduce;
+pub use run::{Run, RunRef};
+pub use settings::Settings;
+pub use state::{AppState, Env, Finding, Page};

@@ -1,0 +1,172 @@
+//! The reducer: an action and the state before it give the state after it and the effects to
+//! run. Pure: nothing here touches the browser; `ui::web` runs the effects.
+
+use super::action::{Action, Copied, Export};
+use super::effect::Effect;
+use super::state::{AppState, Env, Finding, FIT, ZOOMS};
+use crate::diagram::{mermaid, svg};
+use crate::scenario::compare;
+use crate::search::wire::{self, Report, Subject};
+use crate::search::Bounds;
+use crate::ui::drill::Drill;
+use crate::ui::player::{gate, Playback, Player};
+use crate::ui::route::Target;
+use std::rc::Rc;
+
+/// What an action did: the state after it (`None` when nothing on screen changed) and the
+/// effects to run, in order.
+pub type Reduced = (Option<AppState>, Vec<Effect>);
+
+/// Applies one action.
+pub fn reduce(s: &AppState, action: Action) -> Reduced {
+    let changed = |state: AppState| (Some(state), Vec::new());
+    let effects = |effects: Vec<Effect>| (None, effects);
+    let with = |(state, effects): (AppState, Vec<Effect>)| (Some(state), effects);
+    match action {
+        // The keyboard does not drive a run hidden behind the table.
+        Action::Play(_) | Action::Beat(_) if s.table.is_some() => effects(Vec::new()),
+        Action::Play(playback) => match s.moved(s.player.apply(playback)) {
+            player if player == s.player => effects(Vec::new()),
+            player => changed(AppState { player, ..s.clone() }),
+        },
+        Action::Beat(forward) => match s.run.as_ref().and_then(|run| run.beat_step(s.player.step, forward)) {
+            Some(step) => changed(AppState { player: s.moved(s.player.apply(Playback::Seek(step))), ..s.clone() }),
+            None => effects(Vec::new()),
+        },
+        Action::Open(target, step) => {
+            let (state, mut opened) = match target {
+                Target::Table => (AppState { table: None, notice: None, pending: None, ..s.clone() }.with_table(), Vec::new()),
+                target => s.open(target, step),
+            };
+            // A link in the lesson menu closes it.
+            opened.insert(0, Effect::Menu(Some(false)));
+            (Some(state), opened)
+        }
+        Action::Hash(hash) if hash == s.hash() => effects(Vec::new()),
+        Action::Hash(hash) => with(s.follow(&hash)),
+        Action::Fetched(id, file) => with(s.arrived(id, file)),
+        Action::Answer(choice) => answer(s, choice),
+        Action::Predict => {
+            let settings = super::settings::Settings { predicting: !s.env.settings.predicting, ..s.env.settings };
+            (Some(AppState { env: Env { settings, ..s.env }, ..s.clone() }), vec![Effect::Keep(settings)])
+        }
+        Action::DrillStart => {
+            let (state, mut opened) = s.drill(Drill::default());
+            opened.insert(0, Effect::Menu(Some(false)));
+            (Some(state), opened)
+        }
+        Action::DrillNext => with(s.drill(s.drill.unwrap_or_default().next())),
+        Action::DrillLeave => changed(AppState { drill: None, ..s.clone() }),
+        Action::Zoom(by) => {
+            let zoom = if by == 0 { FIT } else { s.zoom.saturating_add_signed(isize::from(by)).min(ZOOMS.len() - 1) };
+            changed(AppState { zoom, ..s.clone() })
+        }
+        Action::Refit(room) => {
+            let run = s.run.as_ref().map(|run| run.refitted(room));
+            let editing = s.editing.as_ref().map(|e| Rc::new(e.in_room(room)));
+            changed(AppState { env: Env { room, ..s.env }, run, editing, ..s.clone() })
+        }
+        Action::Dismiss => changed(AppState { notice: None, ..s.clone() }),
+        Action::Find => find(s),
+        // The worker is kept while it reports progress, and ended once it is done.
+        Action::Report(report) => match &s.finding {
+            Some(_) => {
+                let running = matches!(report, Report::Progress { .. });
+                let stop = if running { Vec::new() } else { vec![Effect::StopSearch] };
+                (Some(AppState { finding: Some(Finding { report, running }), ..s.clone() }), stop)
+            }
+            None => effects(Vec::new()),
+        },
+        Action::FindClose => (Some(AppState { finding: None, ..s.clone() }), vec![Effect::StopSearch]),
+        Action::Theme => effects(vec![Effect::Theme]),
+        Action::Present => effects(vec![Effect::Present]),
+        Action::Menu(open) => effects(vec![Effect::Menu(open)]),
+        Action::Elsewhere => effects(vec![Effect::Menu(Some(false))]),
+        Action::Skip => effects(vec![Effect::Focus("[data-testid=play]")]),
+        Action::Embed => effects(s.run.iter().map(|run| Effect::CopyEmbed { title: run.scenario.title.clone() }).collect()),
+        Action::OpenFull => effects(vec![Effect::OpenFull]),
+        Action::Export(kind) => effects(s.run.as_ref().and_then(|run| export(run, kind)).into_iter().collect()),
+        Action::Copied(what, ok) => changed(AppState { notice: Some(copied(&what, ok)), ..s.clone() }),
+        #[cfg(editing)]
+        Action::WhatIf if s.env.page == super::state::Page::Editor => changed(s.start_editing()),
+        Action::WhatIf => effects(vec![Effect::OpenEditor]),
+        #[cfg(editing)]
+        Action::Edit(edit) => with(s.edit(edit)),
+    }
+}
+
+impl AppState {
+    /// Moves the player as asked, stopping before an outcome still to be predicted.
+    fn moved(&self, player: Player) -> Player {
+        let Some(run) = self.run.as_ref().filter(|_| self.asking()) else { return player };
+        let asks = run.predictions.iter().map(|p| p.event).filter(|e| !self.answers.iter().any(|a| a.0 == *e));
+        match gate(self.player.step, player.step, asks) {
+            Some(step) => Player { step, playing: false, ..player },
+            None => player,
+        }
+    }
+
+    /// The failure search's request for what is on screen: the edited scenario, a lesson's
+    /// file, or a comparison cell.
+    fn search_request(&self) -> Option<String> {
+        #[cfg(editing)]
+        if let Some(e) = &self.editing {
+            return Some(wire::request(Subject::File(&crate::edit::doc::write(e.history.now(), None)), &Bounds::default()));
+        }
+        let run = self.run.as_ref()?;
+        match (&run.source, &run.target) {
+            (Some(text), _) => Some(wire::request(Subject::File(text), &Bounds::default())),
+            (None, Target::Compare { schedule, design }) => {
+                Some(wire::request(Subject::Cell(&compare::id(schedule, design)), &Bounds::default()))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Answers the prediction asked: the answer is kept and scored, and the outcome shown.
+fn answer(s: &AppState, choice: usize) -> Reduced {
+    let Some(p) = s.question() else { return (None, Vec::new()) };
+    let right = choice == p.answer;
+    let settings = s.env.settings.scored(right);
+    let answers = Rc::new([s.answers.as_slice(), &[(p.event, choice)]].concat());
+    let state = AppState {
+        env: Env { settings, ..s.env },
+        player: s.player.apply(Playback::Seek(p.event + 1)),
+        answers,
+        drill: s.drill.map(|d| d.scored(right)),
+        ..s.clone()
+    };
+    (Some(state), vec![Effect::Keep(settings)])
+}
+
+/// Starts a search of the run on screen (ending one that runs).
+fn find(s: &AppState) -> Reduced {
+    let Some(request) = s.search_request() else {
+        let notice = Some("Only a lesson, a comparison cell or an edited scenario can be searched.".to_string());
+        return (Some(AppState { notice, ..s.clone() }), Vec::new());
+    };
+    let finding = Finding { report: Report::Progress { tried: 0, budget: Bounds::default().budget }, running: true };
+    (Some(AppState { finding: Some(finding), ..s.clone() }), vec![Effect::StopSearch, Effect::StartSearch(request)])
+}
+
+/// The download of a run as an SVG file, Mermaid text or its scenario file (if it has one).
+fn export(run: &super::run::Run, kind: Export) -> Option<Effect> {
+    let id = &run.scenario.id;
+    let (name, mime, text) = match kind {
+        Export::Svg => (format!("lockstep-{id}.svg"), "image/svg+xml", svg::render(&run.layout, &run.scenario.title, true)),
+        Export::Mermaid => (format!("lockstep-{id}.mmd"), "text/plain", mermaid::render(&run.words())),
+        Export::Json => (format!("{id}.json"), "application/json", run.source.as_deref()?.to_string()),
+    };
+    Some(Effect::Download { name, mime, text })
+}
+
+/// What the page says once the browser copied (or could not copy) text.
+fn copied(what: &Copied, ok: bool) -> String {
+    match (what, ok) {
+        (Copied::Embed(code), true) => format!("The embed code is copied: paste it into a slide, a course page or a post. {code}"),
+        (Copied::Embed(code), false) => format!("Copy this into a slide, a course page or a post: {code}"),
+        (Copied::Link, true) => "The link to this edited scenario is copied: it opens the same diagram at the same step.".into(),
+        (Copied::Link, false) => "The link could not be copied here; copy it from the address bar.".into(),
+    }
+}

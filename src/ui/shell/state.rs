@@ -1,0 +1,164 @@
+//! Everything on screen that changes, and what can be read off it: the URL hash, the prediction
+//! asked, the entry the lesson list marks. Changed only by [`super::reduce`].
+
+use super::edited::Editing;
+use super::run::RunRef;
+use super::settings::Settings;
+use crate::diagram::layout::Room;
+use crate::present::Prediction;
+use crate::scenario::compare::Cell;
+use crate::scenario::lessons::{self, Entry};
+use crate::search::wire::Report;
+use crate::ui::drill::Drill;
+use crate::ui::panels::Ask;
+use crate::ui::player::Player;
+use crate::ui::route::{self, Route, Target};
+use std::rc::Rc;
+
+/// The diagram's zoom levels: 1 fits the width with text at least 14 px.
+pub const ZOOMS: [f64; 7] = [0.5, 0.63, 0.8, 1.0, 1.25, 1.6, 2.0];
+/// The zoom that fits the width.
+pub const FIT: usize = 3;
+
+/// Which of the two pages the app is: the player, or the editor's page (`edit/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Page {
+    Player,
+    Editor,
+}
+
+/// What the page tells the app: which page it is, how wide the diagram may be, and what the
+/// browser keeps between visits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Env {
+    pub page: Page,
+    pub room: Room,
+    pub settings: Settings,
+}
+
+/// The failure search: its latest report, and whether its worker still runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub report: Report,
+    pub running: bool,
+}
+
+/// Everything on screen that changes.
+#[derive(Clone)]
+pub struct AppState {
+    pub env: Env,
+    /// The run on screen; `None` only until the first lesson's file has arrived.
+    pub run: Option<RunRef>,
+    pub player: Player,
+    /// The comparison table, when it is on screen in place of the run.
+    pub table: Option<Rc<Vec<Vec<Cell>>>>,
+    /// A message about something the user asked for that could not be done as asked.
+    pub notice: Option<String>,
+    /// A lesson whose file is on its way, and the step to open it at.
+    pub pending: Option<(&'static Entry, u64)>,
+    /// The scenario being edited, when the run on screen is an edited one.
+    pub editing: Option<Rc<Editing>>,
+    /// The predictions answered in this run: the event asked about and the choice made.
+    pub answers: Rc<Vec<(usize, usize)>>,
+    /// The diagram's zoom, an index into [`ZOOMS`].
+    pub zoom: usize,
+    /// The interview drill, while one is on.
+    pub drill: Option<Drill>,
+    pub finding: Option<Finding>,
+}
+
+/// The first lesson, shown when nothing else can be.
+pub fn first_lesson() -> Target {
+    Target::Lesson(lessons::index()[0].id.to_string())
+}
+
+impl AppState {
+    /// Nothing on screen yet.
+    pub fn empty(env: Env) -> AppState {
+        AppState {
+            env,
+            run: None,
+            player: Player::new(0),
+            table: None,
+            notice: None,
+            pending: None,
+            editing: None,
+            answers: Rc::default(),
+            zoom: FIT,
+            drill: None,
+            finding: None,
+        }
+    }
+
+    /// Returns the URL hash for what is on screen, or on its way.
+    pub fn hash(&self) -> String {
+        let (target, step) = match (&self.pending, &self.run) {
+            _ if self.table.is_some() => (Target::Table, 0),
+            (Some((entry, step)), _) => (Target::Lesson(entry.id.to_string()), *step),
+            // A scenario too big for a link keeps the link of the run it was edited from, or
+            // none when it came from a file or a blank.
+            (None, Some(run)) => match (&run.target, &self.editing) {
+                (Target::Edited(link), Some(editing)) if link.is_empty() => match &editing.original().target {
+                    Target::Edited(_) => return String::new(),
+                    target => (target.clone(), 0),
+                },
+                (target, _) => (target.clone(), self.player.step as u64),
+            },
+            (None, None) => return String::new(),
+        };
+        route::format(&Route { target, step })
+    }
+
+    /// Says whether the run on screen is a cell of the comparison.
+    pub fn is_cell(&self) -> bool {
+        self.run.as_ref().is_some_and(|r| matches!(r.target, Target::Compare { .. }))
+    }
+
+    /// Returns what the lesson list marks as on screen: a cell belongs to the table's entry, an
+    /// edited run to the one it was edited from.
+    pub fn current(&self) -> Target {
+        match (&self.pending, &self.run) {
+            _ if self.table.is_some() || self.is_cell() => Target::Table,
+            (Some((entry, _)), _) => Target::Lesson(entry.id.to_string()),
+            (None, Some(_)) if self.editing.is_some() => self.editing.as_ref().map_or_else(first_lesson, |e| e.original().target.clone()),
+            (None, Some(run)) => run.target.clone(),
+            (None, None) => first_lesson(),
+        }
+    }
+
+    /// Says whether predictions are asked: they are on, or a drill is; and the run is not an edited one.
+    pub fn asking(&self) -> bool {
+        self.editing.is_none() && (self.drill.is_some() || self.env.settings.predicting)
+    }
+
+    /// Returns the prediction asked now, if any: predictions are asked, and the next event is an
+    /// outcome not yet predicted.
+    pub fn question(&self) -> Option<&Prediction> {
+        let run = self.run.as_ref().filter(|_| self.asking())?;
+        run.predictions.iter().find(|p| p.event == self.player.step && !self.answers.iter().any(|a| a.0 == p.event))
+    }
+
+    /// What the narration asks or tells about a prediction at the cursor.
+    pub fn ask(&self) -> Ask<'_> {
+        if let Some(p) = self.question() {
+            return Ask::Question(p);
+        }
+        let Some(run) = self.run.as_ref().filter(|r| self.editing.is_none() && !r.predictions.is_empty()) else { return Ask::Nothing };
+        // In a drill predictions are always asked, so there is nothing to switch.
+        let Some(c) = self.player.cursor() else {
+            return if self.drill.is_some() { Ask::Nothing } else { Ask::Offer(self.env.settings.predicting) };
+        };
+        match (run.predictions.iter().find(|p| p.event == c), self.answers.iter().find(|a| a.0 == c)) {
+            (Some(prediction), Some(&(_, chosen))) => Ask::Answered { prediction, chosen, score: self.env.settings.score },
+            _ => Ask::Nothing,
+        }
+    }
+
+    /// Returns the simulated time at the cursor.
+    pub fn now_ms(&self) -> u64 {
+        match (&self.run, self.player.cursor()) {
+            (Some(run), Some(c)) => run.trace.events[c].at_ms,
+            _ => 0,
+        }
+    }
+}

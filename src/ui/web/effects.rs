@@ -1,0 +1,54 @@
+//! Runs the reducer's effects in the browser: the app's only side effects. What a browser answers
+//! (a fetched file, a search's report, whether a copy worked) comes back as an action.
+
+use super::browser;
+use super::search_worker::SearchWorker;
+use crate::search::wire::Report;
+use crate::ui::shell::{Action, Copied, Effect};
+use std::cell::RefCell;
+use yew::Callback;
+
+/// What the effects keep between them: the failure search's worker while it runs.
+#[derive(Default)]
+pub struct Running {
+    search: RefCell<Option<SearchWorker>>,
+}
+
+impl PartialEq for Running {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self, other)
+    }
+}
+
+/// Runs one effect; `dispatch` takes the actions the browser's answers become.
+pub fn run(effect: Effect, dispatch: &Callback<Action>, running: &Running) {
+    match effect {
+        Effect::Fetch(id) => {
+            let dispatch = dispatch.clone();
+            browser::fetch_text(&format!("lessons/{id}.json"), move |file| dispatch.emit(Action::Fetched(id, file)));
+        }
+        Effect::StartSearch(request) => {
+            let reports = dispatch.reform(Action::Report);
+            match SearchWorker::start(&request, cfg!(feature = "editor"), reports) {
+                Ok(worker) => *running.search.borrow_mut() = Some(worker),
+                Err(message) => dispatch.emit(Action::Report(Report::Failed { message })),
+            }
+        }
+        // Dropping the worker ends it.
+        Effect::StopSearch => drop(running.search.borrow_mut().take()),
+        Effect::Keep(settings) => browser::keep(settings),
+        Effect::Menu(open) => browser::menu(open),
+        Effect::Theme => browser::toggle_theme(),
+        Effect::Present => browser::toggle_present(),
+        Effect::Focus(selector) => browser::focus_on(selector),
+        Effect::CopyEmbed { title } => {
+            let code = browser::embed_code(&title);
+            let ok = browser::copy(&code);
+            dispatch.emit(Action::Copied(Copied::Embed(code), ok));
+        }
+        Effect::CopyLink => dispatch.emit(Action::Copied(Copied::Link, browser::copy(&browser::address()))),
+        Effect::OpenFull => browser::open_tab(&browser::full_page()),
+        Effect::OpenEditor => browser::open_editor(),
+        Effect::Download { name, mime, text } => browser::download(&name, mime, &text),
+    }
+}
