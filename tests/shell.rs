@@ -1,0 +1,178 @@
+//! The app's reducer, natively: what each kind of action does to the state, and which effects it
+//! asks the browser for. Buttons and keys go through the one command table.
+
+use lockstep::diagram::layout::Room;
+use lockstep::search::wire::Report;
+use lockstep::ui::player::Playback;
+use lockstep::ui::route::Target;
+use lockstep::ui::shell::action::EditAction;
+use lockstep::ui::shell::{command, reduce, Action, AppState, Copied, Effect, Env, Export, Page, Settings};
+
+fn env(page: Page) -> Env {
+    Env { page, room: Room::Fit(900.0), settings: Settings { predicting: false, ..Settings::FIRST_VISIT } }
+}
+
+/// The state after `actions` from a page that opened `hash`, and every effect asked for.
+fn after(page: Page, hash: &str, actions: impl IntoIterator<Item = Action>) -> (AppState, Vec<Effect>) {
+    let mut state = AppState::empty(env(page));
+    let mut effects = Vec::new();
+    for action in std::iter::once(Action::Hash(hash.into())).chain(actions) {
+        let (next, asked) = reduce(&state, action);
+        state = next.unwrap_or(state);
+        effects.extend(asked);
+    }
+    (state, effects)
+}
+
+#[test]
+fn a_link_opens_its_lesson_at_its_step_and_the_hash_follows_the_player() {
+    let (s, effects) = after(Page::Player, "#/lease-race-fenced/5", []);
+    assert_eq!(s.run.as_ref().map(|r| r.scenario.id.as_str()), Some("lease-race-fenced"));
+    assert_eq!((s.player.step, s.hash()), (5, "#/lease-race-fenced/5".to_string()));
+    assert!(effects.is_empty(), "an embedded lesson needs no fetch: {effects:?}");
+    let (s, _) = after(Page::Player, "#/lease-race-fenced/5", [command::pressed("ArrowRight").unwrap()]);
+    assert_eq!(s.hash(), "#/lease-race-fenced/6");
+    let (same, _) = reduce(&s, Action::Hash(s.hash()));
+    assert!(same.is_none(), "the page's own hash changes nothing");
+}
+
+#[test]
+fn a_bad_link_shows_the_first_lesson_with_a_notice() {
+    let (s, _) = after(Page::Player, "#/no-such-lesson/0", []);
+    assert_eq!(s.current(), lockstep::ui::shell::state::first_lesson());
+    assert!(s.notice.as_deref().is_some_and(|n| n.contains("no-such-lesson")), "{:?}", s.notice);
+    let (s, _) = after(Page::Player, "#/lease-race-fenced/0", [Action::Dismiss]);
+    assert_eq!(s.notice, None);
+}
+
+#[test]
+fn a_prediction_stops_playback_before_the_outcome_and_an_answer_is_scored_and_kept() {
+    let mut state = AppState::empty(Env { settings: Settings::FIRST_VISIT, ..env(Page::Player) });
+    state = reduce(&state, Action::Hash("#/lease-race-fenced/0".into())).0.unwrap();
+    let run = state.run.clone().unwrap();
+    let asked = run.predictions.first().expect("the lesson asks a prediction").clone();
+    state = reduce(&state, command::clicked("to-end").unwrap()).0.unwrap();
+    assert_eq!(state.player.step, asked.event, "End stops before the first write to predict");
+    assert!(state.question().is_some());
+    let (next, effects) = reduce(&state, command::pressed(if asked.answer == 0 { "1" } else { "2" }).unwrap());
+    let next = next.unwrap();
+    assert_eq!(next.player.step, asked.event + 1, "the outcome is shown");
+    assert_eq!(next.env.settings.score, (1, 1));
+    assert_eq!(effects, vec![Effect::Keep(next.env.settings)]);
+}
+
+#[test]
+fn the_search_starts_and_ends_its_worker_through_effects() {
+    let (s, effects) = after(Page::Player, "#/lease-race-unfenced/0", [Action::Find]);
+    assert!(matches!(effects.as_slice(), [Effect::StopSearch, Effect::StartSearch(request)] if request.contains("lease-race-unfenced")));
+    assert!(s.finding.as_ref().is_some_and(|f| f.running));
+    let report = Report::Nothing { searched: "everything".into() };
+    let (done, effects) = reduce(&s, Action::Report(report.clone()));
+    let done = done.unwrap();
+    assert_eq!(effects, vec![Effect::StopSearch], "a finished search's worker is ended");
+    assert_eq!(done.finding.as_ref().map(|f| (&f.report, f.running)), Some((&report, false)));
+    let (closed, effects) = reduce(&done, Action::FindClose);
+    assert!(closed.unwrap().finding.is_none() && effects == vec![Effect::StopSearch]);
+}
+
+#[test]
+fn the_page_s_switches_and_exports_are_effects_and_leave_the_state() {
+    let (s, _) = after(Page::Player, "#/lease-race-fenced/3", []);
+    for (name, effect) in [("theme", Effect::Theme), ("present", Effect::Present), ("menu", Effect::Menu(None))] {
+        let (state, effects) = reduce(&s, command::clicked(name).unwrap());
+        assert!(state.is_none(), "{name} changes nothing on screen");
+        assert_eq!(effects, vec![effect]);
+    }
+    let (_, effects) = reduce(&s, Action::Export(Export::Svg));
+    match effects.as_slice() {
+        [Effect::Download { name, mime, text }] => {
+            assert_eq!((name.as_str(), *mime), ("lockstep-lease-race-fenced.svg", "image/svg+xml"));
+            assert!(text.starts_with("<svg"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let (_, effects) = reduce(&s, command::clicked("embed").unwrap());
+    assert_eq!(effects, vec![Effect::CopyEmbed { title: s.run.as_ref().unwrap().scenario.title.clone() }]);
+    let (copied, _) = reduce(&s, Action::Copied(Copied::Embed("<iframe>".into()), true));
+    assert!(copied.unwrap().notice.unwrap().starts_with("The embed code is copied"));
+}
+
+#[test]
+fn the_table_and_its_cells_open_and_a_link_in_the_menu_closes_it() {
+    let (s, _) = after(Page::Player, "#/lease-race-fenced/0", []);
+    let (table, effects) = reduce(&s, Action::Open(Target::Table, 0));
+    let table = table.unwrap();
+    assert!(table.table.is_some() && effects.first() == Some(&Effect::Menu(Some(false))));
+    let (hidden, _) = reduce(&table, command::pressed("ArrowRight").unwrap());
+    assert!(hidden.is_none(), "keys do not drive a run hidden behind the table");
+    let cell = Target::Compare { schedule: "clock_jump".into(), design: "redlock".into() };
+    let (cell, _) = reduce(&table, Action::Open(cell, 0));
+    let cell = cell.unwrap();
+    assert!(cell.is_cell() && cell.table.is_none());
+    assert_eq!(cell.current(), Target::Table, "a cell belongs to the table's entry");
+}
+
+#[test]
+fn a_narrower_box_lays_the_run_out_again() {
+    let (s, _) = after(Page::Player, "#/redlock-happy/0", []);
+    let (narrow, _) = reduce(&s, Action::Refit(Room::Fit(600.0)));
+    let narrow = narrow.unwrap();
+    let (wide, narrowed) = (s.run.unwrap(), narrow.run.unwrap());
+    assert!(narrowed.layout.width < wide.layout.width, "{} < {}", narrowed.layout.width, wide.layout.width);
+    assert_eq!(narrow.env.room, Room::Fit(600.0));
+}
+
+#[test]
+fn what_if_opens_the_editor_s_page_from_the_player_and_edits_there() {
+    let (s, _) = after(Page::Player, "#/lease-race-fenced/4", []);
+    assert_eq!(reduce(&s, command::clicked("edit").unwrap()).1, vec![Effect::OpenEditor]);
+    let (edited, effects) = after(Page::Player, "#/edit/1.abc/0", []);
+    assert_eq!(effects, vec![Effect::OpenEditor], "an edited scenario's link goes to the editor's page");
+    assert!(edited.editing.is_none());
+    // On the editor's page a lesson opens for editing.
+    let (s, _) = after(Page::Editor, "#/lease-race-fenced/4", []);
+    assert!(s.editing.is_some(), "the editor's page edits the lesson it opens");
+    let faults = s.run.as_ref().unwrap().scenario.faults.len();
+    let at_ms = s.now_ms();
+    let (added, _) = reduce(&s, command::clicked("add-fault:crash").unwrap());
+    let added = added.unwrap();
+    assert_eq!(added.run.as_ref().unwrap().scenario.faults.len(), faults + 1);
+    assert_eq!(added.now_ms(), at_ms, "the cursor stays at the same simulated time");
+    assert!(added.hash().starts_with("#/edit/1."), "the edited scenario is in the link");
+    let (undone, _) = reduce(&added, command::clicked("undo").unwrap());
+    assert_eq!(undone.unwrap().run.unwrap().scenario.faults.len(), faults);
+    let field = EditAction::Field { path: "faults[0].for_ms".into(), kind: "number".into(), text: "-5".into() };
+    let (refused, _) = reduce(&added, Action::Edit(field));
+    let refused = refused.unwrap();
+    let problem = refused.editing.as_ref().and_then(|e| e.problem.as_ref()).map(ToString::to_string);
+    assert_eq!(problem.as_deref(), Some("faults[0].for_ms: must be ≥ 0"), "the edit is refused by its field path");
+}
+
+#[test]
+fn the_drill_opens_its_lessons_and_keeps_the_best_score() {
+    let (s, effects) = after(Page::Player, "#/lease-race-fenced/0", [command::clicked("drill-start").unwrap()]);
+    assert!(s.drill.is_some() && effects.contains(&Effect::Menu(Some(false))));
+    assert!(s.asking(), "a drill asks predictions even when they are off");
+    let mut state = s;
+    let mut kept = None;
+    for _ in 0..200 {
+        let (next, effects) = reduce(&state, command::clicked("drill-next").unwrap());
+        state = next.unwrap_or(state);
+        kept = kept.or(effects.into_iter().find(|e| matches!(e, Effect::Keep(_))));
+        if state.drill.is_some_and(|d| d.lesson_id().is_none()) {
+            break;
+        }
+    }
+    assert!(state.drill.is_some_and(|d| d.lesson_id().is_none()), "the drill comes to its end");
+    assert!(matches!(kept, Some(Effect::Keep(_))), "its score is kept");
+    let (left, _) = reduce(&state, Action::DrillLeave);
+    assert!(left.unwrap().drill.is_none());
+}
+
+#[test]
+fn playback_moves_by_the_timer_and_stops_at_the_end() {
+    let (s, _) = after(Page::Player, "#/lease-race-fenced/0", [Action::Play(Playback::TogglePlay)]);
+    assert!(s.player.playing);
+    let (s, _) = after(Page::Player, "#/lease-race-fenced/0", [Action::Play(Playback::TogglePlay), Action::Play(Playback::Tick)]);
+    assert_eq!(s.player.step, 1);
+}
