@@ -14,8 +14,9 @@ mod schedule;
 mod servers;
 mod zookeeper_service;
 
+use lockstep::design::Values;
 use lockstep::scenario::lessons;
-use serde_json::Value;
+use replay::{Ears, Service};
 
 /// One lesson's result.
 struct Row {
@@ -33,19 +34,79 @@ enum Verdict {
     Reasoned(String),
 }
 
+/// What a system's server is started with: the lesson's lock-service nodes and clients by key,
+/// the design's parameter values, and what the clients hear.
+struct Setup<'a> {
+    services: &'a [String],
+    clients: &'a [String],
+    values: &'a Values,
+    ears: &'a Ears,
+}
+
+/// A started service, and by how much the lesson's times are stretched on it.
+type Started = Result<(Box<dyn Service>, u64), String>;
+
+/// A real system the suite replays a design's lessons on.
+struct System {
+    /// The design's tag.
+    design: &'static str,
+    name: &'static str,
+    /// Starts its server(s).
+    start: fn(&Setup) -> Started,
+    /// Whether its client library sends heartbeats of its own, whose answers are not the lesson's.
+    heartbeats: bool,
+}
+
+/// The systems, by design. A design's parameters are read from its own declarations.
+const SYSTEMS: &[System] = &[
+    System { design: "redis", name: "Redis", start: redis, heartbeats: false },
+    System { design: "redlock", name: "Redlock (5 Redis)", start: redlock, heartbeats: false },
+    System { design: "postgres", name: "PostgreSQL", start: postgres, heartbeats: false },
+    System { design: "etcd", name: "etcd", start: etcd, heartbeats: false },
+    System { design: "zookeeper", name: "ZooKeeper", start: zookeeper, heartbeats: true },
+];
+
+fn redis(s: &Setup) -> Started {
+    let with_set = s.values.flag("incr_token") && !s.values.flag("incr_separate");
+    let lag = (s.services.len() == 2).then(|| s.values.number("replication_lag_ms"));
+    Ok((Box::new(redis_service::Redis::start(s.services, with_set, lag)?), 1))
+}
+
+/// Redlock's masters are independent Redis servers, with no token, replica or lag.
+fn redlock(s: &Setup) -> Started {
+    Ok((Box::new(redis_service::Redis::start(s.services, false, None)?), 1))
+}
+
+fn postgres(s: &Setup) -> Started {
+    let setup = postgres_service::Setup {
+        idle_session_timeout_ms: s.values.optional("idle_session_timeout_ms"),
+        transaction_level: s.values.flag("transaction_level"),
+    };
+    Ok((Box::new(postgres_service::Postgres::start(s.clients, setup, s.ears)?), 1))
+}
+
+fn etcd(s: &Setup) -> Started {
+    Ok((Box::new(etcd_service::Etcd::start(s.values.number("ttl_ms"))?), etcd_service::SCALE))
+}
+
+fn zookeeper(s: &Setup) -> Started {
+    let (tick_ms, session_ms) = (s.values.number("tick_time_ms"), s.values.number("session_timeout_ms"));
+    let herd = s.values.choice("watch") == "lock_node";
+    Ok((Box::new(zookeeper_service::Zookeeper::start(s.clients, tick_ms, session_ms, herd, s.ears)?), zookeeper_service::SCALE))
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let markdown = args.iter().any(|a| a == "--markdown");
     let wanted: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let mut rows = Vec::new();
     for lesson in lessons::all() {
-        let doc: Value = serde_json::from_str(lesson.source).unwrap_or(Value::Null);
-        let Some(system) = system(doc["lock"]["design"].as_str().unwrap_or("")) else { continue };
+        let Some(system) = SYSTEMS.iter().find(|s| s.design == lesson.scenario.lock.kind.tag()) else { continue };
         if !wanted.is_empty() && !wanted.iter().any(|w| *w == lesson.id()) {
             continue;
         }
-        eprintln!("replaying {} on {system}…", lesson.id());
-        rows.push(replay(&lesson, &doc, system));
+        eprintln!("replaying {} on {}…", lesson.id(), system.name);
+        rows.push(replay(&lesson, system));
         print_row(rows.last().expect("just pushed"), markdown, rows.len() == 1);
     }
     let bad = rows.iter().filter(|r| matches!(r.verdict, Verdict::Differs(_) | Verdict::Failed(_))).count();
@@ -58,21 +119,10 @@ fn main() {
     std::process::exit(i32::from(bad > 0));
 }
 
-/// The real system a design runs on, if the suite replays it.
-fn system(design: &str) -> Option<&'static str> {
-    match design {
-        "redis" => Some("Redis"),
-        "redlock" => Some("Redlock (5 Redis)"),
-        "postgres" => Some("PostgreSQL"),
-        "etcd" => Some("etcd"),
-        "zookeeper" => Some("ZooKeeper"),
-        _ => None,
-    }
-}
-
 /// Runs one lesson in the model and on the real server.
-fn replay(lesson: &lessons::Lesson, doc: &Value, system: &'static str) -> Row {
-    let mut row = Row { lesson: lesson.id().to_string(), system, model: String::new(), server: String::new(), verdict: Verdict::Match };
+fn replay(lesson: &lessons::Lesson, system: &System) -> Row {
+    let mut row =
+        Row { lesson: lesson.id().to_string(), system: system.name, model: String::new(), server: String::new(), verdict: Verdict::Match };
     let trace = match lockstep::engine::run(&lesson.spec) {
         Ok(t) => t,
         Err(e) => {
@@ -81,8 +131,7 @@ fn replay(lesson: &lessons::Lesson, doc: &Value, system: &'static str) -> Row {
         }
     };
     let mut schedule = schedule::of(&trace);
-    if doc["lock"]["design"] == "zookeeper" {
-        // The client library sends its own heartbeats; their answers are not the lesson's.
+    if system.heartbeats {
         for replies in schedule.heard.values_mut() {
             replies.retain(|r| r["op"] != "pong");
         }
@@ -94,35 +143,10 @@ fn replay(lesson: &lessons::Lesson, doc: &Value, system: &'static str) -> Row {
     }
     let services: Vec<String> =
         trace.participants.iter().filter(|p| p.role == lockstep::engine::NodeKind::LockService).map(|p| p.key.clone()).collect();
-    let lock = &doc["lock"];
-    let ears = replay::Ears::new(schedule.heard.keys());
+    let ears = Ears::new(schedule.heard.keys());
     let clients: Vec<String> = schedule.heard.keys().cloned().collect();
-    let started: Result<(Box<dyn replay::Service>, u64), String> = match lock["design"].as_str().unwrap_or("") {
-        "redis" | "redlock" => {
-            let with_set = lock["incr_token"].as_bool() == Some(true) && lock["incr_separate"].as_bool() != Some(true);
-            let lag = (services.len() == 2).then(|| lock["replication_lag_ms"].as_u64().unwrap_or(0));
-            redis_service::Redis::start(&services, with_set, lag).map(|s| (Box::new(s) as Box<dyn replay::Service>, 1))
-        }
-        "postgres" => {
-            let setup = postgres_service::Setup {
-                idle_session_timeout_ms: lock["idle_session_timeout_ms"].as_u64(),
-                transaction_level: lock["transaction_level"].as_bool() == Some(true),
-            };
-            postgres_service::Postgres::start(&clients, setup, &ears).map(|s| (Box::new(s) as Box<dyn replay::Service>, 1))
-        }
-        "etcd" => etcd_service::Etcd::start(lock["ttl_ms"].as_u64().unwrap_or(1000))
-            .map(|s| (Box::new(s) as Box<dyn replay::Service>, etcd_service::SCALE)),
-        "zookeeper" => zookeeper_service::Zookeeper::start(
-            &clients,
-            lock["tick_time_ms"].as_u64().unwrap_or(100),
-            lock["session_timeout_ms"].as_u64().unwrap_or(1000),
-            lock["watch"].as_str() == Some("lock_node"),
-            &ears,
-        )
-        .map(|s| (Box::new(s) as Box<dyn replay::Service>, zookeeper_service::SCALE)),
-        other => Err(format!("no replay for {other} yet")),
-    };
-    let heard = started.and_then(|(mut service, scale)| replay::run(&schedule, service.as_mut(), scale, &ears));
+    let setup = Setup { services: &services, clients: &clients, values: &lesson.scenario.lock.values, ears: &ears };
+    let heard = (system.start)(&setup).and_then(|(mut service, scale)| replay::run(&schedule, service.as_mut(), scale, &ears));
     match heard {
         Ok(heard) => {
             row.server = compare::summary(&heard);

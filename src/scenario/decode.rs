@@ -15,10 +15,18 @@ use crate::error::ScenarioError;
 
 type Result<T> = std::result::Result<T, ScenarioError>;
 
-fn err<T>(path: &str, problem: impl Into<String>) -> Result<T> {
-    Err(ScenarioError { path: path.to_string(), problem: problem.into() })
+fn err<T>(path: &str, problem: String) -> Result<T> {
+    Err(problem_at(path, problem))
 }
 
+/// The error for a problem at a field path. (Not inlined: every reader shares it.)
+#[cold]
+#[inline(never)]
+fn problem_at(path: &str, problem: String) -> ScenarioError {
+    ScenarioError { path: path.to_string(), problem }
+}
+
+#[inline(never)]
 fn join(path: &str, field: &str) -> String {
     if path.is_empty() {
         field.to_string()
@@ -32,7 +40,14 @@ fn one_of(names: &[&str]) -> String {
 }
 
 fn invalid<T>(path: &str, v: &Value, expected: &str) -> Result<T> {
-    err(path, format!("invalid type: {}, expected {expected}", v.in_error()))
+    Err(invalid_type(path, v, expected))
+}
+
+/// The error for a value of the wrong type. (Not inlined: every reader shares it.)
+#[cold]
+#[inline(never)]
+fn invalid_type(path: &str, v: &Value, expected: &str) -> ScenarioError {
+    ScenarioError::new(path, format!("invalid type: {}, expected {expected}", v.in_error()))
 }
 
 /// A type read from JSON at a field path.
@@ -149,12 +164,18 @@ impl<'a> Obj<'a> {
     fn req<T: FromJson>(&self, name: &str) -> Result<T> {
         match self.get(name) {
             Some(v) => T::from_json(v, &join(self.path, name)),
-            None => err(self.path, format!("missing field `{name}`")),
+            None => Err(self.missing(name)),
         }
     }
 
     fn opt<T: FromJson>(&self, name: &str) -> Result<Option<T>> {
         self.get(name).map(|v| T::from_json(v, &join(self.path, name))).transpose()
+    }
+
+    /// The error for a required field left out. (Not inlined: every field's reader shares it.)
+    #[inline(never)]
+    fn missing(&self, name: &str) -> ScenarioError {
+        ScenarioError::new(self.path, format!("missing field `{name}`"))
     }
 
     fn or<T: FromJson>(&self, name: &str, default: T) -> Result<T> {
@@ -173,7 +194,7 @@ impl<'a> Obj<'a> {
             let value = match (self.get(f.name), f.kind) {
                 (None, _) => match f.start().filter(|_| f.optional) {
                     Some(start) => start,
-                    None => return err(self.path, format!("missing field `{}`", f.name)),
+                    None => return Err(self.missing(f.name)),
                 },
                 (Some(v), FieldKind::Ms { .. }) => FieldValue::Ms(i64::from_json(v, &at)?),
                 (Some(v), FieldKind::Node | FieldKind::From { many: false } | FieldKind::To { many: false }) => {
@@ -283,7 +304,7 @@ impl FromJson for LockChoice {
         let tag_path = join(path, "design");
         let tag: String = match o.get("design") {
             Some(v) => String::from_json(v, &tag_path)?,
-            None => return err(path, "missing field `design`"),
+            None => return err(path, "missing field `design`".into()),
         };
         let kind = design::find(&tag).map_err(|e| ScenarioError::new(&tag_path, e.problem))?;
         let names: Vec<&str> =

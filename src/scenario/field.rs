@@ -89,10 +89,18 @@ impl Field {
         }
     }
 
-    /// Checks a value read from a file against the declared range or length; the error names
-    /// the field at `path`.
+    /// Checks a value against the declared range or length; the error names the field at `path`.
     pub fn check(&self, path: &str, value: FieldValue) -> Result<FieldValue, ScenarioError> {
-        let problem = match (&self.kind, &value) {
+        match self.problem(&value) {
+            Some(problem) => Err(ScenarioError::new(path, problem)),
+            None => Ok(value),
+        }
+    }
+
+    /// Says what is wrong with a value for this field, if anything: out of the declared range, or
+    /// too long.
+    pub fn problem(&self, value: &FieldValue) -> Option<String> {
+        Some(match (&self.kind, value) {
             (FieldKind::Ms { min, max, .. }, FieldValue::Ms(v)) if !(min..=max).contains(&v) => {
                 if *min == -max {
                     format!("must be within ±{max}")
@@ -107,9 +115,8 @@ impl Field {
             (FieldKind::Text { .. }, FieldValue::Text(t)) if t.is_empty() || t.chars().count() > MAX_NAME_CHARS => {
                 format!("must be 1 to {MAX_NAME_CHARS} characters")
             }
-            _ => return Ok(value),
-        };
-        Err(ScenarioError::new(path, problem))
+            _ => return None,
+        })
     }
 }
 

@@ -24,6 +24,14 @@ fn err<T>(path: impl Into<String>, problem: impl Into<String>) -> Result<T, Scen
     Err(ScenarioError::new(path, problem))
 }
 
+/// The error for a problem with field `field` of the object at `path`. (Field paths are written
+/// only for an error, and not inlined: every check shares it.)
+#[cold]
+#[inline(never)]
+fn err_at(path: &str, field: &str, problem: String) -> ScenarioError {
+    ScenarioError::new(if path.is_empty() { field.to_string() } else { format!("{path}.{field}") }, problem)
+}
+
 /// Reads scenario JSON, naming the path of any field that does not fit the format.
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     decode::scenario(&json::parse(text)?)
@@ -43,19 +51,19 @@ pub fn load(json: &str) -> Result<(Scenario, Spec), ScenarioError> {
     load_doc(&json::parse(json)?)
 }
 
-fn non_negative(path: &str, v: i64) -> Result<u64, ScenarioError> {
+fn non_negative(path: &str, field: &str, v: i64) -> Result<u64, ScenarioError> {
     if v < 0 {
-        return err(path, "must be ≥ 0");
+        return Err(err_at(path, field, "must be ≥ 0".into()));
     }
     if v > MAX_SPAN_MS {
-        return err(path, format!("must be ≤ {MAX_SPAN_MS} (one day)"));
+        return Err(err_at(path, field, format!("must be ≤ {MAX_SPAN_MS} (one day)")));
     }
     Ok(v as u64)
 }
 
-fn within(path: &str, v: u64, lo: u64, hi: u64) -> Result<u64, ScenarioError> {
+fn within(path: &str, field: &str, v: u64, lo: u64, hi: u64) -> Result<u64, ScenarioError> {
     if v < lo || v > hi {
-        return err(path, format!("must be between {lo} and {hi}, got {v}"));
+        return Err(err_at(path, field, format!("must be between {lo} and {hi}, got {v}")));
     }
     Ok(v)
 }
@@ -63,8 +71,9 @@ fn within(path: &str, v: u64, lo: u64, hi: u64) -> Result<u64, ScenarioError> {
 /// Checks a time against the range its kind declares for the field `name` (a fault or step
 /// made by the program rather than read from a file has not been checked yet).
 fn within_declared(path: &str, fields: &[Field], name: &str, ms: i64) -> Result<u64, ScenarioError> {
-    match fields.iter().find(|f| f.name == name) {
-        Some(f) => f.check(&format!("{path}.{name}"), FieldValue::Ms(ms)).map(|_| ms.unsigned_abs()),
+    let problem = fields.iter().find(|f| f.name == name).and_then(|f| f.problem(&FieldValue::Ms(ms)));
+    match problem {
+        Some(problem) => Err(err_at(path, name, problem)),
         None => Ok(ms.unsigned_abs()),
     }
 }
@@ -73,20 +82,25 @@ fn within_declared(path: &str, fields: &[Field], name: &str, ms: i64) -> Result<
 struct Ids<'a>(Vec<&'a str>);
 
 impl Ids<'_> {
-    fn get(&self, path: &str, id: &str) -> Result<NodeId, ScenarioError> {
+    /// Resolves the id in field `field` of the object at `path`.
+    fn get(&self, path: &str, field: &str, id: &str) -> Result<NodeId, ScenarioError> {
         match self.0.iter().position(|k| *k == id) {
             Some(i) => Ok(NodeId(i)),
-            None => err(path, format!("no participant has id {} (ids: {})", Quoted(id), self.0.join(", "))),
+            None => Err(err_at(path, field, format!("no participant has id {} (ids: {})", Quoted(id), self.0.join(", ")))),
         }
     }
 
-    fn all(&self, path: &str, ids: &[String]) -> Result<Vec<NodeId>, ScenarioError> {
+    /// Resolves the list of ids in field `field` of the object at `path`.
+    fn all(&self, path: &str, field: &str, ids: &[String]) -> Result<Vec<NodeId>, ScenarioError> {
         if ids.is_empty() {
-            return err(path, "must name at least one participant");
+            return Err(err_at(path, field, "must name at least one participant".into()));
         }
         let mut nodes = Vec::with_capacity(ids.len());
         for (i, id) in ids.iter().enumerate() {
-            nodes.push(self.get(&format!("{path}[{i}]"), id)?);
+            match self.get(path, field, id) {
+                Ok(node) => nodes.push(node),
+                Err(e) => return Err(err_at(path, &format!("{field}[{i}]"), e.problem)),
+            }
         }
         Ok(nodes)
     }
@@ -145,8 +159,8 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
         nodes.push(compile_participant(&format!("participants[{i}]"), p, design)?);
     }
     let limits = spec::Limits {
-        max_events: within("limits.max_events", s.limits.max_events, 1, spec::Limits::MAX_EVENTS as u64)? as usize,
-        max_time_ms: within("limits.max_time_ms", s.limits.max_time_ms, 1, spec::Limits::MAX_TIME_MS)?,
+        max_events: within("limits", "max_events", s.limits.max_events, 1, spec::Limits::MAX_EVENTS as u64)? as usize,
+        max_time_ms: within("limits", "max_time_ms", s.limits.max_time_ms, 1, spec::Limits::MAX_TIME_MS)?,
     };
     let network = compile_network(s, &ids)?;
     if s.faults.len() > MAX_FAULTS {
@@ -182,7 +196,7 @@ fn compile_participant(path: &str, p: &Participant, design: &dyn Design) -> Resu
     }
     let role = match p {
         Participant::Client { start_ms, script, acquire, renew, .. } => {
-            let start_ms = non_negative(&format!("{path}.start_ms"), *start_ms)?;
+            let start_ms = non_negative(path, "start_ms", *start_ms)?;
             if script.is_empty() || script.len() > MAX_STEPS {
                 return err(format!("{path}.script"), format!("must have 1 to {MAX_STEPS} steps, got {}", script.len()));
             }
@@ -207,7 +221,9 @@ fn compile_participant(path: &str, p: &Participant, design: &dyn Design) -> Resu
                         within_declared(&at, steps::CHECK.fields, "margin_ms", *margin_ms as i64)?;
                     }
                     Step::Write { value } => {
-                        steps::WRITE.fields[0].check(&format!("{at}.value"), FieldValue::Text(value.clone()))?;
+                        if let Some(problem) = steps::WRITE.fields[0].problem(&FieldValue::Text(value.clone())) {
+                            return Err(err_at(&at, "value", problem));
+                        }
                     }
                     _ => {}
                 }
@@ -215,12 +231,12 @@ fn compile_participant(path: &str, p: &Participant, design: &dyn Design) -> Resu
             if let (Some(_), Err(why)) = (renew, design.script_renewal()) {
                 return err(format!("{path}.renew"), why);
             }
-            within(&format!("{path}.acquire.max_attempts"), u64::from(acquire.max_attempts), 1, 10_000)?;
-            within(&format!("{path}.acquire.timeout_ms"), acquire.timeout_ms, 1, MAX_SPAN_MS as u64)?;
-            within(&format!("{path}.acquire.retry_ms"), acquire.retry_ms, 0, MAX_SPAN_MS as u64)?;
-            within(&format!("{path}.acquire.jitter_ms"), acquire.jitter_ms, 0, MAX_SPAN_MS as u64)?;
+            within(path, "acquire.max_attempts", u64::from(acquire.max_attempts), 1, 10_000)?;
+            within(path, "acquire.timeout_ms", acquire.timeout_ms, 1, MAX_SPAN_MS as u64)?;
+            within(path, "acquire.retry_ms", acquire.retry_ms, 0, MAX_SPAN_MS as u64)?;
+            within(path, "acquire.jitter_ms", acquire.jitter_ms, 0, MAX_SPAN_MS as u64)?;
             if let Some(r) = renew {
-                within(&format!("{path}.renew.every_ms"), r.every_ms, 1, MAX_SPAN_MS as u64)?;
+                within(path, "renew.every_ms", r.every_ms, 1, MAX_SPAN_MS as u64)?;
             }
             Role::Client(ClientSpec { start_ms, script: script.clone(), acquire: *acquire, renew: *renew })
         }
@@ -236,7 +252,7 @@ fn compile_participant(path: &str, p: &Participant, design: &dyn Design) -> Resu
 }
 
 fn compile_link(path: &str, latency: spec::Latency, loss: Probability) -> Result<LinkSpec, ScenarioError> {
-    within(&format!("{path}.latency_ms.max_ms"), latency.max_ms, 0, 600_000)?;
+    within(path, "latency_ms.max_ms", latency.max_ms, 0, 600_000)?;
     if latency.min_ms > latency.max_ms {
         return err(format!("{path}.latency_ms.min_ms"), "must be ≤ max_ms");
     }
@@ -249,8 +265,8 @@ fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError
     let mut links = Vec::new();
     for (i, l) in net.links.iter().enumerate() {
         let path = format!("network.links[{i}]");
-        let from = ids.get(&format!("{path}.from"), &l.from)?;
-        let to = ids.get(&format!("{path}.to"), &l.to)?;
+        let from = ids.get(&path, "from", &l.from)?;
+        let to = ids.get(&path, "to", &l.to)?;
         let link = compile_link(&path, l.latency_ms.unwrap_or(default.latency), l.loss.unwrap_or(Probability(default.loss)))?;
         links.push((from, to, link));
     }
@@ -258,8 +274,8 @@ fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError
 }
 
 fn compile_fault(path: &str, f: &Fault, ids: &Ids) -> Result<FaultKind, ScenarioError> {
-    let node = |id: &str| ids.get(&format!("{path}.node"), id);
-    let one = |field: &str, id: &str| ids.get(&format!("{path}.{field}"), id);
+    let node = |id: &str| ids.get(path, "node", id);
+    let one = |field: &str, id: &str| ids.get(path, field, id);
     let ms = |field: &str, v: i64| within_declared(path, f.kind().fields, field, v);
     Ok(match f {
         Fault::Pause { node: id, for_ms, .. } => FaultKind::Pause { node: node(id)?, for_ms: ms("for_ms", *for_ms)? },
@@ -271,8 +287,8 @@ fn compile_fault(path: &str, f: &Fault, ids: &Ids) -> Result<FaultKind, Scenario
             FaultKind::ClockJump { node: node(id)?, by_ms: *by_ms }
         }
         Fault::Partition { from, to, two_way, for_ms, .. } => FaultKind::Partition {
-            from: ids.all(&format!("{path}.from"), from)?,
-            to: ids.all(&format!("{path}.to"), to)?,
+            from: ids.all(path, "from", from)?,
+            to: ids.all(path, "to", to)?,
             two_way: *two_way,
             for_ms: ms("for_ms", *for_ms)?,
         },

@@ -7,6 +7,8 @@
 use crate::error::{quote, ScenarioError};
 use crate::present::number::group_u;
 
+/// How an edited scenario's link starts.
+pub const EDITED: &str = "#/edit/";
 /// The attribute of a button that opens another lesson or cell: it holds that target's link,
 /// and one handler on the page follows whichever is pressed.
 pub const ROUTE_ATTRIBUTE: &str = "data-route";
@@ -91,7 +93,7 @@ pub fn format(route: &Route) -> String {
         Target::Stress(n) => format!("#/stress/{n}/{}", route.step),
         Target::Table => "#/compare".into(),
         Target::Compare { schedule, design } => format!("#/compare/{schedule}/{design}/{}", route.step),
-        Target::Edited(link) => format!("#/edit/{link}/{}", route.step),
+        Target::Edited(link) => format!("{EDITED}{link}/{}", route.step),
     }
 }
 
@@ -108,7 +110,7 @@ pub fn is_new_page(from: &str, to: &str) -> bool {
             _ => h,
         }
     }
-    !from.is_empty() && !to.starts_with("#/edit/") && place(from) != place(to)
+    !from.is_empty() && !to.starts_with(EDITED) && place(from) != place(to)
 }
 
 #[cfg(test)]

@@ -5,7 +5,6 @@
 
 use super::action::EditAction;
 use super::edited::Editing;
-use super::effect::Effect;
 use super::run::{editable, RunRef};
 use super::state::AppState;
 use crate::edit::handles::{snap_step, Axis, Gesture};
@@ -28,8 +27,7 @@ impl AppState {
     }
 
     /// Applies a change to the scenario being edited.
-    pub fn edit(&self, action: EditAction) -> (AppState, Vec<Effect>) {
-        let same = || (self.clone(), Vec::new());
+    pub fn edit(&self, action: EditAction) -> AppState {
         // A file or a blank scenario starts editing afresh.
         let fresh = match &action {
             EditAction::Open(file) => {
@@ -40,18 +38,15 @@ impl AppState {
         };
         if let Some(fresh) = fresh {
             return match fresh {
-                Ok((editing, shown)) => {
-                    (AppState { editing: Some(Rc::new(editing)), notice: None, ..self.show_only(shown, 0) }, Vec::new())
-                }
-                Err(e) => (AppState { notice: Some(format!("That is not a scenario Lockstep can run: {e}.")), ..self.clone() }, Vec::new()),
+                Ok((editing, shown)) => AppState { editing: Some(Rc::new(editing)), notice: None, ..self.show_only(shown, 0) },
+                Err(e) => AppState { notice: Some(format!("That is not a scenario Lockstep can run: {e}.")), ..self.clone() },
             };
         }
-        let (Some(run), Some(editing)) = (&self.run, &self.editing) else { return same() };
+        let (Some(run), Some(editing)) = (&self.run, &self.editing) else { return self.clone() };
         // Only keys on a fault's handle keep the focus there; any other change lets it go.
         let editing = &Editing { keys: editing.keys && matches!(action, EditAction::Gesture(_)), ..(**editing).clone() };
-        let state = match action {
-            EditAction::Open(_) => return same(),
-            EditAction::CopyLink => return (self.clone(), vec![Effect::CopyLink]),
+        match action {
+            EditAction::Open(_) | EditAction::CopyLink => self.clone(),
             EditAction::Apply(edit) => self.edited(editing.apply(&edit)),
             EditAction::Field { path, kind, text } => match kind.as_str() {
                 "design" => self.edited(editing.switch_design(run, &text)),
@@ -79,8 +74,7 @@ impl AppState {
                 h.reset();
                 true
             })),
-        };
-        (state, Vec::new())
+        }
     }
 
     /// Shows what an edit made: the new run at the same simulated time as the cursor, or, if the

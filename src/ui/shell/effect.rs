@@ -8,7 +8,8 @@ use crate::ui::shell::settings::Settings;
 pub enum Effect {
     /// Fetches the file of the lesson with this id; it arrives as [`super::Action::Fetched`].
     Fetch(&'static str),
-    /// Starts the failure search with this request; its reports arrive as [`super::Action::Report`].
+    /// Starts the failure search with this request, ending one that runs; its reports arrive as
+    /// [`super::Action::Report`].
     StartSearch(String),
     /// Ends the failure search's worker.
     StopSearch,

@@ -2,9 +2,8 @@
 //! the table, an edited scenario; following the address's hash; and the drill's next lesson.
 
 use super::edited::Editing;
-use super::effect::Effect;
 use super::run::{fetched, load, Load, RunRef};
-use super::state::{first_lesson, AppState, Page, FIT};
+use super::state::{first_lesson, AppState, FIT};
 use crate::scenario::compare;
 use crate::scenario::lessons;
 use crate::ui::drill::Drill;
@@ -13,33 +12,23 @@ use crate::ui::route::{self, Route, Target};
 use std::rc::Rc;
 
 impl AppState {
-    /// Opens a target at a step, over what is on screen until a lesson's file arrives (the file
-    /// is fetched).
-    pub fn open(&self, target: Target, step: u64) -> (AppState, Vec<Effect>) {
+    /// Opens a target at a step, over what is on screen until a lesson's file arrives.
+    pub fn open(&self, target: Target, step: u64) -> AppState {
         if target == Target::Table {
-            let (shown, effects) = self.open(first_lesson(), 0);
-            return (AppState { notice: None, ..shown }.with_table(), effects);
+            return AppState { notice: None, ..self.open(first_lesson(), 0) }.with_table();
         }
         if let Target::Edited(link) = &target {
             return match Editing::from_link(link, self.env.room) {
-                Ok((editing, run)) => (AppState { editing: Some(Rc::new(editing)), ..self.show_only(run, step) }, Vec::new()),
-                Err(e) => {
-                    let (shown, effects) = self.open(first_lesson(), 0);
-                    (AppState { notice: Some(format!("Could not open the edited scenario: {e}.")), ..shown }, effects)
-                }
+                Ok((editing, run)) => AppState { editing: Some(Rc::new(editing)), ..self.show_only(run, step) },
+                Err(e) => AppState { notice: Some(format!("Could not open the edited scenario: {e}.")), ..self.open(first_lesson(), 0) },
             };
         }
         match load(&target, self.env.room) {
-            Ok(Load::Ready(run)) => (AppState { zoom: self.zoom, drill: self.drill, ..self.show(run, step) }, Vec::new()),
-            Ok(Load::Fetch(entry)) => {
-                (AppState { table: None, notice: None, pending: Some((entry, step)), ..self.clone() }, vec![Effect::Fetch(entry.id)])
-            }
+            Ok(Load::Ready(run)) => AppState { zoom: self.zoom, drill: self.drill, ..self.show(run, step) },
+            Ok(Load::Fetch(entry)) => AppState { table: None, notice: None, pending: Some((entry, step)), ..self.clone() },
             // The first lesson is always in the index; if even it cannot run, say so and show nothing.
-            Err(e) if target == first_lesson() => (AppState { notice: Some(format!("{e}.")), ..AppState::empty(self.env) }, Vec::new()),
-            Err(e) => {
-                let (shown, effects) = self.open(first_lesson(), 0);
-                (AppState { notice: Some(format!("{e}. Showing the first lesson instead.")), ..shown }, effects)
-            }
+            Err(e) if target == first_lesson() => AppState { notice: Some(format!("{e}.")), ..AppState::empty(self.env) },
+            Err(e) => AppState { notice: Some(format!("{e}. Showing the first lesson instead.")), ..self.open(first_lesson(), 0) },
         }
     }
 
@@ -48,7 +37,7 @@ impl AppState {
     pub fn show(&self, run: RunRef, step: u64) -> AppState {
         let shown = self.show_only(run, step);
         #[cfg(editing)]
-        if self.env.page == Page::Editor && shown.run.as_ref().is_some_and(super::run::editable) {
+        if self.env.page == super::state::Page::Editor && shown.run.as_ref().is_some_and(super::run::editable) {
             return shown.start_editing();
         }
         shown
@@ -70,21 +59,20 @@ impl AppState {
 
     /// Shows a fetched lesson file, if it is the one awaited; a table or a notice that came
     /// with the request stays.
-    pub fn arrived(&self, id: &str, file: Result<String, String>) -> (AppState, Vec<Effect>) {
-        let Some((entry, step)) = self.pending.filter(|p| p.0.id == id) else { return (self.clone(), Vec::new()) };
+    pub fn arrived(&self, id: &str, file: Result<String, String>) -> AppState {
+        let Some((entry, step)) = self.pending.filter(|p| p.0.id == id) else { return self.clone() };
         match file.and_then(|source| fetched(entry, source, self.env.room).map_err(|e| e.to_string())) {
             Ok(run) => {
                 let shown = self.show(run, step);
                 let notice = shown.notice.clone().or(self.notice.clone());
-                (AppState { table: self.table.clone(), notice, zoom: self.zoom, drill: self.drill, ..shown }, Vec::new())
+                AppState { table: self.table.clone(), notice, zoom: self.zoom, drill: self.drill, ..shown }
             }
             Err(e) => {
                 let notice = Some(format!("The lesson “{}” could not be loaded: {e}.", entry.title));
                 if self.run.is_none() && id != lessons::index()[0].id {
-                    let (shown, effects) = self.open(first_lesson(), 0);
-                    (AppState { notice, ..shown }, effects)
+                    AppState { notice, ..self.open(first_lesson(), 0) }
                 } else {
-                    (AppState { notice, pending: None, ..self.clone() }, Vec::new())
+                    AppState { notice, pending: None, ..self.clone() }
                 }
             }
         }
@@ -98,32 +86,23 @@ impl AppState {
         }
     }
 
-    /// Opens what a link names. On the player's page, an edited scenario's link is handed to
-    /// the editor's page.
-    pub fn follow(&self, hash: &str) -> (AppState, Vec<Effect>) {
+    /// Opens what a link names.
+    pub fn follow(&self, hash: &str) -> AppState {
         match route::parse(hash) {
-            Ok(Some(Route { target: Target::Edited(_), .. })) if self.env.page == Page::Player => (self.clone(), vec![Effect::OpenEditor]),
             Ok(Some(Route { target, step })) => self.open(target, step),
             Ok(None) => self.open(first_lesson(), 0),
-            Err(e) => {
-                let (shown, effects) = self.open(first_lesson(), 0);
-                (AppState { notice: Some(format!("Could not read the link: {e}.")), ..shown }, effects)
-            }
+            Err(e) => AppState { notice: Some(format!("Could not read the link: {e}.")), ..self.open(first_lesson(), 0) },
         }
     }
 
     /// Goes to where the drill `d` stands: its lesson, opened at its start, or, once it is over,
     /// its score (and the best drill is kept).
-    pub fn drill(&self, d: Drill) -> (AppState, Vec<Effect>) {
+    pub fn drill(&self, d: Drill) -> AppState {
         match d.lesson_id() {
-            Some(id) => {
-                let (shown, effects) = self.open(Target::Lesson(id.to_string()), 0);
-                (AppState { drill: Some(d), ..shown }, effects)
-            }
+            Some(id) => AppState { drill: Some(d), ..self.open(Target::Lesson(id.to_string()), 0) },
             None => {
-                let settings = self.env.settings.finished((d.right, d.answered));
-                let env = super::state::Env { settings, ..self.env };
-                (AppState { drill: Some(d), env, ..self.clone() }, vec![Effect::Keep(settings)])
+                let env = super::state::Env { settings: self.env.settings.finished((d.right, d.answered)), ..self.env };
+                AppState { drill: Some(d), env, ..self.clone() }
             }
         }
     }

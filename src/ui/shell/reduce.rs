@@ -10,18 +10,32 @@ use crate::search::wire::{self, Report, Subject};
 use crate::search::Bounds;
 use crate::ui::drill::Drill;
 use crate::ui::player::{gate, Playback, Player};
-use crate::ui::route::Target;
+use crate::ui::route::{self, Target};
 use std::rc::Rc;
 
 /// What an action did: the state after it (`None` when nothing on screen changed) and the
 /// effects to run, in order.
 pub type Reduced = (Option<AppState>, Vec<Effect>);
 
-/// Applies one action.
+/// Applies one action. Besides the effects an action asks for, a lesson the state comes to await
+/// is fetched, and settings that changed are kept.
 pub fn reduce(s: &AppState, action: Action) -> Reduced {
+    let (state, mut effects) = act(s, action);
+    if let Some(next) = &state {
+        if let Some((entry, _)) = next.pending.filter(|(e, _)| s.pending.is_none_or(|(was, _)| was.id != e.id)) {
+            effects.push(Effect::Fetch(entry.id));
+        }
+        if next.env.settings != s.env.settings {
+            effects.push(Effect::Keep(next.env.settings));
+        }
+    }
+    (state, effects)
+}
+
+/// What one action does and the effects it asks for by itself.
+fn act(s: &AppState, action: Action) -> Reduced {
     let changed = |state: AppState| (Some(state), Vec::new());
     let effects = |effects: Vec<Effect>| (None, effects);
-    let with = |(state, effects): (AppState, Vec<Effect>)| (Some(state), effects);
     match action {
         // The keyboard does not drive a run hidden behind the table.
         Action::Play(_) | Action::Beat(_) if s.table.is_some() => effects(Vec::new()),
@@ -34,28 +48,27 @@ pub fn reduce(s: &AppState, action: Action) -> Reduced {
             None => effects(Vec::new()),
         },
         Action::Open(target, step) => {
-            let (state, mut opened) = match target {
-                Target::Table => (AppState { table: None, notice: None, pending: None, ..s.clone() }.with_table(), Vec::new()),
+            let state = match target {
+                Target::Table => AppState { table: None, notice: None, pending: None, ..s.clone() }.with_table(),
                 target => s.open(target, step),
             };
             // A link in the lesson menu closes it.
-            opened.insert(0, Effect::Menu(Some(false)));
-            (Some(state), opened)
+            (Some(state), vec![Effect::Menu(Some(false))])
         }
         Action::Hash(hash) if hash == s.hash() => effects(Vec::new()),
-        Action::Hash(hash) => with(s.follow(&hash)),
-        Action::Fetched(id, file) => with(s.arrived(id, file)),
+        // On the player's page, an edited scenario's link is handed to the editor's page.
+        Action::Hash(hash) if s.env.page == super::state::Page::Player && hash.starts_with(route::EDITED) => {
+            effects(vec![Effect::OpenEditor])
+        }
+        Action::Hash(hash) => changed(s.follow(&hash)),
+        Action::Fetched(id, file) => changed(s.arrived(id, file)),
         Action::Answer(choice) => answer(s, choice),
         Action::Predict => {
             let settings = super::settings::Settings { predicting: !s.env.settings.predicting, ..s.env.settings };
-            (Some(AppState { env: Env { settings, ..s.env }, ..s.clone() }), vec![Effect::Keep(settings)])
+            changed(AppState { env: Env { settings, ..s.env }, ..s.clone() })
         }
-        Action::DrillStart => {
-            let (state, mut opened) = s.drill(Drill::default());
-            opened.insert(0, Effect::Menu(Some(false)));
-            (Some(state), opened)
-        }
-        Action::DrillNext => with(s.drill(s.drill.unwrap_or_default().next())),
+        Action::DrillStart => (Some(s.drill(Drill::default())), vec![Effect::Menu(Some(false))]),
+        Action::DrillNext => changed(s.drill(s.drill.unwrap_or_default().next())),
         Action::DrillLeave => changed(AppState { drill: None, ..s.clone() }),
         Action::Zoom(by) => {
             let zoom = if by == 0 { FIT } else { s.zoom.saturating_add_signed(isize::from(by)).min(ZOOMS.len() - 1) };
@@ -83,15 +96,23 @@ pub fn reduce(s: &AppState, action: Action) -> Reduced {
         Action::Menu(open) => effects(vec![Effect::Menu(open)]),
         Action::Elsewhere => effects(vec![Effect::Menu(Some(false))]),
         Action::Skip => effects(vec![Effect::Focus("[data-testid=play]")]),
-        Action::Embed => effects(s.run.iter().map(|run| Effect::CopyEmbed { title: run.scenario.title.clone() }).collect()),
+        Action::Embed => match &s.run {
+            Some(run) => effects(vec![Effect::CopyEmbed { title: run.scenario.title.clone() }]),
+            None => effects(Vec::new()),
+        },
         Action::OpenFull => effects(vec![Effect::OpenFull]),
-        Action::Export(kind) => effects(s.run.as_ref().and_then(|run| export(run, kind)).into_iter().collect()),
+        Action::Export(kind) => match s.run.as_ref().and_then(|run| export(run, kind)) {
+            Some(download) => effects(vec![download]),
+            None => effects(Vec::new()),
+        },
         Action::Copied(what, ok) => changed(AppState { notice: Some(copied(&what, ok)), ..s.clone() }),
         #[cfg(editing)]
         Action::WhatIf if s.env.page == super::state::Page::Editor => changed(s.start_editing()),
         Action::WhatIf => effects(vec![Effect::OpenEditor]),
         #[cfg(editing)]
-        Action::Edit(edit) => with(s.edit(edit)),
+        Action::Edit(super::action::EditAction::CopyLink) => effects(vec![Effect::CopyLink]),
+        #[cfg(editing)]
+        Action::Edit(edit) => changed(s.edit(edit)),
     }
 }
 
@@ -137,17 +158,17 @@ fn answer(s: &AppState, choice: usize) -> Reduced {
         drill: s.drill.map(|d| d.scored(right)),
         ..s.clone()
     };
-    (Some(state), vec![Effect::Keep(settings)])
+    (Some(state), Vec::new())
 }
 
-/// Starts a search of the run on screen (ending one that runs).
+/// Starts a search of the run on screen (a search that runs ends: a new worker replaces it).
 fn find(s: &AppState) -> Reduced {
     let Some(request) = s.search_request() else {
         let notice = Some("Only a lesson, a comparison cell or an edited scenario can be searched.".to_string());
         return (Some(AppState { notice, ..s.clone() }), Vec::new());
     };
     let finding = Finding { report: Report::Progress { tried: 0, budget: Bounds::default().budget }, running: true };
-    (Some(AppState { finding: Some(finding), ..s.clone() }), vec![Effect::StopSearch, Effect::StartSearch(request)])
+    (Some(AppState { finding: Some(finding), ..s.clone() }), vec![Effect::StartSearch(request)])
 }
 
 /// The download of a run as an SVG file, Mermaid text or its scenario file (if it has one).

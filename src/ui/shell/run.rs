@@ -15,23 +15,24 @@ use crate::ui::panels::legend;
 use crate::ui::route::Target;
 use std::rc::Rc;
 
-/// A lesson (or stress run) with its trace, layout and the history of its states.
+/// A lesson (or stress run) with its trace, layout and the history of its states. What does not
+/// depend on the room is shared with the same run laid out again.
 pub struct Run {
     pub target: Target,
-    pub scenario: Scenario,
+    pub scenario: Rc<Scenario>,
     /// The scenario file's text, for download.
     pub source: Option<Rc<str>>,
-    pub trace: Trace,
+    pub trace: Rc<Trace>,
     pub layout: Layout,
     /// The width the layout was fitted to.
     pub room: Room,
     /// The layout's items by height, for drawing only what is near the view.
     pub window: Window,
-    pub timeline: Timeline,
+    pub timeline: Rc<Timeline>,
     /// The story's key events, in order.
-    pub beats: Vec<Beat>,
+    pub beats: Rc<[Beat]>,
     /// The outcomes a learner is asked to predict (lessons and comparison cells only).
-    pub predictions: Vec<Prediction>,
+    pub predictions: Rc<[Prediction]>,
     /// The legend of the diagram's kinds of item, as text.
     pub legend: Rc<str>,
 }
@@ -132,11 +133,12 @@ pub fn fetched(entry: &Entry, source: String, room: Room) -> Result<RunRef, Scen
 pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trace: Trace, room: Room) -> RunRef {
     let words = Words::new(&trace, &*scenario.lock.design);
     let layout = layout_on(&words, &TimeAxis::of(&trace), room);
-    let timeline = Timeline::new(&trace);
+    let timeline = Rc::new(Timeline::new(&trace));
     let window = Window::new(&layout);
-    let beats = words.beats();
-    let predictions = if matches!(target, Target::Lesson(_) | Target::Compare { .. }) { words.predictions() } else { Vec::new() };
+    let beats = words.beats().into();
+    let predictions = if matches!(target, Target::Lesson(_) | Target::Compare { .. }) { words.predictions() } else { Vec::new() }.into();
     let legend = Rc::from(legend::legend(&layout));
+    let (scenario, trace) = (Rc::new(scenario), Rc::new(trace));
     RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, room, window, timeline, beats, predictions, legend }))
 }
 
@@ -145,8 +147,7 @@ impl RunRef {
     pub fn relaid(&self, axis: &TimeAxis, room: Room) -> RunRef {
         let layout = layout_on(&self.words(), axis, room);
         let window = Window::new(&layout);
-        let (scenario, trace) = (self.scenario.clone(), self.trace.clone());
-        let timeline = Timeline::new(&trace);
+        let (scenario, trace, timeline) = (self.scenario.clone(), self.trace.clone(), self.timeline.clone());
         let (beats, predictions, legend) = (self.beats.clone(), self.predictions.clone(), self.legend.clone());
         let (target, source) = (self.target.clone(), self.source.clone());
         RunRef(Rc::new(Run { target, scenario, source, trace, layout, room, window, timeline, beats, predictions, legend }))

@@ -130,7 +130,7 @@ fn beat_ticks(run: &RunRef, p: Player) -> Html {
         return Html::default();
     }
     let mut s = String::from(r#"<div class="beat-ticks" data-testid="beat-ticks">"#);
-    for b in &run.beats {
+    for b in run.beats.iter() {
         let step = b.event + 1;
         let passed = if step <= p.step { " passed" } else { "" };
         let _ = write!(
