@@ -225,6 +225,21 @@ pub enum Mark {
 }
 
 impl Mark {
+    /// Returns the mark an event makes on its node's lifeline, if it makes one of its own.
+    fn on_lifeline(kind: &EventKind) -> Option<Mark> {
+        Some(match kind {
+            EventKind::Crash => Mark::Crash,
+            EventKind::Promoted => Mark::Promoted,
+            EventKind::Restart { .. } => Mark::Restart,
+            EventKind::ClockJump { .. } => Mark::ClockJump,
+            EventKind::GaveUp { .. } => Mark::GaveUp,
+            EventKind::LockChecked { .. } => Mark::Checked,
+            EventKind::RenewalFailed { .. } => Mark::RenewalFailed,
+            EventKind::LinkSlow { .. } => Mark::SlowLink,
+            _ => return None,
+        })
+    }
+
     /// Returns the glyph drawn in the mark's dot.
     pub fn glyph(self) -> &'static str {
         match self {
@@ -639,15 +654,14 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
                 if let Some(o) = open.or_default(e.node)[SpanKey::Held as usize].take() {
                     b.push(Shape::Span { x: ex, y0: rows[o.start], y1: ey, span: Span::Held }, None, (o.start, i));
                 }
-                mark(&mut b, Mark::Crash, words.mark(i).unwrap_or_default());
             }
-            EventKind::Promoted => mark(&mut b, Mark::Promoted, words.mark(i).unwrap_or_default()),
-            EventKind::Restart { .. } => mark(&mut b, Mark::Restart, words.mark(i).unwrap_or_default()),
-            EventKind::ClockJump { .. } => mark(&mut b, Mark::ClockJump, words.mark(i).unwrap_or_default()),
-            EventKind::GaveUp { .. } => mark(&mut b, Mark::GaveUp, words.mark(i).unwrap_or_default()),
-            EventKind::LockChecked { .. } => mark(&mut b, Mark::Checked, words.mark(i).unwrap_or_default()),
-            EventKind::RenewalFailed { .. } => mark(&mut b, Mark::RenewalFailed, words.mark(i).unwrap_or_default()),
-            EventKind::LinkSlow { .. } => mark(&mut b, Mark::SlowLink, words.mark(i).unwrap_or_default()),
+            EventKind::Promoted
+            | EventKind::Restart { .. }
+            | EventKind::ClockJump { .. }
+            | EventKind::GaveUp { .. }
+            | EventKind::LockChecked { .. }
+            | EventKind::RenewalFailed { .. }
+            | EventKind::LinkSlow { .. } => {}
             EventKind::PartitionStart { from, to, .. } => {
                 // A band over each run of neighbouring lanes the partition cuts, and over no other.
                 let mut cut = vec![false; lanes.len()];
@@ -673,6 +687,10 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
                 }
             }
             EventKind::LockExtended { .. } | EventKind::BeliefExtended { .. } | EventKind::Done => {}
+        }
+        // A mark on the lifeline, labelled by the wording layer: a crash, a restart, a clock jump…
+        if let (Some(kind), Some(text)) = (Mark::on_lifeline(&e.kind), words.mark(i)) {
+            mark(&mut b, kind, text);
         }
         if found_at(i).any(|kind| kind == FindingKind::TwoHolders) {
             let label = frame.side_label(ex, ey - 12.0, Words::finding_kind(FindingKind::TwoHolders).into(), lanes.len(), e.node, 14.0);

@@ -2,7 +2,7 @@
 //! address, the editor's fields and files) turned into actions, and the effects each action asks
 //! for run once the page is drawn. The playback timer is the app's only real timer.
 
-use super::effects::{self, Running};
+use super::effects;
 use super::view::{marks, page, Callbacks};
 use super::{browser, fit};
 use crate::ui::panels::ROUTE_ATTRIBUTE;
@@ -94,18 +94,18 @@ fn pressed(e: &KeyboardEvent) -> Option<Action> {
 #[component]
 pub fn App() -> Html {
     let model = use_reducer(first);
-    let running = use_memo((), |()| Running::default());
+    let search = use_mut_ref(|| None);
     let dispatch = {
         let d = model.dispatcher();
         use_callback((), move |action: Action, _| d.dispatch(action))
     };
     // The effects the last actions asked for, once the page is drawn.
     {
-        let (queue, dispatch, running) = (model.effects.clone(), dispatch.clone(), running.clone());
+        let (queue, dispatch, search) = (model.effects.clone(), dispatch.clone(), search.clone());
         use_effect(move || {
             let asked: Vec<Effect> = queue.borrow_mut().drain(..).collect();
             for effect in asked {
-                effects::run(effect, &dispatch, &running);
+                effects::run(effect, &dispatch, &search);
             }
         });
     }
@@ -165,10 +165,15 @@ pub fn App() -> Html {
     use_effect_with(route::format(&Route { target: state.current(), step: 0 }), |link| browser::mark_current(link));
 
     // The controls' callbacks keep their identity across renders, so components skip work.
-    let callbacks = {
+    let on_play = {
         let dispatch = dispatch.clone();
-        use_memo((), move |()| Callbacks { on_play: dispatch.reform(Action::Play), on_room: dispatch.reform(Action::Refit) })
+        use_callback((), move |playback, _| dispatch.emit(Action::Play(playback)))
     };
+    let on_room = {
+        let dispatch = dispatch.clone();
+        use_callback((), move |room, _| dispatch.emit(Action::Refit(room)))
+    };
+    let callbacks = Callbacks { on_play, on_room };
     let on_click = {
         let dispatch = dispatch.clone();
         use_callback((), move |e: MouseEvent, _| {

@@ -8,20 +8,9 @@ use crate::ui::shell::{Action, Copied, Effect};
 use std::cell::RefCell;
 use yew::Callback;
 
-/// What the effects keep between them: the failure search's worker while it runs.
-#[derive(Default)]
-pub struct Running {
-    search: RefCell<Option<SearchWorker>>,
-}
-
-impl PartialEq for Running {
-    fn eq(&self, other: &Self) -> bool {
-        std::ptr::eq(self, other)
-    }
-}
-
-/// Runs one effect; `dispatch` takes the actions the browser's answers become.
-pub fn run(effect: Effect, dispatch: &Callback<Action>, running: &Running) {
+/// Runs one effect; `dispatch` takes the actions the browser's answers become, and `search`
+/// keeps the failure search's worker while it runs.
+pub fn run(effect: Effect, dispatch: &Callback<Action>, search: &RefCell<Option<SearchWorker>>) {
     match effect {
         Effect::Fetch(id) => {
             let dispatch = dispatch.clone();
@@ -30,12 +19,12 @@ pub fn run(effect: Effect, dispatch: &Callback<Action>, running: &Running) {
         Effect::StartSearch(request) => {
             let reports = dispatch.reform(Action::Report);
             match SearchWorker::start(&request, cfg!(feature = "editor"), reports) {
-                Ok(worker) => *running.search.borrow_mut() = Some(worker),
+                Ok(worker) => *search.borrow_mut() = Some(worker),
                 Err(message) => dispatch.emit(Action::Report(Report::Failed { message })),
             }
         }
         // Dropping the worker ends it.
-        Effect::StopSearch => drop(running.search.borrow_mut().take()),
+        Effect::StopSearch => drop(search.borrow_mut().take()),
         Effect::Keep(settings) => browser::keep(settings),
         Effect::Menu(open) => browser::menu(open),
         Effect::Theme => browser::toggle_theme(),
