@@ -140,19 +140,7 @@ fn the_command_line_names_every_kind_and_field() {
     }
 }
 
+/// The editor as it opens, with the first client's script unfolded.
 fn editor_state() -> panels::EditorState<'static> {
-    panels::EditorState {
-        outcome: "",
-        problem: None,
-        link_problem: None,
-        depth: (0, 0),
-        edited: false,
-        close: "../",
-        notes: &[],
-        touched: Some("participants[0].script"),
-        selected: None,
-        tool: None,
-        message: None,
-        beside: None,
-    }
+    panels::EditorState { close: "../", touched: Some("participants[0].script"), ..Default::default() }
 }

@@ -18,7 +18,8 @@ use std::fmt::Write;
 /// The attribute of a field that holds its path in the scenario document.
 pub const EDIT_ATTRIBUTE: &str = "data-edit";
 
-/// What the editor shows besides the scenario.
+/// What the editor shows besides the scenario (by default: nothing edited yet).
+#[derive(Default)]
 pub struct EditorState<'a> {
     /// How the run's outcome differs from the original's.
     pub outcome: &'a str,
