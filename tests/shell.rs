@@ -1,5 +1,8 @@
 //! The app's reducer, natively: what each kind of action does to the state, and which effects it
-//! asks the browser for. Buttons and keys go through the one command table.
+//! asks the browser for. Buttons and keys go through the one command table. (Native only: the
+//! editor's part of the shell is built for the editor's page and natively, not the player's.)
+
+#![cfg(not(target_arch = "wasm32"))]
 
 use lockstep::diagram::layout::Room;
 use lockstep::search::wire::Report;
