@@ -158,6 +158,14 @@ impl FaultKind {
     pub fn field(&self, name: &str) -> Option<&'static Field> {
         self.fields.iter().find(|f| f.name == name)
     }
+
+    /// Returns the time a new fault's field `name` starts at (0 for a field that is not a time).
+    pub fn start_ms(&self, name: &str) -> u64 {
+        match self.field(name).map(|f| f.kind) {
+            Some(FieldKind::Ms { start, .. }) => start.unsigned_abs(),
+            _ => 0,
+        }
+    }
 }
 
 /// Finds a kind of fault by its tag.

@@ -238,10 +238,7 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
     if let Some((send, words)) = &state.message {
         let _ = write!(s, r#"<div class="edit-add" data-testid="edit-message"><span>This message ({}):</span>"#, Escaped(words));
         button(&mut s, &format!("drop-message:{send}"), "Drop it", true);
-        let label = match DELAY_MESSAGE.field("extra_ms").and_then(Field::start) {
-            Some(FieldValue::Ms(ms)) => format!("Delay it {ms} ms"),
-            _ => "Delay it".to_string(),
-        };
+        let label = format!("Delay it {} ms", DELAY_MESSAGE.start_ms("extra_ms"));
         button(&mut s, &format!("delay-message:{send}"), &label, true);
         s.push_str("</div>");
     }

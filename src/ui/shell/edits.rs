@@ -12,7 +12,6 @@ use crate::edit::{start, Edit, History};
 use crate::engine::Event;
 use crate::error::ScenarioError;
 use crate::scenario::faults::DELAY_MESSAGE;
-use crate::scenario::field::{Field, FieldValue};
 use crate::ui::player::Playback;
 use std::rc::Rc;
 
@@ -58,10 +57,7 @@ impl AppState {
             EditAction::AddFault(kind) => self.edited(editing.add_fault(&kind, run, self.now_ms(), None)),
             EditAction::Gesture(gesture) => self.gesture(editing, run, gesture),
             EditAction::Message(send, delayed) => {
-                let extra_ms = match DELAY_MESSAGE.field("extra_ms").and_then(Field::start) {
-                    Some(FieldValue::Ms(ms)) if delayed => Some(ms.unsigned_abs()),
-                    _ => None,
-                };
+                let extra_ms = delayed.then(|| DELAY_MESSAGE.start_ms("extra_ms"));
                 self.edited(editing.message(run, send, extra_ms))
             }
             EditAction::Beside(which) => self.edited(editing.beside(&which)),

@@ -57,10 +57,12 @@ pub fn marks(state: &AppState) -> (Option<&'static str>, Option<&'static str>) {
 fn head(run: &RunRef, state: &AppState) -> String {
     let cursor = state.player.cursor();
     let (is_cell, edited) = (state.is_cell(), state.editing.is_some());
-    let from = match () {
-        _ if is_cell => From::Table,
-        _ if edited => From::Edited(&run.scenario.topic),
-        _ => From::Topic(&run.scenario.topic),
+    let from = if is_cell {
+        From::Table
+    } else if edited {
+        From::Edited(&run.scenario.topic)
+    } else {
+        From::Topic(&run.scenario.topic)
     };
     let find = run.source.is_some() || is_cell || edited;
     let edit = !edited && crate::ui::shell::run::editable(run);
