@@ -43,7 +43,8 @@ fn mermaid_aliases_are_unique_and_names_carry_no_markup() {
         assert!(!without_entities(line).contains(';'), "a `;` would end the statement: {line}");
         assert!(!line.chars().any(|c| c.is_control()), "{line:?}");
     }
-    // Readable where nothing is dangerous.
+    // Readable where nothing is dangerous: HTML opens a tag only before an ASCII letter.
+    assert!(text.contains("participant p3 as 名前 <名 & #60;script>"), "{text}");
     let fenced = mermaid::render(&run_lesson("lease-race-fenced").words());
     assert!(fenced.contains("R--xA: rejected: token 41 < 42"));
 }

@@ -130,17 +130,18 @@ fn aliases<'a>(keys: impl Iterator<Item = &'a str>) -> Vec<String> {
 }
 
 /// Writes text for a Mermaid label. What could end a statement (`;`, a line break), start an
-/// entity or a comment (`#`, `%`), or open markup (`<` before a letter, `/`, `!` or `?`; `&`
-/// before a letter, digit or `#`) becomes a Mermaid entity code; characters no text can hold are
-/// dropped. Everything else, `token 41 < 42` included, stays as it reads.
+/// entity or a comment (`#`, `%`), or open markup (`<` before an ASCII letter, `/`, `!` or `?`;
+/// `&` before an ASCII letter, digit or `#`, as HTML reads tags and entities) becomes a Mermaid
+/// entity code; characters no text can hold are dropped. Everything else, `token 41 < 42` and
+/// `a <é` included, stays as it reads.
 fn clean(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {
         let next = chars.peek().copied().unwrap_or(' ');
         let markup = match c {
-            '<' => next.is_alphabetic() || matches!(next, '/' | '!' | '?'),
-            '&' => next.is_alphanumeric() || next == '#',
+            '<' => next.is_ascii_alphabetic() || matches!(next, '/' | '!' | '?'),
+            '&' => next.is_ascii_alphanumeric() || next == '#',
             ';' | '#' | '%' => true,
             _ => false,
         };
