@@ -210,7 +210,8 @@ impl Parser<'_> {
         if self.i - start > MAX_NUMBER_CHARS {
             return Err(self.error(&format!("a number longer than {MAX_NUMBER_CHARS} characters")));
         }
-        Ok(Value::Number(String::from_utf8_lossy(&self.s[start..self.i]).into_owned()))
+        // Only ASCII digits, signs, points and exponents were read.
+        Ok(Value::Number(self.s[start..self.i].iter().map(|&b| char::from(b)).collect()))
     }
 
     fn string(&mut self) -> Result<String, String> {
