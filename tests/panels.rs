@@ -30,7 +30,7 @@ fn panels_show_hostile_names_as_text_at_every_step() {
     let words = Words::new(&trace, &*scenario.lock.design);
     let timeline = Timeline::new(&trace);
     let before = texts(&panels::state(&trace, &words, None));
-    assert!(before.contains("<img src=x onerror=alert(1)>") && before.contains("名前 & <script>"), "{before}");
+    assert!(before.contains("<img src=x onerror=alert(1)>") && before.contains("名前 <名 & <script>"), "{before}");
     assert!(texts(&panels::narration(&scenario, &trace, &words, None, None, panels::Ask::Offer(true))).contains("The setup"));
     let mut shown = String::new();
     for i in 0..trace.events.len() {
