@@ -649,7 +649,10 @@ await check("Mermaid's own parser accepts every lesson's export and hostile name
     }, text);
     expect(found.elements === 0, `${path.basename(source)}: a name became markup`);
     // A directive that took effect would vanish from the text; drawn as text, it did nothing.
-    if (source.endsWith('names.json')) expect(found.text.includes("%%{init: {'theme':'dark'}}%%"), 'the directive is drawn as text');
+    if (source.endsWith('names.json')) {
+      expect(found.text.includes("%%{init: {'theme':'dark'}}%%"), 'the directive is drawn as text');
+      expect(found.text.includes('名前 <名'), "a '<' before a non-ASCII letter is drawn as written");
+    }
     if (source.endsWith('keywords.json')) expect(found.text.includes('participant X as Y') && found.text.includes('A->>B: +x'), 'names are drawn as written');
   }
 });
