@@ -47,9 +47,8 @@ impl Clock {
     /// Reads this clock at a true instant. (A run's times are bounded by its limits, far below
     /// where the drift's product could leave `i64`; it saturates rather than wrap.)
     pub fn local_at(&self, true_ms: u64) -> i64 {
-        let true_ms = true_ms as i64;
-        let drift = true_ms.saturating_mul(self.drift_ppm).div_euclid(1_000_000);
-        true_ms + self.offset_ms + drift + self.jumped_by(true_ms as u64)
+        let drift = (true_ms as i64).saturating_mul(self.drift_ppm).div_euclid(1_000_000);
+        true_ms as i64 + self.offset_ms + drift + self.jumped_by(true_ms)
     }
 
     fn jumped_by(&self, true_ms: u64) -> i64 {
