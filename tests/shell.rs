@@ -40,6 +40,18 @@ fn a_link_opens_its_lesson_at_its_step_and_the_hash_follows_the_player() {
 }
 
 #[test]
+fn the_bare_address_opens_the_first_lesson_at_its_setup_on_either_page() {
+    for page in [Page::Player, Page::Editor] {
+        for hash in ["", "#", "#/"] {
+            let (s, _) = after(page, hash, []);
+            assert_eq!(s.current(), lockstep::ui::shell::state::first_lesson(), "{page:?} at {hash:?}");
+            assert!(s.run.is_some(), "{page:?} at {hash:?} shows a run");
+            assert_eq!((s.player.step, s.notice.as_deref()), (0, None), "{page:?} at {hash:?}");
+        }
+    }
+}
+
+#[test]
 fn a_bad_link_shows_the_first_lesson_with_a_notice() {
     let (s, _) = after(Page::Player, "#/no-such-lesson/0", []);
     assert_eq!(s.current(), lockstep::ui::shell::state::first_lesson());
@@ -182,4 +194,33 @@ fn playback_moves_by_the_timer_and_stops_at_the_end() {
     assert!(s.player.playing);
     let (s, _) = after(Page::Player, "#/lease-race-fenced/0", [Action::Play(Playback::TogglePlay), Action::Play(Playback::Tick)]);
     assert_eq!(s.player.step, 1);
+}
+
+#[test]
+fn page_down_goes_beat_by_beat_then_to_the_end_and_on_to_the_drill_s_next_lesson() {
+    let page_down = || command::pressed("PageDown").unwrap();
+    let (mut s, _) = after(Page::Player, "#/lease-race-fenced/0", []);
+    let (run, steps) = (s.run.clone().unwrap(), s.player.steps);
+    let last_beat = run.beats.last().expect("the lesson has beats").event + 1;
+    assert!(last_beat < steps, "the lesson's last beat comes before its end");
+    let mut visited = Vec::new();
+    while let (Some(next), _) = reduce(&s, page_down()) {
+        s = next;
+        visited.push(s.player.step);
+    }
+    let mut expected: Vec<usize> = run.beats.iter().map(|b| b.event + 1).collect();
+    expected.push(steps);
+    assert_eq!(visited, expected, "each beat, then the end, where the takeaway is");
+    // In a drill, PageDown at a lesson's end opens the question's next lesson.
+    let (mut s, _) = after(Page::Player, "#/lease-race-fenced/0", [command::clicked("drill-start").unwrap()]);
+    let first = s.drill.unwrap();
+    for _ in 0..200 {
+        if s.drill.map(|d| d.lesson) != Some(first.lesson) {
+            break;
+        }
+        let action = if s.question().is_some() { command::pressed("1").unwrap() } else { page_down() };
+        s = reduce(&s, action).0.expect("PageDown always moves in a drill");
+    }
+    assert_eq!(s.drill.map(|d| (d.question, d.lesson)), Some((first.question, first.lesson + 1)), "on to the next lesson");
+    assert_eq!(s.player.step, 0);
 }

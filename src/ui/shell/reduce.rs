@@ -43,10 +43,7 @@ fn act(s: &AppState, action: Action) -> Reduced {
             player if player == s.player => effects(Vec::new()),
             player => changed(AppState { player, ..s.clone() }),
         },
-        Action::Beat(forward) => match s.run.as_ref().and_then(|run| run.beat_step(s.player.step, forward)) {
-            Some(step) => changed(AppState { player: s.moved(s.player.apply(Playback::Seek(step))), ..s.clone() }),
-            None => effects(Vec::new()),
-        },
+        Action::Beat(forward) => beat(s, forward),
         Action::Open(target, step) => {
             let state = match target {
                 Target::Table => AppState { table: None, notice: None, pending: None, ..s.clone() }.with_table(),
@@ -55,7 +52,8 @@ fn act(s: &AppState, action: Action) -> Reduced {
             // A link in the lesson menu closes it.
             (Some(state), vec![Effect::Menu(Some(false))])
         }
-        Action::Hash(hash) if hash == s.hash() => effects(Vec::new()),
+        // The page's own hash changes nothing, but an empty page opens even an empty address.
+        Action::Hash(hash) if hash == s.hash() && !s.is_blank() => effects(Vec::new()),
         // On the player's page, an edited scenario's link is handed to the editor's page.
         Action::Hash(hash) if s.env.page == super::state::Page::Player && hash.starts_with(route::EDITED) => {
             effects(vec![Effect::OpenEditor])
@@ -143,6 +141,21 @@ impl AppState {
             _ => None,
         }
     }
+}
+
+/// Goes to the next story beat (or, `forward` false, the one before). Past the last beat the
+/// next is the end, where the takeaway is; from the end, the drill's next lesson, if a drill is
+/// on: a clicker's one key goes through a whole lesson and on.
+fn beat(s: &AppState, forward: bool) -> Reduced {
+    let Some(run) = &s.run else { return (None, Vec::new()) };
+    let at_end = s.player.step >= s.player.steps;
+    let step = match run.beat_step(s.player.step, forward) {
+        Some(step) => step,
+        None if forward && !at_end => s.player.steps,
+        None if forward && s.drill.is_some_and(|d| !d.over()) => return act(s, Action::DrillNext),
+        None => return (None, Vec::new()),
+    };
+    (Some(AppState { player: s.moved(s.player.apply(Playback::Seek(step))), ..s.clone() }), Vec::new())
 }
 
 /// Answers the prediction asked: the answer is kept and scored, and the outcome shown.

@@ -90,6 +90,11 @@ impl AppState {
         }
     }
 
+    /// Says whether nothing is on screen or on its way (the page has just opened).
+    pub fn is_blank(&self) -> bool {
+        self.run.is_none() && self.pending.is_none() && self.table.is_none()
+    }
+
     /// Returns the URL hash for what is on screen, or on its way.
     pub fn hash(&self) -> String {
         let (target, step) = match (&self.pending, &self.run) {

@@ -48,9 +48,9 @@ fn buttons(run: &RunRef, p: Player) -> String {
     button(&mut s, TO_END, "Jump to end (End)", "to-end", at_end);
     let _ = write!(
         s,
-        r#"<button class="btn btn--small beat-button" data-action="previous-beat" data-testid="previous-beat" title="The key moment before (PageUp or P)"{}>◂ Beat</button><button class="btn btn--small beat-button" data-action="next-beat" data-testid="next-beat" title="The next key moment (PageDown or N)"{}>Beat ▸</button>"#,
+        r#"<button class="btn btn--small beat-button" data-action="previous-beat" data-testid="previous-beat" title="The key moment before (PageUp or P)"{}>◂ Beat</button><button class="btn btn--small beat-button" data-action="next-beat" data-testid="next-beat" title="The next key moment, and after the last one the end (PageDown or N)"{}>Beat ▸</button>"#,
         disabled(run.beat_step(p.step, false).is_none()),
-        disabled(run.beat_step(p.step, true).is_none())
+        disabled(at_end)
     );
     s
 }
@@ -135,9 +135,9 @@ fn beat_ticks(run: &RunRef, p: Player) -> Html {
         let passed = if step <= p.step { " passed" } else { "" };
         let _ = write!(
             s,
-            r#"<button class="beat-tick{passed}" style="left: {}%" data-step="{step}" title="{}"></button>"#,
+            r#"<button class="beat-tick{passed}" style="left: {}%" data-step="{step}" title="{title}" aria-label="Key moment: {title} (step {step})"></button>"#,
             step * 100 / p.steps,
-            Escaped(&b.title)
+            title = Escaped(&b.title)
         );
     }
     s.push_str("</div>");
