@@ -5,7 +5,7 @@
 //! part proportional to the time since the previous event; an idle stretch longer than
 //! [`MAX_IDLE_PX`] is compressed and marked. Messages in flight are slanted arrows.
 
-use super::obstacles::{Obstacles, Rect};
+use super::obstacles::{Obstacles, Rect, Segment, Shafts};
 use crate::engine::checker::FindingKind;
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::holdings::{Change, Holdings};
@@ -526,15 +526,31 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
     let rows = axis.rows(trace);
     let (gaps, ticks, y) = (axis.gaps.clone(), axis.ticks.clone(), axis.end);
     let bottom = y + ROW * 1.5;
-    let mut b = Builder::default();
-    // Every arrowhead first, so that a mark's label keeps clear of those drawn after it too.
+    let mut b = Builder { span: (LEFT, lanes.last().map_or(LEFT, |l| l.x) + frame.right - 40.0), ..Builder::default() };
+    // Every arrowhead and shaft first, so that a label keeps clear of those drawn after it too.
+    // By message id (the engine numbers messages 1, 2, 3… as it sends them): the event that sent it.
+    let mut sent: Vec<usize> = Vec::new();
     for (i, e) in trace.events.iter().enumerate() {
-        if let EventKind::Deliver { from, .. } = e.kind {
-            b.heads.insert(head_box(x(from), x(e.node), rows[i]));
+        match e.kind {
+            EventKind::Send { msg_id, .. } => {
+                let id = msg_id as usize;
+                if sent.len() <= id {
+                    sent.resize(id + 1, usize::MAX);
+                }
+                sent[id] = i;
+            }
+            EventKind::Deliver { msg_id, from, .. } | EventKind::Drop { msg_id, from, .. } => {
+                let s = sent.get(msg_id as usize).copied().filter(|&s| s != usize::MAX).unwrap_or(i);
+                let (x1, y1, ex) = (x(from), rows[s], x(e.node));
+                let x2 = if matches!(e.kind, EventKind::Drop { .. }) { x1 + (ex - x1) * 0.6 } else { ex };
+                b.shafts.insert((x1, y1, x2, rows[i]));
+                if matches!(e.kind, EventKind::Deliver { .. }) {
+                    b.heads.insert(head_box(x1, ex, rows[i]));
+                }
+            }
+            _ => {}
         }
     }
-    // By message id (ids count up from 1): the event that sent it.
-    let mut sends: Vec<usize> = Vec::new();
     // By node, the spans it has open, by kind.
     let mut open: NodeMap<[Option<Open>; 3]> = NodeMap::default();
     // By holder: the tokens under which it lost the lock at the lock services, and where.
@@ -566,17 +582,9 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
             b.push(Shape::Mark { x: ex, y: ey, mark }, Some(label), (i, i));
         };
         match &e.kind {
-            EventKind::Send { msg_id, .. } => {
-                // The engine numbers messages 1, 2, 3… as it sends them.
-                let id = *msg_id as usize;
-                if sends.len() <= id {
-                    sends.resize(id + 1, usize::MAX);
-                }
-                sends[id] = i;
-            }
             EventKind::Deliver { msg_id, from, msg, .. } | EventKind::Drop { msg_id, from, msg, .. } => {
                 let lost = matches!(e.kind, EventKind::Drop { .. });
-                let s = sends.get(*msg_id as usize).copied().filter(|&s| s != usize::MAX).unwrap_or(i);
+                let s = sent.get(*msg_id as usize).copied().filter(|&s| s != usize::MAX).unwrap_or(i);
                 let (x1, y1) = (x(*from), rows[s]);
                 let x2 = if lost { x1 + (ex - x1) * 0.6 } else { ex };
                 let kind = arrow(msg, lost);
@@ -686,7 +694,7 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
                     }
                 }
             }
-            EventKind::LockExtended { .. } | EventKind::BeliefExtended { .. } | EventKind::Done => {}
+            EventKind::Send { .. } | EventKind::LockExtended { .. } | EventKind::BeliefExtended { .. } | EventKind::Done => {}
         }
         // A mark on the lifeline, labelled by the wording layer: a crash, a restart, a clock jump…
         if let (Some(kind), Some(text)) = (Mark::on_lifeline(&e.kind), words.mark(i)) {
@@ -742,6 +750,11 @@ struct Builder {
     placed: Obstacles,
     /// Arrowheads, which a mark's label keeps clear of.
     heads: Obstacles,
+    /// Every arrow's shaft, which no other item's label crosses where it has room not to.
+    shafts: Shafts,
+    /// Where a label moved across its lifeline must stay: right of the time axis, and within
+    /// the frame's width.
+    span: (f32, f32),
 }
 
 /// Returns the box of the head of an arrow from `x1` that ends at (`x2`, `y2`).
@@ -756,8 +769,9 @@ fn dot(x: f32, y: f32) -> Rect {
 }
 
 impl Builder {
-    /// Adds an item; its label moves a line down or up if it would cover a label already placed,
-    /// and so does a mark (with its label) whose dot would.
+    /// Adds an item; its label moves a line down or up if it would cover a label already placed
+    /// (or, where it can, be crossed by another arrow), and so does a mark (with its label)
+    /// whose dot would.
     fn push(&mut self, mut shape: Shape, mut label: Option<Label>, events: (usize, usize)) {
         if let Shape::Mark { x, y, mark } = shape {
             let dy = [0.0, -14.0, 14.0, -28.0, 28.0].into_iter().find(|dy| !self.placed.hit(dot(x, y + dy))).unwrap_or(0.0);
@@ -766,10 +780,33 @@ impl Builder {
         }
         // A mark's label also keeps clear of arrowheads (a message's label runs along its arrow).
         let heads = matches!(shape, Shape::Mark { .. });
+        let own = match shape {
+            Shape::Arrow { x1, y1, x2, y2, .. } => Some((x1, y1, x2, y2)),
+            _ => None,
+        };
+        // A mark's label may also go to the other side of its lifeline, if the time axis is not there.
+        let mark_x = match shape {
+            Shape::Mark { x, .. } => Some(x),
+            _ => None,
+        };
+        let mirror = |l: &Label| match (mark_x, l.anchor) {
+            (Some(x), Anchor::Start | Anchor::End) => {
+                let anchor = if l.anchor == Anchor::Start { Anchor::End } else { Anchor::Start };
+                Some(Label { x: 2.0 * x - l.x, anchor, ..l.clone() }).filter(|m| m.bbox().0 >= self.span.0 && m.bbox().2 <= self.span.1)
+            }
+            _ => None,
+        };
         let label = label.map(|l| {
-            let shifted = |dy: f32| Label { y: l.y + dy, ..l.clone() };
+            let shifted = |l: &Label, dy: f32| Label { y: l.y + dy, ..l.clone() };
             let free = |c: &Label| !(self.placed.hit(c.bbox()) || heads && self.heads.hit(c.bbox()));
-            [0.0, 14.0, -14.0, 28.0, -28.0, 42.0, -42.0, 56.0, -56.0].map(shifted).into_iter().find(free).unwrap_or(l)
+            let clear = |c: &Label| free(c) && !self.shafts.cross(c.bbox(), own);
+            let at = [0.0, 14.0, -14.0, 28.0, -28.0, 42.0, -42.0, 56.0, -56.0].map(|dy| shifted(&l, dy));
+            // Where the label already sits clear of other arrows, or a line away, or across its
+            // lifeline; else clear of labels.
+            let mirrored = mirror(&l).map(|m| [0.0, 14.0, -14.0, 28.0, -28.0].map(|dy| shifted(&m, dy)));
+            let farther = &at[3..7];
+            let near = at[..3].iter().chain(mirrored.iter().flatten()).chain(farther).find(|c| clear(c));
+            near.or_else(|| at.iter().find(|c| free(c))).cloned().unwrap_or(l)
         });
         if let Some(l) = &label {
             self.placed.insert(l.bbox());
@@ -780,18 +817,34 @@ impl Builder {
         self.items.push(Item { shape, label, events });
     }
 
-    /// Returns the first candidate label that overlaps no label placed so far.
-    fn first_free(&self, candidates: impl IntoIterator<Item = Label>) -> Option<Label> {
-        candidates.into_iter().find(|l| !self.placed.hit(l.bbox()))
-    }
-
     /// Places an arrow's label just above the arrow, at the middle if that spot is free, else at
-    /// the first point along the arrow where it overlaps no label drawn so far.
+    /// the first point along the arrow where it overlaps no label and no other arrow crosses it;
+    /// failing that, just below the arrow; failing that, where it overlaps no label.
     fn arrow_label(&self, x1: f32, y1: f32, x2: f32, y2: f32, text: String) -> Label {
-        // A wrapped label's last line sits just above the arrow.
+        const ALONG: [f32; 5] = [0.5, 0.35, 0.65, 0.25, 0.75];
+        // A wrapped label's last line sits just above the arrow; below, its first line just under it.
         let up = text.matches('\n').count() as f32 * LINE_H;
-        let at = |t: f32| Label { x: x1 + (x2 - x1) * t, y: y1 + (y2 - y1) * t - 6.0 - up, text: text.clone(), anchor: Anchor::Middle };
-        self.first_free([0.5, 0.35, 0.65, 0.25, 0.75].map(at)).unwrap_or_else(|| at(0.5))
+        let label =
+            |t: f32, dy: f32| Label { x: x1 + (x2 - x1) * t, y: y1 + (y2 - y1) * t + dy, text: text.clone(), anchor: Anchor::Middle };
+        let above = ALONG.map(|t| label(t, -6.0 - up));
+        // Below a sloped arrow the label starts under the shaft's lower end within its width.
+        let below = ALONG.map(|t| {
+            let l = label(t, 0.0);
+            let (x0, _, xe, _) = l.bbox();
+            let drop = ((y2 - y1) / (x2 - x1)).abs() * (xe - x0) / 2.0;
+            label(t, LABEL_PX + 2.0 + if drop.is_finite() { drop } else { 0.0 })
+        });
+        let own: Segment = (x1, y1, x2, y2);
+        let free = |l: &&Label| !self.placed.hit(l.bbox());
+        let clear = |l: &&Label| free(l) && !self.shafts.cross(l.bbox(), Some(own));
+        let below_clear = |l: &&Label| clear(l) && !self.shafts.cross(l.bbox(), None);
+        above
+            .iter()
+            .find(clear)
+            .or_else(|| below.iter().find(below_clear))
+            .or_else(|| above.iter().find(free))
+            .cloned()
+            .unwrap_or_else(|| label(0.5, -6.0 - up))
     }
 
     /// Draws a client's belief: the part while the service agrees, then the stale part shaded.

@@ -57,7 +57,10 @@ pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
     let (mut s, tail) = frame(layout, title, standalone, true);
     s.reserve(layout.items.len() * 220);
     for item in drawing_order(layout) {
-        item_svg(&mut s, item);
+        shape_svg(&mut s, item);
+    }
+    for item in drawing_order(layout) {
+        label_item_svg(&mut s, item);
     }
     s.push_str(tail);
     s
@@ -254,9 +257,40 @@ pub fn span_width(span: Span) -> f32 {
     }
 }
 
-/// Renders one item as a `<g>` carrying its classes and events, so a page can find it.
+/// Renders one item, its shape and its label, as a `<g>` carrying its classes and events, so a
+/// page can find it.
 pub fn item_svg(s: &mut String, item: &Item) {
+    open_item(s, item);
+    draw_shape(s, item);
+    if let Some(label) = &item.label {
+        label_svg(s, label);
+    }
+    s.push_str("</g>");
+}
+
+/// Renders an item's shape alone. A diagram draws every shape first and every label after
+/// (see [`label_item_svg`]), so that no arrow is drawn over a label: the label's halo hides
+/// what runs under it.
+pub fn shape_svg(s: &mut String, item: &Item) {
+    open_item(s, item);
+    draw_shape(s, item);
+    s.push_str("</g>");
+}
+
+/// Renders an item's label alone, in a group like its shape's, if it has one.
+pub fn label_item_svg(s: &mut String, item: &Item) {
+    if let Some(label) = &item.label {
+        open_item(s, item);
+        label_svg(s, label);
+        s.push_str("</g>");
+    }
+}
+
+fn open_item(s: &mut String, item: &Item) {
     let _ = write!(s, r#"<g class="item {}" data-events="{} {}">"#, class(item.kind()), item.events.0, item.events.1);
+}
+
+fn draw_shape(s: &mut String, item: &Item) {
     match item.shape {
         Shape::Arrow { x1, y1, x2, y2, arrow } => {
             let (x1, y1, x2, y2) = (Px(x1), Px(y1), Px(x2), Px(y2));
@@ -296,10 +330,6 @@ pub fn item_svg(s: &mut String, item: &Item) {
             );
         }
     }
-    if let Some(label) = &item.label {
-        label_svg(s, label);
-    }
-    s.push_str("</g>");
 }
 
 fn label_svg(s: &mut String, l: &Label) {

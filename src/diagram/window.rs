@@ -3,7 +3,7 @@
 //! holds, not the size of the run.
 
 use super::layout::{Item, Label, Layout, Shape};
-use super::svg::{drawing_indices, gap_svg, item_svg, tick_svg};
+use super::svg::{drawing_indices, gap_svg, label_item_svg, shape_svg, tick_svg};
 
 /// How tall one band is, in diagram units.
 const BAND: f32 = 512.0;
@@ -95,8 +95,12 @@ impl Window {
         for positions in &self.bands[band(y0).min(last)..=band(y1).min(last)] {
             picked = union(&picked, positions);
         }
-        for position in picked {
-            item_svg(&mut s, &layout.items[self.order[position as usize] as usize]);
+        let items = || picked.iter().map(|&p| &layout.items[self.order[p as usize] as usize]);
+        for item in items() {
+            shape_svg(&mut s, item);
+        }
+        for item in items() {
+            label_item_svg(&mut s, item);
         }
         s
     }
@@ -128,11 +132,17 @@ mod tests {
     /// The items of a full drawing whose extent reaches between `y0` and `y1`, found by a scan.
     fn scan(layout: &Layout, y0: f32, y1: f32) -> String {
         let mut s = String::new();
-        for item in crate::diagram::svg::drawing_order(layout) {
-            let (top, bottom) = extent(item);
-            if bottom >= y0 && top <= y1 {
-                item_svg(&mut s, item);
-            }
+        let reaching = || {
+            crate::diagram::svg::drawing_order(layout).filter(|item| {
+                let (top, bottom) = extent(item);
+                bottom >= y0 && top <= y1
+            })
+        };
+        for item in reaching() {
+            shape_svg(&mut s, item);
+        }
+        for item in reaching() {
+            label_item_svg(&mut s, item);
         }
         s
     }
@@ -157,8 +167,9 @@ mod tests {
         }
         assert!(items(&markup) >= items(&wanted) && items(&markup) < items(&wanted) + 200, "{} vs {}", items(&markup), items(&wanted));
         assert!(items(&markup) * 10 < l.items.len(), "a window is a small part of the run");
-        // A window over everything holds every item.
-        assert_eq!(items(&window.markup(&l, 0.0, l.height)), l.items.len());
+        // A window over everything holds every item: a group for its shape, one for its label.
+        let labelled = l.items.iter().filter(|i| i.label.is_some()).count();
+        assert_eq!(items(&window.markup(&l, 0.0, l.height)), l.items.len() + labelled);
     }
 
     #[test]

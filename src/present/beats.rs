@@ -17,6 +17,8 @@ pub struct Beat {
     pub title: String,
     /// Why the moment matters, for the narration.
     pub why: String,
+    /// The findings (their places in the verdict) that `why` already tells.
+    pub quoted: Vec<usize>,
 }
 
 impl Words<'_> {
@@ -30,6 +32,7 @@ impl Words<'_> {
         // servers runs out once in the story.
         let mut ended: Vec<(NodeId, u64)> = Vec::new();
         for (i, e) in trace.events.iter().enumerate() {
+            let mut quoted = Vec::new();
             let beat = match &e.kind {
                 EventKind::BeliefStart { token, .. } => Some((
                     format!("{} takes {held}{}", n(e.node), self.vocabulary().token(*token).map_or(String::new(), |t| format!(", {t}"))),
@@ -71,7 +74,9 @@ impl Words<'_> {
                 EventKind::WriteAccepted { writer, token, .. } | EventKind::WriteRejected { writer, token, .. } => {
                     let verb = if matches!(e.kind, EventKind::WriteAccepted { .. }) { "accepts" } else { "rejects" };
                     let with = if self.has_lock() { format!(" ({})", self.token(*token)) } else { String::new() };
-                    let why = match (&e.kind, trace.verdict.findings.iter().find(|f| f.event == i && f.kind().is_violation())) {
+                    let violation = trace.verdict.findings.iter().position(|f| f.event == i && f.kind().is_violation());
+                    quoted.extend(violation);
+                    let why = match (&e.kind, violation.map(|v| &trace.verdict.findings[v])) {
                         (_, Some(f)) => format!("{}: {}.", capital(Words::finding_kind(f.kind())), self.finding(f)),
                         (EventKind::WriteRejected { reason, .. }, _) => self.rejection_means(reason).to_string(),
                         _ => "The data changes under a write the checker finds safe.".to_string(),
@@ -95,14 +100,15 @@ impl Words<'_> {
                 }
                 _ => None,
             };
-            let two = trace.verdict.findings.iter().find(|f| f.event == i && f.kind() == FindingKind::TwoHolders);
-            let beat = match (beat, two) {
+            let two = trace.verdict.findings.iter().position(|f| f.event == i && f.kind() == FindingKind::TwoHolders);
+            quoted.extend(two);
+            let beat = match (beat, two.map(|t| &trace.verdict.findings[t])) {
                 (Some((title, why)), Some(f)) => Some((format!("{title}: two holders"), format!("{why} {}.", capital(&self.finding(f))))),
                 (None, Some(f)) => Some(("Two clients hold the lock at once".to_string(), format!("{}.", capital(&self.finding(f))))),
                 (beat, None) => beat,
             };
             if let Some((title, why)) = beat {
-                out.push(Beat { event: i, title, why });
+                out.push(Beat { event: i, title, why, quoted });
             }
         }
         out

@@ -20,19 +20,29 @@ const FIND_BUTTON: &str = r#"<button class="btn" data-action="find" data-testid=
 /// The button that opens the run on screen in the editor.
 const EDIT_BUTTON: &str = r#"<button class="btn" data-action="edit" data-testid="edit" title="Change this scenario's numbers and faults and watch the run change">What if…</button>"#;
 
-/// The export buttons for a run (SVG, Mermaid, the scenario file when there is one), the embed
-/// code, and, shown only when embedded, a link to the full page.
+/// The run's exports (SVG, Mermaid, the scenario file when there is one, the embed code) in a
+/// menu that opens from one button and closes on a choice, a click elsewhere or Escape; and,
+/// shown only when embedded, a link to the full page.
 fn exports(has_file: bool) -> String {
-    const DIAGRAM: &str = concat!(
-        r#"<button class="btn btn--ghost" data-action="export-svg" data-testid="export-svg" title="Download this diagram as an SVG file">Export SVG</button>"#,
-        r#"<button class="btn btn--ghost" data-action="export-mermaid" data-testid="export-mermaid" title="Download the run as Mermaid sequenceDiagram text">Export Mermaid</button>"#
-    );
-    const SCENARIO: &str = r#"<button class="btn btn--ghost" data-action="export-json" data-testid="export-json" title="Download this lesson's scenario file">Scenario JSON</button>"#;
-    const EMBED: &str = concat!(
-        r#"<button class="btn btn--ghost" data-action="embed" data-testid="embed" title="Copy the code that shows this run, its playback and narration in a slide, course page or post">Embed</button>"#,
-        r#"<button class="btn btn--ghost embed-open" data-action="open-full" data-testid="open-full" title="Open this run in Lockstep, with the lessons, the editor and the rest">Open in Lockstep ↗</button>"#
-    );
-    format!("{DIAGRAM}{}{EMBED}", if has_file { SCENARIO } else { "" })
+    // Each choice also closes the menu (`popovertargetaction="hide"`); its click still reaches the page.
+    const HIDE: &str = r#"popovertarget="exports" popovertargetaction="hide""#;
+    let item = |name: &str, label: &str, title: &str| {
+        format!(r#"<button class="btn btn--ghost" data-action="{name}" data-testid="{name}" title="{title}" {HIDE}>{label}</button>"#)
+    };
+    let mut items = item("export-svg", "Diagram as SVG", "Download this diagram as an SVG file");
+    items += &item("export-mermaid", "Run as Mermaid text", "Download the run as Mermaid sequenceDiagram text");
+    if has_file {
+        items += &item("export-json", "Scenario file (JSON)", "Download this scenario's file, which the editor opens");
+    }
+    items += &item("embed", "Embed code", "Copy the code that shows this run, its playback and narration in a slide, course page or post");
+    format!(
+        concat!(
+            r#"<button class="btn btn--ghost" popovertarget="exports" data-testid="exports-button" title="Download the diagram, the run or the scenario, or embed it elsewhere">Export ▾</button>"#,
+            r#"<div id="exports" class="exports" popover aria-label="Export" data-testid="exports">{}</div>"#,
+            r#"<button class="btn btn--ghost embed-open" data-action="open-full" data-testid="open-full" title="Open this run in Lockstep, with the lessons, the editor and the rest">Open in Lockstep ↗</button>"#
+        ),
+        items
+    )
 }
 
 /// The top of the page: the skip link, the bar with the name, the exports of the run on screen

@@ -48,7 +48,7 @@ fn predict(s: &mut String, ask: &Ask) {
         Ask::Question(p) => {
             let _ = write!(
                 s,
-                r#"<div class="predict" data-testid="predict"><h3>Predict</h3><p>{}</p><div class="choices">"#,
+                r#"<div class="predict" data-testid="predict"><h3>Predict <button class="btn btn--ghost btn--small" data-action="predict">Stop asking</button></h3><p>{}</p><div class="choices">"#,
                 Escaped(&p.question)
             );
             for (i, choice) in CHOICES.iter().enumerate() {
@@ -58,14 +58,14 @@ fn predict(s: &mut String, ask: &Ask) {
                     i + 1
                 );
             }
-            s.push_str(r#"</div><button class="btn btn--ghost btn--small" data-action="predict">Stop asking</button></div>"#);
+            s.push_str("</div></div>");
         }
         Ask::Answered { prediction: p, chosen, score: (right, all) } => {
             let (class, verdict) =
                 if *chosen == p.answer { ("predict predict--right", "Right") } else { ("predict predict--wrong", "Not this time") };
             let _ = write!(
                 s,
-                r#"<div class="{class}" data-testid="predict-result"><p><strong>{verdict}:</strong> {}. {}</p><p class="muted">Your predictions: {right} of {all} right.</p></div>"#,
+                r#"<div class="{class}" data-testid="predict-result"><p><strong>{verdict}:</strong> {}. {} <span class="muted">Your predictions: {right} of {all} right.</span></p></div>"#,
                 CHOICES[p.answer],
                 Escaped(&p.reason)
             );
@@ -73,34 +73,43 @@ fn predict(s: &mut String, ask: &Ask) {
     }
 }
 
-/// The narration of the event at `cursor`: when, who, what and what it means, and at a story
-/// beat (`beat`) why the moment matters; before the first event, the setup.
+/// The narration of the event at `cursor` in two parts, what happened and what it means: when,
+/// who and what; then at a story beat (`beat`) why the moment matters, any finding, and at the
+/// end the takeaway. Before the first event, the setup. (Beside the run the parts stack; in a
+/// caption band under it they sit side by side.)
 pub fn narration(scenario: &Scenario, trace: &Trace, words: &Words, cursor: Option<usize>, beat: Option<&Beat>, ask: Ask) -> String {
     let Some(c) = cursor else {
         let mut s = format!(
-            r#"<h2>The setup</h2><p class="intro">{}</p><p class="hint">Press <kbd>Space</kbd> to play, <kbd>→</kbd> to step, or <kbd>PageDown</kbd> for the next key moment.</p>"#,
+            r#"<div class="told"><h2>The setup</h2><p class="intro">{}</p></div><div class="meant"><p class="hint">Press <kbd>Space</kbd> to play, <kbd>→</kbd> to step, or <kbd>PageDown</kbd> for the next key moment.</p>"#,
             Escaped(&scenario.intro)
         );
         predict(&mut s, &ask);
+        s.push_str("</div>");
         return s;
     };
     let e = &trace.events[c];
     let mut s = format!(
-        r#"<h2><span class="when">{} ms</span><span class="who">{}</span><span class="local">its clock: {} ms</span></h2><p class="now" data-testid="narration-text">{}</p>"#,
+        r#"<div class="told"><h2><span class="when">{} ms</span><span class="who">{}</span><span class="local">its clock: {} ms</span></h2><p class="now" data-testid="narration-text">{}</p></div><div class="meant">"#,
         group(e.at_ms as i64),
         Escaped(trace.name(e.node)),
         group(e.local_ms),
         Escaped(&words.narrate(c))
     );
-    // Once answered, the prediction's result says what the beat would.
-    match (beat, &ask) {
-        (_, Ask::Answered { .. } | Ask::Question(_)) => predict(&mut s, &ask),
+    // Once answered, the prediction's result says what the beat would; the findings follow,
+    // but for those the beat already tells.
+    let told = match (beat, &ask) {
+        (_, Ask::Answered { .. } | Ask::Question(_)) => {
+            predict(&mut s, &ask);
+            beat.filter(|_| matches!(ask, Ask::Answered { .. }))
+        }
         (Some(b), _) => {
             let _ = write!(s, r#"<p class="beat-why" data-testid="beat"><strong>{}.</strong> {}</p>"#, Escaped(&b.title), Escaped(&b.why));
+            Some(b)
         }
-        _ => {}
-    }
-    for f in trace.verdict.findings.iter().filter(|f| f.event == c) {
+        _ => None,
+    };
+    let quoted = |i: usize| told.is_some_and(|b| b.quoted.contains(&i));
+    for (_, f) in trace.verdict.findings.iter().enumerate().filter(|(i, f)| f.event == c && !quoted(*i)) {
         let _ = write!(
             s,
             r#"<p class="{}" data-testid="finding"><strong>{}</strong>: {}</p>"#,
@@ -116,6 +125,7 @@ pub fn narration(scenario: &Scenario, trace: &Trace, words: &Words, cursor: Opti
             Escaped(&scenario.takeaway)
         );
     }
+    s.push_str("</div>");
     s
 }
 

@@ -132,6 +132,15 @@ pub fn App() -> Html {
             let on_key = dispatch.clone();
             let keys = EventListener::new_with_options(&gloo::utils::document(), "keydown", options, move |e| {
                 let e: &KeyboardEvent = e.unchecked_ref();
+                // The open lesson menu keeps Tab, and every key but Escape scrolls or presses in it.
+                if browser::menu_open() {
+                    match e.key().as_str() {
+                        "Escape" => on_key.emit(Action::Menu(Some(false))),
+                        "Tab" if browser::wrap_tab(e.shift_key()) => e.prevent_default(),
+                        _ => {}
+                    }
+                    return;
+                }
                 #[cfg(editing)]
                 if let Some(gesture) = super::gestures::key(e) {
                     e.prevent_default();
@@ -148,7 +157,9 @@ pub fn App() -> Html {
             #[cfg(not(editing))]
             let editor = ();
             let fullscreen = browser::on_fullscreen_exit();
-            move || drop((hash, keys, editor, fullscreen))
+            // A window resized past the menu's screens closes the menu, so the page is not left inert.
+            let resize = EventListener::new(&gloo::utils::window(), "resize", |_| browser::menu(Some(false)));
+            move || drop((hash, keys, editor, fullscreen, resize))
         });
     }
     use_layer(state, &dispatch);
@@ -182,9 +193,9 @@ pub fn App() -> Html {
             }
         })
     };
-    let (view, asking) = marks(state);
+    let (view, asking, setup) = marks(state);
     html! {
-        <div class="app" data-view={view} data-asking={asking} onclick={on_click}>
+        <div class="app" data-view={view} data-asking={asking} data-setup={setup} onclick={on_click}>
             { page(state, &callbacks) }
         </div>
     }

@@ -38,11 +38,10 @@ pub fn focus(el: &web_sys::Element) {
     }
 }
 
-/// Focuses the element matching `selector`, if there is one.
-pub fn focus_on(selector: &str) {
-    if let Some(el) = window().document().and_then(|d| d.query_selector(selector).ok().flatten()) {
-        focus(&el);
-    }
+/// Focuses the element matching `selector`, if there is one; says whether there was.
+pub fn focus_on(selector: &str) -> bool {
+    let el = window().document().and_then(|d| d.query_selector(selector).ok().flatten());
+    el.inspect(focus).is_some()
 }
 
 /// Fetches a file of the site as text and hands it to `done`; the error says why it could not.
@@ -136,15 +135,63 @@ pub fn toggle_present() {
     }
 }
 
+/// The widest screen on which the lesson list is a menu (see `.sidebar` in the style sheet).
+const MENU_SCREENS: &str = "(max-width: 1499px)";
+
+/// Says whether the lesson menu is open.
+pub fn menu_open() -> bool {
+    window().document().and_then(|d| d.document_element()).is_some_and(|root| root.has_attribute("data-menu"))
+}
+
 /// Opens or closes the lesson menu (the lesson list, on screens too narrow to show it beside
-/// the run); `open: None` toggles it.
+/// the run); `open: None` toggles it. While it is open the rest of the page is inert, so the
+/// keyboard and a screen reader stay in it; closing it returns the focus to its button.
 pub fn menu(open: Option<bool>) {
-    let Some(root) = window().document().and_then(|d| d.document_element()) else { return };
-    let open = open.unwrap_or(!root.has_attribute("data-menu"));
-    let _ = if open { root.set_attribute("data-menu", "") } else { root.remove_attribute("data-menu") };
-    if open {
-        focus_on(".sidebar .lesson-link.is-current");
+    let Some(document) = window().document() else { return };
+    let Some(root) = document.document_element() else { return };
+    let was_open = root.has_attribute("data-menu");
+    let is_menu = window().match_media(MENU_SCREENS).ok().flatten().is_some_and(|m| m.matches());
+    let open = open.unwrap_or(!was_open) && is_menu;
+    if open == was_open {
+        return;
     }
+    let _ = if open { root.set_attribute("data-menu", "") } else { root.remove_attribute("data-menu") };
+    if let Ok(rest) = document.query_selector_all(".app > :not(.sidebar)") {
+        for i in 0..rest.length() {
+            if let Some(el) = rest.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) {
+                let _ = if open { el.set_attribute("inert", "") } else { el.remove_attribute("inert") };
+            }
+        }
+    }
+    if open {
+        let _ = focus_on(".sidebar .lesson-link.is-current") || focus_on(".sidebar .menu-close");
+    } else {
+        focus_on("[data-testid=menu]");
+    }
+}
+
+/// Keeps Tab inside the open lesson menu: from its last control to its first, and Shift+Tab
+/// the other way. Returns whether it moved the focus.
+pub fn wrap_tab(shift: bool) -> bool {
+    let Some(document) = window().document() else { return false };
+    let Ok(all) = document.query_selector_all(".sidebar button") else { return false };
+    let (first, last) = (all.item(0), all.length().checked_sub(1).and_then(|i| all.item(i)));
+    let active: Option<web_sys::Node> = document.active_element().map(Into::into);
+    let (from, to) = if shift { (first, last) } else { (last, first) };
+    match (from, to) {
+        (Some(from), Some(to)) if active.as_ref() == Some(&from) || active.as_ref().is_none_or(|a| !contains(".sidebar", a)) => {
+            if let Ok(to) = to.dyn_into::<web_sys::Element>() {
+                focus(&to);
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Says whether `node` is inside the element matching `selector`.
+fn contains(selector: &str, node: &web_sys::Node) -> bool {
+    window().document().and_then(|d| d.query_selector(selector).ok().flatten()).is_some_and(|el| el.contains(Some(node)))
 }
 
 /// Ends presenter mode when the browser leaves full screen (Escape); returns the listener.

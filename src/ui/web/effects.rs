@@ -29,7 +29,9 @@ pub fn run(effect: Effect, dispatch: &Callback<Action>, search: &RefCell<Option<
         Effect::Menu(open) => browser::menu(open),
         Effect::Theme => browser::toggle_theme(),
         Effect::Present => browser::toggle_present(),
-        Effect::Focus(selector) => browser::focus_on(selector),
+        Effect::Focus(selector) => {
+            browser::focus_on(selector);
+        }
         Effect::CopyEmbed { title } => {
             let code = browser::embed_code(&title);
             let ok = browser::copy(&code);

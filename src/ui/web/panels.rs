@@ -61,7 +61,7 @@ pub fn sidebar() -> Html {
     static TEXT: OnceLock<String> = OnceLock::new();
     let text = TEXT.get_or_init(|| {
         format!(
-            r#"<nav class="sidebar" aria-label="Lessons">{}<section class="topic questions" data-testid="questions">{}</section></nav>"#,
+            r#"<nav class="sidebar" aria-label="Lessons"><button class="btn btn--ghost menu-close" data-action="close-menu" data-testid="menu-close">✕ Close</button>{}<section class="topic questions" data-testid="questions">{}</section></nav>"#,
             panels::picker(),
             panels::questions()
         )

@@ -40,8 +40,9 @@ pub fn page(state: &AppState, on: &Callbacks) -> Html {
     }
 }
 
-/// Says which view the page is in and whether it asks a prediction, for the `.app` element.
-pub fn marks(state: &AppState) -> (Option<&'static str>, Option<&'static str>) {
+/// Says which view the page is in, whether it asks a prediction and whether it shows a run's
+/// setup (before its first event), for the `.app` element.
+pub fn marks(state: &AppState) -> (Option<&'static str>, Option<&'static str>, Option<&'static str>) {
     let paired = state.editing.as_ref().is_some_and(|e| e.beside_run().is_some());
     let view = if state.table.is_some() {
         Some("table")
@@ -50,7 +51,8 @@ pub fn marks(state: &AppState) -> (Option<&'static str>, Option<&'static str>) {
     } else {
         None
     };
-    (view, state.question().is_some().then_some("true"))
+    let setup = state.run.is_some() && state.player.cursor().is_none();
+    (view, state.question().is_some().then_some("true"), setup.then_some(""))
 }
 
 /// The run's heading, as text.
