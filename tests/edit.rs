@@ -40,7 +40,7 @@ fn shortening_the_pause_makes_the_unfenced_race_safe_and_lengthening_it_unsafe_a
     let t = run_doc(&short);
     assert!(t.verdict.safe);
     assert_eq!(writes(&t), vec![ok(555, "Client A", 41, "A", 1), ok(1_165, "Client B", 42, "B", 2)]);
-    assert_eq!(outcome::change(&run_lesson("lease-race-unfenced"), &t.words()), "was unsafe → now safe");
+    assert_eq!(outcome::change(&run_lesson("lease-race-unfenced"), &t.words(), true), "was unsafe → now safe");
 
     let long = edit::apply(&short, &set("faults[0].for_ms", number(1_500))).unwrap();
     assert_eq!(long, original, "the same numbers give the same document");
@@ -55,15 +55,23 @@ fn fencing_the_resource_rejects_a_write_with_token_41() {
     let t = run_doc(&fenced);
     assert_eq!(writes(&t), vec![ok(1_165, "Client B", 42, "B", 1), rejected(1_555, "Client A", 41, "A", "token 41 < 42")]);
     assert_eq!(
-        outcome::change(&run_lesson("lease-race-unfenced"), &t.words()),
+        outcome::change(&run_lesson("lease-race-unfenced"), &t.words(), true),
         "was unsafe → now safe: the write (token 41) was rejected: token 41 < 42 at 1,555 ms"
     );
     let unfenced = run_doc(&original);
     assert_eq!(
-        outcome::change(&t, &unfenced.words()),
+        outcome::change(&t, &unfenced.words(), true),
         "was safe → now unsafe: Client A's write (token 41) was accepted although Client A no longer held the lock at 1,555 ms"
     );
-    assert_eq!(outcome::change(&t, &t.words()), "still safe");
+    assert_eq!(outcome::change(&t, &t.words(), true), "still safe");
+    // The verdict stays, but the story changed: a shorter pause leaves no stale write to refuse.
+    let short = run_doc(&edit::apply(&fenced, &set("faults[0].for_ms", number(500))).unwrap());
+    assert_eq!(
+        outcome::change(&t, &short.words(), true),
+        "still safe; two clients no longer hold the lock at once; no stale write reaches the resource to be refused"
+    );
+    // A run opened unchanged (a failure the search found) is told as it is.
+    assert!(outcome::change(&t, &unfenced.words(), false).starts_with("nothing changed yet; unsafe: Client A's write (token 41)"));
 }
 
 #[test]

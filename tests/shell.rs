@@ -154,6 +154,11 @@ fn what_if_opens_the_editor_s_page_from_the_player_and_edits_there() {
     assert_eq!(added.run.as_ref().unwrap().scenario.faults.len(), faults + 1);
     assert_eq!(added.now_ms(), at_ms, "the cursor stays at the same simulated time");
     assert!(added.hash().starts_with("#/edit/1."), "the edited scenario is in the link");
+    let close = |s: &AppState| s.editing.as_ref().unwrap().close_link(s.run.as_ref().unwrap(), s.player.cursor());
+    assert_eq!(close(&s), "../#/lease-race-fenced/4", "Close returns to the lesson at the same step");
+    let step: usize = close(&added).rsplit('/').next().unwrap().parse().unwrap();
+    let original = s.run.as_ref().unwrap();
+    assert_eq!(original.trace.events[step - 1].at_ms, at_ms, "and, after an edit, at the same simulated time");
     let (undone, _) = reduce(&added, command::clicked("undo").unwrap());
     assert_eq!(undone.unwrap().run.unwrap().scenario.faults.len(), faults);
     let field = EditAction::Field { path: "faults[0].for_ms".into(), kind: "number".into(), text: "-5".into() };

@@ -8,6 +8,7 @@ pub mod handles;
 pub mod history;
 pub mod link;
 pub mod outcome;
+pub mod prose;
 pub mod start;
 pub mod switch;
 pub mod written;

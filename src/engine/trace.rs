@@ -37,6 +37,16 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// Returns this run's event at the simulated time of event `c` of `other`'s events: as many
+    /// events into that millisecond as `c` was (so a run that changed nothing keeps the step), or
+    /// the last event before it. A run of no events gives 0.
+    pub fn at_time_of(&self, other: &[Event], c: usize) -> usize {
+        let (new, t) = (&self.events, other[c].at_ms);
+        let into = c - other.partition_point(|e| e.at_ms < t);
+        let (first, end) = (new.partition_point(|e| e.at_ms < t), new.partition_point(|e| e.at_ms <= t));
+        (first + into).min(end.max(1) - 1)
+    }
+
     /// Returns a participant's display name.
     pub fn name(&self, id: NodeId) -> &str {
         &self.participants[id.0].name

@@ -20,7 +20,7 @@ use crate::{
     scenario::json::{self, Value},
     scenario::validate,
     ui::panels::{self, EditorState},
-    ui::route::Target,
+    ui::route::{self, Route, Target},
 };
 #[cfg(editing)]
 use std::rc::Rc;
@@ -140,9 +140,12 @@ impl Editing {
     fn commit(&self, doc: Result<Value, ScenarioError>) -> (Editing, Option<RunRef>) {
         match doc {
             Ok(doc) => {
+                let (doc, notes) = edit::prose::follow(self.history.now(), doc);
                 let mut history = self.history.clone();
                 history.push(doc);
-                self.settle(history)
+                let (editing, shown) = self.settle(history);
+                let notes = if shown.is_some() { notes } else { editing.notes };
+                (Editing { notes, ..editing }, shown)
             }
             Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
         }
@@ -323,10 +326,24 @@ impl Editing {
         panels::handles(&shown.layout, &faults, &messages, self.selected, self.tool.as_deref())
     }
 
+    /// The link of the Close button, on the player's page: the run editing started from, at the
+    /// simulated time of `cursor` in the edited run `shown`; the player's first lesson for a
+    /// scenario that came from a link, a file or a blank.
+    pub fn close_link(&self, shown: &RunRef, cursor: Option<usize>) -> String {
+        match &self.original.target {
+            Target::Edited(_) => "../".to_string(),
+            target => {
+                let original = &self.original.trace;
+                let step = cursor.filter(|_| !original.events.is_empty()).map_or(0, |c| original.at_time_of(&shown.trace.events, c) + 1);
+                format!("../{}", route::format(&Route { target: target.clone(), step: step as u64 }))
+            }
+        }
+    }
+
     /// The editor's text for the run on screen at `cursor`; its Close button opens `close` (the
     /// player's page).
     pub fn panel(&self, shown: &RunRef, close: &str, cursor: Option<usize>) -> String {
-        let change = outcome::change(&self.original.trace, &shown.words());
+        let change = outcome::change(&self.original.trace, &shown.words(), self.history.edited());
         let state = EditorState {
             outcome: &format!("Compared with the original: {change}."),
             problem: self.problem.as_ref(),
@@ -373,6 +390,10 @@ impl Editing {
     }
 
     pub fn original(&self) -> &RunRef {
+        match *self {}
+    }
+
+    pub fn close_link(&self, _: &RunRef, _: Option<usize>) -> String {
         match *self {}
     }
 

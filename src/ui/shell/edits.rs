@@ -9,7 +9,6 @@ use super::run::{editable, RunRef};
 use super::state::AppState;
 use crate::edit::handles::{snap_step, Axis, Gesture};
 use crate::edit::{start, Edit, History};
-use crate::engine::Event;
 use crate::error::ScenarioError;
 use crate::scenario::faults::DELAY_MESSAGE;
 use crate::ui::player::Playback;
@@ -80,7 +79,7 @@ impl AppState {
         let Some(run) = shown else { return AppState { editing, ..self.clone() } };
         let steps = run.trace.events.len();
         let step = match (&self.run, self.player.cursor()) {
-            (Some(old), Some(c)) => same_time(&old.trace.events, c, &run.trace.events) + 1,
+            (Some(old), Some(c)) => run.trace.at_time_of(&old.trace.events, c) + 1,
             _ => 0,
         };
         AppState {
@@ -126,14 +125,4 @@ impl AppState {
             },
         }
     }
-}
-
-/// Returns the event of `new` at the simulated time of event `c` of `old`: as many events into
-/// that millisecond as `c` was (so an edit that changes nothing keeps the step), or the last
-/// event before it.
-fn same_time(old: &[Event], c: usize, new: &[Event]) -> usize {
-    let t = old[c].at_ms;
-    let into = c - old.partition_point(|e| e.at_ms < t);
-    let (first, end) = (new.partition_point(|e| e.at_ms < t), new.partition_point(|e| e.at_ms <= t));
-    (first + into).min(end.max(1) - 1)
 }

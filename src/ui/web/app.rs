@@ -80,11 +80,7 @@ fn clicked(e: &MouseEvent) -> Option<Action> {
 
 /// Reads a key pressed outside a field and without Ctrl, Alt or Meta as an action.
 fn pressed(e: &KeyboardEvent) -> Option<Action> {
-    if e.ctrl_key() || e.meta_key() || e.alt_key() {
-        return None;
-    }
-    let tag = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name()).unwrap_or_default();
-    if matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA") {
+    if e.ctrl_key() || e.meta_key() || e.alt_key() || browser::in_field(e) {
         return None;
     }
     command::pressed(&e.key())
@@ -140,6 +136,11 @@ pub fn App() -> Html {
                         _ => {}
                     }
                     return;
+                }
+                #[cfg(editing)]
+                if let Some(action) = super::editor_input::history_key(e) {
+                    e.prevent_default();
+                    return on_key.emit(action);
                 }
                 #[cfg(editing)]
                 if let Some(gesture) = super::gestures::key(e) {

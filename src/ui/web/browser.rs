@@ -30,6 +30,22 @@ pub fn show_hash(hash: &str) {
     }
 }
 
+/// The tag of the element a keyboard event is aimed at.
+fn key_target(e: &web_sys::KeyboardEvent) -> String {
+    e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).map(|el| el.tag_name()).unwrap_or_default()
+}
+
+/// Says whether a key was pressed in a form field (which takes the keys for itself).
+pub fn in_field(e: &web_sys::KeyboardEvent) -> bool {
+    matches!(key_target(e).as_str(), "INPUT" | "SELECT" | "TEXTAREA")
+}
+
+/// Says whether a key was pressed in a field that takes text.
+#[cfg(editing)]
+pub fn in_text_field(e: &web_sys::KeyboardEvent) -> bool {
+    matches!(key_target(e).as_str(), "INPUT" | "TEXTAREA")
+}
+
 /// Focuses an HTML or SVG element (both have focus(), on different interfaces).
 pub fn focus(el: &web_sys::Element) {
     let f = js_sys::Reflect::get(el, &JsValue::from_str("focus")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());

@@ -26,6 +26,19 @@ pub fn listen(dispatch: &Callback<Action>) -> (EventListener, [EventListener; 4]
     (fields, files)
 }
 
+/// Reads Ctrl+Z (⌘Z) as undo and Ctrl+Y or Ctrl+Shift+Z as redo of the scenario's changes,
+/// outside a text field (where the browser undoes typing).
+pub fn history_key(e: &KeyboardEvent) -> Option<Action> {
+    if !(e.ctrl_key() || e.meta_key()) || e.alt_key() || browser::in_text_field(e) {
+        return None;
+    }
+    match (e.key().to_ascii_lowercase().as_str(), e.shift_key()) {
+        ("z", false) => Some(Action::Edit(EditAction::Undo)),
+        ("z", true) | ("y", false) => Some(Action::Edit(EditAction::Redo)),
+        _ => None,
+    }
+}
+
 /// Does what a key on a focused fault handle asks, and gives the focus back to the handle
 /// (written again with the run), or to its fields for Enter.
 pub fn handle_key(dispatch: &Callback<Action>, gesture: Gesture) {

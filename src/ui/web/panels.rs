@@ -4,7 +4,6 @@
 
 use crate::scenario::compare::Cell;
 use crate::ui::panels;
-use crate::ui::route::{self, Route, Target};
 use crate::ui::shell::edited::Editing;
 use crate::ui::shell::RunRef;
 use std::sync::OnceLock;
@@ -18,11 +17,7 @@ fn card(class: &str, testid: &str, text: &str) -> Html {
 
 /// The scenario editor, for the run on screen.
 pub fn editor(editing: &Editing, run: &RunRef, cursor: Option<usize>) -> Html {
-    let close = match &editing.original().target {
-        Target::Edited(_) => "../".to_string(),
-        target => format!("../{}", route::format(&Route { target: target.clone(), step: 0 })),
-    };
-    card("card editor", "editor", &editing.panel(run, &close, cursor))
+    card("card editor", "editor", &editing.panel(run, &editing.close_link(run, cursor), cursor))
 }
 
 /// What just happened and why it matters.
