@@ -71,7 +71,7 @@ fn fencing_the_resource_rejects_a_write_with_token_41() {
         "still safe; two clients no longer hold the lock at once; no stale write reaches the resource to be refused"
     );
     // A run opened unchanged (a failure the search found) is told as it is.
-    assert!(outcome::change(&t, &unfenced.words(), false).starts_with("nothing changed yet; unsafe: Client A's write (token 41)"));
+    assert!(outcome::change(&t, &unfenced.words(), false).starts_with("the same scenario; unsafe: Client A's write (token 41)"));
 }
 
 #[test]

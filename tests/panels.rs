@@ -31,7 +31,7 @@ fn panels_show_hostile_names_as_text_at_every_step() {
     let timeline = Timeline::new(&trace);
     let before = texts(&panels::state(&trace, &words, None));
     assert!(before.contains("<img src=x onerror=alert(1)>") && before.contains("名前 <名 & <script>"), "{before}");
-    assert!(texts(&panels::narration(&scenario, &trace, &words, None, None, panels::Ask::Offer(true))).contains("The setup"));
+    assert!(texts(&panels::narration(&scenario, &trace, &words, None, None, panels::Ask::Offer(true), None)).contains("The setup"));
     let mut shown = String::new();
     for i in 0..trace.events.len() {
         shown += &texts(&panels::state(&trace, &words, Some(&timeline.at(&trace, i))));
@@ -42,6 +42,7 @@ fn panels_show_hostile_names_as_text_at_every_step() {
             Some(i),
             words.beats().iter().find(|b| b.event == i),
             panels::Ask::Nothing,
+            None,
         ));
     }
     assert!(shown.contains("<b>x</b>;%%{init}%%"), "a written value is shown as text: {shown}");

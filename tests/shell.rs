@@ -209,13 +209,18 @@ fn page_down_goes_beat_by_beat_then_to_the_end_and_on_to_the_drill_s_next_lesson
     let last_beat = run.beats.last().expect("the lesson has beats").event + 1;
     assert!(last_beat < steps, "the lesson's last beat comes before its end");
     let mut visited = Vec::new();
-    while let (Some(next), _) = reduce(&s, page_down()) {
-        s = next;
+    while s.player.step < steps {
+        s = reduce(&s, page_down()).0.expect("PageDown moves before the end");
         visited.push(s.player.step);
     }
     let mut expected: Vec<usize> = run.beats.iter().map(|b| b.event + 1).collect();
     expected.push(steps);
     assert_eq!(visited, expected, "each beat, then the end, where the takeaway is");
+    // From the end, the next lesson in the menu's order.
+    let (next, effects) = reduce(&s, page_down());
+    let next = next.expect("PageDown goes on from the end");
+    assert_eq!(next.current(), Target::Lesson(lockstep::scenario::lessons::index()[1].id.into()));
+    assert_eq!((next.player.step, effects), (0, vec![Effect::Menu(Some(false)), Effect::ToTop]));
     // In a drill, PageDown at a lesson's end opens the question's next lesson.
     let (mut s, _) = after(Page::Player, "#/lease-race-fenced/0", [command::clicked("drill-start").unwrap()]);
     let first = s.drill.unwrap();

@@ -3,6 +3,7 @@
 //! holds, not the size of the run.
 
 use super::layout::{Item, Label, Layout, Shape};
+use super::obstacles::Rect;
 use super::svg::{drawing_indices, gap_svg, label_item_svg, shape_svg, tick_svg};
 
 /// How tall one band is, in diagram units.
@@ -54,16 +55,20 @@ impl Window {
         Window { order, bands }
     }
 
+    /// Returns the items whose labels a line across the diagram at height `y` would cross (or
+    /// pass within 2 units of), with their labels' boxes.
+    pub fn labelled_across<'a>(&'a self, layout: &'a Layout, y: f32) -> impl Iterator<Item = (&'a Item, Rect)> + 'a {
+        let positions = self.bands.get(band(y).min(self.bands.len() - 1)).map_or(&[][..], Vec::as_slice);
+        positions.iter().map(|&p| &layout.items[self.order[p as usize] as usize]).filter_map(move |item| {
+            let b = item.label.as_ref().map(Label::bbox)?;
+            (b.1 - 2.0 <= y && y <= b.3 + 2.0).then_some((item, b))
+        })
+    }
+
     /// Returns the horizontal extents of the labels that a line across the diagram at height
     /// `y` would cross, so that the line can leave them clear.
     pub fn labels_across<'a>(&'a self, layout: &'a Layout, y: f32) -> impl Iterator<Item = (f32, f32)> + 'a {
-        let positions = self.bands.get(band(y).min(self.bands.len() - 1)).map_or(&[][..], Vec::as_slice);
-        positions
-            .iter()
-            .filter_map(|&p| layout.items[self.order[p as usize] as usize].label.as_ref())
-            .map(Label::bbox)
-            .filter(move |b| b.1 - 2.0 <= y && y <= b.3 + 2.0)
-            .map(|b| (b.0, b.2))
+        self.labelled_across(layout, y).map(|(_, b)| (b.0, b.2))
     }
 
     /// Returns the pieces of a line across the diagram at height `y`, from `x0` to `x1`, that

@@ -17,16 +17,16 @@ fn first_violation(trace: &Trace) -> Option<&Finding> {
     trace.verdict.findings.iter().find(|f| f.kind().is_violation())
 }
 
-/// Tells how the edited run's outcome differs from the original's; `edited` says whether
-/// anything has been changed yet (a failure the search found opens unchanged, and is told as it
-/// is, not as "still" anything).
+/// Tells how the edited run's outcome differs from the original's; `edited` says whether the
+/// scenario differs from the original (a failure the search found opens as it was found, and an
+/// edit can be undone by hand: either is told as it is, not as "still" anything).
 pub fn change(original: &Trace, words: &Words, edited: bool) -> String {
     let trace = words.trace();
     let told = |f: &Finding| format!("{} at {}", words.finding(f), ms(f.at_ms));
     if !edited {
         return match first_violation(trace) {
-            Some(f) => format!("nothing changed yet; unsafe: {}", told(f)),
-            None => format!("nothing changed yet; {}", if trace.verdict.safe { "safe" } else { "unsafe" }),
+            Some(f) => format!("the same scenario; unsafe: {}", told(f)),
+            None => format!("the same scenario; {}", if trace.verdict.safe { "safe" } else { "unsafe" }),
         };
     }
     let verdict = match (original.verdict.safe, first_violation(trace)) {

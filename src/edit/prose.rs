@@ -1,7 +1,7 @@
 //! Keeping a scenario's own words true to an edit: a participant renamed is renamed in the
 //! title, the setup, the takeaway and the statement of guarantees; a lock parameter changed
-//! drops a lesson's own statement of guarantees, so the design's, written from the numbers,
-//! applies, and the editor says that the setup was written for the numbers before.
+//! marks a lesson's own statement of guarantees as written for its numbers, and the editor says
+//! that the setup and the takeaway were too.
 
 use super::doc::get;
 use crate::scenario::json::Value;
@@ -20,15 +20,26 @@ pub fn follow(before: &Value, mut after: Value) -> (Value, Vec<String>) {
     let lock = |doc: &Value| get(doc, "lock").cloned();
     let same_design = get(before, "lock.design") == get(&after, "lock.design");
     if same_design && lock(before) != lock(&after) {
-        if let Value::Object(members) = &mut after {
-            if let Some(at) = members.iter().position(|(k, _)| k == "guarantees") {
-                members.remove(at);
-                notes.push("What the lock promises now follows your numbers (the lesson's own statement was written for its own).".into());
+        // A lesson's statement speaks of its resource and faults too, which the design's would
+        // not: it stays, saying for which numbers it was written.
+        if let Some(Value::String(safety)) = get_mut(&mut after, "guarantees", "safety") {
+            if !safety.starts_with(WRITTEN_FOR) {
+                *safety = format!("{WRITTEN_FOR} {safety}");
             }
         }
-        notes.push("The setup and the takeaway tell the lesson as written, before this change.".into());
+        notes.push("The setup, the takeaway and what the lock promises were written for the lesson's own numbers.".into());
     }
     (after, notes)
+}
+
+/// What begins a lesson's statement of guarantees once its lock's numbers were changed.
+const WRITTEN_FOR: &str = "(Written for the lesson's own numbers.)";
+
+/// Returns the field `field` of the object at top-level `key`, to change.
+fn get_mut<'v>(doc: &'v mut Value, key: &str, field: &str) -> Option<&'v mut Value> {
+    let Value::Object(members) = doc else { return None };
+    let Value::Object(fields) = &mut members.iter_mut().find(|(k, _)| k == key)?.1 else { return None };
+    fields.iter_mut().find(|(k, _)| k == field).map(|(_, v)| v)
 }
 
 /// Returns each participant whose name the change altered: (old name, new name), by id.
@@ -123,7 +134,12 @@ mod tests {
             crate::edit::apply(&after, &crate::edit::Edit::Set { path: "lock.ttl_ms".into(), value: Some(Value::Number("700".into())) })
                 .unwrap();
         let (after, notes) = follow(&before, shorter);
-        assert_eq!(get(&after, "guarantees"), None, "the design's guarantees, from the numbers, apply");
-        assert_eq!(notes.len(), 2, "{notes:?}");
+        let said = "(Written for the lesson's own numbers.) Alice is safe within the 1,000 ms TTL.";
+        assert_eq!(get(&after, "guarantees.safety"), Some(&Value::String(said.into())), "the statement says for which numbers");
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        let again =
+            crate::edit::apply(&after, &crate::edit::Edit::Set { path: "lock.ttl_ms".into(), value: Some(Value::Number("600".into())) })
+                .unwrap();
+        assert_eq!(get(&follow(&after, again).0, "guarantees.safety"), Some(&Value::String(said.into())), "said once");
     }
 }

@@ -22,6 +22,12 @@ pub fn index() -> &'static [Entry] {
     INDEX
 }
 
+/// Returns the lesson after `id` in teaching order, if there is one.
+pub fn next(id: &str) -> Option<&'static Entry> {
+    let all = index();
+    all.iter().position(|e| e.id == id).and_then(|i| all.get(i + 1))
+}
+
 /// Finds a lesson's entry by id, suggesting the closest ids if there is none.
 pub fn entry(id: &str) -> Result<&'static Entry, ScenarioError> {
     INDEX.iter().find(|e| e.id == id).ok_or_else(|| unknown("lesson", id, &INDEX.iter().map(|e| e.id).collect::<Vec<_>>()))

@@ -25,7 +25,8 @@ pub fn compare_table(rows: &[Vec<Cell>]) -> String {
     s.push_str(&Escaped(SAFE_MEANS).to_string());
     s.push_str(concat!(
         "</p>",
-        r#"<div class="compare-scroll"><table class="compare-table"><thead><tr><th scope="col">Design</th><th scope="col">Fencing token from</th>"#,
+        r#"<p class="compare-hint">Swipe the table sideways for each schedule's verdict →</p>"#,
+        r#"<div class="compare-scroll" tabindex="0" role="region" aria-label="The comparison"><table class="compare-table"><thead><tr><th scope="col">Design</th><th scope="col">Fencing token from</th>"#,
     ));
     for sc in Schedule::ALL {
         let _ = write!(s, r#"<th scope="col" title="{}">{}</th>"#, Escaped(sc.about()), Escaped(sc.title()));

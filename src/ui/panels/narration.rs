@@ -1,12 +1,14 @@
 //! What just happened and why it matters, and the verdict so far.
 
-use super::Escaped;
+use super::{Escaped, ROUTE_ATTRIBUTE};
 use crate::engine::checker::FindingKind;
 use crate::engine::Trace;
 use crate::present::beats::CHOICES;
 use crate::present::number::group;
 use crate::present::{Beat, Prediction, Words};
+use crate::scenario::lessons::Entry;
 use crate::scenario::Scenario;
+use crate::ui::route::{self, Route, Target};
 use std::fmt::Write;
 
 fn finding_class(kind: FindingKind) -> &'static str {
@@ -75,9 +77,17 @@ fn predict(s: &mut String, ask: &Ask) {
 
 /// The narration of the event at `cursor` in two parts, what happened and what it means: when,
 /// who and what; then at a story beat (`beat`) why the moment matters, any finding, and at the
-/// end the takeaway. Before the first event, the setup. (Beside the run the parts stack; in a
+/// end the takeaway and the way on to the `next` lesson. Before the first event, the setup. (Beside the run the parts stack; in a
 /// caption band under it they sit side by side.)
-pub fn narration(scenario: &Scenario, trace: &Trace, words: &Words, cursor: Option<usize>, beat: Option<&Beat>, ask: Ask) -> String {
+pub fn narration(
+    scenario: &Scenario,
+    trace: &Trace,
+    words: &Words,
+    cursor: Option<usize>,
+    beat: Option<&Beat>,
+    ask: Ask,
+    next: Option<&Entry>,
+) -> String {
     let Some(c) = cursor else {
         let mut s = format!(
             r#"<div class="told"><h2>The setup</h2><p class="intro">{}</p></div><div class="meant"><p class="hint">Press <kbd>Space</kbd> to play, <kbd>→</kbd> to step, or <kbd>PageDown</kbd> for the next key moment.</p>"#,
@@ -124,6 +134,16 @@ pub fn narration(scenario: &Scenario, trace: &Trace, words: &Words, cursor: Opti
             r#"<div class="takeaway" data-testid="takeaway"><h3>What this shows</h3><p>{}</p></div>"#,
             Escaped(&scenario.takeaway)
         );
+        // Where to go on from here (PageDown goes there too).
+        if let Some(e) = next {
+            let link = route::format(&Route { target: Target::Lesson(e.id.into()), step: 0 });
+            let _ = write!(
+                s,
+                r#"<button class="btn btn--primary next-lesson" {ROUTE_ATTRIBUTE}="{}" data-testid="next-lesson">Next lesson: {} ▸</button>"#,
+                Escaped(&link),
+                Escaped(e.title)
+            );
+        }
     }
     s.push_str("</div>");
     s

@@ -21,6 +21,8 @@ pub enum Effect {
     Present,
     /// Moves the focus to the element this selector finds.
     Focus(&'static str),
+    /// Scrolls the page to its top: another page was opened (a lesson, the table, a cell).
+    ToTop,
     /// Copies the code that embeds the page as it is shown (titled `title`); says so with
     /// [`super::Action::Copied`].
     CopyEmbed {

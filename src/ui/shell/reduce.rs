@@ -49,8 +49,8 @@ fn act(s: &AppState, action: Action) -> Reduced {
                 Target::Table => AppState { table: None, notice: None, pending: None, ..s.clone() }.with_table(),
                 target => s.open(target, step),
             };
-            // A link in the lesson menu closes it.
-            (Some(state), vec![Effect::Menu(Some(false))])
+            // A link in the lesson menu closes it, and the page opened shows from its top.
+            (Some(state), vec![Effect::Menu(Some(false)), Effect::ToTop])
         }
         // The page's own hash changes nothing, but an empty page opens even an empty address.
         Action::Hash(hash) if hash == s.hash() && !s.is_blank() => effects(Vec::new()),
@@ -144,8 +144,8 @@ impl AppState {
 }
 
 /// Goes to the next story beat (or, `forward` false, the one before). Past the last beat the
-/// next is the end, where the takeaway is; from the end, the drill's next lesson, if a drill is
-/// on: a clicker's one key goes through a whole lesson and on.
+/// next is the end, where the takeaway is; from the end, the drill's next lesson if a drill is
+/// on, else the next lesson: a clicker's one key goes through a whole lesson and on.
 fn beat(s: &AppState, forward: bool) -> Reduced {
     let Some(run) = &s.run else { return (None, Vec::new()) };
     let at_end = s.player.step >= s.player.steps;
@@ -153,6 +153,10 @@ fn beat(s: &AppState, forward: bool) -> Reduced {
         Some(step) => step,
         None if forward && !at_end => s.player.steps,
         None if forward && s.drill.is_some_and(|d| !d.over()) => return act(s, Action::DrillNext),
+        None if forward => match s.next_lesson() {
+            Some(e) => return act(s, Action::Open(Target::Lesson(e.id.into()), 0)),
+            None => return (None, Vec::new()),
+        },
         None => return (None, Vec::new()),
     };
     (Some(AppState { player: s.moved(s.player.apply(Playback::Seek(step))), ..s.clone() }), Vec::new())

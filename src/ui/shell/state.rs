@@ -159,6 +159,18 @@ impl AppState {
         }
     }
 
+    /// Returns the lesson after the one on screen, outside a drill (which has its own order) and
+    /// an edit.
+    pub fn next_lesson(&self) -> Option<&'static Entry> {
+        match (&self.run, &self.drill, &self.editing) {
+            (Some(run), None, None) => match &run.target {
+                Target::Lesson(id) => lessons::next(id),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// Returns the simulated time at the cursor.
     pub fn now_ms(&self) -> u64 {
         match (&self.run, self.player.cursor()) {

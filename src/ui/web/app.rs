@@ -78,9 +78,12 @@ fn clicked(e: &MouseEvent) -> Option<Action> {
     browser::clicked_attribute(e, ".sidebar", "class").is_none().then_some(Action::Elsewhere)
 }
 
-/// Reads a key pressed outside a field and without Ctrl, Alt or Meta as an action.
+/// Reads a key pressed outside a field and without Ctrl, Alt or Meta as an action. A clicker's
+/// PageDown and PageUp go on with the story even from a list just chosen from (which keeps the
+/// focus), never changing its choice.
 fn pressed(e: &KeyboardEvent) -> Option<Action> {
-    if e.ctrl_key() || e.meta_key() || e.alt_key() || browser::in_field(e) {
+    let clicker = matches!(e.key().as_str(), "PageDown" | "PageUp");
+    if e.ctrl_key() || e.meta_key() || e.alt_key() || browser::in_text_field(e) || browser::in_field(e) && !clicker {
         return None;
     }
     command::pressed(&e.key())
@@ -148,8 +151,11 @@ pub fn App() -> Html {
                     return super::editor_input::handle_key(&on_key, gesture);
                 }
                 if let Some(action) = pressed(e) {
-                    // Space plays or pauses wherever the focus is, never pressing the button clicked last.
-                    e.prevent_default();
+                    // Space plays or pauses wherever the focus is, never pressing the button clicked
+                    // last; Escape still closes whatever the browser opened (a menu, full screen).
+                    if e.key() != "Escape" {
+                        e.prevent_default();
+                    }
                     on_key.emit(action);
                 }
             });

@@ -41,16 +41,22 @@ pub fn in_field(e: &web_sys::KeyboardEvent) -> bool {
 }
 
 /// Says whether a key was pressed in a field that takes text.
-#[cfg(editing)]
 pub fn in_text_field(e: &web_sys::KeyboardEvent) -> bool {
     matches!(key_target(e).as_str(), "INPUT" | "TEXTAREA")
 }
 
 /// Focuses an HTML or SVG element (both have focus(), on different interfaces).
 pub fn focus(el: &web_sys::Element) {
+    focus_scrolling(el, true);
+}
+
+/// Focuses an element, scrolling it into view or (`scroll` false) leaving the page where it is.
+fn focus_scrolling(el: &web_sys::Element, scroll: bool) {
     let f = js_sys::Reflect::get(el, &JsValue::from_str("focus")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     if let Some(f) = f {
-        let _ = f.call0(el);
+        let options = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&options, &JsValue::from_str("preventScroll"), &JsValue::from_bool(!scroll));
+        let _ = f.call1(el, &options);
     }
 }
 
@@ -98,6 +104,11 @@ pub fn mark_current(link: &str) {
         let _ = new.set_attribute("class", &format!("lesson-link {CURRENT_CLASS}"));
         let _ = new.set_attribute("aria-current", "page");
     }
+}
+
+/// Scrolls the page to its top.
+pub fn to_top() {
+    window().scroll_to_with_x_and_y(0.0, 0.0);
 }
 
 /// Opens the editor's page (`edit/`) at the same link.
@@ -338,12 +349,13 @@ pub mod fields {
         let _ = window().request_animation_frame(f.unchecked_ref());
     }
 
-    /// Focuses the element matching `selector`, unless something else already has the focus.
-    pub fn refocus(selector: &str) {
+    /// Focuses the element matching `selector`, unless something else already has the focus;
+    /// `scroll` says whether to bring it into view.
+    pub fn refocus(selector: &str, scroll: bool) {
         let Some(document) = window().document() else { return };
         let idle = document.active_element().is_none_or(|el| el.tag_name() == "BODY");
         if let (true, Ok(Some(el))) = (idle, document.query_selector(selector)) {
-            super::focus(&el);
+            super::focus_scrolling(&el, scroll);
         }
     }
 

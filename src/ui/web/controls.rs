@@ -124,18 +124,20 @@ pub fn controls(run: &RunRef, p: Player, zoom: usize, on_action: &Callback<Playb
 /// The most beats drawn as ticks under the scrubber; a run with more is too dense to mark.
 const MAX_TICKS: usize = 60;
 
-/// The story's beats as ticks under the scrubber, each opening its step.
+/// The story's beats as ticks under the scrubber, each opening its step when clicked (the page's
+/// one click handler reads `data-step`). They are marks for the pointer; the Beat buttons and
+/// PageDown give the keyboard and screen readers the same steps, by name in the narration.
 fn beat_ticks(run: &RunRef, p: Player) -> Html {
     if run.beats.len() > MAX_TICKS || p.steps == 0 {
         return Html::default();
     }
-    let mut s = String::from(r#"<div class="beat-ticks" data-testid="beat-ticks">"#);
+    let mut s = String::from(r#"<div class="beat-ticks" data-testid="beat-ticks" aria-hidden="true">"#);
     for b in run.beats.iter() {
         let step = b.event + 1;
         let passed = if step <= p.step { " passed" } else { "" };
         let _ = write!(
             s,
-            r#"<button class="beat-tick{passed}" style="left: {}%" data-step="{step}" title="{title}" aria-label="Key moment: {title} (step {step})"></button>"#,
+            r#"<span class="beat-tick{passed}" style="left: {}%" data-step="{step}" title="Key moment: {title} (step {step})"></span>"#,
             step * 100 / p.steps,
             title = Escaped(&b.title)
         );

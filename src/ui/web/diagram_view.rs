@@ -4,7 +4,7 @@
 use super::{browser, fit};
 use crate::diagram::layout::Room;
 use crate::diagram::layout::{Layout, LEFT, TOP};
-use crate::diagram::svg::{self, item_svg, lane_heads, skeleton, Px};
+use crate::diagram::svg::{self, item_svg, label_item_svg, lane_heads, skeleton, Px};
 use crate::diagram::window::Window;
 use crate::ui::shell::RunRef;
 use gloo::events::EventListener;
@@ -101,11 +101,30 @@ const STRIP_HEIGHT: f32 = 46.0;
 fn overlay(layout: &Layout, window: &Window, cursor: Option<usize>) -> Html {
     let (w, h) = (Px(layout.width), Px(layout.height));
     let y = cursor.map_or(TOP - 26.0, |c| layout.rows[c]);
+    let veil = y + 14.0;
     let mut s = format!(
         r#"<svg class="lockstep-diagram overlay" viewBox="0 0 {w} {h}" aria-hidden="true"><rect class="veil" x="0" y="{}" width="{w}" height="{}"/>"#,
-        Px(y + 14.0),
-        Px((layout.height - y - 14.0).max(0.0))
+        Px(veil),
+        Px((layout.height - veil).max(0.0))
     );
+    // A label across the veil's edge is not cut in two: one of what is still to come is veiled
+    // whole, one of what has happened shown whole.
+    for (item, (x0, y0, x1, y1)) in window.labelled_across(layout, veil) {
+        match cursor {
+            Some(c) if item.events.1 <= c => label_item_svg(&mut s, item),
+            Some(c) if item.events.0 <= c => {}
+            _ => {
+                let _ = write!(
+                    s,
+                    r#"<rect class="veil" x="{}" y="{}" width="{}" height="{}"/>"#,
+                    Px(x0 - 3.0),
+                    Px(y0 - 2.0),
+                    Px(x1 - x0 + 6.0),
+                    Px(y1 - y0 + 4.0)
+                );
+            }
+        }
+    }
     if let Some(c) = cursor {
         // The cursor line runs from the time axis across, leaving every label it meets clear.
         for (x0, x1) in window.line_around_labels(layout, y, (LEFT, layout.width), 4.0) {

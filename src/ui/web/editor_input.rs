@@ -17,8 +17,15 @@ pub fn listen(dispatch: &Callback<Action>) -> (EventListener, [EventListener; 4]
     let fields = EventListener::new(&gloo::utils::document(), "change", move |e| {
         if let Some((path, kind, text)) = browser::fields::changed(e, EDIT_ATTRIBUTE) {
             let selector = format!("[{EDIT_ATTRIBUTE}=\"{path}\"]");
+            // Two runs side by side are drawn at the top of the page: it goes there to show them.
+            let beside = kind == "beside" && !text.is_empty();
             on_field.emit(Action::Edit(EditAction::Field { path, kind, text }));
-            browser::fields::after_render(move || browser::fields::refocus(&selector));
+            browser::fields::after_render(move || {
+                browser::fields::refocus(&selector, !beside);
+                if beside {
+                    browser::to_top();
+                }
+            });
         }
     });
     let on_file = dispatch.clone();
@@ -59,7 +66,7 @@ pub fn use_layer(state: &AppState, dispatch: &Callback<Action>) {
     let held = state.editing.as_ref().filter(|e| e.keys).and_then(|e| e.selected);
     use_effect(move || {
         if let Some(i) = held {
-            browser::fields::refocus(&format!("[data-fault=\"{i}\"]"));
+            browser::fields::refocus(&format!("[data-fault=\"{i}\"]"), true);
         }
     });
     let dispatch = dispatch.clone();

@@ -29,6 +29,7 @@ pub fn run(effect: Effect, dispatch: &Callback<Action>, search: &RefCell<Option<
         Effect::Menu(open) => browser::menu(open),
         Effect::Theme => browser::toggle_theme(),
         Effect::Present => browser::toggle_present(),
+        Effect::ToTop => browser::to_top(),
         Effect::Focus(selector) => {
             browser::focus_on(selector);
         }

@@ -3,6 +3,7 @@
 //! each step.
 
 use crate::scenario::compare::Cell;
+use crate::scenario::lessons::Entry;
 use crate::ui::panels;
 use crate::ui::shell::edited::Editing;
 use crate::ui::shell::RunRef;
@@ -20,9 +21,9 @@ pub fn editor(editing: &Editing, run: &RunRef, cursor: Option<usize>) -> Html {
     card("card editor", "editor", &editing.panel(run, &editing.close_link(run, cursor), cursor))
 }
 
-/// What just happened and why it matters.
-pub fn narration(run: &RunRef, cursor: Option<usize>, ask: panels::Ask) -> Html {
-    let text = panels::narration(&run.scenario, &run.trace, &run.words(), cursor, cursor.and_then(|c| run.beat_at(c)), ask);
+/// What just happened and why it matters, and at the end the way on (`next`).
+pub fn narration(run: &RunRef, cursor: Option<usize>, ask: panels::Ask, next: Option<&Entry>) -> Html {
+    let text = panels::narration(&run.scenario, &run.trace, &run.words(), cursor, cursor.and_then(|c| run.beat_at(c)), ask, next);
     // The live region stays in place while its text changes, so each step is announced.
     html! { <section class="card narration" aria-live="polite" data-testid="narration">{ Html::from_html_unchecked(text.into()) }</section> }
 }

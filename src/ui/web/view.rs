@@ -85,7 +85,9 @@ fn stage(run: &RunRef, state: &AppState, on: &Callbacks) -> Html {
                 { diagrams(run, cursor, editing, ZOOMS[state.zoom], &on.on_room) }
                 { controls(run, state.player, state.zoom, &on.on_play) }
             </main>
+            // The story first: beside the run, or (narrow) in the band under it.
             <aside class="panel" aria-label="Narration and state">
+                { narration(run, cursor, ask, state.next_lesson()) }
                 if let Some(editing) = editing {
                     { editor(editing, run, cursor) }
                 }
@@ -95,7 +97,6 @@ fn stage(run: &RunRef, state: &AppState, on: &Callbacks) -> Html {
                 if let Some(d) = &state.drill {
                     { Html::from_html_unchecked(drill_card(d, state.player.step == state.player.steps, state.env.settings.drill_best).into()) }
                 }
-                { narration(run, cursor, ask) }
                 { inspector(run, cursor) }
                 { guarantees(run) }
                 { Html::from_html_unchecked(AttrValue::Rc(run.legend.clone())) }
