@@ -99,12 +99,16 @@ pub fn narration(
     };
     let e = &trace.events[c];
     let mut s = format!(
-        r#"<div class="told"><h2><span class="when">{} ms</span><span class="who">{}</span><span class="local">its clock: {} ms</span></h2><p class="now" data-testid="narration-text">{}</p></div><div class="meant">"#,
+        r#"<div class="told"><h2><span class="when">{} ms</span><span class="who">{}</span><span class="local">its clock: {} ms</span></h2><p class="now" data-testid="narration-text">{}</p>"#,
         group(e.at_ms as i64),
         Escaped(trace.name(e.node)),
         group(e.local_ms),
         Escaped(&words.narrate(c))
     );
+    if let Some(next) = next.filter(|_| c + 1 == trace.events.len()) {
+        next_lesson(&mut s, next);
+    }
+    s.push_str(r#"</div><div class="meant">"#);
     // Once answered, the prediction's result says what the beat would; the findings follow,
     // but for those the beat already tells.
     let told = match (beat, &ask) {
@@ -134,19 +138,21 @@ pub fn narration(
             r#"<div class="takeaway" data-testid="takeaway"><h3>What this shows</h3><p>{}</p></div>"#,
             Escaped(&scenario.takeaway)
         );
-        // Where to go on from here (PageDown goes there too).
-        if let Some(e) = next {
-            let link = route::format(&Route { target: Target::Lesson(e.id.into()), step: 0 });
-            let _ = write!(
-                s,
-                r#"<button class="btn btn--primary next-lesson" {ROUTE_ATTRIBUTE}="{}" data-testid="next-lesson">Next lesson: {} ▸</button>"#,
-                Escaped(&link),
-                Escaped(e.title)
-            );
-        }
     }
     s.push_str("</div>");
     s
+}
+
+/// Writes the way on to the `next` lesson, under what happened at the end of a run (PageDown
+/// goes there too).
+fn next_lesson(s: &mut String, next: &Entry) {
+    let link = route::format(&Route { target: Target::Lesson(next.id.into()), step: 0 });
+    let _ = write!(
+        s,
+        r#"<button class="btn btn--primary next-lesson" {ROUTE_ATTRIBUTE}="{}" data-testid="next-lesson">Next lesson: {} ▸</button>"#,
+        Escaped(&link),
+        Escaped(next.title)
+    );
 }
 
 /// The verdict as far as the cursor has got: unsafe from the first violation on, safe at the end.

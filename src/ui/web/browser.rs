@@ -201,19 +201,21 @@ pub fn menu(open: Option<bool>) {
 /// the other way. Returns whether it moved the focus.
 pub fn wrap_tab(shift: bool) -> bool {
     let Some(document) = window().document() else { return false };
-    let Ok(all) = document.query_selector_all(".sidebar button") else { return false };
-    let (first, last) = (all.item(0), all.length().checked_sub(1).and_then(|i| all.item(i)));
-    let active: Option<web_sys::Node> = document.active_element().map(Into::into);
+    // The menu's controls the keyboard can reach now: its buttons and the questions' summaries,
+    // but not those inside a question that is folded.
+    let Ok(all) = document.query_selector_all(".sidebar button, .sidebar summary") else { return false };
+    let shown: Vec<web_sys::Element> = (0..all.length())
+        .filter_map(|i| all.item(i)?.dyn_into::<web_sys::Element>().ok())
+        .filter(|el| el.dyn_ref::<web_sys::HtmlElement>().is_some_and(|h| h.offset_parent().is_some()))
+        .collect();
+    let (Some(first), Some(last)) = (shown.first(), shown.last()) else { return false };
+    let active = document.active_element();
     let (from, to) = if shift { (first, last) } else { (last, first) };
-    match (from, to) {
-        (Some(from), Some(to)) if active.as_ref() == Some(&from) || active.as_ref().is_none_or(|a| !contains(".sidebar", a)) => {
-            if let Ok(to) = to.dyn_into::<web_sys::Element>() {
-                focus(&to);
-            }
-            true
-        }
-        _ => false,
+    if active.as_ref() == Some(from) || active.as_ref().is_none_or(|a| !contains(".sidebar", a.unchecked_ref())) {
+        focus(to);
+        return true;
     }
+    false
 }
 
 /// Says whether `node` is inside the element matching `selector`.

@@ -116,7 +116,7 @@ fn overlay(layout: &Layout, window: &Window, cursor: Option<usize>) -> Html {
             _ => {
                 let _ = write!(
                     s,
-                    r#"<rect class="veil" x="{}" y="{}" width="{}" height="{}"/>"#,
+                    r#"<rect class="veil veil--patch" x="{}" y="{}" width="{}" height="{}"/>"#,
                     Px(x0 - 3.0),
                     Px(y0 - 2.0),
                     Px(x1 - x0 + 6.0),
