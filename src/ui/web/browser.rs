@@ -206,7 +206,7 @@ pub fn wrap_tab(shift: bool) -> bool {
     let Ok(all) = document.query_selector_all(".sidebar button, .sidebar summary") else { return false };
     let shown: Vec<web_sys::Element> = (0..all.length())
         .filter_map(|i| all.item(i)?.dyn_into::<web_sys::Element>().ok())
-        .filter(|el| el.dyn_ref::<web_sys::HtmlElement>().is_some_and(|h| h.offset_parent().is_some()))
+        .filter(|el| el.tag_name() == "SUMMARY" || el.closest("details:not([open])").ok().flatten().is_none())
         .collect();
     let (Some(first), Some(last)) = (shown.first(), shown.last()) else { return false };
     let active = document.active_element();
