@@ -32,7 +32,11 @@ fn the_fenced_lease_race_tells_its_story_in_beats() {
     let unfenced = run_lesson("lease-race-unfenced").words().beats();
     let stale = unfenced.last().expect("a beat");
     assert!(stale.title.starts_with("Protected resource accepts Client A's write (token 41)"), "{}", stale.title);
-    assert!(stale.why.starts_with("Stale write accepted: Client A's write (token 41) was accepted although"), "{}", stale.why);
+    assert!(
+        stale.why.starts_with("Writes out of order: Client A's write (token 41) was applied after Client B's (token 42) and erased it"),
+        "{}",
+        stale.why
+    );
 }
 
 #[test]
@@ -74,5 +78,5 @@ fn each_judged_write_asks_a_prediction_answered_by_the_run() {
     assert!(fenced[1].reason.ends_with("The resource itself stopped a stale writer."), "{}", fenced[1].reason);
     let unfenced = run_lesson("lease-race-unfenced").words().predictions();
     assert_eq!(unfenced[1].answer, 0, "without fencing the stale write is accepted");
-    assert!(unfenced[1].reason.contains("Stale write accepted"), "{}", unfenced[1].reason);
+    assert!(unfenced[1].reason.contains("Writes out of order"), "{}", unfenced[1].reason);
 }

@@ -26,6 +26,27 @@ fn runs_a_lesson_as_text_and_json() {
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["verdict"]["safe"], false);
     assert_eq!(v["events"][0]["kind"], "send");
+    // The harm is data another tool can check: its kind, the operations involved (their events)
+    // and the versions.
+    let harm = v["verdict"]["findings"].as_array().unwrap().iter().find(|f| f["found"]["kind"] == "out_of_order").expect("out of order");
+    assert_eq!((harm["found"]["token"].as_u64(), harm["found"]["newer_token"].as_u64()), (Some(41), Some(42)));
+    let newer = harm["found"]["newer"].as_u64().unwrap() as usize;
+    assert_eq!(v["events"][newer]["kind"], "write_accepted", "it names the write it erased");
+    let (_, out, _) = lockstep(&["run", "lease-fenced-first-write", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let lost = v["verdict"]["findings"].as_array().unwrap().iter().find(|f| f["found"]["kind"] == "lost_update").expect("lost update");
+    assert_eq!((lost["found"]["read"].as_u64(), lost["found"]["found"].as_u64()), (Some(0), Some(1)));
+    assert_eq!(lost["found"]["erased"].as_array().map(Vec::len), Some(1));
+}
+
+#[test]
+fn the_search_s_result_carries_the_harm_it_found() {
+    let (code, out, _) = lockstep(&["search", "lease-race-unfenced", "--format", "json", "--budget", "200"]);
+    assert_eq!(code, 1, "a failure is found");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["failure"]["finding"], "out_of_order");
+    assert_eq!(v["harm"]["found"]["kind"], "out_of_order");
+    assert!(v["harm"]["found"]["newer"].is_u64() && v["harm"]["event"].is_u64(), "{}", v["harm"]);
 }
 
 #[test]

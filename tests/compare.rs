@@ -44,7 +44,10 @@ fn detail(schedule: &str, design: &str) -> String {
 #[test]
 fn details_name_the_token_the_reason_and_the_time() {
     assert_eq!(detail("pause", "lease-fenced"), "Client A's late write was refused (token 33 < 34).");
-    assert_eq!(detail("pause", "redis"), "Client A's write (no token) was accepted although Client A no longer held the lock at 2,085 ms.");
+    assert_eq!(
+        detail("pause", "redis"),
+        "Client A's write was applied after that of Client B, a later holder of the lock, and erased it at 2,085 ms."
+    );
     assert_eq!(detail("partition", "redis-incr"), "Client A's late write was refused (token 1 < 2).");
     assert_eq!(detail("pause", "zookeeper-fenced"), "Client A's late write was refused (czxid 1 < 2).");
     assert_eq!(detail("pause", "k8s-fenced"), "Client A's late write was refused (leaseTransitions 0 < 1).");
@@ -56,10 +59,11 @@ fn details_name_the_token_the_reason_and_the_time() {
     );
     assert_eq!(
         detail("clock-jump", "redis"),
-        "Client A's write (no token) was accepted although Client A no longer held the lock at 315 ms."
+        "Client A's write was applied after that of Client B, a later holder of the lock, and erased it at 315 ms."
     );
-    assert!(detail("clock-jump", "redlock")
-        .ends_with("the jump does break it. Client B got the lock at 429 ms and no stale write reached the data."));
+    assert!(
+        detail("clock-jump", "redlock").ends_with("the jump does break it. Client B got the lock at 429 ms and the data came to no harm.")
+    );
 }
 
 #[test]

@@ -213,7 +213,7 @@ fn stale_belief_is_shaded_after_the_service_expired_the_lease() {
 fn violations_are_drawn_in_their_own_class() {
     let l = laid_out(&run_lesson("lease-race-unfenced"));
     let v = l.items.iter().find(|i| i.kind() == ItemKind::Mark(Mark::WriteViolation)).expect("violation mark");
-    assert_eq!(v.label.as_ref().unwrap().text, "accepted, token 41: STALE, LOST UPDATE");
+    assert_eq!(v.label.as_ref().unwrap().text, "accepted, token 41: STALE, WRITES OUT OF ORDER");
 }
 
 #[test]

@@ -45,7 +45,7 @@ fn shortening_the_pause_makes_the_unfenced_race_safe_and_lengthening_it_unsafe_a
     let long = edit::apply(&short, &set("faults[0].for_ms", number(1_500))).unwrap();
     assert_eq!(long, original, "the same numbers give the same document");
     let t = run_doc(&long);
-    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555), (LostUpdate, 1_555)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555), (OutOfOrder, 1_555)]);
 }
 
 #[test]
@@ -61,7 +61,7 @@ fn fencing_the_resource_rejects_a_write_with_token_41() {
     let unfenced = run_doc(&original);
     assert_eq!(
         outcome::change(&t, &unfenced.words(), true),
-        "was safe → now unsafe: Client A's write (token 41) was accepted although Client A no longer held the lock at 1,555 ms"
+        "was safe → now unsafe: Client A's write (token 41) was applied after Client B's (token 42) and erased it at 1,555 ms"
     );
     assert_eq!(outcome::change(&t, &t.words(), true), "still safe");
     // The verdict stays, but the story changed: a shorter pause leaves no stale write to refuse.

@@ -3,8 +3,8 @@
 
 mod support;
 
-use lockstep::engine::EventKind;
 use lockstep::engine::FindingKind::*;
+use lockstep::engine::{EventKind, Found, NodeId};
 use lockstep::scenario::lessons;
 use support::*;
 
@@ -26,6 +26,20 @@ fn a_fenced_resource_takes_a_stale_write_before_the_new_holders_first_and_loses_
     assert_eq!(writes(&t), vec![ok(1_555, "Client A", 41, "A", 1), ok(1_725, "Client B", 42, "B", 2)]);
     assert!(!t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555), (LostUpdate, 1_725)]);
+    // The harm names the operations: B's write was based on version 0, and A's write (version 1)
+    // is what it erased.
+    let a_write = t.events.iter().position(|e| matches!(e.kind, EventKind::WriteAccepted { token: 41, .. })).unwrap();
+    let lost = t.verdict.of(LostUpdate).next().unwrap();
+    assert_eq!(lost.found, Found::LostUpdate { writer: NodeId(3), read: 0, found: 1, erased: vec![a_write] });
+}
+
+#[test]
+fn a_stale_blind_write_before_the_new_holder_s_first_is_let_in_and_harms_nothing() {
+    let t = run_lesson("lease-fenced-blind-first");
+    assert_eq!(grants(&t), vec![(5, "Client A".into(), 41), (1_105, "Client B".into(), 42)]);
+    assert_eq!(writes(&t), vec![ok(1_555, "Client A", 41, "A", 1), ok(1_715, "Client B", 42, "B", 2)]);
+    assert!(t.verdict.safe, "in token order, nothing read is lost");
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555)]);
 }
 
 #[test]
@@ -34,7 +48,7 @@ fn unfenced_lease_race_loses_b_update() {
     assert_eq!(grants(&t), vec![(5, "Client A".into(), 41), (1_105, "Client B".into(), 42)]);
     assert_eq!(writes(&t), vec![ok(1_165, "Client B", 42, "B", 1), ok(1_555, "Client A", 41, "A", 2)]);
     assert!(!t.verdict.safe);
-    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555), (LostUpdate, 1_555)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555), (OutOfOrder, 1_555)]);
 }
 
 #[test]
@@ -52,7 +66,7 @@ fn checking_the_lease_first_does_not_stop_a_pause_after_the_check() {
     assert_eq!(grants(&t), vec![(5, "Client A".into(), 41), (1_105, "Client B".into(), 42)]);
     assert_eq!(writes(&t), vec![ok(1_165, "Client B", 42, "B", 1), ok(1_925, "Client A", 41, "A", 2)]);
     assert!(!t.verdict.safe);
-    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_925), (LostUpdate, 1_925)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_925), (OutOfOrder, 1_925)]);
     // The same client paused before its check finds too little left and stops without writing.
     let before = lockstep::scenario::lessons::embedded("lease-check-before-write")
         .unwrap()
@@ -179,6 +193,7 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
         ids,
         [
             "lease-race-fenced",
+            "lease-fenced-blind-first",
             "lease-fenced-first-write",
             "lease-race-unfenced",
             "lease-check-before-write",

@@ -61,8 +61,8 @@ fn the_state_panel_names_each_node_and_what_it_holds() {
     assert!(text.starts_with("State at 1,570 ms"), "{text}");
     assert!(text.contains("data \"B\" (by Client B, token 42), version 1, highest seen: token 42"), "{text}");
     let (class, verdict) = panels::verdict(&trace, Some(last));
-    assert_eq!((class, verdict.as_str()), ("badge badge--safe", "Safe, though two clients held it at once"));
-    assert_eq!(panels::verdict(&trace, None).1, "No violation so far");
+    assert_eq!((class, verdict.as_str()), ("badge badge--safe", "Safe: data intact, though two clients held it at once"));
+    assert_eq!(panels::verdict(&trace, None).1, "No harm so far");
 }
 
 #[test]

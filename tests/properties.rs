@@ -173,20 +173,28 @@ fn text(s: &Schedule, t: &Trace) -> String {
     lockstep::present::Words::new(t, &*scenario.lock.design).to_text()
 }
 
-/// Says independently whether the trace is unsafe: an accepted write whose lease was never granted
-/// or had already ended, or that overwrote a write made under a higher token.
+/// Says independently whether the data came to harm: an accepted write that came after a write
+/// under a higher token without having read it (the generated clients write blind), or one based
+/// on a version the data had since moved past. (A stale holder's write alone is no harm.)
 fn oracle_unsafe(t: &Trace) -> bool {
     let ev = &t.events;
-    ev.iter().enumerate().any(|(i, e)| {
-        let EventKind::WriteAccepted { token, .. } = e.kind else { return false };
-        let before = &ev[..i];
-        let granted = before.iter().any(|b| matches!(b.kind, EventKind::LockGranted { token: g, .. } if g == token));
-        let ended = before.iter().any(|b| matches!(b.kind, EventKind::LockEnded { token: g, .. } if g == token));
-        let previous = before.iter().rev().find_map(|b| match b.kind {
-            EventKind::WriteAccepted { token: p, .. } => Some(p),
-            _ => None,
-        });
-        !granted || ended || previous.is_some_and(|p| p > token)
+    let mut based_on: std::collections::BTreeMap<usize, Option<u64>> = std::collections::BTreeMap::new();
+    let mut highest: Option<u64> = None;
+    ev.iter().any(|e| match &e.kind {
+        EventKind::Send { msg: Msg::Write { expected_version, .. }, .. } => {
+            based_on.insert(e.node.0, *expected_version);
+            false
+        }
+        EventKind::WriteAccepted { writer, token, version, .. } => {
+            let read = based_on.get(&writer.0).copied().flatten();
+            let harm = match read {
+                Some(r) => r + 1 < *version,
+                None => highest.is_some_and(|h| h > *token),
+            };
+            highest = highest.max(Some(*token));
+            harm
+        }
+        _ => false,
     })
 }
 
@@ -265,8 +273,16 @@ fn a_search_over_pause_lengths_finds_the_unfenced_redis_violation() {
         })
         .collect();
     // A pauses at 50 ms holding a key that expires at 1,005 ms; its write takes 5 ms to arrive.
-    // From a 950 ms pause on, the write lands once the key is gone.
-    assert_eq!(unsafe_pauses.first(), Some(&950), "{unsafe_pauses:?}");
+    // From a 950 ms pause on, the write lands once the key is gone: stale, but harmless while B
+    // has not written. From 1,150 ms on it lands after B's write and erases it.
+    assert_eq!(unsafe_pauses.first(), Some(&1_150), "{unsafe_pauses:?}");
+    let stale_only = |pause: u64| {
+        let mut v = base.clone();
+        v["faults"][0]["for_ms"] = pause.into();
+        let t = engine::run(&load(&v.to_string()).unwrap().1).unwrap();
+        t.verdict.safe && t.verdict.of(FindingKind::StaleWriteAccepted).count() == 1
+    };
+    assert!(stale_only(950) && stale_only(1_100), "stale writes let in before B's, no harm");
     assert!(unsafe_pauses.windows(2).all(|w| w[1] - w[0] == 50), "every longer pause is unsafe too");
 }
 
@@ -284,9 +300,10 @@ fn a_search_over_pause_lengths_finds_the_redlock_violation() {
         .collect();
     let first_unsafe = verdicts.iter().find(|v| !v.1).map(|v| v.0);
     // Client 1 pauses at 100 ms; its five keys expire at 1,005, 1,015, … 1,045 ms, so it loses the
-    // majority at 1,025 ms. Its write lands 5 ms after it wakes: a 900 ms pause is just in time.
-    assert_eq!(first_unsafe, Some(1_000), "{verdicts:?}");
-    assert!(verdicts.iter().all(|&(pause, safe)| safe == (pause < 1_000)), "{verdicts:?}");
+    // majority at 1,025 ms, and from a 1,000 ms pause its write is stale. It harms the data only
+    // once it lands after Client 2's write: from a 1,200 ms pause on.
+    assert_eq!(first_unsafe, Some(1_200), "{verdicts:?}");
+    assert!(verdicts.iter().all(|&(pause, safe)| safe == (pause < 1_200)), "{verdicts:?}");
 }
 
 /// A random change to a lesson. Node choices are indices, taken modulo the lesson's own lists.

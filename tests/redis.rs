@@ -24,7 +24,7 @@ fn plain_del_frees_the_next_holders_key_and_two_clients_write() {
     assert_eq!(ends(&t), vec![end(1_005, 0, "Expired"), end(1_555, 0, "DeletedByOther"), end(1_675, 0, "Released")]);
     assert_eq!(writes(&t), vec![ok(1_665, "Client C", 0, "C", 1), ok(1_915, "Client B", 0, "B", 2)]);
     assert!(!t.verdict.safe);
-    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (TwoHolders, 1_610), (StaleWriteAccepted, 1_915), (LostUpdate, 1_915)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (TwoHolders, 1_610), (StaleWriteAccepted, 1_915), (OutOfOrder, 1_915)]);
 }
 
 #[test]
@@ -66,7 +66,7 @@ fn failed_renewal_with_carry_on_overwrites_the_next_holder() {
     assert_eq!(renewal_failures(&t), vec![(820, false), (1_320, false), (1_820, false)]);
     assert_eq!(writes(&t), vec![ok(1_465, "Client B", 0, "B", 1), ok(2_015, "Client A", 0, "A", 2)]);
     assert!(!t.verdict.safe);
-    assert_eq!(findings(&t), vec![(TwoHolders, 1_410), (StaleWriteAccepted, 2_015), (LostUpdate, 2_015)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_410), (StaleWriteAccepted, 2_015), (OutOfOrder, 2_015)]);
 }
 
 #[test]
@@ -75,7 +75,7 @@ fn a_random_value_gives_the_fenced_resource_nothing_to_compare() {
     assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_105, "Client B", 0)]);
     assert_eq!(writes(&t), vec![ok(1_165, "Client B", 0, "B", 1), ok(1_555, "Client A", 0, "A", 2)]);
     assert!(!t.verdict.safe);
-    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555), (LostUpdate, 1_555)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_110), (StaleWriteAccepted, 1_555), (OutOfOrder, 1_555)]);
 }
 
 #[test]
@@ -120,7 +120,7 @@ fn failover_before_replication_gives_the_lock_to_a_second_client() {
     assert_eq!(granted_by, vec!["Redis primary", "Redis replica"]);
     assert_eq!(writes(&t), vec![ok(765, "Client B", 0, "B", 1), ok(915, "Client A", 0, "A", 2)]);
     assert!(!t.verdict.safe);
-    assert_eq!(findings(&t), vec![(TwoHolders, 710), (StaleWriteAccepted, 915), (LostUpdate, 915)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 710), (StaleWriteAccepted, 915), (OutOfOrder, 915)]);
 }
 
 #[test]
@@ -157,7 +157,9 @@ fn set_then_incr_in_two_round_trips_gives_the_stale_holder_the_higher_token() {
     // A's INCR after its pause counts 2 but grants nothing: the key is B's.
     assert_eq!(grants(&t), vec![(5, "Client A".into(), 0), (1_105, "Client B".into(), 0), (1_115, "Client B".into(), 1)]);
     assert_eq!(writes(&t), vec![ok(1_522, "Client A", 2, "A", 1), rejected(1_625, "Client B", 1, "B", "token 1 < 2")]);
-    assert!(!t.verdict.safe);
+    // The data is intact: A's stale write comes first in token order, and B, refused, knows its
+    // write did not happen. The harm is to the live holder's work, not to the data.
+    assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_517), (StaleWriteAccepted, 1_522), (HolderWriteRejected, 1_625)]);
     // With the INCR in the SET's script, B's token outranks A's: B's write is never refused (A's
     // stale write still lands first, before the resource has seen token 2).

@@ -46,7 +46,7 @@ fn every_unsafe_or_stalling_cell_is_found_from_its_design_without_faults() {
         let found = found.unwrap_or_else(|| panic!("{}: nothing found in {tried} schedules", cell.id()));
         match cell.outcome {
             Outcome::Unsafe => assert!(
-                matches!(found.failure, Failure::Safety(FindingKind::StaleWriteAccepted | FindingKind::LostUpdate)),
+                matches!(found.failure, Failure::Safety(FindingKind::OutOfOrder | FindingKind::LostUpdate)),
                 "{}: {:?}",
                 cell.id(),
                 found.failure
@@ -76,11 +76,12 @@ fn the_unfenced_lease_shrinks_to_one_pause_of_the_holder_that_carries_its_write_
     let s = base(&compare::id("pause", "lease"));
     let (found, _) = search(&s, Bounds { seed: 3, ..Bounds::default() });
     let found = found.expect("a failure");
-    assert_eq!(found.failure, Failure::Safety(FindingKind::StaleWriteAccepted));
+    assert_eq!(found.failure, Failure::Safety(FindingKind::OutOfOrder));
     let [Added::Pause { at_ms, node, ms }] = found.added.as_slice() else { panic!("not one pause: {:?}", found.added) };
     assert_eq!(node, "A", "the holder pauses");
     // In the found run: the lease ends while A is paused (its renewal never went out), and A's
-    // write, sent after the pause and the work left, lands after that end.
+    // write, sent after the pause and the work left, lands after that end and after B's write,
+    // which it erases.
     let run = engine::run(&lockstep::scenario::validate::compile(&found.scenario).expect("compiles")).expect("runs");
     let a = run.participants.iter().position(|p| p.key == "A").expect("A");
     let lease_end = run
@@ -93,8 +94,13 @@ fn the_unfenced_lease_shrinks_to_one_pause_of_the_holder_that_carries_its_write_
         .iter()
         .find_map(|e| matches!(e.kind, EventKind::WriteAccepted { writer, .. } if writer.0 == a).then_some(e.at_ms))
         .expect("A's write is accepted");
+    let b_write = run
+        .events
+        .iter()
+        .find_map(|e| matches!(e.kind, EventKind::WriteAccepted { writer, .. } if writer.0 != a).then_some(e.at_ms))
+        .expect("B's write is accepted");
     assert!(*at_ms < lease_end && lease_end < at_ms + ms + 200, "the lease runs out during or just after the pause");
-    assert!(stale_write >= lease_end, "A's write lands once the lease is over");
+    assert!(stale_write >= lease_end && stale_write >= b_write, "A's write lands once the lease is over, after B's");
     // One millisecond shorter no longer fails: the shrink found the edge.
     let shorter = Added::Pause { at_ms: *at_ms, node: node.clone(), ms: ms - 1 };
     let (again, _) = search(&with(&s, &shorter), Bounds { budget: 1, ..Bounds::default() });
@@ -126,4 +132,79 @@ fn bad_bounds_are_named() {
     assert!(err(Bounds { max_faults: 9, ..Bounds::default() }).contains("max_faults"));
     assert!(err(Bounds { budget: 0, ..Bounds::default() }).contains("budget"));
     assert!(err(Bounds { drift_ppm: 900_000, ..Bounds::default() }).contains("drift_ppm"));
+}
+
+/// A lesson's scenario without its faults.
+fn lesson(id: &str) -> Scenario {
+    let (mut s, _) = lockstep::scenario::lessons::read(
+        lockstep::scenario::lessons::entry(id).unwrap(),
+        lockstep::scenario::lessons::embedded(id).unwrap(),
+    )
+    .unwrap();
+    s.faults.clear();
+    s
+}
+
+#[test]
+fn a_fenced_or_compare_and_set_resource_under_blind_writes_is_never_found_to_lose_data() {
+    // Safety only: a stall is another question. The writes are blind, so a stale write let in
+    // before the new holder's first is applied in token order, and harms nothing. Whatever keeps
+    // the tokens (pauses, delays, partitions, clocks) finds nothing; a lock service that restarts
+    // with its state lost hands a token out again, and the only harm found then is a repeated one.
+    let durable = vec![Class::Pause, Class::DelayMessage, Class::Partition, Class::ClockJump, Class::Drift];
+    let mut found_any = Vec::new();
+    for id in [
+        "lease-race-fenced",
+        "short-pause",
+        "clock-jump",
+        "network-delay",
+        "zk-session-expiry",
+        "etcd-lease-expires",
+        "k8s-fenced",
+        "redis-incr-token",
+        "etcd-txn-guard",
+        "pg-same-database",
+    ] {
+        let (found, tried) = search(&lesson(id), Bounds { stall_ms: 600_000, budget: 1_500, ..bounds(durable.clone()) });
+        match found {
+            Some(f) => found_any.push(format!("{id} after {tried}: {:?} {:?}", f.failure, f.added)),
+            None => assert_eq!(tried, 1_500, "{id}"),
+        }
+        let (found, _) = search(&lesson(id), Bounds { stall_ms: 600_000, budget: 1_500, ..bounds(vec![Class::Crash]) });
+        if let Some(f) = found {
+            let run = engine::run(&lockstep::scenario::validate::compile(&f.scenario).unwrap()).unwrap();
+            let harm = run.verdict.first_harm().expect("harm");
+            let repeated = matches!(harm.found, lockstep::engine::Found::OutOfOrder { token, newer_token, .. } if token == newer_token);
+            let lost_state = run.events.iter().any(|e| matches!(e.kind, EventKind::Restart { keep_state: false }));
+            assert!(repeated && lost_state, "{id}: {harm:?}");
+        }
+    }
+    assert!(found_any.is_empty(), "{}", found_any.join("\n"));
+}
+
+#[test]
+fn compare_and_set_is_never_reported_as_failing() {
+    for id in ["conditional-write", "optimistic-version", "redlock-pause-checked"] {
+        let (found, tried) = search(&lesson(id), Bounds { stall_ms: 600_000, budget: 2_000, ..bounds(Class::ALL.to_vec()) });
+        assert!(found.is_none(), "{id}: {:?}", found.map(|f| (f.failure, f.added)));
+        assert_eq!(tried, 2_000, "{id}");
+    }
+}
+
+#[test]
+fn a_fenced_read_modify_write_loses_the_update_when_the_stale_write_lands_first_and_shrinks_to_the_holder_s_pause() {
+    // The lesson's clients read before they write; without its faults the run is safe.
+    let s = lesson("lease-fenced-first-write");
+    let clean = engine::run(&lockstep::scenario::validate::compile(&s).unwrap()).unwrap();
+    assert!(clean.verdict.safe, "no faults, no harm");
+    let (found, _) = search(&s, Bounds { classes: vec![Class::Pause], stall_ms: 600_000, ..bounds(vec![Class::Pause]) });
+    let found = found.expect("the lost update is found");
+    assert_eq!(found.failure, Failure::Safety(FindingKind::LostUpdate));
+    let [Added::Pause { node, .. }] = found.added.as_slice() else { panic!("not one pause: {:?}", found.added) };
+    assert_eq!(node, "A", "shrunk to a pause of the first holder");
+    // The found run: A's stale write lands between B's read and B's write, which erases it.
+    let run = engine::run(&lockstep::scenario::validate::compile(&found.scenario).unwrap()).unwrap();
+    let lost = run.verdict.first_harm().expect("harm");
+    let lockstep::engine::Found::LostUpdate { read, found: at, erased, .. } = &lost.found else { panic!("{lost:?}") };
+    assert_eq!((*read, *at, erased.len()), (0, 1, 1), "B read version 0; A's write made version 1, and B's erased it");
 }

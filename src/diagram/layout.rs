@@ -641,13 +641,13 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
             EventKind::WriteAccepted { writer, .. } | EventKind::WriteRejected { writer, .. } => {
                 let found: Vec<FindingKind> = found_at(i).collect();
                 let stale = found.contains(&FindingKind::StaleWriteAccepted);
-                let lost = found.contains(&FindingKind::LostUpdate);
-                let kind = match (&e.kind, stale || lost) {
+                let harm = found.iter().copied().find(|k| k.is_harm());
+                let kind = match (&e.kind, harm) {
                     (EventKind::WriteRejected { .. }, _) => Mark::WriteRejected,
-                    (_, true) => Mark::WriteViolation,
-                    (_, false) => Mark::WriteAccepted,
+                    (_, Some(_)) => Mark::WriteViolation,
+                    (_, None) => Mark::WriteAccepted,
                 };
-                let text = words.write_mark(&e.kind, stale, lost);
+                let text = words.write_mark(&e.kind, stale, harm);
                 // The reply goes back toward the writer, so the verdict sits on the other side.
                 let text = frame.fit(text, frame.gap - 22.0);
                 let label = if x(*writer) > ex {

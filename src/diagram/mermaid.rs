@@ -62,7 +62,7 @@ pub fn render(words: &Words) -> String {
         if let Some(line) = line {
             let _ = writeln!(s, "    {line}");
         }
-        for f in trace.verdict.findings.iter().filter(|f| f.event == i && f.kind().is_violation()) {
+        for f in trace.verdict.findings.iter().filter(|f| f.event == i && f.kind().is_harm()) {
             let _ = writeln!(s, "    Note over {me}: {}", clean(&words.violation_note(&words.finding(f))));
         }
     }

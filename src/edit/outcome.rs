@@ -1,6 +1,7 @@
 //! What an edit changed: the edited run's verdict against the original's, in one sentence such
 //! as "was safe → now unsafe: Client A's write (token 41) was accepted … at 1,560 ms", and, when
-//! the verdict stays, what did change: two holders gone or come, a write now refused or let in.
+//! the verdict stays, what did change: two holders gone or come, a stale write now refused or let
+//! in.
 
 use crate::engine::checker::{Finding, FindingKind};
 use crate::engine::Trace;
@@ -14,7 +15,7 @@ fn first(trace: &Trace, kind: FindingKind) -> Option<&Finding> {
 
 /// The first violation of a run, if it has one.
 fn first_violation(trace: &Trace) -> Option<&Finding> {
-    trace.verdict.findings.iter().find(|f| f.kind().is_violation())
+    trace.verdict.findings.iter().find(|f| f.kind().is_harm())
 }
 
 /// Tells how the edited run's outcome differs from the original's; `edited` says whether the
@@ -47,9 +48,11 @@ pub fn change(original: &Trace, words: &Words, edited: bool) -> String {
             (None, Some(f)) => also.push(format!("two clients now hold the lock at once ({})", told(f))),
             _ => {}
         }
-        match (first(original, FindingKind::StaleWriteRejected), first(trace, FindingKind::StaleWriteRejected)) {
-            (Some(_), None) if trace.verdict.safe => also.push("no stale write reaches the resource to be refused".to_string()),
-            (None, Some(f)) => also.push(format!("the resource now refuses a stale write ({})", told(f))),
+        let let_in = first(trace, FindingKind::StaleWriteAccepted).filter(|_| trace.verdict.safe);
+        match (first(original, FindingKind::StaleWriteRejected), first(trace, FindingKind::StaleWriteRejected), let_in) {
+            (Some(_), None, Some(f)) => also.push(format!("a stale write is now let in, and harms nothing ({})", told(f))),
+            (Some(_), None, None) if trace.verdict.safe => also.push("no stale write reaches the resource to be refused".to_string()),
+            (None, Some(f), _) => also.push(format!("the resource now refuses a stale write ({})", told(f))),
             _ => {}
         }
     }

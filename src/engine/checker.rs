@@ -1,10 +1,25 @@
-//! The checker: safety properties evaluated over a finished trace, recorded as data.
+//! The checker: what happened to the data, judged over a finished trace and recorded as data,
+//! as Jepsen judges a history rather than who held a lock.
 //!
+//! Each accepted write is known for what it is: a blind write (its writer read nothing first), a
+//! read-modify-write (based on the version its writer last read), a conditional write (the
+//! resource compared the version itself), or an effect that must happen once (a resource keyed
+//! by idempotency key or unique row). The model has no increments or appends.
+//!
+//! Harm, which makes a run unsafe:
+//! - a lost update: a read-modify-write applied over a version its writer never read, erasing
+//!   the accepted writes made since its read;
+//! - a write out of order: applied after a write of a later holder (a higher fencing token; for
+//!   a lock without one, a later grant), erasing it;
+//! - an effect done twice: a resource that must apply each effect once applied one again.
+//!
+//! Findings that explain a run but harm nothing by themselves:
 //! - a write accepted from a client whose lock had already ended at the lock service;
-//! - a lost update: an accepted write overwrote data written under a newer grant, or data changed
-//!   since the writer read the version its write was based on;
-//! - two clients believing they hold the lock at once (a hazard, even when fencing saves the data);
-//! - a write rejected by the resource (the defence working).
+//! - two clients believing they hold the lock at once;
+//! - a write rejected by the resource (the defence working), or a holder's write refused.
+//!
+//! Reads are judged through the writes based on them: in this model a read only matters to the
+//! data when its writer writes what it read (a read-modify-write).
 
 use super::event::{Event, EventKind};
 use super::holdings::{Change, Holdings};
@@ -16,8 +31,10 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FindingKind {
-    StaleWriteAccepted,
     LostUpdate,
+    OutOfOrder,
+    DuplicateEffect,
+    StaleWriteAccepted,
     TwoHolders,
     StaleWriteRejected,
     /// The resource refused the write of the client that holds the lock (a stale holder's
@@ -26,37 +43,50 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
-    /// Says whether this finding makes the run unsafe.
-    pub fn is_violation(self) -> bool {
+    /// Says whether this finding is harm to the data, which makes the run unsafe.
+    pub fn is_harm(self) -> bool {
         match self {
-            FindingKind::StaleWriteAccepted | FindingKind::LostUpdate => true,
-            FindingKind::TwoHolders | FindingKind::StaleWriteRejected | FindingKind::HolderWriteRejected => false,
+            FindingKind::LostUpdate | FindingKind::OutOfOrder | FindingKind::DuplicateEffect => true,
+            FindingKind::StaleWriteAccepted
+            | FindingKind::TwoHolders
+            | FindingKind::StaleWriteRejected
+            | FindingKind::HolderWriteRejected => false,
         }
     }
 }
 
-/// Why an accepted write lost an update.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "cause", rename_all = "snake_case")]
-pub enum LostCause {
-    /// It overwrote data written under a newer grant of the lock (under token `newer`).
-    OverwroteNewer { newer: u64 },
-    /// It was based on version `read`, but the data had moved on to version `found` since.
-    ChangedSinceRead { read: u64, found: u64 },
-}
-
-/// What a finding found, with who and which token.
+/// What a finding found: who, which token, and for harm the operations involved (as indices of
+/// their events in the trace) and the versions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Found {
+    /// `writer`'s write was based on version `read`, but the data was at version `found` when
+    /// it was applied: the accepted writes `erased` (events), made since the read, are lost.
+    LostUpdate {
+        writer: NodeId,
+        read: u64,
+        found: u64,
+        erased: Vec<usize>,
+    },
+    /// `writer`'s write under `token` was applied after `newer_writer`'s (event `newer`) under
+    /// `newer_token`, a later holder's, and erased it.
+    OutOfOrder {
+        writer: NodeId,
+        token: u64,
+        newer: usize,
+        newer_writer: NodeId,
+        newer_token: u64,
+    },
+    /// `writer`'s effect `value` was applied again, first at event `first`.
+    DuplicateEffect {
+        writer: NodeId,
+        value: String,
+        first: usize,
+    },
     /// `writer`'s write under `token` was accepted after its lock had ended.
     StaleWriteAccepted {
         writer: NodeId,
         token: u64,
-    },
-    LostUpdate {
-        writer: NodeId,
-        cause: LostCause,
     },
     /// `client` (under `token`) came to believe it holds the lock while `other` (under
     /// `other_token`) still did.
@@ -92,8 +122,10 @@ impl Finding {
     /// Returns what kind of finding this is.
     pub fn kind(&self) -> FindingKind {
         match self.found {
-            Found::StaleWriteAccepted { .. } => FindingKind::StaleWriteAccepted,
             Found::LostUpdate { .. } => FindingKind::LostUpdate,
+            Found::OutOfOrder { .. } => FindingKind::OutOfOrder,
+            Found::DuplicateEffect { .. } => FindingKind::DuplicateEffect,
+            Found::StaleWriteAccepted { .. } => FindingKind::StaleWriteAccepted,
             Found::TwoHolders { .. } => FindingKind::TwoHolders,
             Found::StaleWriteRejected { .. } => FindingKind::StaleWriteRejected,
             Found::HolderWriteRejected { .. } => FindingKind::HolderWriteRejected,
@@ -101,7 +133,7 @@ impl Finding {
     }
 }
 
-/// The run's verdict and every finding behind it.
+/// The run's verdict and every finding behind it: safe unless a finding is harm.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Verdict {
     pub safe: bool,
@@ -113,22 +145,40 @@ impl Verdict {
     pub fn of(&self, kind: FindingKind) -> impl Iterator<Item = &Finding> {
         self.findings.iter().filter(move |f| f.kind() == kind)
     }
+
+    /// Returns the first harm found, if any.
+    pub fn first_harm(&self) -> Option<&Finding> {
+        self.findings.iter().find(|f| f.kind().is_harm())
+    }
+}
+
+/// One accepted write, as the data keeps it.
+#[derive(Clone, Debug)]
+struct Applied {
+    event: usize,
+    writer: NodeId,
+    token: u64,
+    /// Where its writer's lock stands among holders: (token, grant order).
+    rank: (u64, u64),
+    value: String,
+    /// The data's version once it was applied.
+    version: u64,
 }
 
 /// Evaluates every property over a trace. A client holds the lock while `quorum` lock-service
-/// nodes hold it for the client. With `quorum` 0 there is no lock, so no write can be stale;
-/// only lost updates and rejections are found.
+/// nodes hold it for the client; with `quorum` 0 there is no lock, so no write can be stale or
+/// out of order. `once[n]` says whether node `n` is a resource that must apply each effect once.
 ///
-/// Holders are ordered by when they gained the lock, so designs without a fencing token
-/// (every token 0) are judged the same way as those with one.
-pub fn check(events: &[Event], quorum: usize) -> Verdict {
+/// Holders rank by their token, then by when they gained the lock, so designs without a fencing
+/// token (every token 0) are judged by the lock's own order.
+pub fn check(events: &[Event], quorum: usize, once: &[bool]) -> Verdict {
     let mut holdings = Holdings::new(quorum);
     let mut latest_grant: NodeMap<u64> = NodeMap::default();
     let mut grants = 0u64;
     let mut believers: NodeMap<u64> = NodeMap::default();
-    // The grant order and token under which the current data was written.
-    let mut data: Option<(u64, u64)> = None;
-    // The version each resource's write in progress was based on, if the writer read one.
+    // By data node: the writes it has accepted, in order.
+    let mut history: NodeMap<Vec<Applied>> = NodeMap::default();
+    // The version each data node's write in progress was based on, if the writer read one.
     let mut based_on: NodeMap<Option<u64>> = NodeMap::default();
     let mut findings = Vec::new();
     let mut find = |i: usize, found: Found| findings.push(Finding { event: i, at_ms: events[i].at_ms, found });
@@ -152,19 +202,37 @@ pub fn check(events: &[Event], quorum: usize) -> Verdict {
             EventKind::Deliver { msg: Msg::Write { expected_version, .. }, .. } => {
                 based_on.insert(e.node, *expected_version);
             }
-            EventKind::WriteAccepted { writer, token, version, .. } => {
-                let writer = *writer;
-                if quorum > 0 && holdings.token_of(writer) != Some(*token) {
-                    find(i, Found::StaleWriteAccepted { writer, token: *token });
+            // A data node that restarts without its state starts its history again.
+            EventKind::Restart { keep_state: false } => {
+                history.remove(e.node);
+            }
+            EventKind::WriteAccepted { writer, token, version, value } => {
+                let (writer, token) = (*writer, *token);
+                if quorum > 0 && holdings.token_of(writer) != Some(token) {
+                    find(i, Found::StaleWriteAccepted { writer, token });
                 }
-                let order = latest_grant.get(writer).copied().unwrap_or(0);
+                let rank = (token, latest_grant.get(writer).copied().unwrap_or(0));
+                let applied = history.or_default(e.node);
                 let read = based_on.remove(e.node).flatten();
-                if let Some((_, newer)) = data.filter(|d| d.0 > order) {
-                    find(i, Found::LostUpdate { writer, cause: LostCause::OverwroteNewer { newer } });
-                } else if let Some(read) = read.filter(|r| r + 1 < *version) {
-                    find(i, Found::LostUpdate { writer, cause: LostCause::ChangedSinceRead { read, found: version - 1 } });
+                // A write based on what it read erases what was written since the read; one based
+                // on the data as it stands erases nothing, whatever the order of the locks (a
+                // compare-and-set that succeeds is one). A blind write erases what a later holder
+                // wrote.
+                let since: Vec<&Applied> = read.map_or(Vec::new(), |r| applied.iter().filter(|a| a.version > r).collect());
+                if let (Some(read), Some(last)) = (read, since.last()) {
+                    let (found, erased) = (last.version, since.iter().map(|a| a.event).collect());
+                    find(i, Found::LostUpdate { writer, read, found, erased });
+                } else if let Some(newer) = applied.iter().filter(|a| a.rank > rank && read.is_none()).max_by_key(|a| a.rank) {
+                    let (newer, newer_writer, newer_token) = (newer.event, newer.writer, newer.token);
+                    find(i, Found::OutOfOrder { writer, token, newer, newer_writer, newer_token });
                 }
-                data = Some((order, *token));
+                if once.get(e.node.0).copied().unwrap_or(false) {
+                    if let Some(first) = applied.iter().find(|a| a.value == *value) {
+                        let first = first.event;
+                        find(i, Found::DuplicateEffect { writer, value: value.clone(), first });
+                    }
+                }
+                history.or_default(e.node).push(Applied { event: i, writer, token, rank, value: value.clone(), version: *version });
             }
             EventKind::WriteRejected { writer, token, reason, .. } => {
                 let (writer, token, reason) = (*writer, *token, reason.clone());
@@ -197,6 +265,6 @@ pub fn check(events: &[Event], quorum: usize) -> Verdict {
             | EventKind::Done => {}
         }
     }
-    let safe = !findings.iter().any(|f| f.kind().is_violation());
+    let safe = !findings.iter().any(|f| f.kind().is_harm());
     Verdict { safe, findings }
 }

@@ -8,7 +8,7 @@ use super::event::Event;
 use super::ids::{NodeId, NodeKind};
 use super::metrics::Metrics;
 use super::sim::simulate;
-use super::spec::Spec;
+use super::spec::{ResourceMode, Role, Spec};
 use serde::Serialize;
 
 /// One participant as the trace shows it.
@@ -62,7 +62,10 @@ pub fn run(spec: &Spec) -> Result<Trace, RunError> {
         .map(|n| Participant { key: n.key.clone(), name: n.name.clone(), role: n.role.kind(), clock: n.clock.clone() })
         .collect();
     let quorum = spec.lock.quorum(spec.lock_nodes().len());
-    let verdict = checker::check(&events, quorum);
+    // The resources that must apply each effect once: an idempotency key's, a unique row's.
+    let once: Vec<bool> =
+        spec.nodes.iter().map(|n| matches!(n.role, Role::Resource(ResourceMode::Deduplicated | ResourceMode::Unique))).collect();
+    let verdict = checker::check(&events, quorum, &once);
     let metrics = Metrics::of(&events, &verdict);
     Ok(Trace { seed: spec.seed, participants, quorum, events, fault_events, verdict, metrics })
 }

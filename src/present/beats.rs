@@ -74,10 +74,14 @@ impl Words<'_> {
                 EventKind::WriteAccepted { writer, token, .. } | EventKind::WriteRejected { writer, token, .. } => {
                     let verb = if matches!(e.kind, EventKind::WriteAccepted { .. }) { "accepts" } else { "rejects" };
                     let with = if self.has_lock() { format!(" ({})", self.token(*token)) } else { String::new() };
-                    let violation = trace.verdict.findings.iter().position(|f| f.event == i && f.kind().is_violation());
-                    quoted.extend(violation);
-                    let why = match (&e.kind, violation.map(|v| &trace.verdict.findings[v])) {
-                        (_, Some(f)) => format!("{}: {}.", capital(Words::finding_kind(f.kind())), self.finding(f)),
+                    // What the write did to the data: harm, or a stale write that harmed nothing.
+                    let at = |kind: FindingKind| trace.verdict.findings.iter().position(|f| f.event == i && f.kind() == kind);
+                    let harm = trace.verdict.findings.iter().position(|f| f.event == i && f.kind().is_harm());
+                    let stale = at(FindingKind::StaleWriteAccepted).filter(|_| harm.is_none());
+                    quoted.extend(harm.or(stale));
+                    let why = match (&e.kind, harm.or(stale).map(|v| &trace.verdict.findings[v])) {
+                        (_, Some(f)) if f.kind().is_harm() => format!("{}: {}.", capital(Words::finding_kind(f.kind())), self.finding(f)),
+                        (_, Some(f)) => format!("{}.", capital(&self.finding(f))),
                         (EventKind::WriteRejected { reason, .. }, _) => self.rejection_means(reason).to_string(),
                         _ => "The data changes under a write the checker finds safe.".to_string(),
                     };

@@ -5,6 +5,7 @@
 use super::number::ms;
 use super::phrases;
 use super::words::Words;
+use crate::engine::checker::FindingKind;
 use crate::engine::event::EventKind;
 use crate::engine::msg::Msg;
 use crate::engine::NodeId;
@@ -38,16 +39,18 @@ impl Words<'_> {
         format!("paused {}", ms(for_ms))
     }
 
-    /// Labels the mark of a judged write: accepted (with its token), rejected (with why), or a
-    /// violation: `stale` and `lost` say what the checker found at it.
-    pub fn write_mark(&self, kind: &EventKind, stale: bool, lost: bool) -> String {
+    /// Labels the mark of a judged write: accepted (with its token), rejected (with why), or
+    /// harm: `stale` says the writer no longer held the lock, `harm` what the write did to the
+    /// data, if anything.
+    pub fn write_mark(&self, kind: &EventKind, stale: bool, harm: Option<FindingKind>) -> String {
         let accepted = |token: u64| if self.has_lock() { format!("accepted, {}", self.token(token)) } else { "accepted".into() };
-        match (kind, stale, lost) {
+        match (kind, stale, harm) {
             (EventKind::WriteRejected { reason, .. }, _, _) => format!("rejected: {}", self.rejection(reason)),
-            (EventKind::WriteAccepted { token, .. }, true, true) => format!("{}: STALE, LOST UPDATE", accepted(*token)),
-            (EventKind::WriteAccepted { token, .. }, true, false) => format!("{}: STALE WRITE", accepted(*token)),
-            (EventKind::WriteAccepted { token, .. }, false, true) => format!("{}: LOST UPDATE", accepted(*token)),
-            (EventKind::WriteAccepted { token, .. }, false, false) => accepted(*token),
+            (EventKind::WriteAccepted { token, .. }, stale, Some(harm)) => {
+                format!("{}: {}{}", accepted(*token), if stale { "STALE, " } else { "" }, Words::finding_kind(harm).to_uppercase())
+            }
+            (EventKind::WriteAccepted { token, .. }, true, None) => format!("{}: stale, no harm", accepted(*token)),
+            (EventKind::WriteAccepted { token, .. }, false, None) => accepted(*token),
             _ => String::new(),
         }
     }

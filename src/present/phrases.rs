@@ -38,3 +38,6 @@ pub fn checked(held: bool, left_ms: Option<i64>, margin_ms: u64, ok: bool) -> St
         (true, Some(l)) => format!("checks: {} left {} {}, {verdict}", ms(l.max(0) as u64), if ok { "≥" } else { "<" }, ms(margin_ms)),
     }
 }
+
+/// What a run's verdict is about, for every lesson's panel and the README's words.
+pub const VERDICT_MEANS: &str = "Safe and unsafe are about the data, as a correctness lock is: unsafe means an acknowledged update was lost, writes were applied out of token order, or an effect happened twice. Two clients holding the lock at once, or a write let in from one whose lock had ended, are findings the run explains, not harm by themselves.";

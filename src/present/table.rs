@@ -4,7 +4,7 @@
 use super::number::{capital, ms};
 
 /// What "safe" means in the table: safe under the column's schedule, not under every schedule.
-pub const SAFE_MEANS: &str = "Safe means safe under that column's schedule. A fenced resource still accepts a stale write that arrives before the new holder's first write (the lesson \u{201c}Fencing: a stale write before the new holder\u{2019}s first\u{201d}); Find a failure on a cell searches other schedules.";
+pub const SAFE_MEANS: &str = "Safe means the data came to no harm under that column's schedule: no acknowledged update lost, no write applied out of token order, no effect done twice. Two clients holding the lock at once, or a stale write let in before the new holder's first, are shown and explained in the cell's run, but are not harm by themselves (the lessons \u{201c}Fencing: a stale write first, with blind writes\u{201d} and \u{201c}Fencing: a stale write before the new holder\u{2019}s first\u{201d}). Find a failure on a cell searches other schedules.";
 
 /// Introduces a cell: its schedule's story, then the design; a design whose timers ignore the
 /// schedule's clock jump is told so.
@@ -48,7 +48,7 @@ pub fn refused(writer: &str, why: &str) -> String {
 
 /// Why a cell is safe: B held the lock and nothing stale reached the data.
 pub fn held_safely(held: &str, at_ms: u64) -> String {
-    format!("Client B got {held} at {} and no stale write reached the data.", ms(at_ms))
+    format!("Client B got {held} at {} and the data came to no harm.", ms(at_ms))
 }
 
 /// Why a cell under a clock jump is as it is, for a design whose timers measure elapsed time.

@@ -6,9 +6,10 @@ use super::number::{capital, group, group_u, local, ms};
 use super::phrases::{self, checked};
 use super::quoted::Quoted;
 use super::vocabulary::{Names, Vocabulary};
-use crate::engine::checker::{FindingKind, Found, LostCause};
+use crate::engine::checker::{FindingKind, Found};
 use crate::engine::event::{BeliefEnd, DropReason, EventKind, LockEnd};
 use crate::engine::msg::{Msg, Rejection};
+use crate::engine::Event;
 use crate::engine::{Finding, NodeId, NodeKind, Trace};
 
 /// A trace and the vocabulary of its design: everything needed to put it in words.
@@ -298,8 +299,10 @@ impl<'a> Words<'a> {
     /// Returns a finding kind's short label.
     pub fn finding_kind(kind: FindingKind) -> &'static str {
         match kind {
-            FindingKind::StaleWriteAccepted => "stale write accepted",
             FindingKind::LostUpdate => "lost update",
+            FindingKind::OutOfOrder => "writes out of order",
+            FindingKind::DuplicateEffect => "effect done twice",
+            FindingKind::StaleWriteAccepted => "stale write accepted",
             FindingKind::TwoHolders => "two holders",
             FindingKind::StaleWriteRejected => "write rejected",
             FindingKind::HolderWriteRejected => "holder's write rejected",
@@ -311,21 +314,48 @@ impl<'a> Words<'a> {
         let n = |id: NodeId| self.name(id);
         match &f.found {
             Found::StaleWriteAccepted { writer, token } => {
-                format!(
+                let said = format!(
                     "{}'s write ({}) was accepted although {} no longer held {}",
                     n(*writer),
                     self.token(*token),
                     n(*writer),
                     self.vocab.held()
+                );
+                // Alone it harms nothing: say why, so that broken exclusion is not read as lost data.
+                if self.trace.verdict.findings.iter().any(|h| h.event == f.event && h.kind().is_harm()) {
+                    said
+                } else {
+                    format!("{said}; it erased nothing: nobody had written under a later grant")
+                }
+            }
+            Found::LostUpdate { writer, read, found, erased } => {
+                let by: Vec<&str> = erased.iter().map(|&e| self.trace.events.get(e).map_or("", |e| self.write_by(e))).collect();
+                format!(
+                    "{}'s write was based on version {read}, but the data was at version {found}: the update{} of {} since {} lost",
+                    n(*writer),
+                    if by.len() == 1 { "" } else { "s" },
+                    by.join(" and "),
+                    if by.len() == 1 { "is" } else { "are" }
                 )
             }
-            Found::LostUpdate { writer, cause: LostCause::OverwroteNewer { newer } } => match self.vocab.token(*newer) {
-                Some(t) => format!("{}'s write overwrote data written by a later holder of {} ({t})", n(*writer), self.vocab.held()),
-                None => format!("{}'s write overwrote data written by a later holder of {}", n(*writer), self.vocab.held()),
-            },
-            Found::LostUpdate { writer, cause: LostCause::ChangedSinceRead { read, found } } => format!(
-                "{}'s write was based on version {read}, but the data had changed since (it was at version {found}): that update is lost",
-                n(*writer)
+            Found::OutOfOrder { writer, token, newer_writer, newer_token, .. } => {
+                match (self.vocab.token(*token), self.vocab.token(*newer_token)) {
+                    (Some(t), Some(newer)) => {
+                        format!("{}'s write ({t}) was applied after {}'s ({newer}) and erased it", n(*writer), n(*newer_writer))
+                    }
+                    _ => format!(
+                        "{}'s write was applied after that of {}, a later holder of {}, and erased it",
+                        n(*writer),
+                        n(*newer_writer),
+                        self.vocab.held()
+                    ),
+                }
+            }
+            Found::DuplicateEffect { writer, value, first } => format!(
+                "{}'s {} was applied a second time (first at {})",
+                n(*writer),
+                Quoted(value),
+                self.trace.events.get(*first).map_or(String::new(), |e| ms(e.at_ms))
             ),
             Found::TwoHolders { client, token, other, other_token } => format!(
                 "{} ({}) and {} ({}) both believe they hold {}",
@@ -347,6 +377,14 @@ impl<'a> Words<'a> {
                 self.vocab.held(),
                 self.rejection(reason)
             ),
+        }
+    }
+
+    /// Names the writer of an accepted write's event.
+    fn write_by(&self, e: &Event) -> &str {
+        match e.kind {
+            EventKind::WriteAccepted { writer, .. } => self.name(writer),
+            _ => "",
         }
     }
 

@@ -243,7 +243,7 @@ pub fn cell_by_id(id: &str) -> Result<(Cell, Scenario, Trace), ScenarioError> {
 /// Sorts a finished run into an outcome, with a sentence saying why.
 pub fn judge(words: &Words) -> (Outcome, String) {
     let trace = words.trace();
-    if let Some(f) = trace.verdict.findings.iter().find(|f| f.kind().is_violation()) {
+    if let Some(f) = trace.verdict.findings.iter().find(|f| f.kind().is_harm()) {
         return (Outcome::Unsafe, table::violated(&words.finding(f), f.at_ms));
     }
     let held = words.vocabulary().held();

@@ -19,8 +19,8 @@ pub const QUESTIONS: &[Question] = &[
     },
     Question {
         question: "What is a fencing token?",
-        answer: "A number that increases with every grant of the lock and travels with every write. The protected resource remembers the highest token it has accepted and rejects anything lower, so a holder whose lease expired cannot overwrite the work of its successor, however late it wakes. A random lock value is not one: it identifies the owner but has no order.",
-        lessons: &["lease-race-fenced", "redis-value-not-token", "redis-incr-token"],
+        answer: "A number that increases with every grant of the lock and travels with every write. The protected resource remembers the highest token it has accepted and rejects anything lower, so a holder whose lease expired cannot overwrite the work of its successor, however late it wakes. A stale write that arrives before the successor's first still gets in: it erases nothing, and harms the data only if the successor read before it and then writes what it computed. A random lock value is not a fencing token: it identifies the owner but has no order.",
+        lessons: &["lease-race-fenced", "lease-fenced-blind-first", "lease-fenced-first-write", "redis-value-not-token", "redis-incr-token"],
     },
     Question {
         question: "Is Redlock always unsafe?",

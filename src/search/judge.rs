@@ -16,7 +16,7 @@ pub enum Failure {
 
 /// The first failure in a run, and when it showed.
 pub fn judge(trace: &Trace, stall_ms: u64) -> Option<(Failure, u64)> {
-    if let Some(f) = trace.verdict.findings.iter().find(|f| f.kind().is_violation()) {
+    if let Some(f) = trace.verdict.findings.iter().find(|f| f.kind().is_harm()) {
         return Some((Failure::Safety(f.kind()), f.at_ms));
     }
     stalled(trace, stall_ms).map(|at| (Failure::Liveness, at))

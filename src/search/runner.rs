@@ -7,7 +7,7 @@ use super::shrink;
 use super::space::{self, Bounds};
 use crate::engine::rng::Rng;
 use crate::engine::spec::Limits;
-use crate::engine::{self, Trace};
+use crate::engine::{self, Finding, Trace};
 use crate::error::ScenarioError;
 use crate::present::number::{capital, group_u, ms};
 use crate::present::Words;
@@ -24,6 +24,9 @@ pub struct Shrunk {
     pub failure: Failure,
     /// What went wrong, in a sentence, and when.
     pub sentence: String,
+    /// The harm the checker found in the shrunk run (its kind, the operations involved and the
+    /// versions), for a safety failure.
+    pub harm: Option<Finding>,
     /// The scenario with the shrunk faults added: an ordinary scenario to open, run and share.
     pub scenario: Scenario,
     /// Schedules run before the first failure (counting it), and runs spent shrinking.
@@ -166,12 +169,16 @@ impl Search {
         let mut scenario = self.with(&added);
         let trace = self.trace(&added).expect("the shrunk schedule ran while shrinking");
         let sentence = describe_failure(&trace, &scenario, failure, self.bounds.stall_ms);
+        let harm = match failure {
+            Failure::Safety(kind) => trace.verdict.of(kind).next().cloned(),
+            Failure::Liveness => None,
+        };
         let faults: Vec<String> = added.iter().map(|f| f.describe(&self.base)).collect();
         let cause = if faults.is_empty() { "Without any added fault".to_string() } else { capital(&join(&faults)) };
         scenario.id = format!("found-{}", self.base.id);
         scenario.title = format!("A failure found in: {}", self.base.title);
         scenario.intro = format!("{cause}: {sentence} The search found this among {} schedules and shrank it.", self.tried);
-        Shrunk { added, first, failure, sentence, scenario, runs_to_first: self.tried, shrink_runs }
+        Shrunk { added, first, failure, sentence, harm, scenario, runs_to_first: self.tried, shrink_runs }
     }
 
     /// How many schedules have run.

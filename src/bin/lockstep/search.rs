@@ -61,6 +61,7 @@ pub fn search(scenario: &Scenario, args: &[String]) -> Result<String, Failure> {
             "found": true,
             "failure": found.failure,
             "sentence": found.sentence,
+            "harm": found.harm,
             "added": found.added,
             "described": describe(&found.added),
             "first": found.first,

@@ -58,8 +58,8 @@ pub fn compare_table(rows: &[Vec<Cell>]) -> String {
         let _ = write!(s, "<dt>{}</dt><dd>{}</dd>", Escaped(sc.title()), Escaped(sc.about()));
     }
     s.push_str(concat!(
-        r#"</dl><p class="compare-key"><span class="cell cell--safe">✓ safe</span> no stale write reached the data "#,
-        r#"<span class="cell cell--unsafe">✗ unsafe</span> a stale write was accepted "#,
+        r#"</dl><p class="compare-key"><span class="cell cell--safe">✓ safe</span> the data came to no harm "#,
+        r#"<span class="cell cell--unsafe">✗ unsafe</span> an update was lost or writes were applied out of order "#,
         r#"<span class="cell cell--stalls">‖ stalls</span> safe, but B waited for A to come back"#,
         r#"<span class="compare-dagger">† the fault does not touch this design: its session timers measure elapsed time, not the wall clock</span></p>"#,
     ));

@@ -3,6 +3,7 @@
 use super::Escaped;
 use crate::design::{Design, Guarantees, LockKind};
 use crate::engine::Trace;
+use crate::present::phrases::VERDICT_MEANS;
 use std::fmt::Write;
 
 /// The promises, assumptions and metrics of a run.
@@ -35,13 +36,14 @@ pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees) -> String 
         metric(design.expiries(), m.expiries, false);
         metric(&format!("{} failures", design.renewal()), m.renewal_failures, true);
     }
+    metric("harm to the data", trace.verdict.findings.iter().filter(|f| f.kind().is_harm()).count() as u32, true);
     metric("duplicate work", m.duplicate_work, true);
     if lock {
-        metric("stale writes accepted", m.stale_writes_accepted, true);
+        metric("stale writes accepted", m.stale_writes_accepted, false);
         metric("stale writes rejected", m.stale_writes_rejected, false);
     } else {
         metric("writes refused", m.stale_writes_rejected, false);
     }
-    s.push_str("</div>");
+    let _ = write!(s, r#"</div><p class="verdict-means" data-testid="verdict-means">{}</p>"#, Escaped(VERDICT_MEANS));
     s
 }

@@ -13,10 +13,9 @@ use std::fmt::Write;
 
 fn finding_class(kind: FindingKind) -> &'static str {
     match kind {
-        FindingKind::StaleWriteAccepted | FindingKind::LostUpdate => "finding finding--violation",
-        FindingKind::TwoHolders => "finding finding--hazard",
+        FindingKind::LostUpdate | FindingKind::OutOfOrder | FindingKind::DuplicateEffect => "finding finding--violation",
+        FindingKind::StaleWriteAccepted | FindingKind::TwoHolders | FindingKind::HolderWriteRejected => "finding finding--hazard",
         FindingKind::StaleWriteRejected => "finding finding--saved",
-        FindingKind::HolderWriteRejected => "finding finding--hazard",
     }
 }
 
@@ -155,24 +154,28 @@ fn next_lesson(s: &mut String, next: &Entry) {
     );
 }
 
-/// The verdict as far as the cursor has got: unsafe from the first violation on, safe at the end.
+/// The verdict as far as the cursor has got, on the data: unsafe from the first harm on, safe
+/// at the end; broken exclusion (two holders, a stale write let in) is said, but is not harm.
 /// Returns the badge's class and text.
 pub fn verdict(trace: &Trace, cursor: Option<usize>) -> (&'static str, String) {
     let seen = |i: usize| cursor.is_some_and(|c| i <= c);
-    let mut violations: Vec<&str> =
-        trace.verdict.findings.iter().filter(|f| f.kind().is_violation() && seen(f.event)).map(|f| Words::finding_kind(f.kind())).collect();
-    violations.dedup();
-    let hazard = trace.verdict.findings.iter().any(|f| f.kind() == FindingKind::TwoHolders && seen(f.event));
-    let at_end = cursor.is_some_and(|c| c + 1 == trace.events.len());
-    if !violations.is_empty() {
-        ("badge badge--unsafe", format!("Unsafe: {}", violations.join(", ")))
-    } else if at_end && hazard {
-        ("badge badge--safe", "Safe, though two clients held it at once".to_string())
-    } else if at_end {
-        ("badge badge--safe", "Safe".to_string())
-    } else if hazard {
-        ("badge badge--hazard", "Two holders at once".to_string())
+    let mut harms: Vec<&str> =
+        trace.verdict.findings.iter().filter(|f| f.kind().is_harm() && seen(f.event)).map(|f| Words::finding_kind(f.kind())).collect();
+    harms.dedup();
+    let seen_kind = |kind: FindingKind| trace.verdict.findings.iter().any(|f| f.kind() == kind && seen(f.event));
+    let hazard = if seen_kind(FindingKind::StaleWriteAccepted) {
+        Some("a stale write was let in")
+    } else if seen_kind(FindingKind::TwoHolders) {
+        Some("two clients held it at once")
     } else {
-        ("badge badge--pending", "No violation so far".to_string())
+        None
+    };
+    let at_end = cursor.is_some_and(|c| c + 1 == trace.events.len());
+    match (harms.is_empty(), at_end, hazard) {
+        (false, _, _) => ("badge badge--unsafe", format!("Unsafe: {}", harms.join(", "))),
+        (true, true, Some(h)) => ("badge badge--safe", format!("Safe: data intact, though {h}")),
+        (true, true, None) => ("badge badge--safe", "Safe".to_string()),
+        (true, false, Some(h)) => ("badge badge--hazard", format!("No harm so far, though {h}")),
+        (true, false, None) => ("badge badge--pending", "No harm so far".to_string()),
     }
 }
