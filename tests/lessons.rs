@@ -185,6 +185,25 @@ fn outbox_relay_publishes_twice_and_the_consumer_applies_once() {
 }
 
 #[test]
+fn a_results_table_that_restarts_without_its_rows_applies_the_job_twice() {
+    // The idempotency table forgets job-7 in a restart between the two deliveries: the late
+    // delivery applies the job again, an effect done twice.
+    let mut v: serde_json::Value = serde_json::from_str(lessons::embedded("idempotency-table").unwrap()).unwrap();
+    let faults = v["faults"].as_array_mut().unwrap();
+    faults.push(serde_json::json!({"fault": "crash", "at_ms": 700, "node": "R"}));
+    faults.push(serde_json::json!({"fault": "restart", "at_ms": 710, "node": "R", "keep_state": false}));
+    let t = run_json(&v.to_string());
+    assert_eq!(writes(&t), vec![ok(545, "Worker B", 0, "job-7", 1), ok(1_025, "Worker A", 0, "job-7", 1)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(DuplicateEffect, 1_025)]);
+    let first = t.events.iter().position(|e| matches!(e.kind, EventKind::WriteAccepted { .. })).unwrap();
+    assert_eq!(
+        t.verdict.of(DuplicateEffect).next().unwrap().found,
+        Found::DuplicateEffect { writer: NodeId(0), value: "job-7".into(), first }
+    );
+}
+
+#[test]
 fn every_lesson_has_metadata_and_an_outcome_test() {
     // Adding a lesson means adding its outcome test (here or in tests/redis.rs, zookeeper.rs, etcd.rs, postgres.rs,
     // kubernetes.rs, redlock.rs), then its id below.

@@ -160,7 +160,6 @@ struct Applied {
     token: u64,
     /// Where its writer's lock stands among holders: (token, grant order).
     rank: (u64, u64),
-    value: String,
     /// The data's version once it was applied.
     version: u64,
 }
@@ -176,8 +175,11 @@ pub fn check(events: &[Event], quorum: usize, once: &[bool]) -> Verdict {
     let mut latest_grant: NodeMap<u64> = NodeMap::default();
     let mut grants = 0u64;
     let mut believers: NodeMap<u64> = NodeMap::default();
-    // By data node: the writes it has accepted, in order.
+    // By data node: the writes it has accepted, in order, since it last started afresh.
     let mut history: NodeMap<Vec<Applied>> = NodeMap::default();
+    // By resource that applies each effect once: the effects it applied, and where. An effect
+    // stays done when the resource forgets it in a restart.
+    let mut effects: NodeMap<Vec<(String, usize)>> = NodeMap::default();
     // The version each data node's write in progress was based on, if the writer read one.
     let mut based_on: NodeMap<Option<u64>> = NodeMap::default();
     let mut findings = Vec::new();
@@ -227,12 +229,13 @@ pub fn check(events: &[Event], quorum: usize, once: &[bool]) -> Verdict {
                     find(i, Found::OutOfOrder { writer, token, newer, newer_writer, newer_token });
                 }
                 if once.get(e.node.0).copied().unwrap_or(false) {
-                    if let Some(first) = applied.iter().find(|a| a.value == *value) {
-                        let first = first.event;
+                    let done = effects.or_default(e.node);
+                    if let Some(&(_, first)) = done.iter().find(|(v, _)| v == value) {
                         find(i, Found::DuplicateEffect { writer, value: value.clone(), first });
                     }
+                    done.push((value.clone(), i));
                 }
-                history.or_default(e.node).push(Applied { event: i, writer, token, rank, value: value.clone(), version: *version });
+                history.or_default(e.node).push(Applied { event: i, writer, token, rank, version: *version });
             }
             EventKind::WriteRejected { writer, token, reason, .. } => {
                 let (writer, token, reason) = (*writer, *token, reason.clone());
