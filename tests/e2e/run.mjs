@@ -30,6 +30,10 @@ async function check(name, body, expected = null, limitMs = CHECK_MS) {
   const started = Date.now();
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   page.setDefaultTimeout(STEP_MS);
+  // Conditions are polled on a timer, not on animation frames, which a renderer that is not
+  // painting can withhold.
+  const waitFor = page.waitForFunction.bind(page);
+  page.waitForFunction = (fn, arg, options = {}) => waitFor(fn, arg, { polling: 100, ...options });
   // In the page, `twoFrames()` waits for two animation frames, or at most half a second (a
   // renderer that is not painting gives none, and a wait on one alone could last for ever).
   await page.addInitScript(() => {
