@@ -41,6 +41,15 @@ async function check(name, body, expected = null, limitMs = CHECK_MS) {
       const t = setTimeout(done, 500);
       requestAnimationFrame(() => requestAnimationFrame(() => { clearTimeout(t); done(); }));
     });
+    // `settled(test, ms)` polls `test` every 50 ms until it holds or `ms` have passed, and says
+    // which: what a busy machine draws late is judged once it is drawn, not before.
+    window.settled = async (test, ms = 3000) => {
+      for (const end = performance.now() + ms; ; ) {
+        if (test()) return true;
+        if (performance.now() > end) return false;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
   });
   // Predictions stop a run before each write is judged; only the checks of predictions keep them.
   if (!name.includes('predict')) await page.addInitScript(() => localStorage.setItem('lockstep-predict', 'off'));
@@ -803,13 +812,12 @@ async function misfits(page, id, sideways) {
     if (!sideways && scroller.scrollWidth > scroller.clientWidth + 1) problems.push(`${id}: the diagram is ${scroller.scrollWidth - scroller.clientWidth} px wider than its box`);
     if (document.documentElement.scrollWidth > innerWidth + 1) problems.push(`${id}: the page is wider than the window`);
     const beats = document.querySelectorAll('.beat-tick').length;
+    const inView = () => [...document.querySelectorAll('svg.overlay .current .item')].map((m) => m.getBoundingClientRect())
+      .some((r) => r.bottom > box.top + 40 && r.top < box.bottom && r.right > box.left && r.left < box.right);
     for (let b = 0; b < beats; b += 1) {
       document.dispatchEvent(new KeyboardEvent('keydown', { key: 'PageDown', bubbles: true }));
       await frame();
-      await frame();
-      const marks = [...document.querySelectorAll('svg.overlay .current .item')].map((m) => m.getBoundingClientRect());
-      const inside = marks.some((r) => r.bottom > box.top + 40 && r.top < box.bottom && r.right > box.left && r.left < box.right);
-      if (!inside) problems.push(`${id}: beat ${b + 1}'s event is not in view`);
+      if (!(await window.settled(inView))) problems.push(`${id}: beat ${b + 1}'s event is not in view`);
     }
     return problems;
   }, { id, sideways });
@@ -840,7 +848,13 @@ async function storyOffScreen(page, id) {
   return page.evaluate(async (id) => {
     const problems = [];
     const inView = (r) => r.top >= -1 && r.left >= -1 && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1;
+    const shown = () => document.querySelector('[data-testid=step-count]').innerText.split(' · ')[0]
+      + (document.querySelector('[data-testid=predict]') ? '?' : '');
+    let last = '';
     for (let stop = 0; stop < 400; stop += 1) {
+      // Judged once the page shows the new step (or question), and the diagram has scrolled to it.
+      await window.settled(() => shown() !== last);
+      last = shown();
       await window.twoFrames();
       const step = document.querySelector('[data-testid=step-count]').innerText.split(' · ')[0];
       const at = `${id} ${step}`;
@@ -852,8 +866,9 @@ async function storyOffScreen(page, id) {
       const box = document.querySelector('[data-testid=diagram]').getBoundingClientRect();
       if (!inView(box)) problems.push(`${at}: the diagram's box is off screen`);
       if (!step.startsWith('Step 0 ') && box.height < 150) problems.push(`${at}: the diagram is ${box.height} px tall`);
-      const marks = [...document.querySelectorAll('svg.overlay .current .item')].map((m) => m.getBoundingClientRect());
-      if (marks.length && !marks.some((r) => r.bottom > box.top + 40 && r.top < box.bottom)) problems.push(`${at}: its event is not in view`);
+      const marks = () => [...document.querySelectorAll('svg.overlay .current .item')].map((m) => m.getBoundingClientRect());
+      const eventInView = () => !marks().length || marks().some((r) => r.bottom > box.top + 40 && r.top < box.bottom);
+      if (!(await window.settled(eventInView))) problems.push(`${at}: its event is not in view`);
       const [, now, all] = step.match(/Step (\d+) of (\d+)/) || [];
       if (now === all && !q) break;
       document.dispatchEvent(new KeyboardEvent('keydown', { key: q ? '1' : 'PageDown', bubbles: true }));
