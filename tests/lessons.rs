@@ -247,6 +247,7 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "pg-external",
             "pg-no-timeout",
             "pg-xact-lock",
+            "pg-xact-paused",
             "k8s-paused-leader",
             "k8s-fenced",
             "k8s-clock-rate",

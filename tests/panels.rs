@@ -47,8 +47,28 @@ fn panels_show_hostile_names_as_text_at_every_step() {
     }
     assert!(shown.contains("<b>x</b>;%%{init}%%"), "a written value is shown as text: {shown}");
     assert!(!shown.contains('\u{1}'), "characters XML cannot hold are replaced");
-    let g = texts(&panels::guarantees(&trace, &*scenario.lock.design, &scenario.guarantees()));
+    let g = texts(&panels::guarantees(&trace, &*scenario.lock.design, &scenario.guarantees(), scenario.guard()));
     assert!(g.starts_with("What this lock promises") && g.contains("stale writes accepted"), "{g}");
+}
+
+#[test]
+fn what_the_lock_is_used_for_and_whether_the_set_up_meets_the_bar_are_said_apart() {
+    let said = |id: &str| {
+        let lesson = lockstep::scenario::lessons::find(id).expect("lesson");
+        let trace = engine::run(&lesson.spec).expect("runs");
+        texts(&panels::guarantees(&trace, &*lesson.scenario.lock.design, &lesson.scenario.guarantees(), lesson.scenario.guard()))
+    };
+    let unfenced = said("lease-race-unfenced");
+    assert!(
+        unfenced.contains("used for correctness") && unfenced.contains("Falls short of a correctness lock: nothing at the resource checks"),
+        "{unfenced}"
+    );
+    assert!(said("lease-race-fenced").contains("Meets the bar for correctness: the resource checks the fencing token"));
+    assert!(said("redis-value-not-token")
+        .contains("Falls short of a correctness lock: the resource would check a token, but this lock hands out none"));
+    assert!(said("etcd-txn-guard").contains("Meets the bar for correctness: the data lives in the lock's own store"));
+    assert!(said("optimistic-version").contains("Meets the bar for correctness: the resource compares versions itself"));
+    assert!(said("pg-external").contains("Falls short"), "the X1 lessons say so");
 }
 
 #[test]

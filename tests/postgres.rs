@@ -66,6 +66,29 @@ fn one_commit_releases_a_stacked_transaction_level_lock() {
 }
 
 #[test]
+fn inside_a_transaction_only_idle_in_transaction_session_timeout_frees_a_paused_holder() {
+    // The lesson: A freezes inside its transaction; the in-transaction timeout ends its session
+    // at 1,015 ms, B gets the lock, and A's late update cannot commit.
+    let t = run_lesson("pg-xact-paused");
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_015, "Client B", 0)]);
+    assert_eq!(lease_ends(&t)[0], (1_015, 0, "Expired".into()));
+    assert_eq!(
+        writes(&t),
+        vec![ok(1_075, "Client B", 0, "B", 1), rejected(1_555, "Client A", 0, "A", "session terminated: cannot commit")]
+    );
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_020), (StaleWriteRejected, 1_555)]);
+    // idle_session_timeout does not apply inside a transaction: with only it set, nothing ends
+    // A's session, and B waits until A wakes and commits.
+    let source = lockstep::scenario::lessons::embedded("pg-xact-paused").unwrap();
+    let only_session = source.replace("idle_in_transaction_session_timeout_ms", "idle_session_timeout_ms");
+    let t = run_json(&only_session);
+    assert!(lease_ends(&t).iter().all(|e| e.2 == "Released"), "no session is ended: {:?}", lease_ends(&t));
+    let b = grants_named(&t).into_iter().find(|g| g.1 == "Client B").expect("B gets the lock in the end");
+    assert!(b.0 > 1_550, "B waits for A to wake: {b:?}");
+}
+
+#[test]
 fn the_idle_session_timeout_is_named_as_postgresql_names_it_and_old_files_still_load() {
     let new = lockstep::scenario::lessons::embedded("pg-external").unwrap();
     assert!(new.contains("\"idle_session_timeout_ms\": 1000"));

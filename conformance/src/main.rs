@@ -80,6 +80,7 @@ fn redlock(s: &Setup) -> Started {
 fn postgres(s: &Setup) -> Started {
     let setup = postgres_service::Setup {
         idle_session_timeout_ms: s.values.optional("idle_session_timeout_ms"),
+        idle_in_transaction_session_timeout_ms: s.values.optional("idle_in_transaction_session_timeout_ms"),
         transaction_level: s.values.flag("transaction_level"),
     };
     Ok((Box::new(postgres_service::Postgres::start(s.clients, setup, s.ears)?), 1))

@@ -1,6 +1,6 @@
 //! PostgreSQL advisory locks on a real server: each client a session of its own on a thread of
-//! its own (a blocking `pg_advisory_lock` holds up that client only), `idle_session_timeout`
-//! set as the lesson gives it, and the protected rows in a table when the lesson keeps them in
+//! its own (a blocking `pg_advisory_lock` holds up that client only), `idle_session_timeout` and
+//! `idle_in_transaction_session_timeout` set as the lesson gives them, and the protected rows in a table when the lesson keeps them in
 //! the same database.
 
 use crate::replay::{Ears, Service};
@@ -16,6 +16,7 @@ const KEY: i64 = 42;
 #[derive(Clone, Copy)]
 pub struct Setup {
     pub idle_session_timeout_ms: Option<u64>,
+    pub idle_in_transaction_session_timeout_ms: Option<u64>,
     pub transaction_level: bool,
 }
 
@@ -43,8 +44,10 @@ impl Postgres {
         let mut sessions = BTreeMap::new();
         for client in clients {
             let mut conn = postgres::Client::connect(&url, postgres::NoTls).map_err(|e| e.to_string())?;
-            let timeout = setup.idle_session_timeout_ms.unwrap_or(0);
-            conn.batch_execute(&format!("SET idle_session_timeout = {timeout}")).map_err(|e| e.to_string())?;
+            let (idle, in_transaction) =
+                (setup.idle_session_timeout_ms.unwrap_or(0), setup.idle_in_transaction_session_timeout_ms.unwrap_or(0));
+            conn.batch_execute(&format!("SET idle_session_timeout = {idle}; SET idle_in_transaction_session_timeout = {in_transaction}"))
+                .map_err(|e| e.to_string())?;
             let (requests, inbox) = mpsc::channel::<Value>();
             let (name, ears) = (client.clone(), ears.clone());
             std::thread::spawn(move || {

@@ -116,8 +116,8 @@ impl LockKind {
     /// Returns the short label shown beside the guarantees.
     pub fn label(self) -> &'static str {
         match self {
-            LockKind::Efficiency => "efficiency lock",
-            LockKind::Correctness => "correctness lock",
+            LockKind::Efficiency => "used for efficiency",
+            LockKind::Correctness => "used for correctness",
             LockKind::None => "no lock",
         }
     }

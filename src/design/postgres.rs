@@ -2,11 +2,13 @@
 //! unlocked or until the session ends; requests from the same session stack, each needing its own
 //! unlock. Transaction-level (`pg_advisory_xact_lock`): released all at once when the transaction
 //! commits or rolls back, and `pg_advisory_unlock` cannot release them. A waiter blocks until the
-//! lock is free. A session ends when it runs no statement for `idle_session_timeout_ms`
-//! (PostgreSQL's `idle_session_timeout`, 14+), and then `pg_advisory_unlock_all` runs
+//! lock is free. A session idle outside a transaction ends after `idle_session_timeout_ms`
+//! (PostgreSQL's `idle_session_timeout`, 14+); one idle inside an open transaction, as a holder
+//! of transaction-level locks is, only after `idle_in_transaction_session_timeout_ms`
+//! (`idle_session_timeout` does not apply there). Either way `pg_advisory_unlock_all` runs
 //! implicitly. A paused client does not lose its session by being silent at the TCP level (its
-//! kernel answers keepalives): only the idle timeout, `idle_in_transaction_session_timeout` or
-//! `pg_terminate_backend` end it. There is no fencing token.
+//! kernel answers keepalives): only those timeouts or `pg_terminate_backend` end it. There is no
+//! fencing token.
 //!
 //! When the protected rows live in the same database, writes go to this node and commit only
 //! inside a live session: a client whose session was terminated cannot commit.
@@ -39,9 +41,16 @@ const PARAMS: &[Param] = &[
         "ms",
         1,
         3_600_000,
-        "PostgreSQL's idle_session_timeout (14+): a session that runs no statement for this long is ended, and its advisory locks with it; left out, it never is (the default). Formerly idle_timeout_ms.",
+        "PostgreSQL's idle_session_timeout (14+): a session that runs no statement for this long outside a transaction is ended, and its advisory locks with it; left out, it never is (the default). Formerly idle_timeout_ms.",
     )
     .formerly("session_timeout_ms"),
+    Param::optional(
+        "idle_in_transaction_session_timeout_ms",
+        "ms",
+        1,
+        3_600_000,
+        "PostgreSQL's idle_in_transaction_session_timeout: a session idle inside an open transaction for this long is ended, its transaction rolled back and its locks released; left out, it never is (the default). The only timeout that frees a transaction-level lock.",
+    ),
     Param::flag("same_database", false, "The protected rows live in the same database, so a write commits only inside a live session."),
     Param::flag(
         "transaction_level",
@@ -64,12 +73,12 @@ impl Kind for Postgres {
     }
 
     fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
-        Ok(Rc::new(PgDesign {
-            values: values.clone(),
-            idle_timeout_ms: values.optional("idle_session_timeout_ms"),
-            same_database: values.flag("same_database"),
-            transaction_level: values.flag("transaction_level"),
-        }))
+        // A holder of transaction-level locks sits inside its open transaction, where only the
+        // in-transaction timeout applies.
+        let transaction_level = values.flag("transaction_level");
+        let idle_timeout_ms =
+            values.optional(if transaction_level { "idle_in_transaction_session_timeout_ms" } else { "idle_session_timeout_ms" });
+        Ok(Rc::new(PgDesign { values: values.clone(), idle_timeout_ms, same_database: values.flag("same_database"), transaction_level }))
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
@@ -90,6 +99,8 @@ impl Kind for Postgres {
 #[derive(Debug)]
 pub struct PgDesign {
     values: Values,
+    /// The timeout that ends a silent holder's session: `idle_session_timeout`, or inside a
+    /// transaction (transaction-level locks) `idle_in_transaction_session_timeout`.
     idle_timeout_ms: Option<u64>,
     same_database: bool,
     transaction_level: bool,
@@ -119,13 +130,14 @@ impl Design for PgDesign {
     }
 
     fn guarantees(&self) -> Guarantees {
+        let timeout = self.timeout_name();
         let liveness = match self.idle_timeout_ms {
             Some(t) => {
-                format!("If a holder runs no statement for {} (idle_session_timeout), the server ends its session and the next waiting session gets the lock.", ms(t))
+                format!("If a holder runs no statement for {} ({timeout}), the server ends its session and the next waiting session gets the lock.", ms(t))
             }
-            None => {
-                "Nothing ends a silent holder's session (its kernel still answers TCP keepalives, and no idle_session_timeout is set): a paused holder keeps the lock, and everyone waits until it comes back.".into()
-            }
+            None => format!(
+                "Nothing ends a silent holder's session (its kernel still answers TCP keepalives, and no {timeout} is set): a paused holder keeps the lock, and everyone waits until it comes back."
+            ),
         };
         Guarantees {
             lock: if self.same_database { LockKind::Correctness } else { LockKind::Efficiency },
@@ -149,6 +161,25 @@ impl Design for PgDesign {
 }
 
 impl PgDesign {
+    /// The setting that ends a silent holder's session: inside the transaction that holds
+    /// transaction-level locks, only `idle_in_transaction_session_timeout` does.
+    fn timeout_name(&self) -> &'static str {
+        if self.transaction_level {
+            "idle_in_transaction_session_timeout"
+        } else {
+            "idle_session_timeout"
+        }
+    }
+
+    /// How long a granted lock is held.
+    fn held_until(&self) -> &'static str {
+        if self.transaction_level {
+            "until its transaction commits or rolls back (there is no unlock)"
+        } else {
+            "until released"
+        }
+    }
+
     fn lock_call(&self) -> &'static str {
         if self.transaction_level {
             "pg_advisory_xact_lock(42)"
@@ -224,7 +255,7 @@ impl Vocabulary for PgDesign {
     fn lasts(&self, expires_local: Option<i64>) -> String {
         match expires_local {
             Some(t) => format!("while its session lives (ended at {} if it runs no statement by then)", local(t)),
-            None => "while its session lives (no idle_session_timeout ends it)".into(),
+            None => format!("while its session lives (no {} ends it)", self.timeout_name()),
         }
     }
 
@@ -236,20 +267,24 @@ impl Vocabulary for PgDesign {
     }
 
     fn granted(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
+        let timeout = self.timeout_name();
         let end = match expires_local {
-            Some(t) => format!(
-                ", which {me} does if {holder}'s session has run no statement by the time its clock reads {} (idle_session_timeout)",
-                group(t)
-            ),
-            None => "; with no idle_session_timeout, nothing ends a silent session".into(),
+            Some(t) => {
+                format!(", which {me} does if {holder}'s session has run no statement by the time its clock reads {} ({timeout})", group(t))
+            }
+            None => format!("; with no {timeout}, nothing ends a silent session"),
         };
-        format!("{me} grants the advisory lock to {holder}'s session. It is held until released or until the session ends{end}. There is no fencing token.")
+        format!(
+            "{me} grants the advisory lock to {holder}'s session. It is held {} or until the session ends{end}. There is no fencing token.",
+            self.held_until()
+        )
     }
 
     fn ended(&self, me: &str, holder: &str, _token: u64, how: LockEnd) -> String {
         match how {
             LockEnd::Expired => format!(
-                "{me} ends {holder}'s session: it has run no statement for idle_session_timeout. pg_advisory_unlock_all runs implicitly, and nothing {holder} sends over that session can commit any more."
+                "{me} ends {holder}'s session: it has run no statement for {}. pg_advisory_unlock_all runs implicitly, and nothing {holder} sends over that session can commit any more.",
+                self.timeout_name()
             ),
             LockEnd::Released => format!("{holder}'s advisory lock is released; the next waiting session gets it."),
             LockEnd::LostOnRestart => format!("{me} restarts: every session, and every advisory lock, is gone."),

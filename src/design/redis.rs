@@ -336,7 +336,7 @@ impl RedisMsg {
             }
             RedisMsg::Del { checked: false, .. } => format!("{me} deletes the key on {to} with a plain DEL, without checking whose it is."),
             RedisMsg::Deleted { done: true } => format!("{me} answers {to}: 1, the key is deleted."),
-            RedisMsg::Deleted { done: false } => format!("{me} answers {to}: 0, the key holds someone else's value; nothing deleted."),
+            RedisMsg::Deleted { done: false } => format!("{me} answers {to}: 0, nothing deleted: the key is gone or holds another client's value (the script answers 0 to both)."),
             RedisMsg::ReadOnly => format!("{me} answers {to}: READONLY, a replica takes no writes."),
             RedisMsg::Replicate { value, .. } => format!("{me} streams the key {} to its replica {to}.", short(value)),
             RedisMsg::ReplicateDel { .. } => format!("{me} streams the key's deletion to its replica {to}."),

@@ -92,6 +92,31 @@ pub enum ResourceMode {
     Unique,
 }
 
+/// What stands between a stale holder and the data: the seed's correctness lock needs the
+/// resource to validate a fencing token or compare-and-set by itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// The resource checks the lock's fencing token.
+    Token,
+    /// The resource compares versions (compare-and-set).
+    Version,
+    /// The resource keeps the invariant itself: an idempotency key, a unique row.
+    Itself,
+    /// The data lives in the lock's own store, and the write is checked there with the lock.
+    Store,
+    /// The resource would check a token, but the design hands out none.
+    NoToken,
+    /// Nothing checks at the resource.
+    Nothing,
+}
+
+impl Guard {
+    /// Says whether this set-up meets the seed's definition of a correctness lock.
+    pub fn meets(self) -> bool {
+        !matches!(self, Guard::NoToken | Guard::Nothing)
+    }
+}
+
 /// One-way latency: fixed when `min_ms == max_ms`, else drawn from the seeded range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Latency {

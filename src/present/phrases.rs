@@ -2,6 +2,7 @@
 //! giving up, a failed renewal and a check of the lock alike.
 
 use super::number::ms;
+use crate::engine::spec::Guard;
 
 /// A crash.
 pub const CRASH: &str = "crash";
@@ -41,3 +42,15 @@ pub fn checked(held: bool, left_ms: Option<i64>, margin_ms: u64, ok: bool) -> St
 
 /// What a run's verdict is about, for every lesson's panel and the README's words.
 pub const VERDICT_MEANS: &str = "Safe and unsafe are about the data, as a correctness lock is: unsafe means an acknowledged update was lost, writes were applied out of token order, or an effect happened twice. Two clients holding the lock at once, or a write let in from one whose lock had ended, are findings the run explains, not harm by themselves.";
+
+/// Says what guards the data in a set-up, after "meets the bar: " or "falls short: ".
+pub fn guard(g: Guard) -> &'static str {
+    match g {
+        Guard::Token => "the resource checks the fencing token",
+        Guard::Version => "the resource compares versions itself (compare-and-set)",
+        Guard::Itself => "the resource keeps the invariant itself (an idempotency key, a unique row)",
+        Guard::Store => "the data lives in the lock's own store, which checks the lock with the write",
+        Guard::NoToken => "the resource would check a token, but this lock hands out none",
+        Guard::Nothing => "nothing at the resource checks, so safety rests on timing alone",
+    }
+}

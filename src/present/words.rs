@@ -271,10 +271,10 @@ impl<'a> Words<'a> {
             }
             EventKind::BeliefEnd { token, why } => {
                 let why = match why {
-                    BeliefEnd::Released => "released",
-                    BeliefEnd::RenewalFailed => "renewal failed",
-                    BeliefEnd::Crashed => "crashed",
-                    BeliefEnd::CheckFailed => "too little left at its check",
+                    BeliefEnd::Released => "released".to_string(),
+                    BeliefEnd::RenewalFailed => format!("{} failed", v.renewal()),
+                    BeliefEnd::Crashed => "crashed".to_string(),
+                    BeliefEnd::CheckFailed => "too little left at its check".to_string(),
                 };
                 format!("stops believing it holds {}: {why}", self.held(*token))
             }

@@ -25,35 +25,50 @@ pub const TTL_MS: u64 = 1_000;
 pub enum Schedule {
     /// The holder stops the world for twice the TTL.
     Pause,
-    /// The holder is cut off from the lock service for 10 s.
+    /// The holder is cut off from the lock service for 10 s, and carries on when its renewals fail.
     Partition,
+    /// The same cut, and the holder stops as soon as a renewal fails.
+    PartitionStop,
     /// The lock service's wall clock jumps forward.
     ClockJump,
 }
 
 impl Schedule {
     /// Every schedule, in column order.
-    pub const ALL: [Schedule; 3] = [Schedule::Pause, Schedule::Partition, Schedule::ClockJump];
+    pub const ALL: [Schedule; 4] = [Schedule::Pause, Schedule::Partition, Schedule::PartitionStop, Schedule::ClockJump];
 
     /// Returns the kind of fault the schedule adds.
     pub fn fault(self) -> &'static FaultKind {
         match self {
             Schedule::Pause => &faults::PAUSE,
-            Schedule::Partition => &faults::PARTITION,
+            Schedule::Partition | Schedule::PartitionStop => &faults::PARTITION,
             Schedule::ClockJump => &faults::CLOCK_JUMP,
         }
     }
 
-    /// Returns the schedule's id in links and cell ids: its fault's tag.
+    /// Returns the schedule's id in links and cell ids: its fault's tag, and for the holder that
+    /// stops on a failed renewal, that tag with `_stop`.
     pub fn id(self) -> &'static str {
-        self.fault().tag
+        match self {
+            Schedule::PartitionStop => "partition_stop",
+            _ => self.fault().tag,
+        }
+    }
+
+    /// What the holder's client does when a renewal fails.
+    fn on_failure(self) -> RenewFailure {
+        match self {
+            Schedule::PartitionStop => RenewFailure::Abort,
+            _ => RenewFailure::CarryOn,
+        }
     }
 
     /// Returns the column heading.
     pub fn title(self) -> &'static str {
         match self {
             Schedule::Pause => "Holder pauses 2 × TTL",
-            Schedule::Partition => "Holder cut off for 10 s",
+            Schedule::Partition => "Holder cut off for 10 s, carries on",
+            Schedule::PartitionStop => "Holder cut off for 10 s, stops",
             Schedule::ClockJump => "Lock service's clock jumps",
         }
     }
@@ -62,7 +77,8 @@ impl Schedule {
     pub fn about(self) -> &'static str {
         match self {
             Schedule::Pause => "Client A takes the lock and, at 80 ms, while it works, stops for 2,000 ms (twice the TTL): a GC pause. Client B wants the lock from 20 ms on.",
-            Schedule::Partition => "Client A takes the lock and works for 10.5 s. From 50 ms on, the network between A and the lock service is cut for 10 s, so A's renewals and keep-alives are lost; A can still reach the resource. Client B wants the lock from 20 ms on.",
+            Schedule::Partition => "Client A takes the lock and works for 10.5 s. From 50 ms on, the network between A and the lock service is cut for 10 s, so A's renewals and keep-alives are lost; A can still reach the resource. A's client carries on when a renewal fails, as many do by default; client-go stops at its renew deadline whatever it is told. Client B wants the lock from 20 ms on.",
+            Schedule::PartitionStop => "The same cut, but A's client stops as soon as a renewal fails or goes unanswered: etcd's Session.Done(), ZooKeeper's safe mode on Disconnected, a Redis client that aborts. A client that renews nothing (Redlock's, here) has nothing to notice. Client B wants the lock from 20 ms on.",
             Schedule::ClockJump => "Client A takes the lock and works for 300 ms. At 50 ms the lock service's wall clock jumps 2,000 ms forward (an NTP step). Client B wants the lock from 20 ms on.",
         }
     }
@@ -77,7 +93,7 @@ impl Schedule {
     fn work_ms(self) -> u64 {
         match self {
             Schedule::Pause => 100,
-            Schedule::Partition => 10_500,
+            Schedule::Partition | Schedule::PartitionStop => 10_500,
             Schedule::ClockJump => 300,
         }
     }
@@ -86,7 +102,7 @@ impl Schedule {
     fn faults(self, row: &Row, locks: &[String]) -> Vec<Fault> {
         match self {
             Schedule::Pause => vec![Fault::Pause { at_ms: 80, node: "A".into(), for_ms: 2 * TTL_MS as i64 }],
-            Schedule::Partition => {
+            Schedule::Partition | Schedule::PartitionStop => {
                 vec![Fault::Partition { at_ms: 50, from: vec!["A".into()], to: locks.to_vec(), two_way: true, for_ms: 10_000 }]
             }
             // Redlock's clock jump hits one master of five; timers that measure elapsed time ignore it.
@@ -171,7 +187,7 @@ pub fn row(id: &str) -> Result<Row, ScenarioError> {
     }
 }
 
-fn client(id: &str, start_ms: i64, work_ms: u64, renew: bool) -> Participant {
+fn client(id: &str, start_ms: i64, work_ms: u64, renew: Option<RenewFailure>) -> Participant {
     let release = Step::Release { mode: ReleaseMode::Safe };
     Participant::Client {
         id: id.into(),
@@ -180,7 +196,7 @@ fn client(id: &str, start_ms: i64, work_ms: u64, renew: bool) -> Participant {
         start_ms,
         script: vec![Step::Acquire, Step::Work { ms: work_ms }, Step::Write { value: id.into() }, release],
         acquire: AcquirePolicy { retry_ms: 100, jitter_ms: 0, max_attempts: 1_000, timeout_ms: 500 },
-        renew: renew.then_some(RenewPolicy { every_ms: TTL_MS / 3, on_failure: RenewFailure::CarryOn }),
+        renew: renew.map(|on_failure| RenewPolicy { every_ms: TTL_MS / 3, on_failure }),
     }
 }
 
@@ -188,7 +204,7 @@ fn client(id: &str, start_ms: i64, work_ms: u64, renew: bool) -> Participant {
 pub fn scenario(schedule: Schedule, row: &Row) -> Result<(Scenario, Spec), ScenarioError> {
     let work_ms = schedule.work_ms();
     // Clients renew through their script wherever the design lets them.
-    let renew = row.design.script_renewal().is_ok();
+    let renew = row.design.script_renewal().is_ok().then_some(schedule.on_failure());
     let locks: Vec<String> = match row.services {
         1 => vec!["L".into()],
         n => (1..=n).map(|i| format!("M{i}")).collect(),

@@ -4,7 +4,7 @@
 //! validation can say so plainly instead of failing to parse.
 
 use crate::design::{Design, Guarantees, Kind, Values};
-use crate::engine::spec::{AcquirePolicy, Latency, RenewPolicy, ResourceMode, Step};
+use crate::engine::spec::{AcquirePolicy, Guard, Latency, RenewPolicy, ResourceMode, Step};
 use std::rc::Rc;
 
 /// A whole scenario.
@@ -56,6 +56,25 @@ impl Scenario {
     /// Returns what the lock promises: the scenario's own words, or the design's.
     pub fn guarantees(&self) -> Guarantees {
         self.guarantees.clone().unwrap_or_else(|| self.lock.design.guarantees())
+    }
+
+    /// Returns what guards the data in this set-up.
+    pub fn guard(&self) -> Guard {
+        let design = &*self.lock.design;
+        if design.data_in_service() {
+            return Guard::Store;
+        }
+        let mode = self.participants.iter().find_map(|p| match p {
+            Participant::Resource { mode, .. } => Some(*mode),
+            _ => None,
+        });
+        match mode {
+            Some(ResourceMode::Fenced) if design.token(1).is_some() => Guard::Token,
+            Some(ResourceMode::Fenced) => Guard::NoToken,
+            Some(ResourceMode::Conditional) => Guard::Version,
+            Some(ResourceMode::Deduplicated | ResourceMode::Unique) => Guard::Itself,
+            Some(ResourceMode::Unfenced) | None => Guard::Nothing,
+        }
     }
 }
 

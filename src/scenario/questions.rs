@@ -24,8 +24,8 @@ pub const QUESTIONS: &[Question] = &[
     },
     Question {
         question: "Is Redlock always unsafe?",
-        answer: "It depends on what the lock is for. Redlock keeps a single holder while clocks drift slowly, pauses and delays stay short and masters keep their keys; a clock jump, a long pause or a master that forgets a key breaks that. For efficiency (avoiding duplicate work) it can be a pragmatic choice; for correctness the resource still needs its own check, since Redlock hands out no fencing token.",
-        lessons: &["redlock-happy", "redlock-clock-jump", "redlock-pause", "redlock-pause-checked"],
+        answer: "It depends on what the lock is for, and the debate has two sides. Kleppmann: a clock jump on a master, a long pause after acquiring, or a master that forgets its keys breaks the single holder, and Redlock hands out no fencing token. antirez: a pause during acquisition is caught, because the client checks how long acquiring took against the validity; a pause after acquiring hurts every lock that expires by itself, fenced or not; Redlock assumes clocks that run at about the same rate, not synchronised ones, so a jump is an operations fault; and the random value can be the key of a check-and-set at the resource. For efficiency (avoiding duplicate work) it is a pragmatic choice; for correctness the resource still needs its own check.",
+        lessons: &["redlock-happy", "redlock-clock-jump", "redlock-pause", "redlock-slow-acquisition", "redlock-pause-checked"],
     },
     Question {
         question: "Why watch a predecessor in ZooKeeper?",
@@ -34,7 +34,7 @@ pub const QUESTIONS: &[Question] = &[
     },
     Question {
         question: "When should you avoid a distributed lock?",
-        answer: "When the resource can enforce the invariant itself: a conditional update (UPDATE … WHERE version = expected), a unique constraint, an idempotency key with a durable results table, a partitioned queue with one consumer per partition, or a transactional outbox; or keep the data where the lock lives and check the lock in the same transaction as the write (etcd, PostgreSQL). Then the lock becomes an optimisation at most, and a stale holder can do no harm.",
+        answer: "When the resource can enforce the invariant itself: a conditional update (UPDATE … WHERE version = expected), a unique constraint, an idempotency key with a durable results table, a partitioned queue with one consumer per partition, or a transactional outbox; or keep the data where the lock lives and check the lock in the same transaction as the write (etcd, PostgreSQL). Then the lock becomes an optimisation at most, and a stale holder cannot harm what the resource checks. What it does outside the resource still happens: in the partitioned queue both consumers processed the event, and only the old owner's commit was refused; side effects need their own idempotency key or transaction.",
         lessons: &["optimistic-version", "unique-constraint", "idempotency-table", "partitioned-queue", "transactional-outbox", "etcd-txn-guard"],
     },
 ];

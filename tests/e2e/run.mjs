@@ -646,7 +646,7 @@ await check('interview questions link to the lessons that answer them', async (p
 await check('the comparison table matches the command line and opens each cell', async (page) => {
   // The CLI's detail lines read "<schedule> · <design>: <outcome> — <detail>".
   const cells = cli('compare').split('\n').map((l) => l.match(/^(\S+) · (\S+): (safe|unsafe|stalls) — (.*)$/)).filter(Boolean);
-  expect(cells.length === 45, `45 cells from the CLI, got ${cells.length}`);
+  expect(cells.length === 60, `60 cells from the CLI, got ${cells.length}`);
   await page.goto(`${url}#/compare`);
   await page.waitForSelector('[data-testid=compare]');
   for (const [, schedule, design, outcome, why] of cells) {
@@ -659,7 +659,7 @@ await check('the comparison table matches the command line and opens each cell',
   await page.screenshot({ path: path.join(SHOTS, 'compare-table.png'), fullPage: true });
   await page.click('[data-testid=cell-compare-partition-pg-no-timeout]');
   await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
-  expect((await text(page, 'lesson-title')) === 'Holder cut off for 10 s · PostgreSQL, no idle_session_timeout', 'the cell opens its diagram');
+  expect((await text(page, 'lesson-title')) === 'Holder cut off for 10 s, carries on · PostgreSQL, no idle_session_timeout', 'the cell opens its diagram');
   expect(page.url().endsWith('#/compare/partition/pg-no-timeout/0'), `hash names the cell (${page.url()})`);
   await page.keyboard.press('End');
   await page.waitForSelector('[data-testid=takeaway]');

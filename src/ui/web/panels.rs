@@ -36,7 +36,7 @@ pub fn inspector(run: &RunRef, cursor: Option<usize>) -> Html {
 
 /// What the lesson's lock promises, under which assumptions, and the run's metrics.
 pub fn guarantees(run: &RunRef) -> Html {
-    card("card guarantees", "guarantees", &panels::guarantees(&run.trace, run.design(), &run.scenario.guarantees()))
+    card("card guarantees", "guarantees", &panels::guarantees(&run.trace, run.design(), &run.scenario.guarantees(), run.scenario.guard()))
 }
 
 /// The comparison table as the page's stage (the page's route handler opens whichever cell is chosen).
