@@ -78,6 +78,16 @@ async function check(name, body, expected = null, limitMs = CHECK_MS) {
 }
 
 
+/**
+ * Saves a screenshot to look at (test-output/screenshots/NAME). It is no assertion: a renderer
+ * that withholds its frames on a busy machine (headless Chromium can, for seconds on end) leaves
+ * the picture out, with a line saying so, rather than failing the check it illustrates.
+ */
+async function shot(page, name, fullPage = false) {
+  await page.bringToFront().catch(() => {});
+  await page.screenshot({ path: path.join(SHOTS, name), fullPage, timeout: 10000 }).catch((e) => console.log(`     (no screenshot ${name}: ${String(e.message).split('\n')[0]})`));
+}
+
 /** Opens the exports' menu and clicks one of its choices. */
 async function exportVia(page, testid) {
   await page.click('[data-testid=exports-button]');
@@ -114,7 +124,7 @@ for (const id of lessons) {
     const rejections = trace.events.filter((e) => e.kind === 'write_rejected').length;
     expect((diagram.match(/rejected: /g) || []).length === rejections, `${rejections} rejections drawn with their reasons`);
     expect(page.url().endsWith(`#/${id}/${n}`), `hash follows the step (${page.url()})`);
-    await page.screenshot({ path: path.join(SHOTS, `${id}.png`) });
+    await shot(page, `${id}.png`);
   });
 }
 
@@ -126,7 +136,7 @@ await check('dark theme, mid-run, after a reload', async (page) => {
   await page.waitForSelector('[data-testid=diagram] svg');
   expect((await page.getAttribute('html', 'data-theme')) === 'dark', 'theme kept across reload');
   expect((await text(page, 'step-count')).startsWith('Step 14 of'), 'step kept across reload');
-  await page.screenshot({ path: path.join(SHOTS, 'dark-lease-race-fenced.png') });
+  await shot(page, 'dark-lease-race-fenced.png');
 });
 
 await check('playback advances on its own and stops at the end', async (page) => {
@@ -656,7 +666,7 @@ await check('the comparison table matches the command line and opens each cell',
     const shown = await cell.locator('xpath=following-sibling::span[@class="cell-why"]').innerText();
     expect(why.startsWith(shown.slice(0, 40)), `${schedule}/${design} shows why: ${shown}`);
   }
-  await page.screenshot({ path: path.join(SHOTS, 'compare-table.png'), fullPage: true });
+  await shot(page, 'compare-table.png', true);
   await page.click('[data-testid=cell-compare-partition-pg-no-timeout]');
   await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
   expect((await text(page, 'lesson-title')) === 'Holder cut off for 10 s, carries on · PostgreSQL, no idle_session_timeout', 'the cell opens its diagram');
@@ -748,7 +758,7 @@ await check('the largest stress run opens, scrolls and steps, drawing only what 
     return { rows: list.querySelectorAll('.log-row').length, step: current?.querySelector('[data-step]').dataset.step, inView: !!row && row.top >= box.top - 1 && row.bottom <= box.bottom + 1, tall: list.scrollHeight };
   });
   expect(log.rows < 400 && log.step === String(total) && log.inView && log.tall > total * 25, `the log at the end: ${JSON.stringify(log)}`);
-  await page.screenshot({ path: path.join(SHOTS, 'stress-200000-end.png') });
+  await shot(page, 'stress-200000-end.png');
 });
 
 await check('the event log lists every event of a lesson, marks the step and follows it', async (page) => {
@@ -833,7 +843,7 @@ for (const [width, height] of [[1024, 768], [1280, 720], [1366, 768], [1920, 108
     expect(problems.length === 0, problems.join('\n'));
     await page.goto(`${url}#/lease-race-unfenced/31`);
     await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
-    await page.screenshot({ path: path.join(SHOTS, `fit-${width}x${height}.png`) });
+    await shot(page, `fit-${width}x${height}.png`);
   });
 }
 
@@ -889,7 +899,7 @@ await check('at 1024×768 (a projector) every lesson\'s diagram, narration and p
   await page.waitForFunction(() => location.hash.startsWith('#/lease-race-unfenced/') && document.querySelector('[data-testid=step-count]')?.innerText.startsWith('Step 0 '));
   await page.keyboard.press('End');
   await page.waitForSelector('[data-testid=predict]');
-  await page.screenshot({ path: path.join(SHOTS, 'story-1024x768-predict.png') });
+  await shot(page, 'story-1024x768-predict.png');
 }, null, 600000);
 
 await check('Present fits at 1024×768 and 1920×1080: nothing cut off, the story on screen at every beat, large type', async (page) => {
@@ -910,7 +920,7 @@ await check('Present fits at 1024×768 and 1920×1080: nothing cut off, the stor
     await page.evaluate(() => { location.hash = '#/lease-race-fenced/20'; });
     await page.waitForFunction(() => document.querySelector('[data-testid=step-count]')?.innerText.startsWith('Step 20 '));
     expect(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), 'still presenting');
-    await page.screenshot({ path: path.join(SHOTS, `present-${width}x${height}.png`) });
+    await shot(page, `present-${width}x${height}.png`);
     await page.keyboard.press('f');
     await page.waitForFunction(() => !document.documentElement.hasAttribute('data-present'));
   }
@@ -927,7 +937,7 @@ await check('an embed at 800×450 and at 820×620 (the size the Embed button giv
     expect(problems.length === 0, `at ${width}×${height}:\n${problems.join('\n')}`);
     await page.goto(`${url}?embed#/lease-race-fenced/20`);
     await page.waitForSelector('[data-testid=beat-ticks]');
-    await page.screenshot({ path: path.join(SHOTS, `embed-${width}x${height}.png`) });
+    await shot(page, `embed-${width}x${height}.png`);
   }
 });
 
@@ -945,7 +955,7 @@ await check('a newcomer\'s first page: the bare address, /index.html, # and edit
       const intro = await page.locator('.narration .intro').boundingBox();
       expect(intro && intro.y >= 0 && intro.y + 20 <= height, `${at}: the setup's text is on screen (${JSON.stringify(intro)})`);
       expect(!(await page.locator('[data-testid=loading]').count()), `${at}: nothing left loading`);
-      if (address === '') await page.screenshot({ path: path.join(SHOTS, `front-${width}x${height}.png`) });
+      if (address === '') await shot(page, `front-${width}x${height}.png`);
     }
   }
 });
@@ -1091,7 +1101,7 @@ await check('on a phone the diagram comes first, the lesson list is a menu, and 
   await page.locator('.lesson-link[data-route="#/short-pause/0"]').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]')?.innerText === 'A pause shorter than the lease');
   await page.waitForFunction(() => getComputedStyle(document.querySelector('.sidebar')).visibility === 'hidden');
-  await page.screenshot({ path: path.join(SHOTS, 'phone.png') });
+  await shot(page, 'phone.png');
 });
 
 await check('the interview drill (predictions kept off elsewhere): a question, its lessons with predictions, the answer, a score', async (page) => {
@@ -1125,7 +1135,7 @@ await check('the interview drill (predictions kept off elsewhere): a question, i
   await page.click('[data-testid=drill-next]');
   await page.waitForFunction(() => document.querySelector('[data-testid=drill]')?.innerText.includes('question 2 of 5'));
   expect(page.url().includes('#/lease-race-fenced/'), `the next question's first lesson: ${page.url()}`);
-  await page.screenshot({ path: path.join(SHOTS, 'drill.png') });
+  await shot(page, 'drill.png');
   await page.click('[data-testid=drill-leave]');
   await page.waitForFunction(() => !document.querySelector('[data-testid=drill]'));
 });
@@ -1156,7 +1166,7 @@ await check('find a failure: the fenced race breaks only if the lock service los
   expect(found.includes("Client A's write (token 41) was applied after Client B's (token 41) and erased it"), found);
   expect((await text(page, 'finder')).includes('without its state'), await text(page, 'finder'));
   expect((await text(page, 'finder')).includes('Caused by:'), await text(page, 'finder'));
-  await page.screenshot({ path: path.join(SHOTS, 'find-found-1280.png') });
+  await shot(page, 'find-found-1280.png');
   await page.click('[data-testid=find-open]');
   await page.waitForSelector('[data-testid=editor]');
   expect(new URL(page.url()).pathname.endsWith('/edit/'), `on the editor's page: ${page.url()}`);
@@ -1164,7 +1174,7 @@ await check('find a failure: the fenced race breaks only if the lock service los
   expect(title.startsWith('What if: A failure found in: The lease expiration race, fenced'), title);
   await page.keyboard.press('End');
   expect((await text(page, 'verdict')).toLowerCase().includes('unsafe'), await text(page, 'verdict'));
-  await page.screenshot({ path: path.join(SHOTS, 'find-opened-1280.png') });
+  await shot(page, 'find-opened-1280.png');
 });
 
 await check('the search runs in a worker: the page steps while it searches, says what it searched, and cancel stops it', async (page) => {
@@ -1194,7 +1204,7 @@ await check('the search runs in a worker: the page steps while it searches, says
   });
   const during = (await stepTimes()).filter((t) => t.searching);
   expect(during.length >= 5 && during.every((t) => t.ms < Infinity), `stepped while searching: ${JSON.stringify(during)}`);
-  await page.screenshot({ path: path.join(SHOTS, 'find-progress-1920.png') });
+  await shot(page, 'find-progress-1920.png');
   await page.waitForSelector('[data-testid=find-nothing]', { timeout: 60000 });
   const idle = await stepTimes();
   const median = (ts) => { const ms = ts.map((t) => t.ms).sort((a, b) => a - b); return ms[Math.floor(ms.length / 2)]; };
@@ -1215,7 +1225,7 @@ await check('narrow screen stays usable', async (page) => {
   await page.setViewportSize({ width: 420, height: 900 });
   await page.goto(`${url}#/network-delay/20`);
   await page.waitForSelector('[data-testid=diagram] svg');
-  await page.screenshot({ path: path.join(SHOTS, 'narrow-network-delay.png') });
+  await shot(page, 'narrow-network-delay.png');
 });
 
 await browser.close();
