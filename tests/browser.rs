@@ -85,7 +85,7 @@ async fn stepping_to_the_end_shows_the_rejected_write_and_stepping_back_restores
     assert_eq!(hash(), format!("#/lease-race-fenced/{n}"));
     let diagram = app.text("[data-testid=diagram]");
     assert!(diagram.contains("rejected: token 41 < 42"), "the rejection is drawn with its token");
-    assert_eq!(app.text("[data-testid=verdict]"), "Safe, though two clients held it at once");
+    assert_eq!(app.text("[data-testid=verdict]"), "Safe: data intact, though two clients held it at once");
     assert!(app.text("[data-testid=inspect-R]").contains("data \"B\" (by Client B, token 42), version 1, highest seen: token 42"));
 
     // Step back to the rejection itself: the narration and the state are exactly those of that event.
@@ -106,10 +106,10 @@ async fn stepping_to_the_end_shows_the_rejected_write_and_stepping_back_restores
 #[wasm_bindgen_test]
 async fn the_unfenced_race_ends_unsafe() {
     let app = Mounted::new("#/lease-race-unfenced/0").await;
-    assert_eq!(app.text("[data-testid=verdict]"), "No violation so far");
+    assert_eq!(app.text("[data-testid=verdict]"), "No harm so far");
     app.click("[data-testid=to-end]").await;
-    assert_eq!(app.text("[data-testid=verdict]"), "Unsafe: stale write accepted, lost update");
-    assert!(app.text("[data-testid=diagram]").contains("accepted, token 41: STALE, LOST UPDATE"));
+    assert_eq!(app.text("[data-testid=verdict]"), "Unsafe: writes out of order");
+    assert!(app.text("[data-testid=diagram]").contains("accepted, token 41: STALE, WRITES OUT OF ORDER"));
 }
 
 #[wasm_bindgen_test]
