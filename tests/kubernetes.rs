@@ -82,3 +82,14 @@ fn candidates_poll_with_client_go_jitter_and_updates_are_optimistic() {
     assert!(narration.contains("if the Lease is still at resourceVersion"), "updates name the version they read");
     assert!(narration.contains("judges the Lease expired by its own clock"));
 }
+
+#[test]
+fn a_leader_that_exits_without_releasing_leaves_no_leader_for_a_lease_duration() {
+    let t = run_lesson("k8s-no-release");
+    // B last saw the Lease change at 7,112 ms; it may take over from 22,112 ms and does at its next try.
+    assert_eq!(grants_named(&t), vec![(15, "Controller A", 0), (25_924, "Controller B", 1)]);
+    assert_eq!(lease_ends(&t), vec![end(25_924, 0, "Replaced"), end(26_444, 1, "Released")]);
+    assert_eq!(writes(&t), vec![ok(5_025, "Controller A", 0, "A", 1), ok(26_434, "Controller B", 1, "B", 2)]);
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![]);
+}

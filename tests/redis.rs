@@ -168,3 +168,13 @@ fn set_then_incr_in_two_round_trips_gives_the_stale_holder_the_higher_token() {
     assert_eq!(writes(&t), vec![ok(1_512, "Client A", 1, "A", 1), ok(1_615, "Client B", 2, "B", 2)]);
     assert!(t.verdict.of(HolderWriteRejected).next().is_none());
 }
+
+#[test]
+fn a_counter_lost_in_failover_hands_the_same_token_out_twice() {
+    let t = run_lesson("redis-incr-failover");
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 1), (705, "Client B", 1)]);
+    // The fenced resource takes A's late token 1 after B's token 1: equal is not lower.
+    assert_eq!(writes(&t), vec![ok(765, "Client B", 1, "B", 1), ok(915, "Client A", 1, "A", 2)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 710), (StaleWriteAccepted, 915), (OutOfOrder, 915)]);
+}

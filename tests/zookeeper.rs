@@ -79,3 +79,26 @@ fn without_the_czxid_check_the_disconnected_holder_overwrites() {
     assert_eq!(writes(&t), vec![ok(1_170, "Client B", 2, "B", 1), ok(1_515, "Client A", 1, "A", 2)]);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_115), (StaleWriteAccepted, 1_515), (OutOfOrder, 1_515)]);
 }
+
+#[test]
+fn a_client_in_safe_mode_stops_before_its_session_expires() {
+    let t = run_lesson("zk-safe-mode");
+    let stopped: Vec<u64> =
+        t.events.iter().filter(|e| matches!(e.kind, EventKind::RenewalFailed { abort: true, .. })).map(|e| e.at_ms).collect();
+    assert_eq!(stopped, vec![810], "A stops on Disconnected, before the ensemble expires its session at 1,100 ms");
+    assert_eq!(lease_ends(&t).first(), Some(&(1_100, 1, "Expired".to_string())));
+    assert_eq!(writes(&t), vec![ok(1_170, "Client B", 2, "B", 1)], "A never writes");
+    // Its library keeps pinging through the partition and hears after the heal that the session is gone.
+    let expired: Vec<u64> = t
+        .events
+        .iter()
+        .filter(|e| {
+            t.name(e.node) == "Client A"
+                && matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::SessionExpired))
+        })
+        .map(|e| e.at_ms)
+        .collect();
+    assert_eq!(expired, vec![2_720]);
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![]);
+}

@@ -138,14 +138,15 @@ impl Design for K8sDesign {
     }
 
     fn guarantees(&self) -> Guarantees {
-        let (ld, rd) = (self.lease_duration_ms, self.renew_deadline_ms);
+        let (ld, rd, rp) = (self.lease_duration_ms, self.renew_deadline_ms, self.retry_period_ms);
         Guarantees {
             lock: LockKind::Efficiency,
             safety: format!(
-                "At most one leader acts at a time, provided no leader stalls and then acts before it notices, and clocks run at rates within the ratio leaseDuration / renewDeadline ({} / {} = {}×). The package does not fence: a resource that checks leaseTransitions can.",
+                "At most one leader acts at a time, provided no leader stalls and then acts before it notices, and clocks run at rates within about leaseDuration / (renewDeadline + retryPeriod) ({} / ({} + {}) = {}×): the leader's last round of renewing starts up to a retry period after its last success, so the bound is a little under the ratio leaseDuration / renewDeadline that client-go's documentation gives as approximate. The package does not fence: a resource that checks leaseTransitions can.",
                 ms(ld),
                 ms(rd),
-                ratio(ld, rd)
+                ms(rp),
+                ratio(ld, rd + rp)
             ),
             liveness: format!(
                 "If the leader dies, candidates take over {} after they last saw the Lease change; a leader that cannot renew for {} stops leading.",
@@ -169,10 +170,11 @@ impl Design for K8sDesign {
     }
 }
 
-/// Formats `a / b` to one decimal: `1.5`.
+/// Formats `a / b` to at most two decimals: `1.5`, `1.25`, `3`.
 fn ratio(a: u64, b: u64) -> String {
-    let tenths = (a * 10 + b / 2) / b.max(1);
-    format!("{}.{}", tenths / 10, tenths % 10)
+    let hundredths = (a * 100 + b / 2) / b.max(1);
+    let text = format!("{}.{:02}", hundredths / 100, hundredths % 100);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 impl Vocabulary for K8sDesign {
@@ -705,6 +707,6 @@ mod tests {
         assert!(build(15_000, 15_000, 2_000).unwrap_err().starts_with("lock.renew_deadline_ms: must be less than lease_duration_ms"));
         assert!(build(15_000, 2_400, 2_000).unwrap_err().starts_with("lock.renew_deadline_ms: must be more than 1.2 × retry_period_ms"));
         assert!(build(15_500, 10_000, 2_000).unwrap_err().starts_with("lock.lease_duration_ms: must be whole seconds"));
-        assert_eq!(ratio(15_000, 10_000), "1.5");
+        assert_eq!((ratio(15_000, 10_000), ratio(15_000, 12_000), ratio(30_000, 10_000)), ("1.5".into(), "1.25".into(), "3".into()));
     }
 }

@@ -520,6 +520,10 @@ impl LockClient for ZkClient {
         Progress::Refused
     }
 
+    fn session_outlives_work(&self) -> bool {
+        true
+    }
+
     fn renew(&mut self, cx: &mut Cx, _held: Option<u64>) {
         self.renew_sent_at = cx.now;
         cx.send(self.ensemble, Msg::lock(ZkMsg::Ping));

@@ -51,6 +51,8 @@ pub struct Client {
     last_token: u64,
     /// Whether it waits in a queue, keeping its session alive meanwhile.
     queued: bool,
+    /// Whether, its work stopped on a failed renewal, its session still tries to reconnect.
+    reconnecting: bool,
     read_version: Option<u64>,
 }
 
@@ -71,6 +73,7 @@ impl Client {
             holding: None,
             last_token: 0,
             queued: false,
+            reconnecting: false,
             read_version: None,
         }
     }
@@ -83,6 +86,7 @@ impl Client {
         self.holding = None;
         self.last_token = 0;
         self.queued = false;
+        self.reconnecting = false;
         self.read_version = None;
     }
 
@@ -204,6 +208,8 @@ impl Client {
                 }
             }
             Progress::Released if self.wait == Wait::Release => self.advance(cx),
+            // A reconnecting session hears it is gone: nothing is left to keep alive.
+            Progress::Released if self.reconnecting => self.renewal_failed(cx, false),
             Progress::Renewed { until_local } => self.on_renewed(cx, until_local),
             Progress::RenewRetry => {
                 cx.cancel(Timer::RenewTimeout);
@@ -238,7 +244,7 @@ impl Client {
 
     fn renew(&mut self, cx: &mut Cx) {
         let held = self.holding.map(|h| h.token);
-        if held.is_none() && !self.queued {
+        if held.is_none() && !self.queued && !self.reconnecting {
             return;
         }
         if let Some(p) = self.protocol.as_mut() {
@@ -248,7 +254,7 @@ impl Client {
     }
 
     fn on_renewed(&mut self, cx: &mut Cx, until_local: Option<i64>) {
-        if self.queued && self.holding.is_none() {
+        if (self.queued || self.reconnecting) && self.holding.is_none() {
             cx.cancel(Timer::RenewTimeout);
             if let Some(renew) = self.renew {
                 cx.after(Timer::Renew, renew.every_ms);
@@ -268,7 +274,18 @@ impl Client {
     /// Acts on a failed renewal by the client's policy; `retry` keeps renewing a client that
     /// carries on (a renewal that went unanswered may yet succeed; a lost session never will).
     fn renewal_failed(&mut self, cx: &mut Cx, retry: bool) {
-        let (Some(h), Some(renew)) = (self.holding, self.renew) else { return };
+        let Some(renew) = self.renew else { return };
+        let Some(h) = self.holding else {
+            // Only a reconnecting session is left: it keeps trying until it learns the session is lost.
+            if self.reconnecting {
+                cx.cancel(Timer::RenewTimeout);
+                self.reconnecting = retry;
+                if retry {
+                    cx.after(Timer::Renew, renew.every_ms);
+                }
+            }
+            return;
+        };
         cx.cancel(Timer::RenewTimeout);
         let abort = renew.on_failure == RenewFailure::Abort;
         cx.note(EventKind::RenewalFailed { token: h.token, abort });
@@ -277,6 +294,10 @@ impl Client {
             cx.note(EventKind::BeliefEnd { token: h.token, why: BeliefEnd::RenewalFailed });
             for t in [Timer::Step, Timer::Timeout, Timer::Renew] {
                 cx.cancel(t);
+            }
+            self.reconnecting = self.protocol.as_ref().is_some_and(|p| p.session_outlives_work());
+            if self.reconnecting {
+                cx.after(Timer::Renew, renew.every_ms);
             }
             self.finish(cx);
         } else if retry {

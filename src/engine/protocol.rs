@@ -109,6 +109,12 @@ pub trait LockClient {
     fn renews_while_queued(&self) -> bool {
         true
     }
+    /// Whether the client's library keeps its session trying after the application stops on a
+    /// failed renewal, and so learns later what became of it (ZooKeeper reconnects and hears
+    /// that the session expired); a lease nobody renews is simply left to lapse.
+    fn session_outlives_work(&self) -> bool {
+        false
+    }
     /// Sends one renewal or keep-alive: for `held`, or for the session while it waits in a queue.
     fn renew(&mut self, cx: &mut Cx, held: Option<u64>);
     /// Handles a renewal that went unanswered.
