@@ -152,3 +152,25 @@ fn writes_to_data_kept_in_the_lock_service_read_as_the_service_runs_them() {
     assert_eq!(label(&etcd).as_deref(), Some("txn: if create_revision(lock key) = 8 then put \"B\""));
     assert_eq!(label(&pg).as_deref(), Some("UPDATE rows SET value = \"B\""));
 }
+
+#[test]
+fn no_sentence_claims_what_the_server_did_not_do() {
+    for (id, _, ran) in runs() {
+        for s in texts(&ran) {
+            // A blocked pg_advisory_lock sends nothing; a restart without state loses memory, not disk;
+            // a key lost in a crash was lost then, not when the server came back.
+            for claim in ["waits: the lock is held", "nothing was persisted", "is lost with"] {
+                assert!(!s.contains(claim), "{id}: {s}");
+            }
+        }
+        // A belief taken after its own end says so.
+        for (i, e) in ran.events.iter().enumerate() {
+            if let EventKind::BeliefStart { until_local: Some(t), .. } = e.kind {
+                assert_eq!(t <= e.local_ms, ran.narration()[i].contains("already passed"), "{id} #{i}");
+            }
+        }
+    }
+    let separate = run_lesson("redis-incr-separate").narration();
+    assert!(separate.iter().any(|s| s.starts_with("The INCR hands Client B token 1") && s.contains("knows nothing of the key")));
+    assert!(!separate.iter().any(|s| s.contains("sets the key for Client B") && s.contains("INCR")), "an INCR does not set the key");
+}

@@ -213,7 +213,7 @@ impl Vocabulary for PgDesign {
         match *msg {
             PgMsg::Lock => format!("SELECT {}", self.lock_call()),
             PgMsg::Locked => "locked".into(),
-            PgMsg::Waiting => "waits: the lock is held".into(),
+            PgMsg::Waiting => "blocked: no reply".into(),
             PgMsg::KeepAlive => "SELECT 1".into(),
             PgMsg::Alive => "session alive".into(),
             PgMsg::SessionEnded => "FATAL: session terminated".into(),
@@ -226,12 +226,20 @@ impl Vocabulary for PgDesign {
         }
     }
 
+    fn receiving(&self, msg: &LockMsg, me: &str, from: &str) -> Option<String> {
+        (msg.get::<PgMsg>() == Some(&PgMsg::Waiting)).then(|| {
+            format!("{me}'s query is blocked behind the holder; {from} will say nothing until the lock is free or the session ends.")
+        })
+    }
+
     fn sending(&self, msg: &LockMsg, me: &str, to: &str, _names: Names) -> String {
         let Some(msg) = msg.get::<PgMsg>() else { return String::new() };
         match *msg {
             PgMsg::Lock => format!("{me} runs SELECT {} on {to}: take the advisory lock, waiting as long as it takes.", self.lock_call()),
             PgMsg::Locked => format!("{me} answers {to}: the advisory lock is held by {to}'s session. There is no token to carry."),
-            PgMsg::Waiting => format!("{me} queues {to}'s request behind the holder: {to}'s query does not return until the lock is free."),
+            PgMsg::Waiting => format!(
+                "{me} queues {to}'s request behind the holder and sends nothing: {to}'s query does not return until the lock is free. The real server is silent; the model draws the wait as an arrow so that it shows."
+            ),
             PgMsg::KeepAlive => format!("{me} runs SELECT 1 on its session, so that {to} does not end it as idle."),
             PgMsg::Alive => format!("{me} answers {to}: the session is alive."),
             PgMsg::SessionEnded => format!("{me} tells {to}: its session was terminated; nothing more runs on it."),

@@ -185,6 +185,12 @@ impl Vocabulary for RedisDesign {
     }
 
     fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+        if let (true, Some(t)) = (self.incr_separate, self.token(token)) {
+            return format!(
+                "The INCR hands {holder} {t}, a fencing token. The counter knows nothing of the key: {holder}'s key, set by its SET before, is deleted {}.",
+                deleted_when(expires_local)
+            );
+        }
         let token = match self.token(token) {
             Some(t) => format!(" The INCR hands out {t}, a fencing token."),
             None => " There is no fencing token: the random value only says whose key it is.".into(),
@@ -228,7 +234,9 @@ pub fn key_ended(me: &str, holder: &str, how: LockEnd, token: Option<String>) ->
         LockEnd::DeletedByOther => {
             format!("An unchecked DEL deletes {whose}: the lock is free while {holder} still works.")
         }
-        LockEnd::LostOnRestart => format!("{} is lost with {me}'s memory.", capital_first(&whose)),
+        LockEnd::LostOnRestart => {
+            format!("{me} comes back without {whose}: it was lost with the memory when {me} crashed.")
+        }
         LockEnd::Replaced => format!("{} is overwritten.", capital_first(&whose)),
     }
 }

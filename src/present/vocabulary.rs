@@ -47,6 +47,11 @@ pub trait Vocabulary {
     /// Says that `me` sends `msg` to `to`, as one sentence.
     fn sending(&self, msg: &LockMsg, me: &str, to: &str, names: Names) -> String;
 
+    /// Says that `me` receives `msg` from `from`, where "receives “label”" would mislead.
+    fn receiving(&self, _msg: &LockMsg, _me: &str, _from: &str) -> Option<String> {
+        None
+    }
+
     /// Says how long a grant lasts on the service's clock: `until local 1,005`.
     fn lasts(&self, expires_local: Option<i64>) -> String {
         match expires_local {
@@ -92,7 +97,7 @@ pub trait Vocabulary {
             LockEnd::DeletedByOther => {
                 format!("An unchecked release deletes {lock}, which belongs to {holder}: the lock is free while {holder} still works.")
             }
-            LockEnd::LostOnRestart => format!("{} of {holder} is lost with {me}'s memory.", super::number::capital(&lock)),
+            LockEnd::LostOnRestart => format!("{me} comes back without {lock} of {holder}: it was lost with the memory when {me} crashed."),
             LockEnd::Replaced => format!("{holder} no longer holds {lock}: another client wrote itself in as holder."),
         }
     }

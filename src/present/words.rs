@@ -132,7 +132,11 @@ impl<'a> Words<'a> {
         let v = self.vocab;
         match &e.kind {
             EventKind::Send { to, msg, .. } => self.sending(me, *to, msg),
-            EventKind::Deliver { from, msg, .. } => format!("{me} receives {} from {}.", self.quote(msg, e.node), n(*from)),
+            EventKind::Deliver { from, msg, .. } => match msg {
+                Msg::Lock { msg: lock } => self.vocab.receiving(lock, me, n(*from)),
+                _ => None,
+            }
+            .unwrap_or_else(|| format!("{me} receives {} from {}.", self.quote(msg, e.node), n(*from))),
             EventKind::Drop { from, msg, reason, .. } => {
                 format!("{} from {} never reaches {me}: {}.", capital(&self.quote(msg, e.node)), n(*from), self.drop_reason(*reason, e.node))
             }
@@ -143,7 +147,7 @@ impl<'a> Words<'a> {
             EventKind::PauseEnd => format!("{me} resumes exactly where it stopped, unaware that it was paused."),
             EventKind::Crash => format!("{me} crashes: everything in its memory is gone."),
             EventKind::Restart { keep_state: true } => format!("{me} restarts and reloads its saved state."),
-            EventKind::Restart { keep_state: false } => format!("{me} restarts empty: nothing was persisted."),
+            EventKind::Restart { keep_state: false } => format!("{me} restarts with nothing it kept in memory before the crash."),
             EventKind::ClockJump { by_ms } => format!(
                 "{me}'s clock jumps {} by {} (an NTP step or an operator's fix); true time is unchanged.",
                 if *by_ms >= 0 { "forward" } else { "back" },
@@ -170,7 +174,8 @@ impl<'a> Words<'a> {
                 "{me} is promoted to primary (as a failover would do). Whatever the old primary granted but never replicated does not exist here."
             ),
             EventKind::BeliefStart { token, until_local } => {
-                format!("{me} believes it holds {}, {}.", self.held(*token), v.believes(*until_local))
+                let passed = if until_local.is_some_and(|t| t <= e.local_ms) { ", a time its clock has already passed: it does not look" } else { "" };
+                format!("{me} believes it holds {}, {}{passed}.", self.held(*token), v.believes(*until_local))
             }
             EventKind::BeliefExtended { until_local, .. } => {
                 format!("{me} now believes {} is its own, {}.", v.held(), v.believes(*until_local))
