@@ -3,6 +3,7 @@
 
 mod support;
 
+use lockstep::engine::msg::MsgKind;
 use lockstep::engine::FindingKind::*;
 use lockstep::engine::{EventKind, Found, NodeId};
 use lockstep::scenario::lessons;
@@ -167,13 +168,17 @@ fn idempotency_table_applies_a_redelivered_job_once() {
 #[test]
 fn partitioned_queue_fences_the_consumer_that_lost_its_partition() {
     let t = run_lesson("partitioned-queue");
-    assert_eq!(grants(&t), vec![(5, "Consumer 1".into(), 1), (1_345, "Consumer 2".into(), 2)]);
-    assert_eq!(lease_ends(&t)[0], (1_315, 1, "Expired".into()));
+    // Both join within the initial rebalance delay: one generation, partition 0 to Consumer 1.
+    assert_eq!(grants(&t), vec![(105, "Consumer 1".into(), 1), (1_355, "Consumer 2".into(), 2)]);
+    assert_eq!(lease_ends(&t)[0], (1_105, 1, "Expired".into()));
+    assert!(!t.events.iter().any(|e| matches!(&e.kind, EventKind::Send { msg, .. } if msg.kind() == MsgKind::Busy)), "no join is refused");
+    // The stale commit comes before the new owner's and is refused all the same.
     assert_eq!(
         writes(&t),
-        vec![ok(1_405, "Consumer 2", 2, "order-7 offset 8", 1), rejected(1_855, "Consumer 1", 1, "order-7 offset 8", "generation 1 < 2")]
+        vec![rejected(1_855, "Consumer 1", 1, "order-7 offset 8", "UNKNOWN_MEMBER_ID"), ok(2_065, "Consumer 2", 2, "order-7 offset 8", 1)]
     );
     assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_360), (StaleWriteRejected, 1_855)]);
 }
 
 #[test]

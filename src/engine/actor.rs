@@ -106,6 +106,13 @@ pub(crate) mod testing {
         out
     }
 
+    /// Fires `timer` on the node at local time `now` and returns every command written.
+    pub fn fire(node: &mut dyn Actor, now: i64, timer: super::Timer) -> Vec<Command> {
+        let (mut rng, mut out) = (Rng::new(0), Vec::new());
+        node.on_timer(&mut Cx { me: NodeId(99), now, rng: &mut rng, out: &mut out }, timer);
+        out
+    }
+
     /// Restarts the node without its state at local time `now` and returns every command written.
     pub fn restart(node: &mut dyn Actor, now: i64) -> Vec<Command> {
         let (mut rng, mut out) = (Rng::new(0), Vec::new());

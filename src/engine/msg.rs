@@ -151,6 +151,9 @@ pub enum Rejection {
     /// The lock service that keeps the data refused: the writer's lock (held under `token`) no
     /// longer guards it.
     Guard { token: u64 },
+    /// The lock service that keeps the data refused with its own error (Kafka's coordinator:
+    /// `ILLEGAL_GENERATION`), which `means` explains; `token` is the one the write carried.
+    Refused { token: u64, code: &'static str, means: &'static str },
 }
 
 /// Every message a node can send.

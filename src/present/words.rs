@@ -95,6 +95,7 @@ impl<'a> Words<'a> {
             Rejection::AlreadyApplied { value } => format!("{value} already applied"),
             Rejection::Duplicate { value } => format!("duplicate key {value} violates unique constraint"),
             Rejection::Guard { token } => self.vocab.guard_refused(*token),
+            Rejection::Refused { code, .. } => code.to_string(),
         }
     }
 
@@ -108,6 +109,7 @@ impl<'a> Words<'a> {
             Rejection::AlreadyApplied { .. } => "The work was already done once; the repeat changes nothing.",
             Rejection::Duplicate { .. } => "The constraint lets exactly one insert in.",
             Rejection::Guard { .. } => "The lock and the data live together, so the stale writer is stopped where the data is.",
+            Rejection::Refused { means, .. } => means,
         }
     }
 
