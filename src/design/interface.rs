@@ -73,6 +73,10 @@ pub trait Design: Protocol + Vocabulary {
     }
     /// Returns the ways a client may give the lock back; empty when there is no lock.
     fn release_modes(&self) -> &'static [ReleaseMode];
+    /// Says whether anything in it ends by time (a lease, a session, a timeout); by default it does.
+    fn expires(&self) -> bool {
+        true
+    }
 }
 
 /// A design prints as its tag: designs carry no printing code of their own.

@@ -88,9 +88,24 @@ impl Kind for Postgres {
             Rows { design, services: 1, service_name: "PostgreSQL", elapsed_timers: true }
         };
         vec![
-            rows(true, true).row("pg-same", "PostgreSQL, rows in the same database", "none: the session guards the commit", None),
-            rows(true, false).row("pg-external", "PostgreSQL, external resource", "none", Some(ResourceMode::Unfenced)),
-            rows(false, true).row("pg-no-timeout", "PostgreSQL, no idle_session_timeout", "none: the session guards the commit", None),
+            rows(true, true).row(
+                "pg-same",
+                "PostgreSQL + idle_session_timeout, rows in the same database",
+                "none: the session guards the commit",
+                None,
+            ),
+            rows(true, false).row(
+                "pg-external",
+                "PostgreSQL + idle_session_timeout, external resource",
+                "none",
+                Some(ResourceMode::Unfenced),
+            ),
+            rows(false, true).row(
+                "pg-no-timeout",
+                "PostgreSQL, no idle_session_timeout (the default)",
+                "none: the session guards the commit",
+                None,
+            ),
         ]
     }
 }
@@ -157,6 +172,10 @@ impl Design for PgDesign {
 
     fn release_modes(&self) -> &'static [ReleaseMode] {
         &[ReleaseMode::Safe, ReleaseMode::Commit]
+    }
+
+    fn expires(&self) -> bool {
+        self.idle_timeout_ms.is_some()
     }
 }
 

@@ -51,9 +51,14 @@ pub fn held_safely(held: &str, at_ms: u64) -> String {
     format!("Client B got {held} at {} and the data came to no harm.", ms(at_ms))
 }
 
-/// Why a cell under a clock jump is as it is, for a design whose timers measure elapsed time.
-pub fn jump_ignored(why: &str) -> String {
-    format!("This design measures expiry by elapsed time, so the jump moves no expiry. {why}")
+/// Why a cell under a clock jump is as it is, for a design whose timers measure elapsed time
+/// (`expires`) or that has nothing that ends by time.
+pub fn jump_ignored(why: &str, expires: bool) -> String {
+    if expires {
+        format!("This design measures expiry by elapsed time, so the jump moves no expiry. {why}")
+    } else {
+        format!("Nothing in this set-up ends by time, so the jump changes nothing. {why}")
+    }
 }
 
 /// The table as fixed-width text: a header (`columns` are the schedules), a line per row (its

@@ -289,7 +289,7 @@ pub fn cell(schedule: Schedule, row: &Row) -> Result<(Cell, Scenario, Trace), Sc
     let (outcome, mut detail) = judge(&words);
     let unaffected = schedule.ignored_by(row);
     if unaffected {
-        detail = table::jump_ignored(&detail);
+        detail = table::jump_ignored(&detail, row.design.expires());
     } else if schedule == Schedule::ClockJump && outcome == Outcome::Safe {
         // Safe only because the schedule is mild for a quorum: the lesson shows where it is not.
         if let Some(why) = row.design.one_clock_jumped(row.services) {
