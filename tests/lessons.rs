@@ -255,6 +255,7 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "pg-no-timeout",
             "pg-xact-lock",
             "pg-xact-paused",
+            "pg-pgbouncer",
             "k8s-paused-leader",
             "k8s-fenced",
             "k8s-no-release",

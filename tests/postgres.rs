@@ -6,6 +6,7 @@ mod support;
 use lockstep::design::postgres::PgMsg;
 use lockstep::engine::msg::Msg;
 use lockstep::engine::{Event, EventKind};
+use lockstep::scenario::lessons;
 
 /// Says whether the event is the delivery or sending of `pg`.
 fn carries(e: &Event, pg: PgMsg) -> bool {
@@ -140,4 +141,17 @@ fn a_paused_server_handles_a_sessions_statements_in_the_order_they_were_sent() {
     let unlock = handled.iter().position(|h| h.1.contains("unlock")).expect("B's unlock");
     assert!(update < unlock, "{handled:?}");
     assert!(ran.trace.verdict.safe, "the rows are guarded by the session");
+}
+
+#[test]
+fn behind_a_transaction_pooler_a_second_client_stacks_onto_the_first_clients_lock() {
+    let t = run_lesson("pg-pgbouncer");
+    // B's lock call lands on the server connection that holds A's lock and returns at once.
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (55, "Client B", 0)]);
+    assert_eq!(writes(&t), vec![ok(125, "Client B", 0, "B", 1), ok(225, "Client A", 0, "A", 2)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 60), (LostUpdate, 225)]);
+    // Without the pooler the same scripts take turns.
+    let alone = run_json(&lessons::find("pg-pgbouncer").unwrap().source.replace(r#", "pgbouncer_pool_size": 2"#, ""));
+    assert!(alone.verdict.safe && findings(&alone).is_empty());
 }

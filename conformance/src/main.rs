@@ -82,6 +82,7 @@ fn postgres(s: &Setup) -> Started {
         idle_session_timeout_ms: s.values.optional("idle_session_timeout_ms"),
         idle_in_transaction_session_timeout_ms: s.values.optional("idle_in_transaction_session_timeout_ms"),
         transaction_level: s.values.flag("transaction_level"),
+        pgbouncer_pool_size: s.values.optional("pgbouncer_pool_size"),
     };
     Ok((Box::new(postgres_service::Postgres::start(s.clients, setup, s.ears)?), 1))
 }

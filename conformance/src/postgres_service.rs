@@ -1,5 +1,6 @@
-//! PostgreSQL advisory locks on a real server: each client a session of its own on a thread of
-//! its own (a blocking `pg_advisory_lock` holds up that client only), `idle_session_timeout` and
+//! PostgreSQL advisory locks on a real server: each client a connection of its own on a thread of
+//! its own (a blocking `pg_advisory_lock` holds up that client only), straight to the server or
+//! through PgBouncer in transaction pooling mode, `idle_session_timeout` and
 //! `idle_in_transaction_session_timeout` set as the lesson gives them, and the protected rows in a table when the lesson keeps them in
 //! the same database.
 
@@ -18,6 +19,8 @@ pub struct Setup {
     pub idle_session_timeout_ms: Option<u64>,
     pub idle_in_transaction_session_timeout_ms: Option<u64>,
     pub transaction_level: bool,
+    /// Server connections behind a transaction-pooling PgBouncer, if the clients go through one.
+    pub pgbouncer_pool_size: Option<u64>,
 }
 
 /// A client's session, run by its own thread.
@@ -28,8 +31,8 @@ struct Session {
 /// The real server behind a PostgreSQL lesson.
 pub struct Postgres {
     sessions: BTreeMap<String, Session>,
-    /// Stopped when the replay is done with it.
-    _server: Server,
+    /// Stopped when the replay is done with them: the pooler first, then the server.
+    _servers: (Option<Server>, Server),
 }
 
 impl Postgres {
@@ -41,13 +44,23 @@ impl Postgres {
         admin
             .batch_execute("CREATE TABLE rows (id int PRIMARY KEY, value text); INSERT INTO rows VALUES (1, '')")
             .map_err(|e| e.to_string())?;
+        let pooler = setup.pgbouncer_pool_size.map(|n| servers::pgbouncer(server.port, n)).transpose()?;
+        let url = match &pooler {
+            Some(p) => format!("host=127.0.0.1 port={} user=postgres dbname=postgres", p.port),
+            None => url,
+        };
         let mut sessions = BTreeMap::new();
         for client in clients {
             let mut conn = postgres::Client::connect(&url, postgres::NoTls).map_err(|e| e.to_string())?;
             let (idle, in_transaction) =
                 (setup.idle_session_timeout_ms.unwrap_or(0), setup.idle_in_transaction_session_timeout_ms.unwrap_or(0));
-            conn.batch_execute(&format!("SET idle_session_timeout = {idle}; SET idle_in_transaction_session_timeout = {in_transaction}"))
+            // Both are off by default; a SET behind a pooler would change a shared server session.
+            if idle > 0 || in_transaction > 0 {
+                conn.batch_execute(&format!(
+                    "SET idle_session_timeout = {idle}; SET idle_in_transaction_session_timeout = {in_transaction}"
+                ))
                 .map_err(|e| e.to_string())?;
+            }
             let (requests, inbox) = mpsc::channel::<Value>();
             let (name, ears) = (client.clone(), ears.clone());
             std::thread::spawn(move || {
@@ -59,7 +72,7 @@ impl Postgres {
             });
             sessions.insert(client.clone(), Session { requests });
         }
-        Ok(Postgres { sessions, _server: server })
+        Ok(Postgres { sessions, _servers: (pooler, server) })
     }
 }
 
@@ -79,16 +92,14 @@ fn answer(conn: &mut postgres::Client, msg: &Value, xact: bool, in_transaction: 
             } else {
                 ("SELECT pg_try_advisory_lock($1)", "SELECT pg_advisory_lock($1)")
             };
-            if !conn.query_one(try_lock, &[&KEY])?.get::<_, bool>(0) {
+            if !yes(conn, try_lock)? {
                 hear(json!({"op": "waiting"}));
-                conn.execute(lock, &[&KEY])?;
+                conn.batch_execute(&lock.replace("$1", &KEY.to_string()))?;
             }
             Ok(json!({"op": "locked"}))
         })(),
         "keep_alive" => conn.batch_execute("SELECT 1").map(|_| json!({"op": "alive"})),
-        "unlock" => conn
-            .query_one("SELECT pg_advisory_unlock($1)", &[&KEY])
-            .map(|r| json!({"op": "unlocked", "done": r.get::<_, bool>(0), "commit": false})),
+        "unlock" => yes(conn, "SELECT pg_advisory_unlock($1)").map(|done| json!({"op": "unlocked", "done": done, "commit": false})),
         "commit" => {
             *in_transaction = false;
             conn.batch_execute("COMMIT").map(|_| json!({"op": "unlocked", "done": true, "commit": true}))
@@ -108,6 +119,13 @@ fn answer(conn: &mut postgres::Client, msg: &Value, xact: bool, in_transaction: 
         Err(e) if session_gone(conn, &e) => ended,
         Err(e) => json!({"op": "error", "message": e.to_string()}),
     }
+}
+
+/// Runs a one-row, one-boolean query on `KEY` as a simple query (no prepared statement, which a
+/// transaction pooler could split across server connections) and returns its answer.
+fn yes(conn: &mut postgres::Client, sql: &str) -> Result<bool, postgres::Error> {
+    let rows = conn.simple_query(&sql.replace("$1", &KEY.to_string()))?;
+    Ok(rows.iter().any(|m| matches!(m, postgres::SimpleQueryMessage::Row(r) if r.get(0) == Some("t"))))
 }
 
 /// Whether an error means the server ended the session (a FATAL error, or a closed connection).

@@ -120,23 +120,8 @@ pub fn postgres() -> Result<Server, String> {
     let bin = postgres_bin()?;
     let dir = scratch("postgres")?;
     let data = dir.join("data");
-    let as_postgres = |program: &Path| {
-        let mut cmd = if is_root() {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(program);
-            c
-        } else {
-            Command::new(program)
-        };
-        cmd.current_dir(&dir);
-        cmd
-    };
-    if is_root() {
-        let status = Command::new("chown").args(["-R", "postgres:postgres"]).arg(&dir).status();
-        if !status.is_ok_and(|s| s.success()) {
-            return Err("cannot hand the scratch directory to the postgres user".into());
-        }
-    }
+    let as_postgres = |program: &Path| as_postgres_user(program, &dir);
+    hand_to_postgres(&dir)?;
     let init = as_postgres(&bin.join("initdb"))
         .args(["--auth=trust", "-U", "postgres", "-D"])
         .arg(&data)
@@ -153,6 +138,53 @@ pub fn postgres() -> Result<Server, String> {
     let mut server = Server { name: "postgres", port, child, dir, pid_file };
     wait(&mut server, Duration::from_secs(30), |port| {
         postgres::Client::connect(&format!("host=127.0.0.1 port={port} user=postgres"), postgres::NoTls).is_ok()
+    })?;
+    Ok(server)
+}
+
+/// A command that runs `program` in `dir`, as the `postgres` user when run as root (PostgreSQL
+/// and PgBouncer refuse to run as root).
+fn as_postgres_user(program: &Path, dir: &Path) -> Command {
+    let mut cmd = if is_root() {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).arg(program);
+        c
+    } else {
+        Command::new(program)
+    };
+    cmd.current_dir(dir);
+    cmd
+}
+
+/// Gives the scratch directory to the `postgres` user when run as root.
+fn hand_to_postgres(dir: &Path) -> Result<(), String> {
+    if is_root() && !Command::new("chown").args(["-R", "postgres:postgres"]).arg(dir).status().is_ok_and(|s| s.success()) {
+        return Err("cannot hand the scratch directory to the postgres user".into());
+    }
+    Ok(())
+}
+
+/// Starts PgBouncer in front of the PostgreSQL on `pg_port`, in transaction pooling mode with
+/// `pool_size` server connections reused most recently used first (its defaults otherwise).
+pub fn pgbouncer(pg_port: u16, pool_size: u64) -> Result<Server, String> {
+    let dir = scratch("pgbouncer")?;
+    let port = free_port()?;
+    let ini = format!(
+        "[databases]\n* = host=127.0.0.1 port={pg_port}\n[pgbouncer]\nlisten_addr = 127.0.0.1\nlisten_port = {port}\n\
+         unix_socket_dir =\nauth_type = trust\nauth_file = {users}\npool_mode = transaction\n\
+         default_pool_size = {pool_size}\nserver_round_robin = 0\nmax_client_conn = 100\n\
+         ignore_startup_parameters = extra_float_digits,timezone,client_encoding,datestyle\n",
+        users = dir.join("users.txt").display()
+    );
+    std::fs::write(dir.join("pgbouncer.ini"), ini).map_err(|e| e.to_string())?;
+    std::fs::write(dir.join("users.txt"), "\"postgres\" \"\"\n").map_err(|e| e.to_string())?;
+    hand_to_postgres(&dir)?;
+    let mut cmd = as_postgres_user(Path::new("/usr/sbin/pgbouncer"), &dir);
+    cmd.arg(dir.join("pgbouncer.ini"));
+    let child = spawn(&mut cmd, &dir)?;
+    let mut server = Server { name: "pgbouncer", port, child, dir, pid_file: None };
+    wait(&mut server, Duration::from_secs(10), |port| {
+        postgres::Client::connect(&format!("host=127.0.0.1 port={port} user=postgres dbname=postgres"), postgres::NoTls).is_ok()
     })?;
     Ok(server)
 }

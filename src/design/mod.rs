@@ -16,6 +16,8 @@ pub mod kubernetes;
 pub mod lease;
 pub mod none;
 pub mod param;
+pub mod pg_wire;
+pub mod pgbouncer;
 pub mod postgres;
 pub mod redis;
 pub mod redlock;

@@ -17,18 +17,19 @@
 //! statement (`SELECT 1`) now and then; a client holds one kind of lock, and its writes apply at
 //! once rather than at commit.
 
+pub use super::pg_wire::PgMsg;
+use super::pgbouncer::PooledServer;
 use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
-use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, Rejection, ReleaseMode};
+use crate::engine::msg::{LockMsg, Msg, Rejection, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, local, ms};
 use crate::present::quoted::Quoted;
 use crate::present::{Names, Vocabulary};
-use serde::Serialize;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
@@ -57,6 +58,13 @@ const PARAMS: &[Param] = &[
         false,
         "Locks are pg_advisory_xact_lock: one COMMIT releases them all, and pg_advisory_unlock cannot.",
     ),
+    Param::optional(
+        "pgbouncer_pool_size",
+        "",
+        1,
+        100,
+        "Clients reach PostgreSQL through PgBouncer in transaction pooling mode, with this many server connections: each statement runs on whichever is free, so a session-level lock stays with a server connection, not with the client. Left out, each client has its own session.",
+    ),
 ];
 
 /// The design as the registry lists it.
@@ -78,7 +86,28 @@ impl Kind for Postgres {
         let transaction_level = values.flag("transaction_level");
         let idle_timeout_ms =
             values.optional(if transaction_level { "idle_in_transaction_session_timeout_ms" } else { "idle_session_timeout_ms" });
-        Ok(Rc::new(PgDesign { values: values.clone(), idle_timeout_ms, same_database: values.flag("same_database"), transaction_level }))
+        let pool_size = values.optional("pgbouncer_pool_size");
+        if pool_size.is_some() {
+            let alone = [
+                ("transaction_level", transaction_level),
+                ("same_database", values.flag("same_database")),
+                ("idle_session_timeout_ms", values.optional("idle_session_timeout_ms").is_some()),
+                ("idle_in_transaction_session_timeout_ms", values.optional("idle_in_transaction_session_timeout_ms").is_some()),
+            ];
+            if let Some((name, _)) = alone.iter().find(|(_, set)| *set) {
+                return Err(ScenarioError::new(
+                    "lock.pgbouncer_pool_size",
+                    format!("the pooler is modelled with session-level locks on an external resource and no timeouts: leave {name} out"),
+                ));
+            }
+        }
+        Ok(Rc::new(PgDesign {
+            values: values.clone(),
+            idle_timeout_ms,
+            same_database: values.flag("same_database"),
+            transaction_level,
+            pool_size,
+        }))
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
@@ -119,11 +148,16 @@ pub struct PgDesign {
     idle_timeout_ms: Option<u64>,
     same_database: bool,
     transaction_level: bool,
+    /// Server connections behind a transaction-pooling PgBouncer, if clients go through one.
+    pool_size: Option<u64>,
 }
 
 impl Protocol for PgDesign {
     fn service(&self, _index: usize, _nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
-        Some(Box::new(PgServer::new(self.idle_timeout_ms, self.transaction_level)))
+        Some(match self.pool_size {
+            Some(n) => Box::new(PooledServer::new(n as usize)),
+            None => Box::new(PgServer::new(self.idle_timeout_ms, self.transaction_level)),
+        })
     }
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
@@ -156,7 +190,9 @@ impl Design for PgDesign {
         };
         Guarantees {
             lock: if self.same_database { LockKind::Correctness } else { LockKind::Efficiency },
-            safety: if self.same_database {
+            safety: if self.pool_size.is_some() {
+                "None behind a transaction pooler: the lock belongs to a server connection that other clients' statements also use, so a second client can find it already its session's, and an unlock can land on a connection that holds nothing.".into()
+            } else if self.same_database {
                 "One session holds the lock at a time, and the rows live in the same database: a write commits only in a live session, so a holder whose session was ended cannot commit.".into()
             } else {
                 "One session holds the lock at a time, but there is no fencing token: a resource outside the database cannot tell a holder whose session was ended from the current one.".into()
@@ -255,6 +291,9 @@ impl Vocabulary for PgDesign {
         let Some(msg) = msg.get::<PgMsg>() else { return String::new() };
         match *msg {
             PgMsg::Lock => format!("{me} runs SELECT {} on {to}: take the advisory lock, waiting as long as it takes.", self.lock_call()),
+            PgMsg::Locked if self.pool_size.is_some() => {
+                format!("{me} answers {to}: the lock call returned; the lock is held by a pooled server connection's session. There is no token to carry.")
+            }
             PgMsg::Locked => format!("{me} answers {to}: the advisory lock is held by {to}'s session. There is no token to carry."),
             PgMsg::Waiting => format!(
                 "{me} queues {to}'s request behind the holder and sends nothing: {to}'s query does not return until the lock is free. The real server is silent; the model draws the wait as an arrow so that it shows."
@@ -266,6 +305,9 @@ impl Vocabulary for PgDesign {
             PgMsg::Commit => {
                 format!("{me} commits its transaction on {to}; the commit releases every transaction-level advisory lock it took.")
             }
+            PgMsg::Unlocked { done: true, commit: false } if self.pool_size.is_some() => format!(
+                "{me} answers {to}: t. The unlock ran on a server connection whose session held the lock, and took off one of that session's locks on it."
+            ),
             PgMsg::Unlocked { done: true, commit: false } => format!("{me} answers {to}: t, the advisory lock is released."),
             PgMsg::Unlocked { done: false, commit: false } => {
                 format!("{me} answers {to}: f, with a warning: {to} does not hold that lock.")
@@ -294,6 +336,11 @@ impl Vocabulary for PgDesign {
     }
 
     fn granted(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
+        if self.pool_size.is_some() {
+            return format!(
+                "{me} runs {holder}'s lock call on the most recently used free server connection. That connection's session now holds the lock, or held it already for whichever client's statement took it there: a session's locks stack, so the call returns at once. The lock is the session's, not {holder}'s."
+            );
+        }
         let timeout = self.timeout_name();
         let end = match expires_local {
             Some(t) => {
@@ -313,6 +360,9 @@ impl Vocabulary for PgDesign {
                 "{me} ends {holder}'s session: it has run no statement for {}. pg_advisory_unlock_all runs implicitly, and nothing {holder} sends over that session can commit any more.",
                 self.timeout_name()
             ),
+            LockEnd::Released if self.pool_size.is_some() => {
+                format!("The session's last stacked lock is undone, and with it the hold {holder}'s call took; the next blocked call gets the lock.")
+            }
             LockEnd::Released => format!("{holder}'s advisory lock is released; the next waiting session gets it."),
             LockEnd::LostOnRestart => format!("{me} restarts: every session, and every advisory lock, is gone."),
             LockEnd::DeletedByOther | LockEnd::Replaced => format!("{holder}'s advisory lock is gone: {}.", self.how_ended(how)),
@@ -337,42 +387,6 @@ impl Vocabulary for PgDesign {
 
     fn data_kept_by(&self) -> &'static str {
         "same_database is true"
-    }
-}
-
-/// What a client and the server say about the advisory lock.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum PgMsg {
-    /// `SELECT pg_advisory_lock(key)` (or `_xact_`): returns once the lock is held.
-    Lock,
-    Locked,
-    /// The lock is held by another session; the query waits (a model's note of what blocking means).
-    Waiting,
-    /// A sign of life from the client's session.
-    KeepAlive,
-    Alive,
-    /// The session was terminated.
-    SessionEnded,
-    /// `SELECT pg_advisory_unlock(key)`.
-    Unlock,
-    /// `COMMIT`.
-    Commit,
-    /// Whether the unlock (or commit) released the lock.
-    Unlocked {
-        done: bool,
-        commit: bool,
-    },
-}
-
-impl DesignMsg for PgMsg {
-    fn kind(&self) -> MsgKind {
-        match self {
-            PgMsg::Lock => MsgKind::Acquire,
-            PgMsg::KeepAlive | PgMsg::Unlock | PgMsg::Commit => MsgKind::Request,
-            PgMsg::Locked | PgMsg::Waiting | PgMsg::Alive | PgMsg::Unlocked { done: true, .. } => MsgKind::Reply,
-            PgMsg::SessionEnded | PgMsg::Unlocked { done: false, .. } => MsgKind::Refusal,
-        }
     }
 }
 

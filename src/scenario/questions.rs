@@ -73,6 +73,11 @@ pub const QUESTIONS: &[Question] = &[
         lessons: &["clock-jump", "redlock-clock-jump", "k8s-clock-rate", "k8s-clock-rate-tolerated"],
     },
     Question {
+        question: "Can you use PostgreSQL advisory locks behind a connection pooler?",
+        answer: "Not session-level ones behind a transaction pooler. PgBouncer in transaction mode runs each statement on whichever server connection is free, and an advisory lock belongs to the server session that took it, not to the client: another client's statement can land on that connection and find the lock already its session's (locks stack, so its call returns at once), and the first client's unlock can land on a connection that holds nothing. Use session pooling for session-level locks, or pg_advisory_xact_lock inside one transaction, which keeps its connection until it commits. Either way the lock has no fencing token: a paused holder still needs a check at the resource, or the rows in the same database.",
+        lessons: &["pg-pgbouncer", "pg-xact-lock", "pg-same-database", "pg-external"],
+    },
+    Question {
         question: "When should you avoid a distributed lock?",
         answer: "When the resource can enforce the invariant itself: a conditional update (UPDATE … WHERE version = expected), a unique constraint, an idempotency key with a durable results table, a partitioned queue with one consumer per partition, or a transactional outbox; or keep the data where the lock lives and check the lock in the same transaction as the write (etcd, PostgreSQL). Then the lock becomes an optimisation at most, and a stale holder cannot harm what the resource checks. What it does outside the resource still happens: in the partitioned queue both consumers processed the event, and only the old owner's commit was refused; side effects need their own idempotency key or transaction.",
         lessons: &["optimistic-version", "unique-constraint", "idempotency-table", "partitioned-queue", "transactional-outbox", "etcd-txn-guard"],

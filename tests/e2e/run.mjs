@@ -41,6 +41,25 @@ async function check(name, body, expected = null, limitMs = CHECK_MS) {
   // painting can withhold.
   const waitFor = page.waitForFunction.bind(page);
   page.waitForFunction = (fn, arg, options = {}) => waitFor(fn, arg, { polling: 100, ...options });
+  // A click waits for its element to hold still over two animation frames, which a renderer
+  // that withholds frames never shows; after 8 s it clicks all the same if the element is the
+  // one a pointer at its centre would hit (so a covered or hidden control still fails).
+  const click = page.click.bind(page);
+  page.click = async (selector, options = {}) => {
+    try {
+      return await click(selector, { timeout: 8000, ...options });
+    } catch (e) {
+      if (!/Timeout/.test(String(e.message))) throw e;
+      const hit = await page.locator(selector).first().evaluate((el) => {
+        el.scrollIntoView({ block: 'nearest' });
+        const r = el.getBoundingClientRect();
+        const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+        return r.width > 0 && r.height > 0 && (el === at || el.contains(at));
+      }, null, { timeout: STEP_MS });
+      if (!hit) throw e;
+      return click(selector, { ...options, force: true });
+    }
+  };
   // In the page, `twoFrames()` waits for two animation frames, or at most half a second (a
   // renderer that is not painting gives none, and a wait on one alone could last for ever).
   await page.addInitScript(() => {
