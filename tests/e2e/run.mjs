@@ -695,7 +695,7 @@ await check('the comparison table matches the command line and opens each cell',
   await shot(page, 'compare-table.png', true);
   await page.click('[data-testid=cell-compare-partition-pg-no-timeout]');
   await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
-  expect((await text(page, 'lesson-title')) === 'Holder cut off for 10 s, carries on · PostgreSQL, no idle_session_timeout', 'the cell opens its diagram');
+  expect((await text(page, 'lesson-title')) === 'Holder cut off for 10 s, carries on · PostgreSQL, no idle_session_timeout (the default)', 'the cell opens its diagram');
   expect(page.url().endsWith('#/compare/partition/pg-no-timeout/0'), `hash names the cell (${page.url()})`);
   await page.keyboard.press('End');
   await page.waitForSelector('[data-testid=takeaway]');
