@@ -39,8 +39,11 @@ async function check(name, body, expected = null, limitMs = CHECK_MS) {
   page.setDefaultTimeout(STEP_MS);
   // Conditions are polled on a timer, not on animation frames, which a renderer that is not
   // painting can withhold.
+  // A wait that times out says what it waited for.
   const waitFor = page.waitForFunction.bind(page);
-  page.waitForFunction = (fn, arg, options = {}) => waitFor(fn, arg, { polling: 100, ...options });
+  page.waitForFunction = (fn, arg, options = {}) => waitFor(fn, arg, { polling: 100, ...options }).catch((e) => {
+    throw new Error(`${String(e.message).split('\n')[0]} waiting for ${String(fn).replace(/\s+/g, ' ').slice(0, 160)}`);
+  });
   // A click waits for its element to hold still over two animation frames, which a renderer
   // that withholds frames never shows; after 8 s it clicks all the same if the element is the
   // one a pointer at its centre would hit (so a covered or hidden control still fails).
@@ -121,6 +124,14 @@ async function exportVia(page, testid) {
 }
 
 const text = (page, id) => page.locator(`[data-testid=${id}]`).innerText();
+
+/** Waits until lesson `id` is shown: its hash, and its title (the hash changes at once; the
+ *  lesson's file may still be on its way, and keys pressed before it comes step the old one). */
+function shown(page, id) {
+  const { title } = JSON.parse(fs.readFileSync(path.join(ROOT, `src/scenario/lessons/${id}.json`), 'utf8'));
+  return page.waitForFunction(([id, title]) => location.hash.startsWith(`#/${id}/`)
+    && document.querySelector('[data-testid=lesson-title]')?.innerText === title, [id, title]);
+}
 function expect(cond, message) { if (!cond) throw new Error(message); }
 
 for (const id of lessons) {
@@ -180,7 +191,7 @@ await check('the picker marks the open lesson; the buttons, log rows and diagram
   const current = () => page.evaluate(() => [...document.querySelectorAll('.lesson-link[aria-current=page]')].map((b) => b.dataset.testid));
   expect(JSON.stringify(await current()) === '["lesson-lease-race-fenced"]', `picker marks ${await current()}`);
   await page.click('[data-testid=lesson-redis-del-release]');
-  await page.waitForFunction(() => location.hash.startsWith('#/redis-del-release/'));
+  await shown(page, 'redis-del-release');
   expect(JSON.stringify(await current()) === '["lesson-redis-del-release"]', `picker marks ${await current()} after a click`);
   const step = async () => (await text(page, 'step-count')).match(/Step (\d+)/)[1];
   await page.click('[data-testid=step-forward]');
@@ -534,7 +545,7 @@ await check('the keyboard: a skip link to playback, Space plays after a click, t
   expect((await page.evaluate(() => document.activeElement.getAttribute('data-testid'))) === 'play', 'it leads to Play');
   // After clicking a lesson, Space plays it rather than opening it again.
   await page.click('.lesson-link[data-route="#/short-pause/0"]');
-  await page.waitForFunction(() => location.hash.startsWith('#/short-pause/'));
+  await shown(page, 'short-pause');
   await page.keyboard.press(' ');
   await page.waitForFunction(() => document.querySelector('[data-testid=play]').getAttribute('aria-pressed') === 'true');
   await page.keyboard.press(' ');
@@ -1134,7 +1145,7 @@ await check('the interview drill (predictions kept off elsewhere): a question, i
   await page.goto(`${url}#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=drill-start]', { state: 'attached' });
   await page.evaluate(() => document.querySelector('[data-testid=drill-start]').click());
-  await page.waitForFunction(() => location.hash.startsWith('#/lease-race-unfenced/'));
+  await shown(page, 'lease-race-unfenced');
   await page.waitForSelector('[data-testid=drill]');
   expect((await text(page, 'drill')).includes('Why are distributed locks harder than mutexes?'), await text(page, 'drill'));
   // The drill asks even though predictions are off on this page.
