@@ -142,7 +142,7 @@ fn redlock_rules_are_checked() {
     let e = with(|v| v["lock"] = serde_json::json!({"design": "redis", "ttl_ms": 1000, "incr": true}));
     assert_eq!(
         e,
-        "lock.incr: unknown field `incr`, expected one of `design`, `ttl_ms`, `incr_token`, `incr_separate`, `replication_lag_ms`"
+        "lock.incr: unknown field `incr`, expected one of `design`, `ttl_ms`, `incr_token`, `incr_separate`, `replication_lag_ms`, `second_replica_lag_ms`, `wait_replicas`, `wait_timeout_ms`, `repl_diskless_sync_delay_ms`"
     );
     let e = with(|v| v["lock"] = serde_json::json!({"design": "redis", "ttl_ms": 1000, "incr_separate": true}));
     assert_eq!(e, "lock.incr_separate: needs incr_token: there is no INCR to separate");

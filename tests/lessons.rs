@@ -241,6 +241,7 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "redis-idempotent-job",
             "redis-failover",
             "redis-failover-replicated",
+            "redis-wait",
             "redis-incr-failover",
             "zk-queue",
             "zk-herd",

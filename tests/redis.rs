@@ -3,7 +3,7 @@
 
 mod support;
 
-use lockstep::design::redis::RedisMsg;
+use lockstep::design::redis_wire::RedisMsg;
 use lockstep::engine::msg::Msg;
 use lockstep::engine::EventKind;
 use lockstep::engine::FindingKind::*;
@@ -177,4 +177,41 @@ fn a_counter_lost_in_failover_hands_the_same_token_out_twice() {
     assert_eq!(writes(&t), vec![ok(765, "Client B", 1, "B", 1), ok(915, "Client A", 1, "A", 2)]);
     assert!(!t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 710), (StaleWriteAccepted, 915), (OutOfOrder, 915)]);
+}
+
+/// When and to whom the primary answered WAIT with this many replicas.
+fn acked(t: &lockstep::engine::Trace, replicas: u64) -> Vec<(u64, &str)> {
+    t.events
+        .iter()
+        .filter(
+            |e| matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&RedisMsg::Acked { replicas })),
+        )
+        .map(|e| (e.at_ms, t.name(e.node)))
+        .collect()
+}
+
+#[test]
+fn wait_counts_a_replica_that_is_not_the_one_promoted() {
+    let t = run_lesson("redis-wait");
+    // A's WAIT 1 is answered once Replica 1 acknowledges; Replica 2 never gets A's key.
+    assert_eq!(acked(&t, 1), vec![(40, "Client A"), (5_850, "Client B")]);
+    let copies: Vec<(u64, &str)> =
+        t.events.iter().filter(|e| matches!(e.kind, EventKind::LockReplicated { .. })).map(|e| (e.at_ms, t.name(e.node))).collect();
+    assert_eq!(copies, vec![(20, "Replica 1"), (5_830, "Replica 1")]);
+    // Promoted at 250 ms, Replica 2 resyncs Replica 1 after repl-diskless-sync-delay (5 s),
+    // and Replica 1 drops the copy WAIT counted.
+    assert!(lease_ends(&t).contains(&end(5_265, 0, "Resynced")));
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (5_815, "Client B", 0)]);
+    assert_eq!(writes(&t), vec![ok(5_905, "Client B", 0, "B", 1), ok(6_045, "Client A", 0, "A", 2)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 5_850), (StaleWriteAccepted, 6_045), (OutOfOrder, 6_045)]);
+    // Had A asked for both replicas, the primary would still be waiting for Replica 2 when it
+    // crashed, and A would not have taken the lock. On the promoted Replica 2, before the resync,
+    // WAIT 2 answers 0 (at 640 ms); A's key stays all the same (WAIT rolls nothing back), so its
+    // own retries are refused and nobody takes the lock: safe, and not live.
+    let both = lockstep::scenario::lessons::embedded("redis-wait").unwrap().replace(r#""wait_replicas": 1"#, r#""wait_replicas": 2"#);
+    let t = run_json(&both);
+    assert_eq!(acked(&t, 0).first(), Some(&(640, "Client A")));
+    assert!(!t.events.iter().any(|e| matches!(e.kind, EventKind::BeliefStart { .. })));
+    assert!(t.verdict.safe);
 }

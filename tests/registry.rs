@@ -143,7 +143,7 @@ fn a_design_states_what_it_needs_of_a_scenario() {
                          {"role": "resource", "id": "R", "name": "R", "mode": "fenced"}]});
     assert_eq!(
         load(&no_service.to_string()).unwrap_err().to_string(),
-        "participants: redis runs on 1 to 2 lock_service participants (one primary and at most one replica), found 0"
+        "participants: redis runs on 1 to 3 lock_service participants (one primary and at most two replicas), found 0"
     );
 }
 

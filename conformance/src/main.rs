@@ -68,13 +68,15 @@ const SYSTEMS: &[System] = &[
 
 fn redis(s: &Setup) -> Started {
     let with_set = s.values.flag("incr_token") && !s.values.flag("incr_separate");
-    let lag = (s.services.len() == 2).then(|| s.values.number("replication_lag_ms"));
-    Ok((Box::new(redis_service::Redis::start(s.services, with_set, lag)?), 1))
+    let lags = [s.values.number("replication_lag_ms"), s.values.number("second_replica_lag_ms")];
+    let replicas = s.services.len().saturating_sub(1).min(lags.len());
+    let sync_delay_ms = s.values.number("repl_diskless_sync_delay_ms");
+    Ok((Box::new(redis_service::Redis::start(s.services, with_set, &lags[..replicas], sync_delay_ms)?), 1))
 }
 
 /// Redlock's masters are independent Redis servers, with no token, replica or lag.
 fn redlock(s: &Setup) -> Started {
-    Ok((Box::new(redis_service::Redis::start(s.services, false, None)?), 1))
+    Ok((Box::new(redis_service::Redis::start(s.services, false, &[], 0)?), 1))
 }
 
 fn postgres(s: &Setup) -> Started {

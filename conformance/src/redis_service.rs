@@ -1,8 +1,8 @@
-//! Redis and Redlock on real `redis-server`s: one server per lock-service node, a replica fed
-//! through a relay that holds the replication stream for the lesson's lag, and the lock's
-//! commands as the Redis documentation gives them (`SET NX PX`, the compare-and-delete and
-//! compare-and-`PEXPIRE` scripts, `INCR` in one script with the `SET` or as a round trip of its
-//! own).
+//! Redis and Redlock on real `redis-server`s: one server per lock-service node, each replica fed
+//! through a relay that holds the replication stream for its lag, and the lock's commands as the
+//! Redis documentation gives them (`SET NX PX`, the compare-and-delete and compare-and-`PEXPIRE`
+//! scripts, `INCR` in one script with the `SET` or as a round trip of its own, `WAIT`). A
+//! promoted replica takes the other live replicas, each through a new relay with its lag.
 
 use crate::proxy::Relay;
 use crate::replay::{Ears, Service};
@@ -18,10 +18,12 @@ const EXTEND: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
 const DEL: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
                    return redis.call('DEL', KEYS[1]) else return 0 end";
 
-/// One node: its server (none while crashed) and the clients' connections to it.
+/// One node: its server (none while crashed), its replication lag if it is a replica, and the
+/// clients' connections to it.
 struct Node {
     server: Option<Server>,
     port: u16,
+    lag: Option<Duration>,
     conns: BTreeMap<String, redis::Connection>,
 }
 
@@ -30,35 +32,42 @@ pub struct Redis {
     nodes: BTreeMap<String, Node>,
     /// Whether `SET` hands out an `INCR` token in the same script.
     incr_with_set: bool,
-    /// Keeps the replication relay alive.
-    _relay: Option<Relay>,
+    /// Keeps the replication relays alive.
+    relays: Vec<Relay>,
+    /// `repl-diskless-sync-delay`, in seconds.
+    sync_delay_s: u64,
 }
 
 impl Redis {
-    /// Starts one server per node; with `replica_lag`, the second node replicates the first
-    /// through a relay that holds the stream that long.
-    pub fn start(nodes: &[String], incr_with_set: bool, replica_lag: Option<u64>) -> Result<Redis, String> {
+    /// Starts one server per node; with `replica_lags`, the nodes after the first replicate it,
+    /// each through a relay that holds the stream for its lag (in ms), and a promoted one
+    /// resyncs the others after `sync_delay_ms` (`repl-diskless-sync-delay`, whole seconds).
+    pub fn start(nodes: &[String], incr_with_set: bool, replica_lags: &[u64], sync_delay_ms: u64) -> Result<Redis, String> {
+        if !sync_delay_ms.is_multiple_of(1000) {
+            return Err(format!("Redis sets repl-diskless-sync-delay in whole seconds, not {sync_delay_ms} ms"));
+        }
         let mut started = BTreeMap::new();
-        let mut relay = None;
+        let mut relays = Vec::new();
         let primary_port = servers::free_port()?;
         for (i, key) in nodes.iter().enumerate() {
-            let (port, upstream) = match (i, replica_lag) {
-                (0, _) => (primary_port, None),
-                (1, Some(lag)) => {
-                    let r = Relay::start(primary_port, Duration::from_millis(lag))?;
+            let lag = i.checked_sub(1).and_then(|r| replica_lags.get(r)).map(|&ms| Duration::from_millis(ms));
+            let port = if i == 0 { primary_port } else { servers::free_port()? };
+            let upstream = match lag {
+                Some(lag) => {
+                    let r = Relay::start(primary_port, lag)?;
                     let up = r.port;
-                    relay = Some(r);
-                    (servers::free_port()?, Some(up))
+                    relays.push(r);
+                    Some(up)
                 }
-                _ => (servers::free_port()?, None),
+                None => None,
             };
-            let server = servers::redis(port, upstream)?;
-            started.insert(key.clone(), Node { server: Some(server), port, conns: BTreeMap::new() });
+            let server = servers::redis(port, upstream, sync_delay_ms / 1000)?;
+            started.insert(key.clone(), Node { server: Some(server), port, lag, conns: BTreeMap::new() });
         }
-        if replica_lag.is_some() {
-            wait_linked(started.values().nth(1).map_or(0, |n| n.port))?;
+        for node in started.values().filter(|n| n.lag.is_some()) {
+            wait_linked(node.port)?;
         }
-        Ok(Redis { nodes: started, incr_with_set, _relay: relay })
+        Ok(Redis { nodes: started, incr_with_set, relays, sync_delay_s: sync_delay_ms / 1000 })
     }
 
     fn node(&mut self, key: &str) -> Result<&mut Node, String> {
@@ -108,6 +117,11 @@ impl Service for Redis {
                     redis::cmd("SET").arg("lock").arg(&value).arg("NX").arg("PX").arg(px).query(con);
                 refused(r.map(|ok| if ok.is_some() { json!({"op": "set_ok", "token": null}) } else { json!({"op": "nil"}) }))?
             }
+            "wait" => {
+                let replicas = msg["replicas"].as_u64().unwrap_or(0);
+                let r: redis::RedisResult<u64> = redis::cmd("WAIT").arg(replicas).arg(msg["timeout_ms"].as_u64().unwrap_or(0)).query(con);
+                refused(r.map(|n| json!({"op": "acked", "replicas": n})))?
+            }
             "incr" => {
                 let r: redis::RedisResult<u64> = redis::cmd("INCR").arg("fencing").query(con);
                 refused(r.map(|v| json!({"op": "counter", "value": v})))?
@@ -143,19 +157,36 @@ impl Service for Redis {
         if keep_state {
             return Err("a Redis restart that keeps its data needs persistence, which these lessons do not model".into());
         }
+        let sync_delay_s = self.sync_delay_s;
         let n = self.node(node)?;
         n.server = None;
-        n.server = Some(servers::redis(n.port, None)?);
+        n.server = Some(servers::redis(n.port, None, sync_delay_s)?);
         Ok(())
     }
 
     fn promote(&mut self, node: &str) -> Result<(), String> {
-        let n = self.node(node)?;
-        let mut c =
-            redis::Client::open(format!("redis://127.0.0.1:{}/", n.port)).and_then(|c| c.get_connection()).map_err(|e| e.to_string())?;
-        redis::cmd("REPLICAOF").arg("NO").arg("ONE").query::<String>(&mut c).map_err(|e| e.to_string())?;
+        let port = self.node(node)?.port;
+        replicaof(port, None)?;
+        // The other live replicas follow the new primary, each through a relay with its lag.
+        for (key, n) in &self.nodes {
+            if let (Some(lag), Some(_), false) = (n.lag, &n.server, key == node) {
+                let relay = Relay::start(port, lag)?;
+                replicaof(n.port, Some(relay.port))?;
+                self.relays.push(relay);
+            }
+        }
         Ok(())
     }
+}
+
+/// Makes the server on `port` a replica of the one on `primary`, or a primary.
+fn replicaof(port: u16, primary: Option<u16>) -> Result<(), String> {
+    let mut c = redis::Client::open(format!("redis://127.0.0.1:{port}/")).and_then(|c| c.get_connection()).map_err(|e| e.to_string())?;
+    let cmd = match primary {
+        Some(p) => redis::cmd("REPLICAOF").arg("127.0.0.1").arg(p).clone(),
+        None => redis::cmd("REPLICAOF").arg("NO").arg("ONE").clone(),
+    };
+    cmd.query::<String>(&mut c).map(|_| ()).map_err(|e| e.to_string())
 }
 
 /// A reply, or `-READONLY` as the model names it; any other error ends the replay.

@@ -94,11 +94,11 @@ fn tail(dir: &Path) -> String {
 
 /// Starts `redis-server` with no persistence (a restart loses every key), optionally as a
 /// replica of the server on `primary_port`.
-pub fn redis(port: u16, primary_port: Option<u16>) -> Result<Server, String> {
+pub fn redis(port: u16, primary_port: Option<u16>, sync_delay_s: u64) -> Result<Server, String> {
     let dir = scratch("redis")?;
     let mut cmd = Command::new("redis-server");
     cmd.args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
-        .args(["--protected-mode", "no", "--dir"])
+        .args(["--protected-mode", "no", "--repl-diskless-sync-delay", &sync_delay_s.to_string(), "--dir"])
         .arg(&dir);
     if let Some(p) = primary_port {
         cmd.args(["--replicaof", "127.0.0.1", &p.to_string()]);

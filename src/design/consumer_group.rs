@@ -554,7 +554,7 @@ impl Vocabulary for Group {
             LockEnd::Expired => "session timed out",
             LockEnd::Released => "left the group",
             LockEnd::DeletedByOther | LockEnd::Replaced => "rebalanced",
-            LockEnd::LostOnRestart => "lost on restart",
+            LockEnd::LostOnRestart | LockEnd::Resynced => "lost on restart",
         }
     }
 
@@ -630,7 +630,7 @@ impl Vocabulary for Group {
             LockEnd::DeletedByOther | LockEnd::Replaced => {
                 format!("{me} starts a rebalance: generation {token} is over, and {holder} must rejoin to keep partition 0.")
             }
-            LockEnd::LostOnRestart => format!("{me} restarts without the group's state: generation {token} is forgotten."),
+            LockEnd::LostOnRestart | LockEnd::Resynced => format!("{me} restarts without the group's state: generation {token} is forgotten."),
         }
     }
 

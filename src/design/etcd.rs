@@ -152,7 +152,7 @@ impl Vocabulary for EtcdDesign {
             LockEnd::Expired => "session lease expired",
             LockEnd::Released => "unlocked",
             LockEnd::DeletedByOther => "deleted by another client",
-            LockEnd::LostOnRestart => "lost on restart",
+            LockEnd::LostOnRestart | LockEnd::Resynced => "lost on restart",
             LockEnd::Replaced => "replaced",
         }
     }
@@ -229,7 +229,7 @@ impl Vocabulary for EtcdDesign {
                 "{holder}'s session lease expires on {me}'s clock, so {me} deletes its lock key (revision {token}). Nobody tells {holder}: it may still think the lock is its own."
             ),
             LockEnd::Released => format!("{holder}'s lock key (revision {token}) is deleted; the next waiter sees the deletion."),
-            LockEnd::DeletedByOther | LockEnd::LostOnRestart | LockEnd::Replaced => {
+            LockEnd::DeletedByOther | LockEnd::LostOnRestart | LockEnd::Replaced | LockEnd::Resynced => {
                 format!("{holder}'s lock key (revision {token}) is gone: {}.", self.how_ended(how))
             }
         }

@@ -20,6 +20,8 @@ pub mod pg_wire;
 pub mod pgbouncer;
 pub mod postgres;
 pub mod redis;
+pub mod redis_replication;
+pub mod redis_wire;
 pub mod redlock;
 pub mod registry;
 pub mod zookeeper;

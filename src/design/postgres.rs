@@ -258,7 +258,7 @@ impl Vocabulary for PgDesign {
             LockEnd::Expired => "session ended",
             LockEnd::Released => "released",
             LockEnd::DeletedByOther => "released by another session",
-            LockEnd::LostOnRestart => "server restarted",
+            LockEnd::LostOnRestart | LockEnd::Resynced => "server restarted",
             LockEnd::Replaced => "replaced",
         }
     }
@@ -364,7 +364,7 @@ impl Vocabulary for PgDesign {
                 format!("The session's last stacked lock is undone, and with it the hold {holder}'s call took; the next blocked call gets the lock.")
             }
             LockEnd::Released => format!("{holder}'s advisory lock is released; the next waiting session gets it."),
-            LockEnd::LostOnRestart => format!("{me} restarts: every session, and every advisory lock, is gone."),
+            LockEnd::LostOnRestart | LockEnd::Resynced => format!("{me} restarts: every session, and every advisory lock, is gone."),
             LockEnd::DeletedByOther | LockEnd::Replaced => format!("{holder}'s advisory lock is gone: {}.", self.how_ended(how)),
         }
     }

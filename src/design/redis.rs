@@ -3,8 +3,10 @@
 //! the Redis node's own clock. The random value identifies the owner but has no order, so there is
 //! no fencing token unless each acquisition also `INCR`s a counter (`incr_token`).
 //!
-//! With a replica, the primary streams every change to it asynchronously, `replication_lag_ms`
-//! after making it; a crash in between loses the change. A key's expiry goes across as an
+//! With replicas (at most two), the primary streams every change to each asynchronously, after
+//! that replica's lag (`replication_lag_ms`, `second_replica_lag_ms`); a crash in between loses
+//! the change. With `wait_replicas`, a client that has set the key runs `WAIT` and counts the
+//! lock as its own only if that many replicas acknowledged it (see [`super::redis_replication`]). A key's expiry goes across as an
 //! absolute time on the primary's clock (Redis propagates `PXAT`), so the lag does not stretch the
 //! replica's copy, and the `INCR` counter goes across with it: a promoted replica carries on from
 //! the counter unless the change was lost. A replica answers `READONLY` until promoted, and a
@@ -12,19 +14,21 @@
 //!
 //! Simplifications, said in the lessons: the `SET NX` and the `INCR` are one atomic step (a Lua
 //! script) whose reply carries the token, rather than two round trips; promotion is a scheduled
-//! fault rather than a Sentinel election.
+//! fault rather than a Sentinel election; the first node declared is the first primary, and a
+//! promoted replica takes the other replicas but not it.
 
+use super::redis_replication::{Replication, MOST_REPLICAS};
+use super::redis_wire::{Key, RedisMsg};
 use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
-use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, ReleaseMode};
+use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
 use crate::present::number::{group, ms};
 use crate::present::{Names, Vocabulary};
-use serde::Serialize;
 use std::rc::Rc;
 
 /// The registry entry.
@@ -45,6 +49,31 @@ const PARAMS: &[Param] = &[
         60_000,
         100,
         "With a second lock-service node as replica: how long after a change the primary streams it.",
+    ),
+    Param::number_or(
+        "second_replica_lag_ms",
+        "ms",
+        0,
+        60_000,
+        100,
+        "With a third lock-service node as a second replica: how long after a change the primary streams it there.",
+    ),
+    Param::number_or(
+        "wait_replicas",
+        "replicas",
+        0,
+        MOST_REPLICAS as u64,
+        0,
+        "After its SET, a client runs WAIT for this many replicas and takes the lock only if that many acknowledged; 0: no WAIT.",
+    ),
+    Param::number_or("wait_timeout_ms", "ms", 1, 60_000, 100, "The WAIT's timeout: how long the primary blocks the client for acknowledgements."),
+    Param::number_or(
+        "repl_diskless_sync_delay_ms",
+        "ms",
+        0,
+        60_000,
+        5_000,
+        "repl-diskless-sync-delay: how long a promoted replica waits before sending the other replicas its whole dataset.",
     ),
 ];
 
@@ -71,7 +100,12 @@ impl Kind for Redis {
             ttl_ms: values.number("ttl_ms"),
             incr_token,
             incr_separate,
-            lag_ms: values.number("replication_lag_ms"),
+            lags_ms: [values.number("replication_lag_ms"), values.number("second_replica_lag_ms")],
+            resync_delay_ms: values.number("repl_diskless_sync_delay_ms"),
+            wait: match values.number("wait_replicas") {
+                0 => None,
+                n => Some((n, values.number("wait_timeout_ms"))),
+            },
         }))
     }
 
@@ -100,22 +134,28 @@ pub struct RedisDesign {
     ttl_ms: u64,
     incr_token: bool,
     incr_separate: bool,
-    lag_ms: u64,
+    /// Each replica's lag, in the order the replicas are declared.
+    lags_ms: [u64; MOST_REPLICAS],
+    /// How long a promoted replica waits before resyncing the others.
+    resync_delay_ms: u64,
+    /// `WAIT` for this many replicas, with this timeout, after each `SET`.
+    wait: Option<(u64, u64)>,
 }
 
 impl Protocol for RedisDesign {
     fn service(&self, index: usize, nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
-        let role = match (index, nodes.get(1)) {
-            (0, Some(&replica)) => Role::Primary { replica: Some((replica, self.lag_ms)) },
-            (0, None) => Role::Primary { replica: None },
-            _ => Role::Replica,
-        };
+        // The replicas, less this node: a promoted replica streams to the others.
+        let replicas: Vec<(NodeId, u64)> =
+            nodes.iter().skip(1).copied().zip(self.lags_ms).filter(|&(n, _)| Some(&n) != nodes.get(index)).collect();
+        let role = if index == 0 { Role::Primary } else { Role::Replica };
         let incr = match (self.incr_token, self.incr_separate) {
             (false, _) => Incr::None,
             (true, false) => Incr::WithSet,
             (true, true) => Incr::Separate,
         };
-        Some(Box::new(RedisNode::new(self.ttl_ms, incr, role)))
+        let mut node = RedisNode::new(self.ttl_ms, incr, role, &replicas);
+        node.resync_delay_ms = self.resync_delay_ms;
+        Some(Box::new(node))
     }
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
@@ -127,6 +167,9 @@ impl Protocol for RedisDesign {
             acquire_sent_at: 0,
             renew_sent_at: 0,
             incr_separate: self.incr_separate,
+            wait: self.wait,
+            timeout_ms: 0,
+            token: 0,
         }))
     }
 }
@@ -158,7 +201,7 @@ impl Design for RedisDesign {
     }
 
     fn services(&self) -> Services {
-        Services { count: 1..=2, what: "one primary and at most one replica" }
+        Services { count: 1..=1 + MOST_REPLICAS, what: "one primary and at most two replicas" }
     }
 
     fn release_modes(&self) -> &'static [ReleaseMode] {
@@ -238,130 +281,14 @@ pub fn key_ended(me: &str, holder: &str, how: LockEnd, token: Option<String>) ->
             format!("{me} comes back without {whose}: it was lost with the memory when {me} crashed.")
         }
         LockEnd::Replaced => format!("{} is overwritten.", capital_first(&whose)),
+        LockEnd::Resynced => format!(
+            "{me} drops its copy of {whose}: a full resync from its new primary replaces everything it had, and the new primary never had that key."
+        ),
     }
 }
 
 fn capital_first(s: &str) -> String {
     crate::present::number::capital(s)
-}
-
-/// Shows a random lock value briefly, as its last four hex digits.
-pub fn short(value: u64) -> String {
-    format!("{:04x}", value & 0xffff)
-}
-
-/// Redis commands and replies, as the lock uses them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum RedisMsg {
-    /// `SET lock <value> NX PX <px_ms>`.
-    Set { value: u64, px_ms: u64 },
-    /// `OK`, with the `INCR` counter's value when the design hands out tokens.
-    SetOk { token: Option<u64> },
-    /// `(nil)`: the key exists.
-    Nil,
-    /// The compare-and-`PEXPIRE` script: extend only if the key still holds `value`.
-    Extend { value: u64, px_ms: u64 },
-    /// The script's answer: 1 extended, 0 not.
-    Extended { done: bool },
-    /// Delete the key: with the compare-and-delete script if `checked`, else a plain `DEL`.
-    Del { value: u64, checked: bool },
-    /// 1 deleted, 0 not.
-    Deleted { done: bool },
-    /// `-READONLY`: a replica takes no writes.
-    ReadOnly,
-    /// The primary streams a key to its replica, asynchronously, with its expiry as an absolute
-    /// time (as Redis propagates `PXAT`: the lag does not stretch the lease), and the `INCR`
-    /// counter's value with it.
-    Replicate { holder: NodeId, value: u64, token: u64, expires_at: i64 },
-    /// The primary streams a key's deletion to its replica.
-    ReplicateDel { value: u64 },
-    /// `INCR` the fencing counter, as a round trip of its own after the SET.
-    Incr,
-    /// The counter's new value.
-    Counter { value: u64 },
-}
-
-impl DesignMsg for RedisMsg {
-    fn kind(&self) -> MsgKind {
-        match self {
-            RedisMsg::Set { .. } => MsgKind::Acquire,
-            RedisMsg::Extend { .. }
-            | RedisMsg::Del { .. }
-            | RedisMsg::Replicate { .. }
-            | RedisMsg::ReplicateDel { .. }
-            | RedisMsg::Incr => MsgKind::Request,
-            RedisMsg::SetOk { .. } | RedisMsg::Extended { done: true } | RedisMsg::Deleted { done: true } | RedisMsg::Counter { .. } => {
-                MsgKind::Reply
-            }
-            RedisMsg::Nil => MsgKind::Busy,
-            RedisMsg::Extended { done: false } | RedisMsg::Deleted { done: false } | RedisMsg::ReadOnly => MsgKind::Refusal,
-        }
-    }
-}
-
-impl RedisMsg {
-    /// Labels the message as Redis would show it.
-    pub fn label(&self) -> String {
-        match *self {
-            RedisMsg::Set { value, px_ms } => format!("SET lock {} NX PX {px_ms}", short(value)),
-            RedisMsg::SetOk { token: None } => "OK".into(),
-            RedisMsg::SetOk { token: Some(t) } => format!("OK; INCR → {t}"),
-            RedisMsg::Nil => "(nil): key exists".into(),
-            RedisMsg::Extend { value, .. } => format!("PEXPIRE if value = {}", short(value)),
-            RedisMsg::Extended { done: true } => "1: extended".into(),
-            RedisMsg::Extended { done: false } => "0: not yours".into(),
-            RedisMsg::Del { value, checked: true } => format!("DEL if value = {}", short(value)),
-            RedisMsg::Del { checked: false, .. } => "DEL lock (no check)".into(),
-            RedisMsg::Deleted { done: true } => "1: deleted".into(),
-            RedisMsg::Deleted { done: false } => "0: not yours".into(),
-            RedisMsg::ReadOnly => "READONLY (replica)".into(),
-            RedisMsg::Replicate { value, .. } => format!("replicate key {}", short(value)),
-            RedisMsg::ReplicateDel { value } => format!("replicate DEL {}", short(value)),
-            RedisMsg::Incr => "INCR fencing-counter".into(),
-            RedisMsg::Counter { value } => format!("(integer) {value}"),
-        }
-    }
-
-    /// Says that `me` sends this to `to`.
-    pub fn sending(&self, me: &str, to: &str) -> String {
-        match *self {
-            RedisMsg::Set { value, px_ms } => format!(
-                "{me} runs SET lock {} NX PX {px_ms} on {to}: set the key only if nobody holds it, expiring in {}.",
-                short(value),
-                ms(px_ms)
-            ),
-            RedisMsg::SetOk { token: None } => format!("{me} answers {to}: OK, the key is set."),
-            RedisMsg::SetOk { token: Some(t) } => format!("{me} answers {to}: OK, the key is set, and the INCR gives token {t}."),
-            RedisMsg::Nil => format!("{me} answers {to}: (nil), the key exists, so someone else holds the lock."),
-            RedisMsg::Extend { value, .. } => {
-                format!("{me} runs the compare-and-extend script on {to}: PEXPIRE the key only if it still holds {}.", short(value))
-            }
-            RedisMsg::Extended { done: true } => format!("{me} answers {to}: 1, the key's expiry is pushed back."),
-            RedisMsg::Extended { done: false } => format!("{me} answers {to}: 0, the key no longer holds {to}'s value."),
-            RedisMsg::Del { value, checked: true } => {
-                format!("{me} runs the compare-and-delete script on {to}: delete the key only if it still holds {}.", short(value))
-            }
-            RedisMsg::Del { checked: false, .. } => format!("{me} deletes the key on {to} with a plain DEL, without checking whose it is."),
-            RedisMsg::Deleted { done: true } => format!("{me} answers {to}: 1, the key is deleted."),
-            RedisMsg::Deleted { done: false } => format!("{me} answers {to}: 0, nothing deleted: the key is gone or holds another client's value (the script answers 0 to both)."),
-            RedisMsg::ReadOnly => format!("{me} answers {to}: READONLY, a replica takes no writes."),
-            RedisMsg::Replicate { value, .. } => format!("{me} streams the key {} to its replica {to}.", short(value)),
-            RedisMsg::ReplicateDel { .. } => format!("{me} streams the key's deletion to its replica {to}."),
-            RedisMsg::Incr => format!(
-                "{me} runs INCR fencing-counter on {to}, a second round trip after its SET: the number it gets back is its token, whatever happened in between."
-            ),
-            RedisMsg::Counter { value } => format!("{me} answers {to}: the counter is now {value}."),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Key {
-    holder: NodeId,
-    value: u64,
-    token: u64,
-    expires_local: i64,
 }
 
 /// How a node hands out `INCR` tokens.
@@ -378,21 +305,11 @@ pub enum Incr {
 /// Whether a node serves clients or follows a primary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
-    /// Serves clients, streaming changes to `replica` after a lag, if it has one.
-    Primary { replica: Option<(NodeId, u64)> },
+    /// Serves clients, streaming changes to its replicas.
+    Primary,
     /// Follows the primary and refuses clients until promoted.
     Replica,
 }
-
-/// A change to stream to the replica.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Change {
-    Set(Key),
-    Delete(u64),
-}
-
-/// The replication timer.
-const REPLICATE: u8 = 0;
 
 /// A Redis node holding the lock key.
 pub struct RedisNode {
@@ -401,50 +318,74 @@ pub struct RedisNode {
     counter: u64,
     key: Option<Key>,
     role: Role,
-    /// Changes not yet streamed to the replica.
-    unreplicated: Vec<Change>,
+    /// A primary's links to its replicas.
+    replication: Replication,
+    /// A replica's offset: the latest change it has from the primary.
+    applied: u64,
+    /// The replicas it streams to, or will once promoted, each with its lag.
+    replicas: Vec<(NodeId, u64)>,
+    /// Once promoted, how long it waits before resyncing the other replicas.
+    resync_delay_ms: u64,
 }
 
 impl RedisNode {
-    /// Builds an empty node.
-    pub fn new(ttl_ms: u64, incr: Incr, role: Role) -> Self {
-        RedisNode { ttl_ms, incr, counter: 0, key: None, role, unreplicated: Vec::new() }
+    /// Builds an empty node that streams to `replicas` (each with its lag) as primary, now or
+    /// once promoted.
+    pub fn new(ttl_ms: u64, incr: Incr, role: Role, replicas: &[(NodeId, u64)]) -> Self {
+        let replication = Replication::new(if role == Role::Primary { replicas } else { &[] }, 0);
+        RedisNode { ttl_ms, incr, counter: 0, key: None, role, replication, applied: 0, replicas: replicas.to_vec(), resync_delay_ms: 0 }
     }
 
-    fn delete(&mut self, cx: &mut Cx, how: LockEnd) {
+    /// Deletes the key, as `by` asks (or on its own); a primary streams the deletion.
+    fn delete(&mut self, cx: &mut Cx, by: NodeId, how: LockEnd) {
         if let Some(k) = self.key.take() {
             cx.cancel(Timer::Expiry(k.value));
             cx.note(EventKind::LockEnded { holder: k.holder, token: k.token, how });
-            self.replicate(cx, Change::Delete(k.value));
+            self.replication.delete(cx, by, k.value);
         }
     }
 
-    /// Queues a change for the replica; the batch leaves after the replication lag.
-    fn replicate(&mut self, cx: &mut Cx, change: Change) {
-        if let Role::Primary { replica: Some((_, lag_ms)) } = self.role {
-            if self.unreplicated.is_empty() {
-                cx.after(Timer::Service(REPLICATE), lag_ms);
-            }
-            self.unreplicated.push(change);
-        }
+    /// Sets the key, as `by` asks; a primary streams the new value.
+    fn store(&mut self, cx: &mut Cx, by: NodeId, key: Key) {
+        self.arm(cx, key);
+        self.replication.set(cx, by, key);
     }
 
     /// Handles what a replica receives: copies from the primary, refusals to clients.
     fn follow(&mut self, cx: &mut Cx, from: NodeId, msg: &RedisMsg) {
         match *msg {
-            RedisMsg::Replicate { holder, value, token, expires_at } => {
+            RedisMsg::Replicate { holder, value, token, expires_at, offset } => {
                 let key = Key { holder, value, token, expires_local: expires_at };
+                self.applied = offset;
                 // The counter comes across with the key: a promoted replica carries on from it.
                 self.counter = self.counter.max(token);
                 self.arm(cx, key);
                 cx.note(EventKind::LockReplicated { holder, token, expires_local: Some(key.expires_local) });
             }
-            RedisMsg::ReplicateDel { value } if self.key.is_some_and(|k| k.value == value) => self.delete(cx, LockEnd::Released),
-            RedisMsg::Set { .. } | RedisMsg::Extend { .. } | RedisMsg::Del { .. } | RedisMsg::Incr => {
+            RedisMsg::ReplicateDel { value, offset } => {
+                self.applied = offset;
+                if self.key.is_some_and(|k| k.value == value) {
+                    self.delete(cx, from, LockEnd::Released);
+                }
+            }
+            RedisMsg::FullSync { key, counter, offset } => {
+                self.applied = offset;
+                self.counter = counter;
+                if self.key != key {
+                    self.delete(cx, from, LockEnd::Resynced);
+                    if let Some(k) = key {
+                        self.arm(cx, k);
+                        cx.note(EventKind::LockReplicated { holder: k.holder, token: k.token, expires_local: Some(k.expires_local) });
+                    }
+                }
+            }
+            RedisMsg::GetAck => cx.send(from, Msg::lock(RedisMsg::Ack { offset: self.applied })),
+            RedisMsg::Set { .. } | RedisMsg::Extend { .. } | RedisMsg::Del { .. } | RedisMsg::Incr | RedisMsg::Wait { .. } => {
                 cx.send(from, Msg::lock(RedisMsg::ReadOnly))
             }
-            RedisMsg::ReplicateDel { .. }
-            | RedisMsg::SetOk { .. }
+            RedisMsg::SetOk { .. }
+            | RedisMsg::Ack { .. }
+            | RedisMsg::Acked { .. }
             | RedisMsg::Nil
             | RedisMsg::Extended { .. }
             | RedisMsg::Deleted { .. }
@@ -456,7 +397,7 @@ impl RedisNode {
     /// Expires the key if its time has come on this node's clock (Redis checks lazily on access).
     fn expire_if_due(&mut self, cx: &mut Cx) {
         if self.key.is_some_and(|k| cx.now >= k.expires_local) {
-            self.delete(cx, LockEnd::Expired);
+            self.delete(cx, cx.me, LockEnd::Expired);
         }
     }
 
@@ -477,16 +418,14 @@ impl RedisNode {
                     0
                 };
                 let key = Key { holder: from, value, token, expires_local: cx.now + px_ms as i64 };
-                self.arm(cx, key);
-                self.replicate(cx, Change::Set(key));
+                self.store(cx, from, key);
                 cx.note(EventKind::LockGranted { holder: from, token, expires_local: Some(key.expires_local) });
                 RedisMsg::SetOk { token: (self.incr == Incr::WithSet).then_some(token) }
             }
             RedisMsg::Extend { value, .. } => match self.key {
                 Some(k) if k.value == value => {
                     let key = Key { expires_local: cx.now + self.ttl_ms as i64, ..k };
-                    self.arm(cx, key);
-                    self.replicate(cx, Change::Set(key));
+                    self.store(cx, from, key);
                     cx.note(EventKind::LockExtended { holder: k.holder, token: k.token, expires_local: Some(key.expires_local) });
                     RedisMsg::Extended { done: true }
                 }
@@ -498,8 +437,7 @@ impl RedisNode {
                 self.counter += 1;
                 if let Some(k) = self.key.filter(|k| k.holder == from) {
                     let key = Key { token: self.counter, ..k };
-                    self.key = Some(key);
-                    self.replicate(cx, Change::Set(key));
+                    self.store(cx, from, key);
                     cx.note(EventKind::LockGranted { holder: from, token: self.counter, expires_local: Some(key.expires_local) });
                 }
                 RedisMsg::Counter { value: self.counter }
@@ -507,20 +445,25 @@ impl RedisNode {
             RedisMsg::Del { value, checked } => {
                 let done = match (checked, self.key) {
                     (true, Some(k)) if k.value == value => {
-                        self.delete(cx, LockEnd::Released);
+                        self.delete(cx, from, LockEnd::Released);
                         true
                     }
                     // A plain DEL removes whatever key is there, whoever set it.
                     (false, Some(k)) => {
                         let how = if k.value == value { LockEnd::Released } else { LockEnd::DeletedByOther };
-                        self.delete(cx, how);
+                        self.delete(cx, from, how);
                         true
                     }
                     (true | false, _) => false,
                 };
                 RedisMsg::Deleted { done }
             }
+            RedisMsg::Wait { replicas, timeout_ms } => return self.replication.wait(cx, from, replicas, timeout_ms),
+            RedisMsg::Ack { offset } => return self.replication.ack(cx, from, offset),
             RedisMsg::SetOk { .. }
+            | RedisMsg::Acked { .. }
+            | RedisMsg::FullSync { .. }
+            | RedisMsg::GetAck
             | RedisMsg::Nil
             | RedisMsg::Extended { .. }
             | RedisMsg::Deleted { .. }
@@ -540,45 +483,28 @@ impl Actor for RedisNode {
         let Some(msg) = msg.get::<RedisMsg>() else { return };
         match self.role {
             Role::Replica => self.follow(cx, from, msg),
-            Role::Primary { .. } => self.serve(cx, from, msg),
+            Role::Primary => self.serve(cx, from, msg),
         }
     }
 
     fn on_timer(&mut self, cx: &mut Cx, timer: Timer) {
         match timer {
             Timer::Expiry(value) if self.key.is_some_and(|k| k.value == value) => self.expire_if_due(cx),
-            Timer::Service(REPLICATE) => {
-                if let Role::Primary { replica: Some((replica, _)) } = self.role {
-                    for change in std::mem::take(&mut self.unreplicated) {
-                        let msg = match change {
-                            Change::Set(k) => {
-                                RedisMsg::Replicate { holder: k.holder, value: k.value, token: k.token, expires_at: k.expires_local }
-                            }
-                            Change::Delete(value) => RedisMsg::ReplicateDel { value },
-                        };
-                        cx.send(replica, Msg::lock(msg));
-                    }
-                }
-            }
-            Timer::Expiry(_)
-            | Timer::Service(_)
-            | Timer::Start
-            | Timer::Step
-            | Timer::Timeout
-            | Timer::Renew
-            | Timer::RenewTimeout
-            | Timer::Client(_) => {}
+            Timer::Service(_) => self.replication.on_timer(cx, timer),
+            Timer::Expiry(_) | Timer::Start | Timer::Step | Timer::Timeout | Timer::Renew | Timer::RenewTimeout | Timer::Client(_) => {}
         }
     }
 
     fn on_crash(&mut self, _cx: &mut Cx) {
-        // Whatever was not yet streamed to the replica is lost with the process.
-        self.unreplicated.clear();
+        // Whatever was not yet streamed to the replicas is lost with the process.
+        self.replication.crash();
     }
 
-    fn on_promote(&mut self, _cx: &mut Cx) {
+    fn on_promote(&mut self, cx: &mut Cx) {
         if self.role == Role::Replica {
-            self.role = Role::Primary { replica: None };
+            self.role = Role::Primary;
+            self.replication = Replication::new(&self.replicas, self.applied);
+            self.replication.resync(cx, self.key, self.counter, self.resync_delay_ms);
         }
     }
 
@@ -587,7 +513,7 @@ impl Actor for RedisNode {
             Some(k) if keep_state => self.arm(cx, k),
             _ => {
                 // Without persistence the key and the counter are gone.
-                self.delete(cx, LockEnd::LostOnRestart);
+                self.delete(cx, cx.me, LockEnd::LostOnRestart);
                 self.counter = 0;
             }
         }
@@ -606,6 +532,12 @@ struct RedisClient {
     renew_sent_at: i64,
     /// Whether its token comes from an `INCR` of its own after the `SET`.
     incr_separate: bool,
+    /// `WAIT` for this many replicas, with this timeout, before taking the lock as its own.
+    wait: Option<(u64, u64)>,
+    /// The acquisition's timeout, kept to stretch it over a `WAIT`.
+    timeout_ms: u64,
+    /// The token of a key set but not yet confirmed by `WAIT`.
+    token: u64,
 }
 
 impl RedisClient {
@@ -616,12 +548,31 @@ impl RedisClient {
     fn send(&self, cx: &mut Cx, msg: RedisMsg) {
         cx.send(self.nodes[self.node], Msg::lock(msg));
     }
+
+    /// The key is set with this token: the lock is the client's, or is once `WAIT` confirms it.
+    fn set(&mut self, cx: &mut Cx, token: u64) -> Progress {
+        match self.wait {
+            Some((replicas, timeout_ms)) => {
+                self.token = token;
+                self.send(cx, RedisMsg::Wait { replicas, timeout_ms });
+                cx.after(Timer::Timeout, timeout_ms + self.timeout_ms);
+                Progress::Pending
+            }
+            None => self.granted(token),
+        }
+    }
+
+    /// The client counts the PX from when it sent the SET: the safe side.
+    fn granted(&self, token: u64) -> Progress {
+        Progress::Granted { token, until_local: Some(self.acquire_sent_at + self.px_ms as i64) }
+    }
 }
 
 impl LockClient for RedisClient {
     fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64) {
         self.value = cx.rng.next_u64();
         self.acquire_sent_at = cx.now;
+        self.timeout_ms = timeout_ms;
         self.send(cx, RedisMsg::Set { value: self.value, px_ms: self.px_ms });
         cx.after(Timer::Timeout, timeout_ms);
     }
@@ -634,13 +585,13 @@ impl LockClient for RedisClient {
                 self.send(cx, RedisMsg::Incr);
                 Progress::Pending
             }
-            // The client counts the PX from when it sent the SET: the safe side.
-            RedisMsg::SetOk { token } => {
-                Progress::Granted { token: token.unwrap_or(0), until_local: Some(self.acquire_sent_at + self.px_ms as i64) }
-            }
-            RedisMsg::Counter { value } if view.acquiring => {
-                Progress::Granted { token: value, until_local: Some(self.acquire_sent_at + self.px_ms as i64) }
-            }
+            RedisMsg::SetOk { token } => self.set(cx, token.unwrap_or(0)),
+            RedisMsg::Counter { value } if view.acquiring => self.set(cx, value),
+            // Fewer replicas than asked: the client does not take the lock, though its key stays.
+            RedisMsg::Acked { replicas } if view.acquiring => match self.wait {
+                Some((wanted, _)) if replicas < wanted => Progress::Refused,
+                _ => self.granted(self.token),
+            },
             RedisMsg::Nil => Progress::Refused,
             RedisMsg::ReadOnly if view.acquiring => {
                 self.fail_over();
@@ -652,6 +603,11 @@ impl LockClient for RedisClient {
             RedisMsg::Extended { done: false } if view.held.is_some() => Progress::Lost,
             RedisMsg::Deleted { .. } => Progress::Released,
             RedisMsg::ReadOnly
+            | RedisMsg::Acked { .. }
+            | RedisMsg::GetAck
+            | RedisMsg::Ack { .. }
+            | RedisMsg::Wait { .. }
+            | RedisMsg::FullSync { .. }
             | RedisMsg::Extended { .. }
             | RedisMsg::Set { .. }
             | RedisMsg::Extend { .. }
@@ -695,7 +651,7 @@ mod tests {
     }
 
     fn primary(ttl_ms: u64, incr: bool) -> RedisNode {
-        RedisNode::new(ttl_ms, if incr { Incr::WithSet } else { Incr::None }, Role::Primary { replica: None })
+        RedisNode::new(ttl_ms, if incr { Incr::WithSet } else { Incr::None }, Role::Primary, &[])
     }
 
     #[test]
@@ -709,11 +665,11 @@ mod tests {
 
     #[test]
     fn a_replica_takes_the_expiry_as_an_absolute_time_and_carries_the_counter_on_when_promoted() {
-        let mut replica = RedisNode::new(1000, Incr::WithSet, Role::Replica);
+        let mut replica = RedisNode::new(1000, Incr::WithSet, Role::Replica, &[]);
         // The copy arrives 200 ms late: the key still ends when the primary's did (PXAT).
-        call(&mut replica, 210, 0, Msg::lock(RedisMsg::Replicate { holder: NodeId(1), value: 7, token: 5, expires_at: 1_010 }));
+        call(&mut replica, 210, 0, Msg::lock(RedisMsg::Replicate { holder: NodeId(1), value: 7, token: 5, expires_at: 1_010, offset: 1 }));
         assert_eq!(replica.key.map(|k| k.expires_local), Some(1_010));
-        replica.role = Role::Primary { replica: None };
+        replica.role = Role::Primary;
         // Promoted, it hands out the counter's next value, not 1.
         assert_eq!(reply(&mut replica, 1_020, 2, RedisMsg::Set { value: 8, px_ms: 1000 }), Msg::lock(RedisMsg::SetOk { token: Some(6) }));
     }
@@ -749,7 +705,7 @@ mod tests {
 
     #[test]
     fn a_replica_refuses_clients_until_promoted() {
-        let mut r = RedisNode::new(100, Incr::None, Role::Replica);
+        let mut r = RedisNode::new(100, Incr::None, Role::Replica, &[]);
         assert_eq!(reply(&mut r, 0, 1, RedisMsg::Set { value: 1, px_ms: 100 }), Msg::lock(RedisMsg::ReadOnly));
         r.on_promote(&mut Cx { me: NodeId(0), now: 1, rng: &mut crate::engine::rng::Rng::new(0), out: &mut Vec::new() });
         assert_eq!(reply(&mut r, 2, 1, RedisMsg::Set { value: 1, px_ms: 100 }), Msg::lock(RedisMsg::SetOk { token: None }));

@@ -6,7 +6,8 @@
 //!
 //! Simplification, said in the lessons: renewal is not modelled.
 
-use super::redis::{deleted_when, key_ended, Incr, RedisMsg, RedisNode, Role};
+use super::redis::{deleted_when, key_ended, Incr, RedisNode, Role};
+use super::redis_wire::RedisMsg;
 use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::LockEnd;
@@ -103,7 +104,7 @@ pub struct RedlockDesign {
 impl Protocol for RedlockDesign {
     fn service(&self, _index: usize, _nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
         // Each master is a plain Redis instance; the algorithm lives in the client.
-        Some(Box::new(RedisNode::new(self.ttl_ms, Incr::None, Role::Primary { replica: None })))
+        Some(Box::new(RedisNode::new(self.ttl_ms, Incr::None, Role::Primary, &[])))
     }
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {

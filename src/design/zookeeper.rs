@@ -150,7 +150,7 @@ impl Vocabulary for ZkDesign {
             LockEnd::Expired => "session expired",
             LockEnd::Released => "deleted by its owner",
             LockEnd::DeletedByOther => "deleted by another client",
-            LockEnd::LostOnRestart => "lost on restart",
+            LockEnd::LostOnRestart | LockEnd::Resynced => "lost on restart",
             LockEnd::Replaced => "replaced",
         }
     }
@@ -234,7 +234,7 @@ impl Vocabulary for ZkDesign {
                 "{me} expires {holder}'s session and deletes its ephemeral znode (czxid {token}). {holder} is not told: it learns only when it next reaches the ensemble."
             ),
             LockEnd::Released => format!("{holder}'s znode (czxid {token}) is deleted; the lock passes to the next contender."),
-            LockEnd::DeletedByOther | LockEnd::LostOnRestart | LockEnd::Replaced => {
+            LockEnd::DeletedByOther | LockEnd::LostOnRestart | LockEnd::Replaced | LockEnd::Resynced => {
                 format!("{holder}'s znode (czxid {token}) is gone: {}.", self.how_ended(how))
             }
         }

@@ -622,7 +622,7 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
                     LockEnd::Expired => Some(Mark::Expired),
                     LockEnd::Released => None,
                     LockEnd::DeletedByOther => Some(Mark::DeletedByOther),
-                    LockEnd::LostOnRestart => Some(Mark::Lost),
+                    LockEnd::LostOnRestart | LockEnd::Resynced => Some(Mark::Lost),
                     LockEnd::Replaced => Some(Mark::TakenOver),
                 };
                 if let Some(kind) = kind {

@@ -17,6 +17,8 @@ pub enum LockEnd {
     LostOnRestart,
     /// Another client wrote itself in as the holder.
     Replaced,
+    /// A replica's copy, dropped when it took a new primary's whole dataset (a full resync).
+    Resynced,
 }
 
 /// Why a client stopped believing it holds the lock.

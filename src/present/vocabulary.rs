@@ -38,6 +38,7 @@ pub trait Vocabulary {
             LockEnd::DeletedByOther => "deleted by another client",
             LockEnd::LostOnRestart => "lost on restart",
             LockEnd::Replaced => "replaced by another holder",
+            LockEnd::Resynced => "dropped in a full resync",
         }
     }
 
@@ -99,6 +100,7 @@ pub trait Vocabulary {
             }
             LockEnd::LostOnRestart => format!("{me} comes back without {lock} of {holder}: it was lost with the memory when {me} crashed."),
             LockEnd::Replaced => format!("{holder} no longer holds {lock}: another client wrote itself in as holder."),
+            LockEnd::Resynced => format!("{me} drops its copy of {lock} of {holder}: it takes its new primary's whole dataset instead."),
         }
     }
 
@@ -111,6 +113,7 @@ pub trait Vocabulary {
             LockEnd::DeletedByOther => format!("{lock} of {holder} deleted"),
             LockEnd::LostOnRestart => format!("{lock} lost"),
             LockEnd::Replaced => format!("{lock} of {holder} taken over"),
+            LockEnd::Resynced => format!("copy of {lock} dropped"),
         }
     }
 

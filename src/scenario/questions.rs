@@ -40,7 +40,7 @@ pub const QUESTIONS: &[Question] = &[
     Question {
         question: "What does a failover do to a Redis lock?",
         answer: "Redis replicates asynchronously: the primary answers OK before the key reaches its replica. If the primary dies in between and the replica is promoted, the key is gone, and a second client takes the same lock while the first still holds it; an INCR fencing counter can go back the same way. WAIT makes the client block until a number of replicas have acknowledged the write, which narrows the window but does not close it: a replica that had not acknowledged can still be promoted, and Redis's documentation says WAIT does not make it strongly consistent. Redlock's answer is independent masters and a majority; the consensus stores' answer is to replicate before granting.",
-        lessons: &["redis-failover", "redis-failover-replicated", "redis-incr-failover"],
+        lessons: &["redis-failover", "redis-failover-replicated", "redis-wait", "redis-incr-failover"],
     },
     Question {
         question: "Is Redlock always unsafe?",
