@@ -158,3 +158,18 @@ fn lockstep_designs_lists_every_design_and_parameter() {
         }
     }
 }
+
+#[test]
+fn every_design_builds_its_comparison_rows_for_any_ttl_a_scenario_may_have() {
+    // Switching a lesson to another design takes that design's rows at the lesson's TTL, which
+    // may be anything from 1 ms to an hour.
+    let mut failed = Vec::new();
+    for kind in REGISTRY {
+        for ttl in [1, 2, 3, 150, 999, 1_000, 1_001, 10_000, 59_999, 1_200_000, 1_200_001, 3_600_000] {
+            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| kind.rows(ttl).len())).is_err() {
+                failed.push(format!("{} at {ttl} ms", kind.tag()));
+            }
+        }
+    }
+    assert!(failed.is_empty(), "no comparison rows for {failed:?}");
+}

@@ -85,10 +85,12 @@ impl Kind for Kubernetes {
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
+        // The Lease stores whole seconds.
+        let lease = ttl_ms.div_ceil(1000).max(1) * 1000;
         let design = self.configure(&[
-            ("lease_duration_ms", Value::Number(ttl_ms)),
-            ("renew_deadline_ms", Value::Number(ttl_ms * 3 / 5)),
-            ("retry_period_ms", Value::Number(ttl_ms / 5)),
+            ("lease_duration_ms", Value::Number(lease)),
+            ("renew_deadline_ms", Value::Number(lease * 3 / 5)),
+            ("retry_period_ms", Value::Number(lease / 5)),
         ]);
         let rows = Rows { design, services: 1, service_name: "API server", elapsed_timers: true };
         vec![

@@ -85,7 +85,13 @@ impl Kind for Redlock {
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
-        let design = self.configure(&[("ttl_ms", Value::Number(ttl_ms)), ("retry_count", Value::Number(30))]);
+        // A master's timeout must be below the TTL: 50 ms, or a tenth of a short TTL.
+        let ttl_ms = ttl_ms.max(2);
+        let design = self.configure(&[
+            ("ttl_ms", Value::Number(ttl_ms)),
+            ("retry_count", Value::Number(30)),
+            ("instance_timeout_ms", Value::Number((ttl_ms / 10).clamp(1, 50))),
+        ]);
         let rows = Rows { design, services: 5, service_name: "Redis", elapsed_timers: false };
         vec![rows.row("redlock", "Redlock, 5 masters", "none (random value)", Some(ResourceMode::Unfenced))]
     }

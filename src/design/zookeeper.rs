@@ -67,7 +67,11 @@ impl Kind for Zookeeper {
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
-        let design = self.configure(&[("tick_time_ms", Value::Number(100)), ("session_timeout_ms", Value::Number(ttl_ms))]);
+        // A session timeout must be 2 to 20 ticks: 100 ms ticks where that fits, longer or
+        // shorter ones where it does not, and at most 20 ticks of a minute.
+        let session = ttl_ms.clamp(2, 1_200_000);
+        let tick = (session / 2).min(100).max(session.div_ceil(20));
+        let design = self.configure(&[("tick_time_ms", Value::Number(tick)), ("session_timeout_ms", Value::Number(session))]);
         let rows = Rows { design, services: 1, service_name: "ZooKeeper", elapsed_timers: true };
         vec![
             rows.row("zookeeper", "ZooKeeper recipe", "czxid, unchecked", Some(ResourceMode::Unfenced)),
