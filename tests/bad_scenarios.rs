@@ -70,7 +70,7 @@ fn roles_are_counted() {
     let e = with(|v| {
         v["participants"].as_array_mut().unwrap().remove(2);
     });
-    assert_eq!(e, "participants: a scenario protects exactly one resource, found 0");
+    assert_eq!(e, "participants: a scenario protects 1 to 4 resources, found 0");
 }
 
 #[test]

@@ -78,6 +78,8 @@ fn every_step_kind_reads_back_as_written_and_is_in_the_editor() {
     let doc = json::parse(lesson.source).unwrap();
     let script: Vec<Value> = STEPS.iter().map(|k| start::step(k.tag, ReleaseMode::Safe).unwrap()).collect();
     let with = edit::apply(&doc, &Edit::Set { path: "participants[0].script".into(), value: Some(Value::Array(script)) }).unwrap();
+    // A compensation needs a resource that keeps rows.
+    let with = edit::apply(&with, &Edit::Set { path: "participants[2].mode".into(), value: Some(Value::String("unique".into())) }).unwrap();
     let scenario = round_trip(&with);
     let lockstep::scenario::format::Participant::Client { script, .. } = &scenario.participants[0] else { panic!("a client first") };
     let editor = panels::editor(&scenario, &editor_state());

@@ -189,6 +189,55 @@ fn outbox_relay_publishes_twice_and_the_consumer_applies_once() {
     assert_eq!(findings(&t), vec![(StaleWriteRejected, 305)]);
 }
 
+/// When each compensation undid which value, and whose.
+fn undone(t: &Ran) -> Vec<(u64, &str, &str)> {
+    t.events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::WriteUndone { writer, value, .. } => Some((e.at_ms, t.name(*writer), value.as_str())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn two_sagas_each_undo_their_first_step_and_neither_trip_is_booked() {
+    let t = run_lesson("saga-compensation");
+    let dup = |v: &str| format!("duplicate key {v} violates unique constraint");
+    assert_eq!(
+        writes(&t),
+        vec![
+            ok(5, "Ann's trip", 0, "room 101", 1),
+            ok(8, "Bo's trip", 0, "seat 12A", 1),
+            rejected(15, "Ann's trip", 0, "seat 12A", &dup("seat 12A")),
+            rejected(18, "Bo's trip", 0, "room 101", &dup("room 101")),
+        ]
+    );
+    assert_eq!(undone(&t), vec![(25, "Ann's trip", "room 101"), (28, "Bo's trip", "seat 12A")]);
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![(StaleWriteRejected, 15), (StaleWriteRejected, 18)]);
+    // Bo starting once Ann's trip is booked: Bo's seat is refused, so Bo's saga skips its room
+    // and has nothing of its own to undo.
+    let later = lessons::embedded("saga-compensation").unwrap().replace(r#""start_ms": 3"#, r#""start_ms": 40"#);
+    let t = run_json(&later);
+    assert_eq!(
+        writes(&t),
+        vec![
+            ok(5, "Ann's trip", 0, "room 101", 1),
+            ok(15, "Ann's trip", 0, "seat 12A", 1),
+            rejected(45, "Bo's trip", 0, "seat 12A", &dup("seat 12A"))
+        ]
+    );
+    assert!(undone(&t).is_empty());
+    // A compensation undoes only its saga's own row: a hotel that forgot the room in a restart
+    // refuses Ann's undo, and nothing else is removed.
+    let mut v: serde_json::Value = serde_json::from_str(lessons::embedded("saga-compensation").unwrap()).unwrap();
+    v["faults"] = serde_json::json!([{"fault": "crash", "at_ms": 20, "node": "H"}, {"fault": "restart", "at_ms": 22, "node": "H", "keep_state": false}]);
+    let t = run_json(&v.to_string());
+    assert!(writes(&t).contains(&rejected(25, "Ann's trip", 0, "room 101", "no room 101 of yours to undo")));
+    assert_eq!(undone(&t), vec![(28, "Bo's trip", "seat 12A")]);
+}
+
 #[test]
 fn a_results_table_that_restarts_without_its_rows_applies_the_job_twice() {
     // The idempotency table forgets job-7 in a restart between the two deliveries: the late
@@ -231,6 +280,7 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "idempotency-table",
             "partitioned-queue",
             "transactional-outbox",
+            "saga-compensation",
             "redis-del-release",
             "redis-safe-release",
             "redis-renewal-abort",

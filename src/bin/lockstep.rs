@@ -228,6 +228,7 @@ fn field(f: &Field) -> String {
         FieldKind::Flag { .. } => "true or false".into(),
         FieldKind::Text { .. } => format!("text, 1 to {MAX_NAME_CHARS} characters"),
         FieldKind::Release => "safe, unsafe or commit, as the design allows".into(),
+        FieldKind::Resource => "a resource's id (left out: the only resource)".into(),
     };
     format!("    {:<12} {takes}\n", f.name)
 }

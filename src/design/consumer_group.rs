@@ -453,7 +453,7 @@ impl Actor for Coordinator {
                 cx.send(from, Msg::lock(reply));
             }
             Msg::Write { token, value, .. } => self.commit(cx, from, *token, value),
-            Msg::Read | Msg::ReadResult { .. } | Msg::WriteAccepted { .. } | Msg::WriteRejected { .. } => {}
+            Msg::Read | Msg::ReadResult { .. } | Msg::Undo { .. } | Msg::WriteAccepted { .. } | Msg::WriteRejected { .. } => {}
         }
     }
 

@@ -425,7 +425,7 @@ impl Actor for EtcdNode {
                 }
             }
             Msg::Write { token, value, .. } => self.guarded_put(cx, from, *token, value),
-            Msg::Read | Msg::ReadResult { .. } | Msg::WriteAccepted { .. } | Msg::WriteRejected { .. } => {}
+            Msg::Read | Msg::ReadResult { .. } | Msg::Undo { .. } | Msg::WriteAccepted { .. } | Msg::WriteRejected { .. } => {}
         }
     }
 

@@ -314,7 +314,12 @@ impl Actor for LeaseService {
 fn lease_msg(msg: &Msg) -> Option<&LeaseMsg> {
     match msg {
         Msg::Lock { msg } => msg.get::<LeaseMsg>(),
-        Msg::Read | Msg::ReadResult { .. } | Msg::Write { .. } | Msg::WriteAccepted { .. } | Msg::WriteRejected { .. } => None,
+        Msg::Read
+        | Msg::ReadResult { .. }
+        | Msg::Undo { .. }
+        | Msg::Write { .. }
+        | Msg::WriteAccepted { .. }
+        | Msg::WriteRejected { .. } => None,
     }
 }
 

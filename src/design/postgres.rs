@@ -552,7 +552,7 @@ impl Actor for PgServer {
                 }
             }
             Msg::Write { token, value, .. } => self.write(cx, from, *token, value, alive),
-            Msg::Read | Msg::ReadResult { .. } | Msg::WriteAccepted { .. } | Msg::WriteRejected { .. } => {}
+            Msg::Read | Msg::ReadResult { .. } | Msg::Undo { .. } | Msg::WriteAccepted { .. } | Msg::WriteRejected { .. } => {}
         }
     }
 

@@ -144,6 +144,10 @@ fn apply(state: &mut State, trace: &Trace, i: usize) {
             r.version = *version;
             r.highest_token = r.highest_token.max(*token);
         }
+        EventKind::WriteUndone { version, .. } => {
+            cur.resource.at = Some(e.node);
+            cur.resource.version = *version;
+        }
         EventKind::Send { .. }
         | EventKind::Deliver { .. }
         | EventKind::Drop { .. }

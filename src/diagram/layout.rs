@@ -353,6 +353,7 @@ fn takes_row(kind: &EventKind) -> bool {
         | EventKind::GaveUp { .. }
         | EventKind::LockChecked { .. }
         | EventKind::WriteAccepted { .. }
+        | EventKind::WriteUndone { .. }
         | EventKind::WriteRejected { .. } => true,
     }
 }
@@ -362,7 +363,7 @@ fn arrow(msg: &Msg, lost: bool) -> Arrow {
     match (msg, msg.kind()) {
         _ if lost => Arrow::Lost,
         (Msg::WriteRejected { .. }, _) => Arrow::Rejected,
-        (Msg::Write { .. }, _) => Arrow::Write,
+        (Msg::Write { .. } | Msg::Undo { .. }, _) => Arrow::Write,
         (_, MsgKind::Busy | MsgKind::Refusal) => Arrow::Refusal,
         (_, MsgKind::Reply) => Arrow::Reply,
         (_, MsgKind::Acquire | MsgKind::Request | MsgKind::WakeUp) => Arrow::Request,
@@ -638,7 +639,7 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
                     b.belief(&frame, ex, rows[o.start], ey, service_end, (o.start, i));
                 }
             }
-            EventKind::WriteAccepted { writer, .. } | EventKind::WriteRejected { writer, .. } => {
+            EventKind::WriteAccepted { writer, .. } | EventKind::WriteRejected { writer, .. } | EventKind::WriteUndone { writer, .. } => {
                 let found: Vec<FindingKind> = found_at(i).collect();
                 let stale = found.contains(&FindingKind::StaleWriteAccepted);
                 let harm = found.iter().copied().find(|k| k.is_harm());

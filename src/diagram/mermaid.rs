@@ -56,6 +56,7 @@ pub fn render(words: &Words) -> String {
             | EventKind::GaveUp { .. }
             | EventKind::WriteAccepted { .. }
             | EventKind::WriteRejected { .. }
+            | EventKind::WriteUndone { .. }
             | EventKind::LockChecked { .. }
             | EventKind::Done => words.note(i).map(|n| format!("Note over {me}: {}", clean(&n))),
         };

@@ -3,7 +3,7 @@
 
 use crate::design::{LockKind, Value as ParamValue};
 use crate::engine::spec::{RenewFailure, Step};
-use crate::scenario::field::{Field, FieldValue};
+use crate::scenario::field::{Field, FieldKind, FieldValue};
 use crate::scenario::format::{ClockSpec, Fault, Participant, Probability, Scenario, RESOURCE_MODES};
 use crate::scenario::json::Value;
 use crate::scenario::steps;
@@ -48,7 +48,9 @@ fn field(v: FieldValue) -> Value {
 /// A fault or step: its tag, then each declared field with its value.
 fn tagged(tag: (&str, &str), fields: &[Field], values: Vec<FieldValue>) -> Value {
     let mut members = vec![(tag.0, text(tag.1))];
-    members.extend(fields.iter().map(|f| f.name).zip(values.into_iter().map(field)));
+    // A write to the scenario's only resource names none.
+    let named = |(f, v): &(&Field, FieldValue)| !(f.kind == FieldKind::Resource && *v == FieldValue::Id(String::new()));
+    members.extend(fields.iter().zip(values).filter(named).map(|(f, v)| (f.name, field(v))));
     object(members)
 }
 

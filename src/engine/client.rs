@@ -1,5 +1,8 @@
-//! A client: runs its script (acquire, work, read, write, release), keeps up renewals, and
-//! tracks what it believes. Every lock decision belongs to the design's [`LockClient`].
+//! A client: runs its script (acquire, work, read, write, compensate, release), keeps up
+//! renewals, and tracks what it believes. Every lock decision belongs to the design's
+//! [`LockClient`]. A script with compensations is a saga: once a write is refused, its later
+//! writes are skipped and each compensation undoes its own earlier write if that was accepted;
+//! while none is refused, compensations are skipped.
 //!
 //! Belief is the client's own view, "I hold token N until my local time T". A paused client
 //! keeps believing: nothing inside a stopped process notices the time that passed.
@@ -43,6 +46,12 @@ pub struct Client {
     renew: Option<RenewPolicy>,
     /// Where reads and writes go: the resource, or the lock service that keeps the data.
     data: NodeId,
+    /// The resources by id, for writes that name theirs.
+    resources: Vec<(String, NodeId)>,
+    /// Whether a write of this run of the script has been refused.
+    refused: bool,
+    /// The writes of this run of the script that were accepted: where, and what.
+    done: Vec<(NodeId, String)>,
     pc: usize,
     wait: Wait,
     attempts: u32,
@@ -57,8 +66,8 @@ pub struct Client {
 }
 
 impl Client {
-    /// Builds a client whose reads and writes go to `data`.
-    pub fn new(spec: ClientSpec, new_protocol: ProtocolFactory, data: NodeId) -> Self {
+    /// Builds a client whose reads and writes go to `data`, or to the one of `resources` they name.
+    pub fn new(spec: ClientSpec, new_protocol: ProtocolFactory, data: NodeId, resources: Vec<(String, NodeId)>) -> Self {
         let protocol = new_protocol();
         let renew = protocol.as_ref().and_then(|p| p.renewal(spec.renew));
         Client {
@@ -67,6 +76,9 @@ impl Client {
             protocol,
             renew,
             data,
+            resources,
+            refused: false,
+            done: Vec::new(),
             pc: 0,
             wait: Wait::Nothing,
             attempts: 0,
@@ -88,6 +100,18 @@ impl Client {
         self.queued = false;
         self.reconnecting = false;
         self.read_version = None;
+        self.refused = false;
+        self.done.clear();
+    }
+
+    /// Whether the script is a saga: it has compensations.
+    fn saga(&self) -> bool {
+        self.spec.script.iter().any(|s| matches!(s, Step::Compensate { .. }))
+    }
+
+    /// Where a write naming `to` goes (validation has checked the name).
+    fn target(&self, to: Option<&String>) -> NodeId {
+        to.and_then(|to| self.resources.iter().find(|(id, _)| id == to)).map_or(self.data, |(_, n)| *n)
     }
 
     fn view(&self) -> ClientView {
@@ -110,9 +134,19 @@ impl Client {
                     cx.send(self.data, Msg::Read);
                     return self.await_reply(cx, Wait::Read);
                 }
-                Step::Write { value } => {
+                Step::Write { .. } if self.refused && self.saga() => self.pc += 1,
+                Step::Write { value, to } => {
                     let token = self.holding.map_or(self.last_token, |h| h.token);
-                    cx.send(self.data, Msg::Write { token, value, expected_version: self.read_version });
+                    cx.send(self.target(to.as_ref()), Msg::Write { token, value, expected_version: self.read_version });
+                    return self.await_reply(cx, Wait::Write);
+                }
+                Step::Compensate { value, to } => {
+                    let done = (self.target(to.as_ref()), value);
+                    if !self.refused || !self.done.contains(&done) {
+                        self.pc += 1;
+                        continue;
+                    }
+                    cx.send(done.0, Msg::Undo { value: done.1 });
                     return self.await_reply(cx, Wait::Write);
                 }
                 Step::Check { margin_ms } => {
@@ -326,9 +360,26 @@ impl Actor for Client {
                 self.read_version = Some(*version);
                 self.advance(cx);
             }
-            (Wait::Write, Msg::WriteAccepted { .. } | Msg::WriteRejected { .. }) => self.advance(cx),
+            (Wait::Write, Msg::WriteRejected { .. }) => {
+                self.refused |= matches!(self.spec.script.get(self.pc), Some(Step::Write { .. }));
+                self.advance(cx)
+            }
+            (Wait::Write, Msg::WriteAccepted { .. }) => {
+                if let Some(Step::Write { value, to }) = self.spec.script.get(self.pc) {
+                    self.done.push((self.target(to.as_ref()), value.clone()));
+                }
+                self.advance(cx)
+            }
             // A late reply to a request already given up on, or a request a client never serves.
-            (_, Msg::Read | Msg::ReadResult { .. } | Msg::Write { .. } | Msg::WriteAccepted { .. } | Msg::WriteRejected { .. }) => {}
+            (
+                _,
+                Msg::Read
+                | Msg::ReadResult { .. }
+                | Msg::Write { .. }
+                | Msg::Undo { .. }
+                | Msg::WriteAccepted { .. }
+                | Msg::WriteRejected { .. },
+            ) => {}
         }
     }
 

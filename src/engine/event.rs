@@ -160,6 +160,12 @@ pub enum EventKind {
         value: String,
         reason: Rejection,
     },
+    /// The resource undid `writer`'s earlier write of `value` (a saga's compensation).
+    WriteUndone {
+        writer: NodeId,
+        value: String,
+        version: u64,
+    },
     Done,
 }
 

@@ -82,6 +82,7 @@ impl Holdings {
             | EventKind::GaveUp { .. }
             | EventKind::WriteAccepted { .. }
             | EventKind::WriteRejected { .. }
+            | EventKind::WriteUndone { .. }
             | EventKind::LockChecked { .. }
             | EventKind::Done => Vec::new(),
         }

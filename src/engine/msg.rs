@@ -148,6 +148,8 @@ pub enum Rejection {
     AlreadyApplied { value: String },
     /// The value violates a unique constraint.
     Duplicate { value: String },
+    /// A compensation found no write of `value` by its sender to undo.
+    NothingToUndo { value: String },
     /// The lock service that keeps the data refused: the writer's lock (held under `token`) no
     /// longer guards it.
     Guard { token: u64 },
@@ -175,6 +177,10 @@ pub enum Msg {
         value: String,
         expected_version: Option<u64>,
     },
+    /// Undo the sender's own earlier write of `value` (a saga's compensating action).
+    Undo {
+        value: String,
+    },
     WriteAccepted {
         version: u64,
     },
@@ -193,7 +199,7 @@ impl Msg {
     pub fn kind(&self) -> MsgKind {
         match self {
             Msg::Lock { msg } => msg.kind(),
-            Msg::Read | Msg::Write { .. } => MsgKind::Request,
+            Msg::Read | Msg::Write { .. } | Msg::Undo { .. } => MsgKind::Request,
             Msg::ReadResult { .. } | Msg::WriteAccepted { .. } => MsgKind::Reply,
             Msg::WriteRejected { .. } => MsgKind::Refusal,
         }

@@ -1,4 +1,5 @@
-//! The protected resource: stores one value and judges each write by its mode.
+//! The protected resource: stores one value and judges each write by its mode. A resource that
+//! keeps rows (unique or deduplicated) can also undo a writer's own row: a saga's compensation.
 
 use super::actor::{Actor, Cx, Timer};
 use super::event::EventKind;
@@ -11,8 +12,8 @@ pub struct Resource {
     mode: ResourceMode,
     version: u64,
     highest_token: u64,
-    /// Values already applied, for the deduplicated and unique modes.
-    applied: Vec<String>,
+    /// Values already applied, and by whom, for the deduplicated and unique modes.
+    applied: Vec<(String, NodeId)>,
 }
 
 impl Resource {
@@ -32,7 +33,7 @@ impl Resource {
                 Some(v) => Err(Rejection::VersionChanged { expected: v, found: self.version }),
                 None => Err(Rejection::NoVersion),
             },
-            ResourceMode::Deduplicated | ResourceMode::Unique if !self.applied.iter().any(|a| a == value) => Ok(()),
+            ResourceMode::Deduplicated | ResourceMode::Unique if !self.applied.iter().any(|(a, _)| a == value) => Ok(()),
             ResourceMode::Deduplicated => Err(Rejection::AlreadyApplied { value: value.into() }),
             ResourceMode::Unique => Err(Rejection::Duplicate { value: value.into() }),
         }
@@ -47,7 +48,7 @@ impl Actor for Resource {
                 Ok(()) => {
                     self.version += 1;
                     if matches!(self.mode, ResourceMode::Deduplicated | ResourceMode::Unique) {
-                        self.applied.push(value.clone());
+                        self.applied.push((value.clone(), from));
                     }
                     self.highest_token = self.highest_token.max(*token);
                     let (token, value, version) = (*token, value.clone(), self.version);
@@ -57,6 +58,19 @@ impl Actor for Resource {
                 Err(reason) => {
                     let (token, value) = (*token, value.clone());
                     cx.note(EventKind::WriteRejected { writer: from, token, value, reason: reason.clone() });
+                    cx.send(from, Msg::WriteRejected { reason });
+                }
+            },
+            Msg::Undo { value } => match self.applied.iter().position(|(a, by)| a == value && *by == from) {
+                Some(at) => {
+                    self.applied.remove(at);
+                    self.version += 1;
+                    cx.note(EventKind::WriteUndone { writer: from, value: value.clone(), version: self.version });
+                    cx.send(from, Msg::WriteAccepted { version: self.version });
+                }
+                None => {
+                    let reason = Rejection::NothingToUndo { value: value.clone() };
+                    cx.note(EventKind::WriteRejected { writer: from, token: 0, value: value.clone(), reason: reason.clone() });
                     cx.send(from, Msg::WriteRejected { reason });
                 }
             },

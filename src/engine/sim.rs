@@ -119,7 +119,7 @@ impl<'s> Sim<'s> {
             let actor: Box<dyn Actor> = match &n.role {
                 Role::Client(c) => {
                     let (design, locks) = (spec.lock.clone(), locks.clone());
-                    Box::new(Client::new(c.clone(), Box::new(move || design.client(&locks)), data))
+                    Box::new(Client::new(c.clone(), Box::new(move || design.client(&locks)), data, spec.resources()))
                 }
                 Role::LockService => {
                     let index = locks.iter().position(|&l| l.0 == i).unwrap_or(0);

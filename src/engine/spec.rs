@@ -68,8 +68,12 @@ pub enum Step {
     Work { ms: u64 },
     /// Read the resource's version, for a later conditional write.
     Read,
-    /// Write a value to the resource with the current token (and the version read, if any).
-    Write { value: String },
+    /// Write a value to the resource with the current token (and the version read, if any); to
+    /// the resource with id `to` where a scenario has several.
+    Write { value: String, to: Option<String> },
+    /// A saga's compensating action: if a write earlier in the script was refused, undo this
+    /// client's own earlier write of `value` (at `to`, as for a write); otherwise do nothing.
+    Compensate { value: String, to: Option<String> },
     /// Check the lock on the client's own clock, as careful clients do before touching the
     /// resource: if it holds none, or less than `margin_ms` of it is left, stop here.
     Check { margin_ms: u64 },
@@ -233,7 +237,12 @@ impl Spec {
         self.ids_where(|r| matches!(r, Role::LockService))
     }
 
-    /// Returns the id of the protected resource, if there is one.
+    /// Returns the resources by id, for writes that name theirs.
+    pub fn resources(&self) -> Vec<(String, NodeId)> {
+        self.ids_where(|r| matches!(r, Role::Resource(_))).into_iter().map(|n| (self.nodes[n.0].key.clone(), n)).collect()
+    }
+
+    /// Returns the id of the protected resource (the first, if there are several), if there is one.
     pub fn resource(&self) -> Option<NodeId> {
         self.ids_where(|r| matches!(r, Role::Resource(_))).first().copied()
     }

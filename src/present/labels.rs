@@ -4,10 +4,11 @@
 
 use super::number::ms;
 use super::phrases;
+use super::quoted::Quoted;
 use super::words::Words;
 use crate::engine::checker::FindingKind;
 use crate::engine::event::EventKind;
-use crate::engine::msg::Msg;
+use crate::engine::msg::{Msg, Rejection};
 use crate::engine::NodeId;
 
 /// The label of a client's belief once the lock service has let its lock go.
@@ -45,12 +46,15 @@ impl Words<'_> {
     pub fn write_mark(&self, kind: &EventKind, stale: bool, harm: Option<FindingKind>) -> String {
         let accepted = |token: u64| if self.has_lock() { format!("accepted, {}", self.token(token)) } else { "accepted".into() };
         match (kind, stale, harm) {
+            // The constraint's name is in the story; the mark names the key.
+            (EventKind::WriteRejected { reason: Rejection::Duplicate { value }, .. }, _, _) => format!("rejected: duplicate key {value}"),
             (EventKind::WriteRejected { reason, .. }, _, _) => format!("rejected: {}", self.rejection(reason)),
             (EventKind::WriteAccepted { token, .. }, stale, Some(harm)) => {
                 format!("{}: {}{}", accepted(*token), if stale { "STALE, " } else { "" }, Words::finding_kind(harm).to_uppercase())
             }
             (EventKind::WriteAccepted { token, .. }, true, None) => format!("{}: stale, no harm", accepted(*token)),
             (EventKind::WriteAccepted { token, .. }, false, None) => accepted(*token),
+            (EventKind::WriteUndone { value, .. }, _, _) => format!("{} undone", Quoted(value)),
             _ => String::new(),
         }
     }

@@ -81,6 +81,7 @@ impl<'a> Words<'a> {
                 None => format!("write {value_q} (no token)", value_q = Quoted(value)),
             },
             Msg::Write { value, expected_version: Some(v), .. } => format!("write {value_q} (read v{v})", value_q = Quoted(value)),
+            Msg::Undo { value } => format!("undo {value_q}", value_q = Quoted(value)),
             Msg::WriteAccepted { version } => format!("ok (version {version})"),
             Msg::WriteRejected { reason } => format!("rejected: {}", self.rejection(reason)),
         }
@@ -96,6 +97,7 @@ impl<'a> Words<'a> {
             Rejection::Duplicate { value } => format!("duplicate key {value} violates unique constraint"),
             Rejection::Guard { token } => self.vocab.guard_refused(*token),
             Rejection::Refused { code, .. } => code.to_string(),
+            Rejection::NothingToUndo { value } => format!("no {value} of yours to undo"),
         }
     }
 
@@ -110,6 +112,7 @@ impl<'a> Words<'a> {
             Rejection::Duplicate { .. } => "The constraint lets exactly one insert in.",
             Rejection::Guard { .. } => "The lock and the data live together, so the stale writer is stopped where the data is.",
             Rejection::Refused { means, .. } => means,
+            Rejection::NothingToUndo { .. } => "A compensation undoes only what its own saga did; it is safe to repeat.",
         }
     }
 
@@ -213,6 +216,11 @@ impl<'a> Words<'a> {
             EventKind::WriteRejected { writer, value, reason, .. } => {
                 format!("{me} rejects {value_q} from {}: {}. {}", n(*writer), self.rejection(reason), self.rejection_means(reason), value_q = Quoted(value))
             }
+            EventKind::WriteUndone { writer, value, version } => format!(
+                "{me} removes {value_q}, which {} wrote: the compensation undoes that step, and {value_q} is free again (version {version}). It was visible to everyone in between.",
+                n(*writer),
+                value_q = Quoted(value)
+            ),
             EventKind::Done => format!("{me} has finished its script."),
         }
     }
@@ -233,6 +241,10 @@ impl<'a> Words<'a> {
                 Some(t) => format!("{me} sends a write of {value_q} to {to_name}, carrying {t}.", value_q = Quoted(value)),
                 None => format!("{me} sends a write of {value_q} to {to_name}; it has no token to carry.", value_q = Quoted(value)),
             },
+            Msg::Undo { value } => format!(
+                "{me} sends {to_name} a compensation: undo its own {value_q}, because a later step of its saga was refused.",
+                value_q = Quoted(value)
+            ),
             Msg::WriteAccepted { version } => format!("{me} answers {to_name}: ok, the data is now at version {version}."),
             Msg::WriteRejected { reason } => format!("{me} answers {to_name}: rejected ({}).", self.rejection(reason)),
         }
@@ -295,6 +307,9 @@ impl<'a> Words<'a> {
             }
             EventKind::WriteRejected { writer, value, reason, .. } if !self.has_lock() => {
                 format!("REJECT {value_q} from {}: {}", n(*writer), self.rejection(reason), value_q = Quoted(value))
+            }
+            EventKind::WriteUndone { writer, value, version } => {
+                format!("UNDO {value_q} of {} → version {version}", n(*writer), value_q = Quoted(value))
             }
             EventKind::WriteRejected { writer, token, value, reason } => {
                 format!("REJECT {value_q} from {} {}: {}", n(*writer), self.token(*token), self.rejection(reason), value_q = Quoted(value))
@@ -478,6 +493,7 @@ impl<'a> Words<'a> {
             | EventKind::GaveUp { .. }
             | EventKind::WriteAccepted { .. }
             | EventKind::WriteRejected { .. }
+            | EventKind::WriteUndone { .. }
             | EventKind::Done => return None,
         })
     }

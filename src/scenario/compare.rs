@@ -194,7 +194,7 @@ fn client(id: &str, start_ms: i64, work_ms: u64, renew: Option<RenewFailure>) ->
         name: generated::client(id),
         clock: ClockSpec::default(),
         start_ms,
-        script: vec![Step::Acquire, Step::Work { ms: work_ms }, Step::Write { value: id.into() }, release],
+        script: vec![Step::Acquire, Step::Work { ms: work_ms }, Step::Write { value: id.into(), to: None }, release],
         acquire: AcquirePolicy { retry_ms: 100, jitter_ms: 0, max_attempts: 1_000, timeout_ms: 500 },
         renew: renew.map(|on_failure| RenewPolicy { every_ms: TTL_MS / 3, on_failure }),
     }

@@ -197,7 +197,7 @@ impl<'a> Obj<'a> {
                     None => return Err(self.missing(f.name)),
                 },
                 (Some(v), FieldKind::Ms { .. }) => FieldValue::Ms(i64::from_json(v, &at)?),
-                (Some(v), FieldKind::Node | FieldKind::From { many: false } | FieldKind::To { many: false }) => {
+                (Some(v), FieldKind::Node | FieldKind::From { many: false } | FieldKind::To { many: false } | FieldKind::Resource) => {
                     FieldValue::Id(String::from_json(v, &at)?)
                 }
                 (Some(v), FieldKind::From { many: true } | FieldKind::To { many: true }) => FieldValue::Ids(Vec::from_json(v, &at)?),

@@ -39,6 +39,8 @@ pub enum FieldKind {
     Text { start: &'static str },
     /// A way to give the lock back, among those the design offers.
     Release,
+    /// The resource a write goes to, by id; left empty (and out of a file) where there is one.
+    Resource,
 }
 
 /// A field's value, as a fault or step holds it.
@@ -77,6 +79,7 @@ impl Field {
             FieldKind::Ms { start, .. } => Some(FieldValue::Ms(start)),
             FieldKind::Flag { start } => Some(FieldValue::Flag(start)),
             FieldKind::Text { start } => Some(FieldValue::Text(start.to_string())),
+            FieldKind::Resource => Some(FieldValue::Id(String::new())),
             FieldKind::Node | FieldKind::From { .. } | FieldKind::To { .. } | FieldKind::Release => None,
         }
     }

@@ -80,7 +80,7 @@ pub const QUESTIONS: &[Question] = &[
     Question {
         question: "When should you avoid a distributed lock?",
         answer: "When the resource can enforce the invariant itself: a conditional update (UPDATE … WHERE version = expected), a unique constraint, an idempotency key with a durable results table, a partitioned queue with one consumer per partition, or a transactional outbox; or keep the data where the lock lives and check the lock in the same transaction as the write (etcd, PostgreSQL). Then the lock becomes an optimisation at most, and a stale holder cannot harm what the resource checks. What it does outside the resource still happens: in the partitioned queue both consumers processed the event, and only the old owner's commit was refused; side effects need their own idempotency key or transaction.",
-        lessons: &["optimistic-version", "unique-constraint", "idempotency-table", "partitioned-queue", "transactional-outbox", "etcd-txn-guard"],
+        lessons: &["optimistic-version", "unique-constraint", "idempotency-table", "partitioned-queue", "transactional-outbox", "saga-compensation", "etcd-txn-guard"],
     },
 ];
 

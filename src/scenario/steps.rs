@@ -37,11 +37,26 @@ pub static CHECK: StepKind = StepKind {
     build: |v| Step::Check { margin_ms: v.ms().unsigned_abs() },
 };
 
+/// Where a write goes: needed only where a scenario has several resources.
+const TO: Field = Field::of("to", "to", FieldKind::Resource).optional();
+
+/// A resource's id, or `None` for the scenario's only resource.
+fn target(v: &mut Values) -> Option<String> {
+    Some(v.id()).filter(|to| !to.is_empty())
+}
+
 pub static WRITE: StepKind = StepKind {
     tag: "write",
     label: "write to the resource",
-    fields: &[Field::of("value", "value", FieldKind::Text { start: "X" })],
-    build: |v| Step::Write { value: v.text() },
+    fields: &[Field::of("value", "value", FieldKind::Text { start: "X" }), TO],
+    build: |v| Step::Write { value: v.text(), to: target(v) },
+};
+
+pub static COMPENSATE: StepKind = StepKind {
+    tag: "compensate",
+    label: "undo its own write, once a later one was refused (a saga)",
+    fields: &[Field::of("value", "value", FieldKind::Text { start: "X" }), TO],
+    build: |v| Step::Compensate { value: v.text(), to: target(v) },
 };
 
 pub static RELEASE: StepKind = StepKind {
@@ -52,7 +67,7 @@ pub static RELEASE: StepKind = StepKind {
 };
 
 /// Every kind of step, in the order the editor and the help list them.
-pub static STEPS: [&StepKind; 6] = [&ACQUIRE, &WORK, &READ, &CHECK, &WRITE, &RELEASE];
+pub static STEPS: [&StepKind; 7] = [&ACQUIRE, &WORK, &READ, &CHECK, &WRITE, &COMPENSATE, &RELEASE];
 
 /// Finds a kind of step by its tag.
 pub fn step_kind(tag: &str) -> Option<&'static StepKind> {
@@ -67,6 +82,7 @@ pub fn kind_of(step: &Step) -> &'static StepKind {
         Step::Read => &READ,
         Step::Check { .. } => &CHECK,
         Step::Write { .. } => &WRITE,
+        Step::Compensate { .. } => &COMPENSATE,
         Step::Release { .. } => &RELEASE,
     }
 }
@@ -77,7 +93,9 @@ pub fn values_of(step: &Step) -> Vec<FieldValue> {
         Step::Acquire | Step::Read => Vec::new(),
         Step::Work { ms } => vec![FieldValue::Ms(*ms as i64)],
         Step::Check { margin_ms } => vec![FieldValue::Ms(*margin_ms as i64)],
-        Step::Write { value } => vec![FieldValue::Text(value.clone())],
+        Step::Write { value, to } | Step::Compensate { value, to } => {
+            vec![FieldValue::Text(value.clone()), FieldValue::Id(to.clone().unwrap_or_default())]
+        }
         Step::Release { mode } => vec![FieldValue::Release(*mode)],
     }
 }

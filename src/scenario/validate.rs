@@ -9,7 +9,7 @@ use super::{decode, json};
 use crate::design::Design;
 use crate::engine::clock::{Clock, ClockJump, MAX_DRIFT_PPM, MIN_DRIFT_PPM};
 use crate::engine::ids::NodeId;
-use crate::engine::spec::{self, ClientSpec, FaultKind, LinkSpec, NetworkSpec, NodeSpec, Role, Spec, Step};
+use crate::engine::spec::{self, ClientSpec, FaultKind, LinkSpec, NetworkSpec, NodeSpec, ResourceMode, Role, Spec, Step};
 pub use crate::error::ScenarioError;
 use crate::present::quoted::Quoted;
 
@@ -17,6 +17,8 @@ use crate::present::quoted::Quoted;
 pub const VERSION: u32 = 1;
 pub const MAX_PARTICIPANTS: usize = 16;
 pub const MAX_STEPS: usize = 64;
+/// The most resources one scenario may protect (a saga's services).
+pub const MAX_RESOURCES: usize = 4;
 pub const MAX_FAULTS: usize = 256;
 pub use super::field::{MAX_NAME_CHARS, MAX_SPAN_MS};
 
@@ -148,15 +150,23 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
         let why = design.data_kept_by();
         return err("participants", format!("the protected data lives in the lock service here ({why}): list no separate resource"));
     }
-    if !in_lock_service && resources != 1 {
-        return err("participants", format!("a scenario protects exactly one resource, found {resources}"));
+    if !in_lock_service && !(1..=MAX_RESOURCES).contains(&resources) {
+        return err("participants", format!("a scenario protects 1 to {MAX_RESOURCES} resources, found {resources}"));
     }
+    let resource_modes: Vec<(&str, ResourceMode)> = s
+        .participants
+        .iter()
+        .filter_map(|p| match p {
+            Participant::Resource { id, mode, .. } => Some((id.as_str(), *mode)),
+            _ => None,
+        })
+        .collect();
     if clients == 0 {
         return err("participants", "needs at least one client");
     }
     let mut nodes = Vec::with_capacity(n);
     for (i, p) in s.participants.iter().enumerate() {
-        nodes.push(compile_participant(&format!("participants[{i}]"), p, design)?);
+        nodes.push(compile_participant(&format!("participants[{i}]"), p, design, &resource_modes)?);
     }
     let limits = spec::Limits {
         max_events: within("limits", "max_events", s.limits.max_events, 1, spec::Limits::MAX_EVENTS as u64)? as usize,
@@ -183,7 +193,33 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     Ok(Spec { seed: s.seed, nodes, lock, network, faults, limits })
 }
 
-fn compile_participant(path: &str, p: &Participant, design: &dyn Design) -> Result<NodeSpec, ScenarioError> {
+/// Checks where a write or compensation at `at` goes: a resource by its id, which it must name
+/// where there are several; a compensation's must keep rows it can undo.
+fn check_target(at: &str, to: Option<&String>, compensate: bool, resources: &[(&str, ResourceMode)]) -> Result<(), ScenarioError> {
+    let ids = || resources.iter().map(|(id, _)| Quoted(id).to_string()).collect::<Vec<_>>().join(", ");
+    let mode = match (to, resources) {
+        (_, []) if compensate => return err(at, "there is no resource here to undo a write at: the data lives in the lock service"),
+        (None, []) => return Ok(()),
+        (Some(_), []) => return Err(err_at(at, "to", "the data lives in the lock service here: name no resource".into())),
+        (None, [(_, mode)]) => *mode,
+        (None, _) => return Err(err_at(at, "to", format!("say which resource this goes to: one of {}", ids()))),
+        (Some(to), _) => match resources.iter().find(|(id, _)| id == to) {
+            Some((_, mode)) => *mode,
+            None => return Err(err_at(at, "to", format!("{} is not a resource: use one of {}", Quoted(to), ids()))),
+        },
+    };
+    if compensate && !matches!(mode, ResourceMode::Unique | ResourceMode::Deduplicated) {
+        return Err(err_at(at, "to", "a compensation removes a row: its resource must keep rows (mode unique or deduplicated)".into()));
+    }
+    Ok(())
+}
+
+fn compile_participant(
+    path: &str,
+    p: &Participant,
+    design: &dyn Design,
+    resources: &[(&str, ResourceMode)],
+) -> Result<NodeSpec, ScenarioError> {
     let c = p.clock();
     if !(MIN_DRIFT_PPM..=MAX_DRIFT_PPM).contains(&c.drift_ppm) {
         return err(
@@ -220,10 +256,11 @@ fn compile_participant(path: &str, p: &Participant, design: &dyn Design) -> Resu
                     Step::Check { margin_ms } => {
                         within_declared(&at, steps::CHECK.fields, "margin_ms", *margin_ms as i64)?;
                     }
-                    Step::Write { value } => {
+                    Step::Write { value, to } | Step::Compensate { value, to } => {
                         if let Some(problem) = steps::WRITE.fields[0].problem(&FieldValue::Text(value.clone())) {
                             return Err(err_at(&at, "value", problem));
                         }
+                        check_target(&at, to.as_ref(), matches!(step, Step::Compensate { .. }), resources)?;
                     }
                     _ => {}
                 }
