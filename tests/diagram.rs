@@ -242,7 +242,8 @@ fn inspector_folds_state_exactly() {
     assert_eq!(s.nodes[0].belief, Some((41, Some(1_000))), "A still believes");
     assert_eq!(s.nodes[0].status, Status::Paused);
     let last = timeline.at(&t, t.events.len() - 1);
-    assert_eq!((last.resource.data.as_deref(), last.resource.highest_token, last.resource.version), (Some("B"), 42, 1));
+    let r = last.nodes[2].data.clone().unwrap();
+    assert_eq!((r.data.as_deref(), r.highest_token, r.version), (Some("B"), 42, 1));
     assert_eq!(last.nodes[0].belief, None);
 }
 
@@ -276,7 +277,8 @@ fn states_replayed_from_checkpoints_match_the_trace_at_every_event() {
         assert_eq!(s.at_ms, e.at_ms, "#{i}");
         assert_eq!(s.nodes.iter().map(|n| n.holds).collect::<Vec<_>>(), holds, "#{i}");
         assert_eq!(s.nodes.iter().map(|n| n.belief.map(|b| b.0)).collect::<Vec<_>>(), believes, "#{i}");
-        assert_eq!(s.resource.data.clone().zip(Some(s.resource.version)), data, "#{i}");
+        let stored = s.nodes.iter().find_map(|n| n.data.as_ref());
+        assert_eq!(stored.and_then(|r| r.data.clone().zip(Some(r.version))), data, "#{i}");
     }
 }
 
@@ -334,4 +336,18 @@ fn bars_are_drawn_under_every_mark_and_arrow() {
     let first_mark = kinds.iter().position(|k| matches!(k, ItemKind::Mark(_) | ItemKind::Arrow(_))).unwrap();
     assert!(last_bar < first_mark, "a bar is drawn over a mark");
     assert_eq!(kinds.len(), l.items.len(), "every item drawn once");
+}
+
+#[test]
+fn the_inspector_keeps_each_resources_data_apart() {
+    let t = run_lesson("saga-compensation");
+    let timeline = Timeline::new(&t);
+    let both = t.events.iter().position(|e| matches!(&e.kind, EventKind::WriteAccepted { value, .. } if value == "seat 12A")).unwrap();
+    let stored = |s: &lockstep::diagram::inspect::Snapshot, node: usize| s.nodes[node].data.as_ref().map(|r| (r.data.clone(), r.version));
+    let s = timeline.at(&t, both);
+    assert_eq!(stored(&s, 1), Some((Some("room 101".into()), 1)), "the hotel's");
+    assert_eq!(stored(&s, 2), Some((Some("seat 12A".into()), 1)), "the airline's");
+    assert_eq!(stored(&s, 0), None, "a client stores nothing");
+    let last = timeline.at(&t, t.events.len() - 1);
+    assert_eq!(stored(&last, 1), Some((None, 2)), "the hotel after its undo: empty at version 2");
 }

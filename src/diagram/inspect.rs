@@ -26,13 +26,14 @@ pub struct NodeState {
     pub holds: bool,
     /// What a lock-service node holds: (holder, token, expires at local ms, if it expires).
     pub key: Option<(NodeId, u64, Option<i64>)>,
+    /// The data this node stores, if it has taken a write: a resource's, or a lock service's
+    /// when the data lives there.
+    pub data: Option<ResourceState>,
 }
 
-/// The protected data's state.
+/// The protected data's state at the node that stores it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ResourceState {
-    /// The node that stores the data: the resource, or the lock service when the data lives there.
-    pub at: Option<NodeId>,
     pub data: Option<String>,
     pub writer: Option<NodeId>,
     pub data_token: u64,
@@ -45,7 +46,6 @@ pub struct ResourceState {
 pub struct Snapshot {
     pub at_ms: u64,
     pub nodes: Vec<NodeState>,
-    pub resource: ResourceState,
 }
 
 /// How many events lie between two kept states.
@@ -74,9 +74,8 @@ impl Timeline {
                 nodes: trace
                     .participants
                     .iter()
-                    .map(|_| NodeState { local_ms: 0, status: Status::Up, belief: None, holds: false, key: None })
+                    .map(|_| NodeState { local_ms: 0, status: Status::Up, belief: None, holds: false, key: None, data: None })
                     .collect(),
-                resource: ResourceState::default(),
             },
             holdings: Holdings::new(trace.quorum),
         };
@@ -123,7 +122,7 @@ fn apply(state: &mut State, trace: &Trace, i: usize) {
         EventKind::Restart { keep_state: false } => {
             node.status = Status::Up;
             if trace.participants[e.node.0].role == NodeKind::Resource {
-                cur.resource = ResourceState::default();
+                node.data = None;
             }
         }
         EventKind::Crash => node.status = Status::Down,
@@ -136,17 +135,20 @@ fn apply(state: &mut State, trace: &Trace, i: usize) {
         | EventKind::LockReplicated { token, holder, expires_local } => node.key = Some((*holder, *token, *expires_local)),
         EventKind::LockEnded { .. } => node.key = None,
         EventKind::WriteAccepted { writer, token, value, version } => {
-            let r = &mut cur.resource;
-            r.at = Some(e.node);
+            let r = node.data.get_or_insert_with(ResourceState::default);
             r.data = Some(value.clone());
             r.writer = Some(*writer);
             r.data_token = *token;
             r.version = *version;
             r.highest_token = r.highest_token.max(*token);
         }
-        EventKind::WriteUndone { version, .. } => {
-            cur.resource.at = Some(e.node);
-            cur.resource.version = *version;
+        EventKind::WriteUndone { value, version, .. } => {
+            let r = node.data.get_or_insert_with(ResourceState::default);
+            r.version = *version;
+            // The last value written is gone if that is the one undone.
+            if r.data.as_ref() == Some(value) {
+                (r.data, r.writer) = (None, None);
+            }
         }
         EventKind::Send { .. }
         | EventKind::Deliver { .. }

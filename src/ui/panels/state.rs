@@ -2,7 +2,7 @@
 //! each lock-service node holds, and the protected data.
 
 use super::Escaped;
-use crate::diagram::inspect::{Snapshot, Status};
+use crate::diagram::inspect::{ResourceState, Snapshot, Status};
 use crate::diagram::svg::role_class;
 use crate::engine::{NodeKind, Trace};
 use crate::present::number::group;
@@ -13,12 +13,12 @@ use std::fmt::Write;
 pub fn state(trace: &Trace, words: &Words, snap: Option<&Snapshot>) -> String {
     let mut s = String::new();
     let now_ms = snap.map_or(0, |s| s.at_ms);
-    let r = snap.map(|s| s.resource.clone()).unwrap_or_default();
-    let data = match (&r.data, r.writer) {
-        (Some(value), Some(writer)) => {
+    // What a node stores, as its row shows it.
+    let data = |r: Option<&ResourceState>| match r.and_then(|r| Some((r.data.as_ref()?, r.writer?, r))) {
+        Some((value, writer, r)) => {
             format!("<span>{}</span>", Escaped(&words.data(value, writer, r.data_token, r.version, r.highest_token)))
         }
-        (Some(_) | None, _) => r#"<span class="muted">empty, version 0</span>"#.to_string(),
+        None => format!(r#"<span class="muted">empty, version {}</span>"#, r.map_or(0, |r| r.version)),
     };
     let _ = write!(s, r#"<h2>State at {} ms</h2><ul class="nodes">"#, group(now_ms as i64));
     for (i, p) in trace.participants.iter().enumerate() {
@@ -59,12 +59,12 @@ pub fn state(trace: &Trace, words: &Words, snap: Option<&Snapshot>) -> String {
                     None => s.push_str(r#"<span class="muted">holds nothing for anyone</span>"#),
                 }
                 // The rows (PostgreSQL) or key (etcd) the lock guards, when they live here.
-                if r.at.is_some_and(|at| at.0 == i) {
+                if let Some(r) = node.and_then(|n| n.data.as_ref()) {
                     s.push_str("<br/>");
-                    s.push_str(&data);
+                    s.push_str(&data(Some(r)));
                 }
             }
-            NodeKind::Resource => s.push_str(&data),
+            NodeKind::Resource => s.push_str(&data(node.and_then(|n| n.data.as_ref()))),
         }
         s.push_str("</div></li>");
     }
