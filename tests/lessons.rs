@@ -208,17 +208,17 @@ fn two_sagas_each_undo_their_first_step_and_neither_trip_is_booked() {
         writes(&t),
         vec![
             ok(5, "Ann's trip", 0, "room 101", 1),
-            ok(8, "Bo's trip", 0, "seat 12A", 1),
+            ok(11, "Bo's trip", 0, "seat 12A", 1),
             rejected(15, "Ann's trip", 0, "seat 12A", &dup("seat 12A")),
-            rejected(18, "Bo's trip", 0, "room 101", &dup("room 101")),
+            rejected(21, "Bo's trip", 0, "room 101", &dup("room 101")),
         ]
     );
-    assert_eq!(undone(&t), vec![(25, "Ann's trip", "room 101"), (28, "Bo's trip", "seat 12A")]);
+    assert_eq!(undone(&t), vec![(25, "Ann's trip", "room 101"), (31, "Bo's trip", "seat 12A")]);
     assert!(t.verdict.safe);
-    assert_eq!(findings(&t), vec![(StaleWriteRejected, 15), (StaleWriteRejected, 18)]);
+    assert_eq!(findings(&t), vec![(StaleWriteRejected, 15), (StaleWriteRejected, 21)]);
     // Bo starting once Ann's trip is booked: Bo's seat is refused, so Bo's saga skips its room
     // and has nothing of its own to undo.
-    let later = lessons::embedded("saga-compensation").unwrap().replace(r#""start_ms": 3"#, r#""start_ms": 40"#);
+    let later = lessons::embedded("saga-compensation").unwrap().replace(r#""start_ms": 6"#, r#""start_ms": 40"#);
     let t = run_json(&later);
     assert_eq!(
         writes(&t),
@@ -232,10 +232,15 @@ fn two_sagas_each_undo_their_first_step_and_neither_trip_is_booked() {
     // A compensation undoes only its saga's own row: a hotel that forgot the room in a restart
     // refuses Ann's undo, and nothing else is removed.
     let mut v: serde_json::Value = serde_json::from_str(lessons::embedded("saga-compensation").unwrap()).unwrap();
-    v["faults"] = serde_json::json!([{"fault": "crash", "at_ms": 20, "node": "H"}, {"fault": "restart", "at_ms": 22, "node": "H", "keep_state": false}]);
+    v["faults"] = serde_json::json!([{"fault": "crash", "at_ms": 22, "node": "H"}, {"fault": "restart", "at_ms": 24, "node": "H", "keep_state": false}]);
     let t = run_json(&v.to_string());
     assert!(writes(&t).contains(&rejected(25, "Ann's trip", 0, "room 101", "no room 101 of yours to undo")));
-    assert_eq!(undone(&t), vec![(28, "Bo's trip", "seat 12A")]);
+    assert_eq!(undone(&t), vec![(31, "Bo's trip", "seat 12A")]);
+    // A hotel that is down leaves Bo's room unanswered: Bo's saga counts the step as failed and
+    // undoes its seat all the same.
+    v["faults"] = serde_json::json!([{"fault": "crash", "at_ms": 20, "node": "H"}]);
+    let t = run_json(&v.to_string());
+    assert_eq!(undone(&t).iter().map(|u| (u.1, u.2)).collect::<Vec<_>>(), vec![("Bo's trip", "seat 12A")]);
 }
 
 #[test]

@@ -1,8 +1,8 @@
 //! A client: runs its script (acquire, work, read, write, compensate, release), keeps up
 //! renewals, and tracks what it believes. Every lock decision belongs to the design's
-//! [`LockClient`]. A script with compensations is a saga: once a write is refused, its later
-//! writes are skipped and each compensation undoes its own earlier write if that was accepted;
-//! while none is refused, compensations are skipped.
+//! [`LockClient`]. A script with compensations is a saga: once a write is refused (or goes
+//! unanswered), its later writes are skipped and each compensation undoes its own earlier write
+//! if that was accepted (or may have been); while none fails, compensations are skipped.
 //!
 //! Belief is the client's own view, "I hold token N until my local time T". A paused client
 //! keeps believing: nothing inside a stopped process notices the time that passed.
@@ -393,7 +393,16 @@ impl Actor for Client {
                 let outcome = self.protocol.as_mut().map_or(Progress::Refused, |p| p.on_timeout(cx, timeout_ms));
                 self.apply(cx, outcome);
             }
-            (Timer::Timeout, Wait::Read | Wait::Write | Wait::Release) => self.advance(cx),
+            // A write that went unanswered may or may not have happened: a saga counts it as
+            // failed, and compensates it too (an undo of a write that never landed changes nothing).
+            (Timer::Timeout, Wait::Write) => {
+                if let Some(Step::Write { value, to }) = self.spec.script.get(self.pc) {
+                    self.refused = true;
+                    self.done.push((self.target(to.as_ref()), value.clone()));
+                }
+                self.advance(cx)
+            }
+            (Timer::Timeout, Wait::Read | Wait::Release) => self.advance(cx),
             (Timer::Renew, _) => self.renew(cx),
             (Timer::RenewTimeout, _) => {
                 let outcome = self.protocol.as_mut().map_or(Progress::RenewFailed, |p| p.on_renew_timeout(cx));
