@@ -101,4 +101,11 @@ fn a_client_in_safe_mode_stops_before_its_session_expires() {
     assert_eq!(expired, vec![2_720]);
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![]);
+    // The same client frozen by a 2 s pause instead runs no code to notice anything: it wakes
+    // still believing, and its write erases B's.
+    let mut v: serde_json::Value = serde_json::from_str(lockstep::scenario::lessons::embedded("zk-safe-mode").unwrap()).unwrap();
+    v["faults"] = serde_json::json!([{"fault": "pause", "at_ms": 100, "node": "A", "for_ms": 2000}]);
+    let t = run_json(&v.to_string());
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 1_115), (StaleWriteAccepted, 2_105), (OutOfOrder, 2_105)]);
 }

@@ -236,7 +236,7 @@ impl Vocabulary for K8sDesign {
                 lease.transitions
             ),
             ApiMsg::Update { lease, version, .. } if lease.holder.is_none() => {
-                format!("{me} gives the Lease up on {to}: no holder, if the Lease is still at resourceVersion {version}.")
+                format!("{me} gives the Lease up on {to} as it exits, since it runs with ReleaseOnCancel (client-go leaves it off by default): no holder, if the Lease is still at resourceVersion {version}.")
             }
             ApiMsg::Update { lease, version, .. } => format!(
                 "{me} renews: it asks {to} to set renewTime to {} (its own clock), if the Lease is still at resourceVersion {version}.",

@@ -119,13 +119,13 @@ impl Kind for Postgres {
         vec![
             rows(true, true).row(
                 "pg-same",
-                "PostgreSQL + idle_session_timeout, rows in the same database",
+                "PostgreSQL 14+, idle_session_timeout, rows in the same database",
                 "none: the session guards the commit",
                 None,
             ),
             rows(true, false).row(
                 "pg-external",
-                "PostgreSQL + idle_session_timeout, external resource",
+                "PostgreSQL 14+, idle_session_timeout, external resource",
                 "none",
                 Some(ResourceMode::Unfenced),
             ),

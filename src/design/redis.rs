@@ -122,7 +122,12 @@ impl Kind for Redis {
         };
         vec![
             rows(false).row("redis", "Redis SET NX PX", "none (random value)", Some(ResourceMode::Unfenced)),
-            rows(true).row("redis-incr", "Redis + INCR token", "INCR counter, in one Lua script with the SET", Some(ResourceMode::Fenced)),
+            rows(true).row(
+                "redis-incr",
+                "Redis + INCR token",
+                "INCR counter, in one Lua script with the SET (not durable: a failover can repeat it)",
+                Some(ResourceMode::Fenced),
+            ),
         ]
     }
 }

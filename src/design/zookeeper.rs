@@ -183,20 +183,23 @@ impl Vocabulary for ZkDesign {
         match *msg {
             ZkMsg::Create => format!("{me} asks {to} to create an ephemeral, sequential znode under the lock node."),
             ZkMsg::Owner { seq, czxid } => format!(
-                "{me} answers {to}: its znode {} is the lowest child, so {to} owns the lock; the znode's czxid is {czxid}.",
+                "{me} answers {to} with its new znode {} and the lock node's children: it is the lowest, so {to}, following the recipe, owns the lock; the znode's czxid is {czxid}.",
                 znode_name(seq)
             ),
             ZkMsg::Waiting { seq, watching: Some(w) } => format!(
-                "{me} answers {to}: {} is not the lowest child, so {to} watches {}, the znode just before its own, and waits.",
+                "{me} answers {to} with its new znode {} and the lock node's children: it is not the lowest, so {to}, following the recipe, watches {}, the znode just before its own, and waits.",
                 znode_name(seq),
                 znode_name(w)
             ),
             ZkMsg::Waiting { seq, watching: None } => {
-                format!("{me} answers {to}: {} is not the lowest child, so {to} watches the whole lock node and waits.", znode_name(seq))
+                format!(
+                    "{me} answers {to} with its new znode {} and the lock node's children: it is not the lowest, so {to} watches the whole lock node and waits.",
+                    znode_name(seq)
+                )
             }
             ZkMsg::WatchFired { deleted } => format!("{me} notifies {to} that {} was deleted: its watch fires.", znode_name(deleted)),
             ZkMsg::ChildAdded { created } => format!(
-                "{me} notifies {to} that {} was created under the lock node: a watch on the children fires on every change, not only when a holder leaves.",
+                "{me} notifies {to} that {} was created under the lock node: a watch on the children fires for any change, not only when a holder leaves. It fires once; {to} sets it again when it lists the children.",
                 znode_name(created)
             ),
             ZkMsg::GetChildren => format!("{me} lists the lock node's children on {to} again, to see whether it is now first."),

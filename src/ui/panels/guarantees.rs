@@ -8,16 +8,21 @@ use crate::present::phrases::{self, VERDICT_MEANS};
 use std::fmt::Write;
 
 /// The promises, assumptions and metrics of a run: what the lock is used for, and separately
-/// whether this set-up (`guard`) meets the seed's definition of a correctness lock.
+/// whether this set-up (`guard`) meets the seed's definition of a correctness lock, and whether
+/// this run harmed the data all the same.
 pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees, guard: Guard) -> String {
     let m = &trace.metrics;
-    let (class, bar) = if guard.meets() {
-        ("guard guard--meets", "Meets the bar for correctness")
-    } else {
-        ("guard guard--short", "Falls short of a correctness lock")
+    let (class, bar, still) = match (guard.meets(), trace.verdict.safe) {
+        (true, true) => ("guard guard--meets", "Meets the bar for correctness", ""),
+        (true, false) => (
+            "guard guard--short",
+            "Meets the bar for correctness, and still harmed here",
+            " The check has a gap, and this run falls into it: see Safety.",
+        ),
+        (false, _) => ("guard guard--short", "Falls short of a correctness lock", ""),
     };
     let mut s = format!(
-        r#"<h2>{}<span class="pill pill--{}">{}</span></h2><p class="{class}" data-testid="guard"><strong>{bar}:</strong> {}.</p><dl><dt>Safety</dt><dd>{}</dd><dt>If a holder dies</dt><dd>{}</dd><dt>Assumes</dt><dd>{}</dd></dl><h3>Whole run</h3><div class="metrics" data-testid="metrics">"#,
+        r#"<h2>{}<span class="pill pill--{}">{}</span></h2><p class="{class}" data-testid="guard"><strong>{bar}:</strong> {}.{still}</p><dl><dt>Safety</dt><dd>{}</dd><dt>If a holder dies</dt><dd>{}</dd><dt>Assumes</dt><dd>{}</dd></dl><h3>Whole run</h3><div class="metrics" data-testid="metrics">"#,
         if g.lock == LockKind::None { "What keeps the data safe" } else { "What this lock promises" },
         if g.lock == LockKind::Correctness { "correctness" } else { "efficiency" },
         g.lock.label(),
