@@ -66,3 +66,16 @@ fn without_entities(line: &str) -> String {
     }
     out + rest
 }
+
+#[test]
+fn a_participant_named_like_a_word_mermaid_reserves_gets_an_alias_in_any_letter_case() {
+    // `off` (from `autonumber off`) was missing from the exporter's list; the end-to-end suite
+    // checks every word of Mermaid's lexer this way.
+    for id in ["off", "OFF", "Off", "End", "LOOP"] {
+        let source =
+            lockstep::scenario::lessons::embedded("unique-constraint").unwrap().replace(r#""id": "A""#, &format!(r#""id": "{id}""#));
+        let text = mermaid::render(&run_json(&source).words());
+        let first = text.lines().find_map(|l| l.trim().strip_prefix("participant ")).unwrap();
+        assert_eq!(first, "p0 as Worker A", "{id}");
+    }
+}

@@ -70,7 +70,9 @@ pub fn render(words: &Words) -> String {
     s
 }
 
-/// Words a sequence diagram reserves; none may serve as an alias (compared ignoring case).
+/// Words a sequence diagram reserves; none may serve as an alias (compared ignoring case). The
+/// end-to-end suite reads the words from Mermaid's own lexer (`tools/mermaid-keywords.mjs`) and
+/// exports a participant named by each, in three letter cases, through Mermaid's parser.
 const KEYWORDS: &[&str] = &[
     "participant",
     "actor",
@@ -80,6 +82,7 @@ const KEYWORDS: &[&str] = &[
     "else",
     "opt",
     "par",
+    "par_over",
     "and",
     "rect",
     "end",
@@ -92,6 +95,7 @@ const KEYWORDS: &[&str] = &[
     "option",
     "break",
     "autonumber",
+    "off",
     "activate",
     "deactivate",
     "title",

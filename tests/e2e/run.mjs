@@ -5,7 +5,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { serve, chromium, ROOT, CHROMIUM, CHROMIUM_ARGS } from '../../tools/serve.mjs';
+import { mermaidKeywords } from '../../tools/mermaid-keywords.mjs';
 
 const SHOTS = path.join(ROOT, 'test-output/screenshots');
 fs.mkdirSync(SHOTS, { recursive: true });
@@ -755,6 +757,27 @@ await check("Mermaid's own parser accepts every lesson's export and hostile name
     }
     if (source.endsWith('keywords.json')) expect(found.text.includes('participant X as Y') && found.text.includes('A->>B: +x'), 'names are drawn as written');
   }
+  // Every word Mermaid's lexer reserves, in three letter cases, as a participant's id.
+  const words = mermaidKeywords();
+  expect(words.includes('off') && words.length > 30, `the grammar's words: ${words}`);
+  const base = JSON.parse(fs.readFileSync(path.join(ROOT, 'src/scenario/lessons/unique-constraint.json'), 'utf8'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockstep-keywords-'));
+  for (const word of words) {
+    for (const id of new Set([word, word.toUpperCase(), word[0].toUpperCase() + word.slice(1)])) {
+      const scenario = structuredClone(base);
+      scenario.participants[0].id = id;
+      const file = path.join(dir, 'scenario.json');
+      fs.writeFileSync(file, JSON.stringify(scenario));
+      const text = cli('run', file, '--format', 'mermaid');
+      const verdict = await parse(text);
+      expect(verdict === 'ok', `a participant with id ${id}: ${verdict}`);
+      const declared = [...text.matchAll(/^ {4}participant (\S+) as (.*)$/gm)];
+      const aliases = declared.map((m) => m[1]);
+      expect(new Set(aliases).size === aliases.length && !aliases.some((a) => words.includes(a.toLowerCase())), `id ${id}: aliases ${aliases}`);
+      expect(declared[0][2] === 'Worker A', `id ${id}: the name is shown as written (${declared[0][2]})`);
+    }
+  }
+  fs.rmSync(dir, { recursive: true });
 });
 
 await check('the largest stress run opens, scrolls and steps, drawing only what is near the view', async (page) => {
