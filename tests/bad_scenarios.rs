@@ -183,3 +183,44 @@ fn every_truncation_of_every_lesson_is_an_error_not_a_panic() {
         }
     }
 }
+
+#[test]
+fn errors_name_the_real_problem() {
+    // null is not the same as left out.
+    assert_eq!(with(|v| v["lock"] = serde_json::Value::Null), "lock: is null, but it needs a value");
+    assert_eq!(
+        with(|v| v["participants"][0]["script"][1]["ms"] = serde_json::Value::Null),
+        "participants[0].script[1].ms: is null, but it needs a value"
+    );
+    // Lengths count characters, not bytes: 17 'é' (34 bytes) is a fine id; 33 characters is not.
+    let mut v = base();
+    v["participants"][0]["id"] = "é".repeat(17).into();
+    v["faults"][0]["node"] = "é".repeat(17).into();
+    assert!(load(&v.to_string()).is_ok());
+    assert_eq!(with(|v| v["participants"][0]["id"] = "é".repeat(33).into()), "participants[0].id: must be 1 to 32 characters, got 33");
+    // A blank name is blank, not too long.
+    assert_eq!(
+        with(|v| v["participants"][0]["name"] = "   ".into()),
+        "participants[0].name: is blank: give the participant a name to show"
+    );
+    // A byte-order mark is named.
+    let bom = format!("\u{feff}{}", base());
+    assert_eq!(
+        load(&bom).map(|_| ()).unwrap_err().to_string(),
+        "the text starts with a byte-order mark (U+FEFF): save it as UTF-8 without one"
+    );
+    // A value too long is named where it starts, in a link too.
+    let long = base().to_string().replacen("\"Client A\"", &format!("\"{}\"", "x".repeat(20_000)), 1);
+    let at = long.find(&"x".repeat(100)).unwrap();
+    let problem = load(&long).map(|_| ()).unwrap_err().to_string();
+    assert_eq!(problem, format!("a string longer than 16384 bytes at line 1 column {at}"));
+    use lockstep::edit::{self, link, Edit};
+    use lockstep::scenario::json::{self, Value};
+    let doc = json::parse(&base().to_string()).unwrap();
+    let name = Edit::Set { path: "participants[0].name".into(), value: Some(Value::String("x".repeat(20_000))) };
+    let text = link::encode(&edit::apply(&doc, &name).unwrap()).unwrap();
+    let problem = link::decode(&text).unwrap_err().problem;
+    assert!(problem.starts_with("the link's scenario is not JSON: a string longer than 16384 bytes at line 1 column "), "{problem}");
+    let column: usize = problem.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(column < 2_000, "named where the string starts (its end is 20,000 characters on), not at column {column}");
+}

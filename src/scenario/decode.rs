@@ -172,9 +172,13 @@ impl<'a> Obj<'a> {
         self.get(name).map(|v| T::from_json(v, &join(self.path, name))).transpose()
     }
 
-    /// The error for a required field left out. (Not inlined: every field's reader shares it.)
+    /// The error for a required field left out, or given as `null`. (Not inlined: every
+    /// field's reader shares it.)
     #[inline(never)]
     fn missing(&self, name: &str) -> ScenarioError {
+        if self.members.iter().any(|(k, v)| k == name && *v == Value::Null) {
+            return ScenarioError::new(&join(self.path, name), "is null, but it needs a value");
+        }
         ScenarioError::new(self.path, format!("missing field `{name}`"))
     }
 

@@ -45,6 +45,9 @@ pub fn parse(text: &str) -> Result<Value, ScenarioError> {
     if text.len() > MAX_BYTES {
         return Err(ScenarioError::new("", format!("the text is {} bytes; at most {MAX_BYTES} (1 MiB) are read", text.len())));
     }
+    if text.starts_with('\u{feff}') {
+        return Err(ScenarioError::new("", "the text starts with a byte-order mark (U+FEFF): save it as UTF-8 without one"));
+    }
     let mut p = Parser { s: text.as_bytes(), i: 0 };
     let whole = |p: &mut Parser| {
         p.ws();
@@ -65,9 +68,15 @@ struct Parser<'a> {
 
 impl Parser<'_> {
     fn error(&self, what: &str) -> String {
-        let before = &self.s[..self.i.min(self.s.len())];
+        self.error_at(self.i, what)
+    }
+
+    /// Names a problem at byte `at`, by line and by column in characters (UTF-8 continuation
+    /// bytes do not count).
+    fn error_at(&self, at: usize, what: &str) -> String {
+        let before = &self.s[..at.min(self.s.len())];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-        let col = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+        let col = before.iter().rev().take_while(|&&b| b != b'\n').filter(|&&b| b & 0xC0 != 0x80).count() + 1;
         format!("{what} at line {line} column {col}")
     }
 
@@ -208,13 +217,14 @@ impl Parser<'_> {
             return Err(self.error("invalid number"));
         }
         if self.i - start > MAX_NUMBER_CHARS {
-            return Err(self.error(&format!("a number longer than {MAX_NUMBER_CHARS} characters")));
+            return Err(self.error_at(start, &format!("a number longer than {MAX_NUMBER_CHARS} characters")));
         }
         // Only ASCII digits, signs, points and exponents were read.
         Ok(Value::Number(self.s[start..self.i].iter().map(|&b| char::from(b)).collect()))
     }
 
     fn string(&mut self) -> Result<String, String> {
+        let open = self.i;
         self.i += 1;
         let mut out = String::new();
         loop {
@@ -225,7 +235,7 @@ impl Parser<'_> {
             // The input is a &str and we stop only at ASCII bytes, so this slice is valid UTF-8.
             out.push_str(std::str::from_utf8(&self.s[start..self.i]).map_err(|_| self.error("invalid UTF-8"))?);
             if out.len() > MAX_STRING_BYTES {
-                return Err(self.error(&format!("a string longer than {MAX_STRING_BYTES} bytes")));
+                return Err(self.error_at(open, &format!("a string longer than {MAX_STRING_BYTES} bytes")));
             }
             match self.peek() {
                 Some(b'"') => {
@@ -360,8 +370,12 @@ mod tests {
         assert_eq!(problem("012"), "invalid number at line 1 column 4");
         assert_eq!(problem("1."), "invalid number at line 1 column 3");
         assert!(problem(&"[".repeat(100)).starts_with("nested more than 64 levels deep"));
-        assert_eq!(problem(&format!("\"{}\"", "x".repeat(20_000))), "a string longer than 16384 bytes at line 1 column 20002");
-        assert_eq!(problem(&"1".repeat(50)), "a number longer than 40 characters at line 1 column 51");
+        // A value too long is named where it starts.
+        assert_eq!(problem(&format!("[1, \"{}\"]", "x".repeat(20_000))), "a string longer than 16384 bytes at line 1 column 5");
+        assert_eq!(problem(&format!("[{}]", "1".repeat(50))), "a number longer than 40 characters at line 1 column 2");
+        // Columns count characters, not bytes.
+        assert_eq!(problem("{\"é\": x}"), "expected value at line 1 column 7");
+        assert_eq!(problem("\u{feff}{}"), "the text starts with a byte-order mark (U+FEFF): save it as UTF-8 without one");
         assert_eq!(problem(&" ".repeat(MAX_BYTES + 1)), "the text is 1048577 bytes; at most 1048576 (1 MiB) are read");
     }
 

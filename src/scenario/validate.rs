@@ -120,14 +120,19 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     let ids = Ids(s.participants.iter().map(|p| p.id()).collect());
     for (i, p) in s.participants.iter().enumerate() {
         let path = format!("participants[{i}]");
-        if p.id().is_empty() || p.id().len() > MAX_NAME_CHARS {
-            return err(format!("{path}.id"), format!("must be 1 to {MAX_NAME_CHARS} characters"));
+        let chars = p.id().chars().count();
+        if chars == 0 || chars > MAX_NAME_CHARS {
+            return err(format!("{path}.id"), format!("must be 1 to {MAX_NAME_CHARS} characters, got {chars}"));
         }
         if ids.0[..i].contains(&p.id()) {
             return err(format!("{path}.id"), format!("{} is used twice", Quoted(p.id())));
         }
-        if p.name().trim().is_empty() || p.name().chars().count() > MAX_NAME_CHARS {
-            return err(format!("{path}.name"), format!("must be 1 to {MAX_NAME_CHARS} characters"));
+        if p.name().trim().is_empty() {
+            return err(format!("{path}.name"), "is blank: give the participant a name to show");
+        }
+        let chars = p.name().chars().count();
+        if chars > MAX_NAME_CHARS {
+            return err(format!("{path}.name"), format!("must be 1 to {MAX_NAME_CHARS} characters, got {chars}"));
         }
     }
     let count = |f: fn(&Participant) -> bool| s.participants.iter().filter(|p| f(p)).count();
