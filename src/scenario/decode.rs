@@ -177,7 +177,7 @@ impl<'a> Obj<'a> {
     #[inline(never)]
     fn missing(&self, name: &str) -> ScenarioError {
         if self.members.iter().any(|(k, v)| k == name && *v == Value::Null) {
-            return ScenarioError::new(&join(self.path, name), "is null, but it needs a value");
+            return ScenarioError::new(join(self.path, name), "is null, but it needs a value");
         }
         ScenarioError::new(self.path, format!("missing field `{name}`"))
     }
