@@ -50,6 +50,20 @@ fn the_search_s_result_carries_the_harm_it_found() {
 }
 
 #[test]
+fn the_search_stops_at_its_time_limit_with_what_it_searched() {
+    let (code, out, err) = lockstep(&["search", "conditional-write", "--format", "json", "--budget", "10000000", "--time", "1"]);
+    assert_eq!(code, 0, "nothing found");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["stopped_by_time"], true);
+    let tried = v["tried"].as_u64().unwrap();
+    assert!(tried > 0 && tried < 10_000_000, "{tried}");
+    assert!(v["searched"].as_str().unwrap().starts_with("Stopped by --time after 1 s, "), "{}", v["searched"]);
+    assert!(err.is_empty(), "no progress line off a terminal: {err:?}");
+    let (code, _, err) = lockstep(&["search", "conditional-write", "--time", "0"]);
+    assert_eq!((code, err.trim()), (2, "lockstep: --time must be 1 to 86400 seconds, got 0 (try --help)"));
+}
+
+#[test]
 fn help_explains_usage() {
     let (code, out, _) = lockstep(&["--help"]);
     assert_eq!(code, 0);

@@ -45,6 +45,8 @@ OPTIONS (search):
                          {classes}
     --max-faults N       the most faults one schedule adds, 1 to 4 (default 2)
     --budget N           the most schedules to run (default 20000)
+    --time SECONDS       stop after this long with what was searched, 1 to 86400 (default 300);
+                         on a terminal, progress (schedules run, rate, time left) goes to stderr
     --seed N             the random schedules' seed (default 1)
     --pause-ms, --partition-ms, --crash-ms, --delay-ms, --jump-ms N
                          the largest fault of each kind (defaults {sizes})

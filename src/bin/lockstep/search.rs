@@ -2,15 +2,22 @@
 
 use super::Failure;
 use lockstep::edit::written::written;
+use lockstep::present::number::group_u;
 use lockstep::scenario::Scenario;
 use lockstep::search::{Bounds, Class, Search, State};
 use serde_json::json;
-use std::time::Instant;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// How long a search runs unless told otherwise.
+const DEFAULT_TIME: Duration = Duration::from_secs(300);
+/// How often progress is shown on a terminal.
+const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 
 /// Reads the options, searches, and reports; a failure found is `Failure::Found`.
 pub fn search(scenario: &Scenario, args: &[String]) -> Result<String, Failure> {
     let mut bounds = Bounds::default();
-    let (mut json_out, mut out_file) = (false, None);
+    let (mut json_out, mut out_file, mut time) = (false, None, DEFAULT_TIME);
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().ok_or_else(|| Failure::Usage(format!("{flag} needs a value")))?;
@@ -35,17 +42,44 @@ pub fn search(scenario: &Scenario, args: &[String]) -> Result<String, Failure> {
                 }
             }
             "--out" => out_file = Some(value.clone()),
+            "--time" => match number()? {
+                s @ 1..=86_400 => time = Duration::from_secs(s),
+                s => return Err(Failure::Usage(format!("--time must be 1 to 86400 seconds, got {s}"))),
+            },
             other => return Err(Failure::Usage(format!("unknown option {other:?}"))),
         }
     }
     let mut search = Search::new(scenario, bounds).map_err(|e| Failure::Usage(format!("search: {e}")))?;
     let start = Instant::now();
-    while matches!(search.step(1_000), State::Searching) {}
+    let progress = std::io::stderr().is_terminal();
+    let mut shown = start;
+    let mut timed_out = false;
+    // A few schedules at a time, so the clock and the progress line are looked at often.
+    while matches!(search.step(8), State::Searching) {
+        let now = Instant::now();
+        if now - start >= time {
+            timed_out = true;
+            break;
+        }
+        if progress && now - shown >= PROGRESS_EVERY {
+            shown = now;
+            show_progress(&search, now - start, time);
+        }
+    }
+    if progress {
+        eprint!("\r\x1b[K");
+    }
     let seconds = start.elapsed().as_secs_f64();
     let State::Found(found) = search.step(0).clone() else {
-        let searched = search.searched();
+        let mut searched = search.searched();
+        if timed_out {
+            let budget = search.bounds().budget;
+            let (tried, budget) = (group_u(search.tried() as u64), group_u(budget as u64));
+            searched = format!("Stopped by --time after {} s, {tried} of {budget} schedules run. {searched}", time.as_secs());
+        }
         return Ok(if json_out {
-            serde_json::to_string_pretty(&json!({"found": false, "tried": search.tried(), "searched": searched})).unwrap_or_default() + "\n"
+            let v = json!({"found": false, "tried": search.tried(), "stopped_by_time": timed_out, "searched": searched});
+            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
         } else {
             format!("{}\n{searched}\n({:.2} s, {:.0} schedules/s)\n", scenario.title, seconds, search.tried() as f64 / seconds)
         });
@@ -95,6 +129,19 @@ pub fn search(scenario: &Scenario, args: &[String]) -> Result<String, Failure> {
         )
     };
     Err(Failure::Found(report))
+}
+
+/// Shows on one terminal line how far the search has got, how fast, and how long is left (by the
+/// budget at this rate, or by `--time`, whichever comes first).
+fn show_progress(search: &Search, elapsed: Duration, time: Duration) {
+    let (tried, budget) = (search.tried(), search.bounds().budget);
+    let rate = tried as f64 / elapsed.as_secs_f64().max(1e-3);
+    let by_budget = (budget.saturating_sub(tried)) as f64 / rate.max(1e-3);
+    let left = by_budget.min(time.saturating_sub(elapsed).as_secs_f64());
+    let mut err = std::io::stderr();
+    let (tried, budget, rate, left) = (group_u(tried as u64), group_u(budget as u64), group_u(rate as u64), group_u(left as u64));
+    let _ = write!(err, "\r\x1b[K{tried} of {budget} schedules, no failure so far, {rate}/s, about {left} s left");
+    let _ = err.flush();
 }
 
 /// Reads a comma-separated list of fault kinds.
