@@ -1,7 +1,6 @@
 //! The native command line over the same engine the browser runs.
 
 use lockstep::design::{Design, REGISTRY};
-use lockstep::diagram::{self, mermaid, svg};
 use lockstep::engine::Spec;
 use lockstep::engine::{self, Trace};
 use lockstep::error::ScenarioError;
@@ -11,8 +10,11 @@ use lockstep::scenario::field::{Field, FieldKind, MAX_NAME_CHARS};
 use lockstep::scenario::steps::STEPS;
 use lockstep::scenario::{self, compare, lessons, Lesson, Scenario};
 use lockstep::search::{Bounds, Class};
+use output::Format;
 use std::process::ExitCode;
 
+#[path = "lockstep/output.rs"]
+mod output;
 #[path = "lockstep/search.rs"]
 mod search;
 use std::rc::Rc;
@@ -60,13 +62,6 @@ EXIT STATUS:
     1 the scenario or file is invalid, or the run hit a limit; the search found a failure
     2 the command line is wrong (for search, also a scenario it cannot read)
 ";
-
-enum Format {
-    Text,
-    Json,
-    Svg,
-    Mermaid,
-}
 
 /// Why the command stopped: a bad command line (exit 2), a scenario problem (exit 1), or a
 /// search that found a failure (its report, on standard output, exit 1).
@@ -156,13 +151,8 @@ fn dispatch(args: &[String]) -> Result<String, Failure> {
                 }
             }
             let (title, design, trace) = run(target, seed)?;
-            let words = Words::new(&trace, &*design);
-            Ok(match format {
-                Format::Text => words.to_text(),
-                Format::Json => json(&words),
-                Format::Svg => svg::render(&diagram::layout(&words), &title, true) + "\n",
-                Format::Mermaid => mermaid::render(&words),
-            })
+            output::write(format, &Words::new(&trace, &*design), &title)?;
+            Ok(String::new())
         }
         Some("search") => {
             let target =
@@ -243,17 +233,6 @@ fn help() -> String {
         .replace("{sizes}", &sizes.join(", "))
         .replace("{drift}", &b.drift_ppm.to_string())
         .replace("{stall}", &b.stall_ms.to_string())
-}
-
-/// Renders the trace as JSON, each event with its sentence for a learner.
-fn json(words: &Words) -> String {
-    let mut v = serde_json::to_value(words.trace()).unwrap_or_default();
-    if let Some(events) = v.get_mut("events").and_then(|e| e.as_array_mut()) {
-        for (i, e) in events.iter_mut().enumerate() {
-            e["text"] = words.narrate(i).into();
-        }
-    }
-    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
 
 /// Runs a lesson, a comparison cell or a scenario file, returning its title, design and trace.

@@ -10,16 +10,23 @@ use crate::engine::event::EventKind;
 use crate::engine::msg::{Msg, MsgKind};
 use crate::engine::NodeId;
 use crate::present::Words;
-use std::fmt::Write;
 
 /// Renders a trace as Mermaid text.
 pub fn render(words: &Words) -> String {
+    let mut s = String::new();
+    let _ = write_to(&mut s, words);
+    s
+}
+
+/// Writes a trace as Mermaid text to `s`, line by line, so a trace of any size is never held
+/// whole as text (the command line writes it straight to its output).
+pub fn write_to(s: &mut dyn std::fmt::Write, words: &Words) -> std::fmt::Result {
     let trace = words.trace();
     let keys = aliases(trace.participants.iter().map(|p| p.key.as_str()));
     let k = |n: NodeId| keys[n.0].as_str();
-    let mut s = String::from("sequenceDiagram\n");
+    s.write_str("sequenceDiagram\n")?;
     for (p, key) in trace.participants.iter().zip(&keys) {
-        let _ = writeln!(s, "    participant {key} as {}", clean(&p.name));
+        writeln!(s, "    participant {key} as {}", clean(&p.name))?;
     }
     for (i, e) in trace.events.iter().enumerate() {
         let me = k(e.node);
@@ -61,13 +68,13 @@ pub fn render(words: &Words) -> String {
             | EventKind::Done => words.note(i).map(|n| format!("Note over {me}: {}", clean(&n))),
         };
         if let Some(line) = line {
-            let _ = writeln!(s, "    {line}");
+            writeln!(s, "    {line}")?;
         }
         for f in trace.verdict.findings.iter().filter(|f| f.event == i && f.kind().is_harm()) {
-            let _ = writeln!(s, "    Note over {me}: {}", clean(&words.violation_note(&words.finding(f))));
+            writeln!(s, "    Note over {me}: {}", clean(&words.violation_note(&words.finding(f))))?;
         }
     }
-    s
+    Ok(())
 }
 
 /// Words a sequence diagram reserves; none may serve as an alias (compared ignoring case). The

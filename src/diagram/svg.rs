@@ -54,16 +54,35 @@ pub fn escape(s: &str) -> String {
 
 /// Renders the whole diagram; `standalone` embeds the stylesheet and an XML namespace for a file.
 pub fn render(layout: &Layout, title: &str, standalone: bool) -> String {
+    let mut s = String::with_capacity(4096 + layout.items.len() * 220);
+    let _ = write_to(&mut s, layout, title, standalone);
+    s
+}
+
+/// How much markup is gathered before it is handed on, when writing a diagram out.
+const PIECE: usize = 1 << 16;
+
+/// Writes the whole diagram to `out` a piece at a time, so a diagram of any size is never held
+/// whole (the command line writes it straight to its output).
+pub fn write_to(out: &mut dyn std::fmt::Write, layout: &Layout, title: &str, standalone: bool) -> std::fmt::Result {
     let (mut s, tail) = frame(layout, title, standalone, true);
-    s.reserve(layout.items.len() * 220);
+    let mut hand_on = |s: &mut String, all: bool| -> std::fmt::Result {
+        if all || s.len() >= PIECE {
+            out.write_str(s)?;
+            s.clear();
+        }
+        Ok(())
+    };
     for item in drawing_order(layout) {
         shape_svg(&mut s, item);
+        hand_on(&mut s, false)?;
     }
     for item in drawing_order(layout) {
         label_item_svg(&mut s, item);
+        hand_on(&mut s, false)?;
     }
     s.push_str(tail);
-    s
+    hand_on(&mut s, true)
 }
 
 /// Returns the frame without the time ticks and compressed gaps: what comes before the items

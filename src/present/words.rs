@@ -445,22 +445,22 @@ impl<'a> Words<'a> {
 
     /// Renders the compact fixed-column text trace used by snapshots and the command line.
     pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let _ = self.write_text(&mut out);
+        out
+    }
+
+    /// Writes the text trace to `out` line by line, so a trace of any size is never held whole
+    /// as text (the command line writes it straight to its output).
+    pub fn write_text(&self, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
         let t = self.trace;
         let width = t.participants.iter().map(|p| p.name.chars().count()).max().unwrap_or(4).max(4);
-        let mut out = format!("{:>4} {:>9} {:<width$} {:>9}  event\n", "#", "true_ms", "node", "local_ms");
+        writeln!(out, "{:>4} {:>9} {:<width$} {:>9}  event", "#", "true_ms", "node", "local_ms")?;
         for (i, e) in t.events.iter().enumerate() {
-            out.push_str(&format!(
-                "{:>4} {:>9} {:<width$} {:>9}  {}\n",
-                i,
-                group_u(e.at_ms),
-                t.name(e.node),
-                group(e.local_ms),
-                self.summary(i)
-            ));
+            writeln!(out, "{:>4} {:>9} {:<width$} {:>9}  {}", i, group_u(e.at_ms), t.name(e.node), group(e.local_ms), self.summary(i))?;
         }
-        out.push_str(&self.verdict());
-        out.push_str(&self.metrics());
-        out
+        out.write_str(&self.verdict())?;
+        out.write_str(&self.metrics())
     }
 
     /// Returns the note a sequence-diagram export shows for event `i`, if any.

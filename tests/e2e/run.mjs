@@ -290,8 +290,11 @@ await check('faults are dragged, resized and removed on the diagram and by keys;
   expect(await page.locator('[data-testid=fault-0].edit-fault--selected').count() === 1, 'the dragged fault is picked in the form');
   // The keys do the same: Shift+Alt+↓ lengthens by 100 ms on a 100 ms grid, and the handle keeps the focus.
   await page.locator('[data-fault="0"]').focus();
-  for (let i = 0; i < 8; i++) await page.keyboard.press('Shift+Alt+ArrowDown');
-  await page.waitForFunction((n) => document.querySelector('[data-edit="faults[0].for_ms"]').value === String(n), Math.round((shorter + 100) / 100) * 100 + 700);
+  // One press at a time, each waited for: a busy machine may still be redrawing after the last.
+  for (let i = 0; i < 8; i++) {
+    await page.keyboard.press('Shift+Alt+ArrowDown');
+    await page.waitForFunction((n) => document.querySelector('[data-edit="faults[0].for_ms"]').value === String(n), Math.round((shorter + 100) / 100) * 100 + 100 * i);
+  }
   await page.waitForFunction(() => document.querySelector('[data-testid=edit-outcome]').innerText.includes('unsafe'));
   expect(await page.evaluate(() => document.activeElement.getAttribute('data-fault')) === '0', 'the handle keeps the focus');
   await page.keyboard.press('ArrowUp');
