@@ -9,6 +9,7 @@ pub mod number;
 pub mod phrases;
 pub mod quoted;
 pub mod table;
+pub mod trace_json;
 pub mod vocabulary;
 pub mod words;
 

@@ -763,6 +763,8 @@ await check("Mermaid's own parser accepts every lesson's export and hostile name
   // Every word Mermaid's lexer reserves, in three letter cases, as a participant's id.
   const words = mermaidKeywords();
   expect(words.includes('off') && words.length > 30, `the grammar's words: ${words}`);
+  const copy = fs.readFileSync(path.join(ROOT, 'tests/fuzz/mermaid-keywords.txt'), 'utf8').trim();
+  expect(copy === words.join('\n'), 'the fuzzer checks Mermaid exports against the grammar\'s words: node tools/mermaid-keywords.mjs > tests/fuzz/mermaid-keywords.txt');
   const base = JSON.parse(fs.readFileSync(path.join(ROOT, 'src/scenario/lessons/unique-constraint.json'), 'utf8'));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lockstep-keywords-'));
   for (const word of words) {

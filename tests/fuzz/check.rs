@@ -1,12 +1,18 @@
-//! One input through every stage the app runs on it: load (read and validate), simulate and
-//! check, put in words, inspect, lay out, and export as SVG and Mermaid. A stage may refuse the
-//! input with an error; what it returns must be well formed.
+//! One input through every stage the app runs on it: load (read and validate, from a file or a
+//! link), simulate and check, put in words, inspect, lay out, and export as text, JSON, SVG and
+//! Mermaid. A stage may refuse the input with an error; what it returns must be well formed.
 
 use lockstep::diagram::inspect::Timeline;
 use lockstep::diagram::{layout, mermaid, svg};
-use lockstep::engine;
-use lockstep::present::Words;
-use lockstep::scenario::load;
+use lockstep::edit::link;
+use lockstep::engine::{self, Spec};
+use lockstep::present::{trace_json, Words};
+use lockstep::scenario::validate::load_doc;
+use lockstep::scenario::{load, Scenario};
+
+/// The words Mermaid's sequence grammar reserves, as `tools/mermaid-keywords.mjs` reads them from
+/// the lexer of the Mermaid package the project installs (the end-to-end suite checks this copy).
+const MERMAID_KEYWORDS: &str = include_str!("mermaid-keywords.txt");
 
 /// How far an input got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -20,11 +26,23 @@ pub enum Reached {
 pub fn pipeline(bytes: &[u8]) -> Result<Reached, String> {
     // As the browser reads a file: invalid UTF-8 becomes U+FFFD.
     let text = String::from_utf8_lossy(bytes);
-    let (scenario, spec) = match load(&text) {
-        Ok(loaded) => loaded,
-        Err(e) => return message(&e.to_string()).map(|()| Reached::Refused),
-    };
-    let trace = match engine::run(&spec) {
+    match load(&text) {
+        Ok((scenario, spec)) => through(&scenario, &spec),
+        Err(e) => message(&e.to_string()).map(|()| Reached::Refused),
+    }
+}
+
+/// Runs one share link through the pipeline, as the browser opens one.
+pub fn link_pipeline(text: &str) -> Result<Reached, String> {
+    match link::decode(text).and_then(|doc| load_doc(&doc)) {
+        Ok((scenario, spec)) => through(&scenario, &spec),
+        Err(e) => message(&e.to_string()).map(|()| Reached::Refused),
+    }
+}
+
+/// Everything after a scenario is read.
+fn through(scenario: &Scenario, spec: &Spec) -> Result<Reached, String> {
+    let trace = match engine::run(spec) {
         Ok(trace) => trace,
         Err(e) => return message(&lockstep::error::ScenarioError::from(e).to_string()).map(|()| Reached::RunStopped),
     };
@@ -40,6 +58,12 @@ pub fn pipeline(bytes: &[u8]) -> Result<Reached, String> {
         words.summary(i);
     }
     message(&words.to_text())?;
+    let mut json = Vec::new();
+    trace_json::write(&words, &mut json).map_err(|e| format!("the JSON trace was not written: {e}"))?;
+    let read: serde_json::Value = serde_json::from_slice(&json).map_err(|e| format!("the JSON trace does not parse: {e}"))?;
+    if read["events"].as_array().map(Vec::len) != Some(trace.events.len()) {
+        return Err("the JSON trace lost events".into());
+    }
     let timeline = Timeline::new(&trace);
     let n = trace.events.len();
     for i in [0, n / 2, n.saturating_sub(1), n] {
@@ -78,10 +102,7 @@ fn well_formed_mermaid(text: &str) -> Result<(), String> {
             let alias = rest.split(" as ").next().unwrap_or("");
             let plain =
                 alias.starts_with(|c: char| c.is_ascii_alphabetic()) && alias.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-            if !plain
-                || aliases.contains(&alias)
-                || ["end", "loop", "note", "opt", "alt", "par", "rect", "and", "else"].contains(&alias.to_ascii_lowercase().as_str())
-            {
+            if !plain || aliases.contains(&alias) || MERMAID_KEYWORDS.lines().any(|k| k.eq_ignore_ascii_case(alias)) {
                 return Err(format!("bad or repeated Mermaid alias {alias:?}"));
             }
             aliases.push(alias);

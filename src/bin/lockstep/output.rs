@@ -4,10 +4,7 @@
 
 use super::Failure;
 use lockstep::diagram::{self, mermaid, svg};
-use lockstep::engine::event::Event;
-use lockstep::present::Words;
-use serde::ser::{SerializeSeq, SerializeStruct};
-use serde::{Serialize, Serializer};
+use lockstep::present::{trace_json, Words};
 use std::fmt::Write as _;
 use std::io::{BufWriter, ErrorKind, Write};
 
@@ -43,7 +40,7 @@ pub fn write(format: Format, words: &Words, title: &str) -> Result<(), Failure> 
         Format::Svg => svg::write_to(&mut out, &diagram::layout(words), title, true).and_then(|()| out.write_str("\n")),
         Format::Mermaid => mermaid::write_to(&mut out, words),
         Format::Json => {
-            let json = serde_json::to_writer_pretty(&mut out.w, &Narrated(words)).map_err(std::io::Error::from);
+            let json = trace_json::write(words, &mut out.w).map_err(std::io::Error::from);
             json.and_then(|()| out.w.write_all(b"\n")).map_err(|e| {
                 out.error = Some(e);
                 std::fmt::Error
@@ -56,44 +53,5 @@ pub fn write(format: Format, words: &Words, title: &str) -> Result<(), Failure> 
             Err(Failure::Scenario(format!("cannot write the output: {e}")))
         }
         _ => Ok(()),
-    }
-}
-
-/// The trace as JSON, each event with its sentence for a learner, serialized as it is written.
-struct Narrated<'a>(&'a Words<'a>);
-
-impl Serialize for Narrated<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let t = self.0.trace();
-        let mut m = s.serialize_struct("Trace", 6)?;
-        m.serialize_field("seed", &t.seed)?;
-        m.serialize_field("participants", &t.participants)?;
-        m.serialize_field("quorum", &t.quorum)?;
-        m.serialize_field("events", &Events(self.0))?;
-        m.serialize_field("verdict", &t.verdict)?;
-        m.serialize_field("metrics", &t.metrics)?;
-        m.end()
-    }
-}
-
-/// Every event, each told as it is serialized.
-struct Events<'a>(&'a Words<'a>);
-
-/// One event and its sentence.
-#[derive(Serialize)]
-struct Told<'a> {
-    #[serde(flatten)]
-    event: &'a Event,
-    text: String,
-}
-
-impl Serialize for Events<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let events = &self.0.trace().events;
-        let mut seq = s.serialize_seq(Some(events.len()))?;
-        for (i, event) in events.iter().enumerate() {
-            seq.serialize_element(&Told { event, text: self.0.narrate(i) })?;
-        }
-        seq.end()
     }
 }
