@@ -119,6 +119,7 @@ fn message(msg: &Msg) -> Value {
     match msg {
         Msg::Lock { msg } => serde_json::to_value(msg).unwrap_or(Value::Null),
         Msg::Write { token, value, .. } => json!({"op": "write", "token": token, "value": value}),
+        Msg::Undo { value } => json!({"op": "undo", "value": value}),
         Msg::WriteAccepted { .. } => json!({"op": "write_accepted"}),
         Msg::WriteRejected { reason } => json!({"op": "write_rejected", "why": serde_json::to_value(reason).unwrap_or(Value::Null)["why"]}),
         Msg::Read => json!({"op": "read"}),
