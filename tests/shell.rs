@@ -100,9 +100,11 @@ fn the_page_s_switches_and_exports_are_effects_and_leave_the_state() {
     }
     let (_, effects) = reduce(&s, Action::Export(Export::Svg));
     match effects.as_slice() {
-        [Effect::Download { name, mime, text }] => {
+        [Effect::Download { name, mime, content }] => {
             assert_eq!((name.as_str(), *mime), ("lockstep-lease-race-fenced.svg", "image/svg+xml"));
-            assert!(text.starts_with("<svg"));
+            let mut text = String::new();
+            content.write_to(&mut text).unwrap();
+            assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
         }
         other => panic!("{other:?}"),
     }

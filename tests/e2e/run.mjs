@@ -682,6 +682,17 @@ await check('exports download SVG and Mermaid', async (page) => {
   const [mmd] = await Promise.all([page.waitForEvent('download'), exportVia(page, 'export-mermaid')]);
   const mmdText = fs.readFileSync(await mmd.path(), 'utf8');
   expect(mmdText.startsWith('sequenceDiagram') && mmdText.includes('R--xA: rejected: token 41 < 42'), 'Mermaid text');
+  // A large run's file is written in many pieces: they join into one whole document.
+  await page.goto(`${url}#/stress/20000/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  const [big] = await Promise.all([page.waitForEvent('download'), exportVia(page, 'export-svg')]);
+  const bigText = fs.readFileSync(await big.path(), 'utf8');
+  const items = (bigText.match(/<g class="item /g) || []).length;
+  expect(bigText.length > 1 << 20 && bigText.startsWith('<svg') && bigText.endsWith('</svg>') && !bigText.includes('</svg><'), `a whole SVG of ${bigText.length} characters`);
+  expect(items > 10000, `${items} items`);
+  const [bigMmd] = await Promise.all([page.waitForEvent('download'), exportVia(page, 'export-mermaid')]);
+  const lines = fs.readFileSync(await bigMmd.path(), 'utf8').split('\n');
+  expect(lines[0] === 'sequenceDiagram' && lines.length > 5000 && lines.every((l, i) => i === 0 || l === '' || l.startsWith('    ')), `${lines.length} whole Mermaid lines`);
 });
 
 await check('interview questions link to the lessons that answer them', async (page) => {

@@ -1,6 +1,8 @@
 //! What the reducer asks the browser to do: the app's only side effects, run by one component
 //! (`ui::web::effects`).
 
+use crate::diagram::{mermaid, svg};
+use crate::ui::shell::run::RunRef;
 use crate::ui::shell::settings::Settings;
 
 /// One side effect.
@@ -34,10 +36,30 @@ pub enum Effect {
     OpenFull,
     /// Opens the editor's page at the same link.
     OpenEditor,
-    /// Offers text as a file to download.
+    /// Offers a file to download.
     Download {
         name: String,
         mime: &'static str,
-        text: String,
+        content: Content,
     },
+}
+
+/// What a download holds: text at hand, or a run's diagram or Mermaid text, which is written a
+/// piece at a time as the file is made, so a run of any size is never held whole as text.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Content {
+    Text(String),
+    Svg(RunRef),
+    Mermaid(RunRef),
+}
+
+impl Content {
+    /// Writes the file's text to `out`.
+    pub fn write_to(&self, out: &mut dyn std::fmt::Write) -> std::fmt::Result {
+        match self {
+            Content::Text(text) => out.write_str(text),
+            Content::Svg(run) => svg::write_to(out, &run.layout, &run.scenario.title, true),
+            Content::Mermaid(run) => mermaid::write_to(out, &run.words()),
+        }
+    }
 }

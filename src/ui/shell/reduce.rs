@@ -2,9 +2,8 @@
 //! run. Pure: nothing here touches the browser; `ui::web` runs the effects.
 
 use super::action::{Action, Copied, Export};
-use super::effect::Effect;
+use super::effect::{Content, Effect};
 use super::state::{AppState, Env, Finding, FIT, ZOOMS};
-use crate::diagram::{mermaid, svg};
 use crate::scenario::compare;
 use crate::search::wire::{self, Report, Subject};
 use crate::search::Bounds;
@@ -189,14 +188,14 @@ fn find(s: &AppState) -> Reduced {
 }
 
 /// The download of a run as an SVG file, Mermaid text or its scenario file (if it has one).
-fn export(run: &super::run::Run, kind: Export) -> Option<Effect> {
+fn export(run: &super::run::RunRef, kind: Export) -> Option<Effect> {
     let id = &run.scenario.id;
-    let (name, mime, text) = match kind {
-        Export::Svg => (format!("lockstep-{id}.svg"), "image/svg+xml", svg::render(&run.layout, &run.scenario.title, true)),
-        Export::Mermaid => (format!("lockstep-{id}.mmd"), "text/plain", mermaid::render(&run.words())),
-        Export::Json => (format!("{id}.json"), "application/json", run.source.as_deref()?.to_string()),
+    let (name, mime, content) = match kind {
+        Export::Svg => (format!("lockstep-{id}.svg"), "image/svg+xml", Content::Svg(run.clone())),
+        Export::Mermaid => (format!("lockstep-{id}.mmd"), "text/plain", Content::Mermaid(run.clone())),
+        Export::Json => (format!("{id}.json"), "application/json", Content::Text(run.source.as_deref()?.to_string())),
     };
-    Some(Effect::Download { name, mime, text })
+    Some(Effect::Download { name, mime, content })
 }
 
 /// What the page says once the browser copied (or could not copy) text.

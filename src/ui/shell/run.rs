@@ -73,6 +73,12 @@ impl Run {
 #[derive(Clone)]
 pub struct RunRef(pub Rc<Run>);
 
+impl std::fmt::Debug for RunRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RunRef({})", self.scenario.id)
+    }
+}
+
 impl PartialEq for RunRef {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)

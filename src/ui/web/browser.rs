@@ -3,6 +3,7 @@
 
 use crate::ui::panels::{CURRENT_CLASS, ROUTE_ATTRIBUTE};
 use crate::ui::route;
+use crate::ui::shell::effect::Content;
 use crate::ui::shell::Settings;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -116,9 +117,31 @@ pub fn open_editor() {
     let _ = window().location().assign(&format!("edit/{}", hash()));
 }
 
-/// Offers text as a file download.
-pub fn download(filename: &str, mime: &str, text: &str) {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+/// Gathers text into pieces of a JavaScript array, for a file made of parts.
+struct Parts {
+    array: js_sys::Array,
+    piece: String,
+}
+
+impl std::fmt::Write for Parts {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.piece.push_str(s);
+        if self.piece.len() >= 1 << 16 {
+            self.array.push(&JsValue::from_str(&self.piece));
+            self.piece.clear();
+        }
+        Ok(())
+    }
+}
+
+/// Offers a file download, its text written a piece at a time into the file's parts.
+pub fn download(filename: &str, mime: &str, content: &Content) {
+    let mut parts = Parts { array: js_sys::Array::new(), piece: String::new() };
+    if content.write_to(&mut parts).is_err() {
+        return;
+    }
+    parts.array.push(&JsValue::from_str(&parts.piece));
+    let parts = parts.array;
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };

@@ -41,6 +41,6 @@ pub fn run(effect: Effect, dispatch: &Callback<Action>, search: &RefCell<Option<
         Effect::CopyLink => dispatch.emit(Action::Copied(Copied::Link, browser::copy(&browser::address()))),
         Effect::OpenFull => browser::open_tab(&browser::full_page()),
         Effect::OpenEditor => browser::open_editor(),
-        Effect::Download { name, mime, text } => browser::download(&name, mime, &text),
+        Effect::Download { name, mime, content } => browser::download(&name, mime, &content),
     }
 }
