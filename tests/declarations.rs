@@ -45,8 +45,8 @@ fn every_fault_kind_reads_back_as_written_and_is_in_the_editor() {
         let with = edit::apply(&doc, &Edit::Insert { path: "faults".into(), index: usize::MAX, value: fault }).unwrap();
         let scenario = round_trip(&with);
         let i = scenario.faults.len() - 1;
-        let read: &Fault = &scenario.faults[i];
-        assert_eq!(read.kind().tag, kind.tag);
+        let read: &Fault<String> = &scenario.faults[i];
+        assert_eq!(read.decl().tag, kind.tag);
         assert_eq!(read.values().len(), kind.fields.len(), "{}: a value for every declared field", kind.tag);
         // Every field changed at once still reads back, each to its new value.
         let mut edited = with.clone();
@@ -113,10 +113,10 @@ fn the_search_adds_exactly_the_kinds_declared_as_searched() {
         one.apply(&mut s);
         assert_eq!(class.fault().is_some(), !s.faults.is_empty(), "{}: adds a fault, unless it is a clock's drift", class.tag());
         if let Some(kind) = class.fault() {
-            assert_eq!(s.faults[0].kind().tag, kind.tag, "{}: adds the kind it names", class.tag());
+            assert_eq!(s.faults[0].decl().tag, kind.tag, "{}: adds the kind it names", class.tag());
             assert_eq!(class.tag(), kind.tag, "one spelling");
         }
-        added.extend(s.faults.iter().map(|f| f.kind().tag));
+        added.extend(s.faults.iter().map(|f| f.decl().tag));
         assert_eq!(serde_json::to_value(class).unwrap(), serde_json::json!(class.tag()), "a report names it by its tag");
     }
     added.sort_unstable();

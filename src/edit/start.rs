@@ -5,7 +5,7 @@
 use crate::edit::doc::get;
 use crate::edit::written;
 use crate::engine::msg::ReleaseMode;
-use crate::scenario::faults::{fault_kind, Target};
+use crate::scenario::faults::{fault_decl, Target};
 use crate::scenario::field::{FieldKind, FieldValue};
 use crate::scenario::format::{Fault, Participant, Scenario};
 use crate::scenario::json::{self, Value};
@@ -64,7 +64,7 @@ pub fn editable(doc: &Value, scenario: &Scenario) -> Value {
 /// resource, anyone else's to the first client). `None` for an unknown tag or a scenario without
 /// such a participant.
 pub fn fault(tag: &str, scenario: &Scenario, at_ms: u64, on: Option<&str>) -> Option<Value> {
-    let kind = fault_kind(tag)?;
+    let kind = fault_decl(tag)?;
     let first = |f: &dyn Fn(&Participant) -> bool| scenario.participants.iter().find(|p| f(p)).map(|p| p.id().to_string());
     let is_client = |p: &Participant| matches!(p, Participant::Client { .. });
     let client = on.map(str::to_string).or_else(|| first(&is_client));

@@ -87,8 +87,8 @@ fn participant(p: &Participant) -> Value {
 }
 
 /// Returns a fault as the file writes it.
-pub fn fault(f: &Fault) -> Value {
-    let kind = f.kind();
+pub fn fault(f: &Fault<String>) -> Value {
+    let kind = f.decl();
     tagged(("fault", kind.tag), kind.fields, f.values())
 }
 

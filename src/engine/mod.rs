@@ -5,7 +5,7 @@
 //! interprets them. Lock designs plug in through [`protocol::Protocol`]; the engine never names
 //! one. Nothing here names a UI crate, a wall clock or a hash map.
 //!
-//! Layers, bottom up: `ids`, `clock`, `rng`; `msg` and `event`; `policy`, `actor`, `spec` and `protocol`;
+//! Layers, bottom up: `ids`, `clock`, `rng`; `msg` and `event`; `policy`, `actor`, `fault`, `spec` and `protocol`;
 //! the node kinds `client` and `resource`, and `network`; `sim`; then `holdings`, `checker` and
 //! `metrics` reading the finished events, and `trace` putting a run together.
 
@@ -15,6 +15,7 @@ pub mod client;
 pub mod clock;
 pub mod error;
 pub mod event;
+pub mod fault;
 pub mod holdings;
 pub mod ids;
 pub mod metrics;

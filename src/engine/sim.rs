@@ -6,12 +6,13 @@ use super::client::Client;
 use super::clock::Clock;
 use super::error::RunError;
 use super::event::{DropReason, Event, EventKind};
+use super::fault::{span, Fault};
 use super::ids::NodeId;
 use super::msg::Msg;
 use super::network::{Fate, Network};
 use super::resource::Resource;
 use super::rng::Rng;
-use super::spec::{FaultKind, Role, Spec};
+use super::spec::{Role, Spec};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -152,7 +153,7 @@ impl<'s> Sim<'s> {
             sim.schedule(0, Pending::Start(NodeId(i)));
         }
         for (i, f) in spec.faults.iter().enumerate() {
-            sim.schedule(f.at_ms, Pending::Fault(i));
+            sim.schedule(span(f.at_ms()), Pending::Fault(i));
         }
         Ok(sim)
     }
@@ -227,7 +228,7 @@ impl<'s> Sim<'s> {
             }
             Pending::Heal(i) => {
                 self.net.heal(i);
-                if let FaultKind::Partition { from, to, .. } = &self.spec.faults[i].kind {
+                if let Fault::Partition { from, to, .. } = &self.spec.faults[i] {
                     let (from, to) = (from.clone(), to.clone());
                     self.record(from[0], EventKind::PartitionEnd { from, to });
                 }
@@ -245,8 +246,9 @@ impl<'s> Sim<'s> {
 
     fn start_fault(&mut self, i: usize) {
         let now = self.now_ms;
-        match self.spec.faults[i].kind.clone() {
-            FaultKind::Pause { node, for_ms } => {
+        match self.spec.faults[i].clone() {
+            Fault::Pause { node, for_ms, .. } => {
+                let for_ms = span(for_ms);
                 let slot = &mut self.nodes[node.0];
                 let until_ms = match slot.status {
                     Status::Down => return,
@@ -257,7 +259,7 @@ impl<'s> Sim<'s> {
                 self.record(node, EventKind::PauseStart { until_ms });
                 self.schedule(until_ms, Pending::Resume(node));
             }
-            FaultKind::Crash { node } => {
+            Fault::Crash { node, .. } => {
                 if self.nodes[node.0].status == Status::Down {
                     return;
                 }
@@ -268,7 +270,7 @@ impl<'s> Sim<'s> {
                 slot.timers.clear();
                 self.call_notes_only(node);
             }
-            FaultKind::Restart { node, keep_state } => {
+            Fault::Restart { node, keep_state, .. } => {
                 if self.nodes[node.0].status != Status::Down {
                     return;
                 }
@@ -276,26 +278,27 @@ impl<'s> Sim<'s> {
                 self.record(node, EventKind::Restart { keep_state });
                 self.call(node, |a, cx| a.on_restart(cx, keep_state));
             }
-            FaultKind::ClockJump { node, by_ms } => self.record(node, EventKind::ClockJump { by_ms }),
-            FaultKind::Promote { node } => {
+            Fault::ClockJump { node, by_ms, .. } => self.record(node, EventKind::ClockJump { by_ms }),
+            Fault::Promote { node, .. } => {
                 if self.nodes[node.0].status == Status::Down {
                     return;
                 }
                 self.record(node, EventKind::Promoted);
                 self.call(node, |a, cx| a.on_promote(cx));
             }
-            FaultKind::Partition { from, to, two_way, for_ms } => {
+            Fault::Partition { from, to, two_way, for_ms, .. } => {
                 self.net.cut(i, from.clone(), to.clone(), two_way);
-                let until_ms = now + for_ms;
+                let until_ms = now + span(for_ms);
                 self.schedule(until_ms, Pending::Heal(i));
                 self.record(from[0], EventKind::PartitionStart { from, to, two_way, until_ms });
             }
-            FaultKind::Delay { from, to, extra_ms, for_ms } => {
-                self.net.slow(from, to, extra_ms, now, now + for_ms);
-                self.record(from, EventKind::LinkSlow { to, extra_ms, until_ms: now + for_ms });
+            Fault::Delay { from, to, extra_ms, for_ms, .. } => {
+                let (extra_ms, until_ms) = (span(extra_ms), now + span(for_ms));
+                self.net.slow(from, to, extra_ms, now, until_ms);
+                self.record(from, EventKind::LinkSlow { to, extra_ms, until_ms });
             }
-            FaultKind::DropMessage { from, to } => self.net.arm(i, from, to, None),
-            FaultKind::DelayMessage { from, to, extra_ms } => self.net.arm(i, from, to, Some(extra_ms)),
+            Fault::DropMessage { from, to, .. } => self.net.arm(i, from, to, None),
+            Fault::DelayMessage { from, to, extra_ms, .. } => self.net.arm(i, from, to, Some(span(extra_ms))),
         }
     }
 

@@ -4,6 +4,7 @@
 //! modes) are read directly from that JSON.
 
 use super::clock::Clock;
+use super::fault::Fault;
 use super::ids::{NodeId, NodeKind};
 use super::msg::ReleaseMode;
 pub use super::policy::{AcquirePolicy, RenewFailure, RenewPolicy};
@@ -18,7 +19,7 @@ pub struct Spec {
     /// The lock design, configured.
     pub lock: Rc<dyn Protocol>,
     pub network: NetworkSpec,
-    pub faults: Vec<Fault>,
+    pub faults: Vec<Fault<NodeId>>,
     pub limits: Limits,
 }
 
@@ -141,64 +142,6 @@ pub struct LinkSpec {
     pub latency: Latency,
     /// Probability in 0..=1 that a message is lost.
     pub loss: f64,
-}
-
-/// A scheduled fault.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Fault {
-    pub at_ms: u64,
-    pub kind: FaultKind,
-}
-
-/// What goes wrong.
-#[derive(Clone, Debug, PartialEq)]
-pub enum FaultKind {
-    /// Stop the world: the node handles nothing until it resumes.
-    Pause {
-        node: NodeId,
-        for_ms: u64,
-    },
-    Crash {
-        node: NodeId,
-    },
-    Restart {
-        node: NodeId,
-        keep_state: bool,
-    },
-    /// A replica becomes the primary (a Sentinel failover).
-    Promote {
-        node: NodeId,
-    },
-    /// Recorded here for the trace; the jump itself lives in the node's [`Clock`].
-    ClockJump {
-        node: NodeId,
-        by_ms: i64,
-    },
-    /// Messages from `from` to `to` (and back, if two-way) are dropped for `for_ms`.
-    Partition {
-        from: Vec<NodeId>,
-        to: Vec<NodeId>,
-        two_way: bool,
-        for_ms: u64,
-    },
-    /// Messages sent on one link during `for_ms` take `extra_ms` longer.
-    Delay {
-        from: NodeId,
-        to: NodeId,
-        extra_ms: u64,
-        for_ms: u64,
-    },
-    /// The next message sent on one link (from the fault's time on) is lost.
-    DropMessage {
-        from: NodeId,
-        to: NodeId,
-    },
-    /// The next message sent on one link (from the fault's time on) takes `extra_ms` longer.
-    DelayMessage {
-        from: NodeId,
-        to: NodeId,
-        extra_ms: u64,
-    },
 }
 
 /// Bounds on a run; exceeding one stops it with an error.

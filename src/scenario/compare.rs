@@ -6,7 +6,7 @@
 //! ordinary [`Scenario`] values and validated like any file, so every cell can also be opened as a
 //! diagram (id `compare-<schedule>-<row>`).
 
-use super::faults::{self, FaultKind};
+use super::faults::{self, FaultDecl};
 use super::format::{ClockSpec, Fault, LockChoice, Network, Participant, Scenario};
 use super::validate::compile;
 use crate::design::{Row, REGISTRY};
@@ -38,7 +38,7 @@ impl Schedule {
     pub const ALL: [Schedule; 4] = [Schedule::Pause, Schedule::Partition, Schedule::PartitionStop, Schedule::ClockJump];
 
     /// Returns the kind of fault the schedule adds.
-    pub fn fault(self) -> &'static FaultKind {
+    pub fn fault(self) -> &'static FaultDecl {
         match self {
             Schedule::Pause => &faults::PAUSE,
             Schedule::Partition | Schedule::PartitionStop => &faults::PARTITION,
@@ -99,7 +99,7 @@ impl Schedule {
     }
 
     /// The faults the schedule adds for a row whose lock services are `locks`.
-    fn faults(self, row: &Row, locks: &[String]) -> Vec<Fault> {
+    fn faults(self, row: &Row, locks: &[String]) -> Vec<Fault<String>> {
         match self {
             Schedule::Pause => vec![Fault::Pause { at_ms: 80, node: "A".into(), for_ms: 2 * TTL_MS as i64 }],
             Schedule::Partition | Schedule::PartitionStop => {

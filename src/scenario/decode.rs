@@ -3,7 +3,7 @@
 //!
 //! Unknown fields are errors; optional fields take the format's defaults.
 
-use super::faults::{fault_kind, FAULTS};
+use super::faults::{fault_decl, FAULTS};
 use super::field::{Field, FieldKind, FieldValue};
 use super::format::{decimal, ClockSpec, Fault, Limits, Link, LockChoice, Network, Participant, Probability, Scenario, RESOURCE_MODES};
 use super::json::Value;
@@ -430,11 +430,11 @@ impl FromJson for Link {
     }
 }
 
-impl FromJson for Fault {
+impl FromJson for Fault<String> {
     fn from_json(v: &Value, path: &str) -> Result<Self> {
         let o = Obj::new(v, path)?;
         let tags: Vec<&str> = FAULTS.iter().map(|k| k.tag).collect();
-        let kind = fault_kind(o.tag("fault", &tags)?).expect("a declared tag");
+        let kind = fault_decl(o.tag("fault", &tags)?).expect("a declared tag");
         Ok(Fault::from_values(kind, o.fields("fault", kind.fields)?))
     }
 }

@@ -1,14 +1,14 @@
 //! The kinds of fault a scenario may schedule, declared once each ([`FAULTS`]): the tag files use,
 //! what people call it, its fields (units, ranges, the values a new one starts with) and whom a
-//! new one hits. The decoder, the written document, the editor, the failure search and the
-//! command line's help all read these declarations. A kind builds its typed [`Fault`] from the
-//! values read for its fields; [`Fault::kind`] and [`Fault::values`] go the other way.
+//! new one hits. The reader, the writer, validation, the editor, the failure search and the
+//! command line's help all read these declarations. A declaration builds the typed [`Fault`]
+//! from the values read for its fields; [`Fault::decl`] and [`Fault::values`] go the other way.
 
 use super::field::{Field, FieldKind, FieldValue, Values, MAX_SPAN_MS};
 use super::format::Fault;
 
-/// One kind of fault.
-pub struct FaultKind {
+/// The declaration of one kind of fault.
+pub struct FaultDecl {
     /// The `fault` tag files use: `clock_jump`.
     pub tag: &'static str,
     /// What people call one: `clock jump`.
@@ -25,7 +25,7 @@ pub struct FaultKind {
     /// Whether the failure search adds faults of this kind.
     pub searched: bool,
     /// Builds the fault from its time and the values of its other fields, in order.
-    pub build: fn(i64, &mut Values) -> Fault,
+    pub build: fn(i64, &mut Values) -> Fault<String>,
 }
 
 /// Whom a new fault hits.
@@ -45,7 +45,7 @@ const FROM: Field = Field::of("from", "from", FieldKind::From { many: false });
 const TO: Field = Field::of("to", "to", FieldKind::To { many: false });
 const FOR: Field = Field::ms("for_ms", "for", 0, MAX_SPAN_MS, 1_000);
 
-pub static PAUSE: FaultKind = FaultKind {
+pub static PAUSE: FaultDecl = FaultDecl {
     tag: "pause",
     label: "pause",
     plural: "pauses",
@@ -56,7 +56,7 @@ pub static PAUSE: FaultKind = FaultKind {
     build: |at_ms, v| Fault::Pause { at_ms, node: v.id(), for_ms: v.ms() },
 };
 
-pub static CRASH: FaultKind = FaultKind {
+pub static CRASH: FaultDecl = FaultDecl {
     tag: "crash",
     label: "crash",
     plural: "crashes",
@@ -67,7 +67,7 @@ pub static CRASH: FaultKind = FaultKind {
     build: |at_ms, v| Fault::Crash { at_ms, node: v.id() },
 };
 
-pub static RESTART: FaultKind = FaultKind {
+pub static RESTART: FaultDecl = FaultDecl {
     tag: "restart",
     label: "restart",
     plural: "restarts",
@@ -78,7 +78,7 @@ pub static RESTART: FaultKind = FaultKind {
     build: |at_ms, v| Fault::Restart { at_ms, node: v.id(), keep_state: v.flag() },
 };
 
-pub static PROMOTE: FaultKind = FaultKind {
+pub static PROMOTE: FaultDecl = FaultDecl {
     tag: "promote",
     label: "promotion",
     plural: "promotions",
@@ -89,7 +89,7 @@ pub static PROMOTE: FaultKind = FaultKind {
     build: |at_ms, v| Fault::Promote { at_ms, node: v.id() },
 };
 
-pub static CLOCK_JUMP: FaultKind = FaultKind {
+pub static CLOCK_JUMP: FaultDecl = FaultDecl {
     tag: "clock_jump",
     label: "clock jump",
     plural: "clock jumps",
@@ -100,7 +100,7 @@ pub static CLOCK_JUMP: FaultKind = FaultKind {
     build: |at_ms, v| Fault::ClockJump { at_ms, node: v.id(), by_ms: v.ms() },
 };
 
-pub static PARTITION: FaultKind = FaultKind {
+pub static PARTITION: FaultDecl = FaultDecl {
     tag: "partition",
     label: "partition",
     plural: "partitions",
@@ -117,7 +117,7 @@ pub static PARTITION: FaultKind = FaultKind {
     build: |at_ms, v| Fault::Partition { at_ms, from: v.ids(), to: v.ids(), two_way: v.flag(), for_ms: v.ms() },
 };
 
-pub static DELAY: FaultKind = FaultKind {
+pub static DELAY: FaultDecl = FaultDecl {
     tag: "delay",
     label: "delay",
     plural: "delays",
@@ -128,7 +128,7 @@ pub static DELAY: FaultKind = FaultKind {
     build: |at_ms, v| Fault::Delay { at_ms, from: v.id(), to: v.id(), extra_ms: v.ms(), for_ms: v.ms() },
 };
 
-pub static DROP_MESSAGE: FaultKind = FaultKind {
+pub static DROP_MESSAGE: FaultDecl = FaultDecl {
     tag: "drop_message",
     label: "dropped message",
     plural: "dropped messages",
@@ -139,7 +139,7 @@ pub static DROP_MESSAGE: FaultKind = FaultKind {
     build: |at_ms, v| Fault::DropMessage { at_ms, from: v.id(), to: v.id() },
 };
 
-pub static DELAY_MESSAGE: FaultKind = FaultKind {
+pub static DELAY_MESSAGE: FaultDecl = FaultDecl {
     tag: "delay_message",
     label: "delayed message",
     plural: "message delays",
@@ -151,9 +151,9 @@ pub static DELAY_MESSAGE: FaultKind = FaultKind {
 };
 
 /// Every kind of fault, in the order the editor and the help list them.
-pub static FAULTS: [&FaultKind; 9] = [&PAUSE, &CRASH, &RESTART, &PROMOTE, &CLOCK_JUMP, &PARTITION, &DELAY, &DROP_MESSAGE, &DELAY_MESSAGE];
+pub static FAULTS: [&FaultDecl; 9] = [&PAUSE, &CRASH, &RESTART, &PROMOTE, &CLOCK_JUMP, &PARTITION, &DELAY, &DROP_MESSAGE, &DELAY_MESSAGE];
 
-impl FaultKind {
+impl FaultDecl {
     /// Returns the declared field called `name`.
     pub fn field(&self, name: &str) -> Option<&'static Field> {
         self.fields.iter().find(|f| f.name == name)
@@ -168,14 +168,14 @@ impl FaultKind {
     }
 }
 
-/// Finds a kind of fault by its tag.
-pub fn fault_kind(tag: &str) -> Option<&'static FaultKind> {
+/// Finds the declaration of a kind of fault by its tag.
+pub fn fault_decl(tag: &str) -> Option<&'static FaultDecl> {
     FAULTS.iter().copied().find(|k| k.tag == tag)
 }
 
-impl Fault {
-    /// Returns the fault's kind.
-    pub fn kind(&self) -> &'static FaultKind {
+impl Fault<String> {
+    /// Returns the declaration of the fault's kind.
+    pub fn decl(&self) -> &'static FaultDecl {
         match self {
             Fault::Pause { .. } => &PAUSE,
             Fault::Crash { .. } => &CRASH,
@@ -205,7 +205,7 @@ impl Fault {
     }
 
     /// Builds a fault of `kind` from values read for its declared fields, in order.
-    pub fn from_values(kind: &FaultKind, values: Vec<FieldValue>) -> Fault {
+    pub fn from_values(kind: &FaultDecl, values: Vec<FieldValue>) -> Fault<String> {
         let mut values = Values::new(values);
         let at_ms = values.ms();
         (kind.build)(at_ms, &mut values)

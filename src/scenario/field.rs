@@ -100,8 +100,8 @@ impl Field {
         }
     }
 
-    /// Says what is wrong with a value for this field, if anything: out of the declared range, or
-    /// too long.
+    /// Says what is wrong with a value for this field, if anything: out of the declared range,
+    /// too long, or an empty list.
     pub fn problem(&self, value: &FieldValue) -> Option<String> {
         Some(match (&self.kind, value) {
             (FieldKind::Ms { min, max, .. }, FieldValue::Ms(v)) if !(min..=max).contains(&v) => {
@@ -117,6 +117,9 @@ impl Field {
             }
             (FieldKind::Text { .. }, FieldValue::Text(t)) if t.is_empty() || t.chars().count() > MAX_NAME_CHARS => {
                 format!("must be 1 to {MAX_NAME_CHARS} characters")
+            }
+            (FieldKind::From { many: true } | FieldKind::To { many: true }, FieldValue::Ids(ids)) if ids.is_empty() => {
+                "must name at least one participant".to_string()
             }
             _ => return None,
         })

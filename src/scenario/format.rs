@@ -4,6 +4,7 @@
 //! validation can say so plainly instead of failing to parse.
 
 use crate::design::{Design, Guarantees, Kind, Values};
+pub use crate::engine::fault::Fault;
 use crate::engine::spec::{AcquirePolicy, Guard, Latency, RenewPolicy, ResourceMode, Step};
 use std::rc::Rc;
 
@@ -26,7 +27,7 @@ pub struct Scenario {
     /// Diagram order, left to right.
     pub participants: Vec<Participant>,
     pub network: Network,
-    pub faults: Vec<Fault>,
+    pub faults: Vec<Fault<String>>,
     pub limits: Limits,
 }
 
@@ -234,78 +235,6 @@ pub struct Link {
     pub to: String,
     pub latency_ms: Option<Latency>,
     pub loss: Option<Probability>,
-}
-
-/// A scheduled fault, tagged by kind.
-#[derive(Clone, Debug)]
-pub enum Fault {
-    Pause {
-        at_ms: i64,
-        node: String,
-        for_ms: i64,
-    },
-    Crash {
-        at_ms: i64,
-        node: String,
-    },
-    Restart {
-        at_ms: i64,
-        node: String,
-        keep_state: bool,
-    },
-    Promote {
-        at_ms: i64,
-        node: String,
-    },
-    ClockJump {
-        at_ms: i64,
-        node: String,
-        by_ms: i64,
-    },
-    Partition {
-        at_ms: i64,
-        from: Vec<String>,
-        to: Vec<String>,
-        two_way: bool,
-        for_ms: i64,
-    },
-    Delay {
-        at_ms: i64,
-        from: String,
-        to: String,
-        extra_ms: i64,
-        for_ms: i64,
-    },
-    /// The first message from `from` to `to` sent at or after `at_ms` is lost.
-    DropMessage {
-        at_ms: i64,
-        from: String,
-        to: String,
-    },
-    /// The first message from `from` to `to` sent at or after `at_ms` arrives `extra_ms` later.
-    DelayMessage {
-        at_ms: i64,
-        from: String,
-        to: String,
-        extra_ms: i64,
-    },
-}
-
-impl Fault {
-    /// Returns when the fault happens.
-    pub fn at_ms(&self) -> i64 {
-        match self {
-            Fault::Pause { at_ms, .. }
-            | Fault::Crash { at_ms, .. }
-            | Fault::Restart { at_ms, .. }
-            | Fault::Promote { at_ms, .. }
-            | Fault::ClockJump { at_ms, .. }
-            | Fault::Partition { at_ms, .. }
-            | Fault::Delay { at_ms, .. }
-            | Fault::DropMessage { at_ms, .. }
-            | Fault::DelayMessage { at_ms, .. } => *at_ms,
-        }
-    }
 }
 
 /// Optional tighter bounds on the run.

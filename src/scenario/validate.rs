@@ -8,8 +8,9 @@ use super::steps;
 use super::{decode, json};
 use crate::design::Design;
 use crate::engine::clock::{Clock, ClockJump, MAX_DRIFT_PPM, MIN_DRIFT_PPM};
+use crate::engine::fault::span;
 use crate::engine::ids::NodeId;
-use crate::engine::spec::{self, ClientSpec, FaultKind, LinkSpec, NetworkSpec, NodeSpec, ResourceMode, Role, Spec, Step};
+use crate::engine::spec::{self, ClientSpec, LinkSpec, NetworkSpec, NodeSpec, ResourceMode, Role, Spec, Step};
 pub use crate::error::ScenarioError;
 use crate::present::quoted::Quoted;
 
@@ -91,21 +92,6 @@ impl Ids<'_> {
             None => Err(err_at(path, field, format!("no participant has id {} (ids: {})", Quoted(id), self.0.join(", ")))),
         }
     }
-
-    /// Resolves the list of ids in field `field` of the object at `path`.
-    fn all(&self, path: &str, field: &str, ids: &[String]) -> Result<Vec<NodeId>, ScenarioError> {
-        if ids.is_empty() {
-            return Err(err_at(path, field, "must name at least one participant".into()));
-        }
-        let mut nodes = Vec::with_capacity(ids.len());
-        for (i, id) in ids.iter().enumerate() {
-            match self.get(path, field, id) {
-                Ok(node) => nodes.push(node),
-                Err(e) => return Err(err_at(path, &format!("{field}[{i}]"), e.problem)),
-            }
-        }
-        Ok(nodes)
-    }
 }
 
 /// Validates a parsed scenario and builds its spec.
@@ -183,16 +169,11 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     }
     let mut faults = Vec::with_capacity(s.faults.len());
     for (i, f) in s.faults.iter().enumerate() {
-        let path = format!("faults[{i}]");
-        let at_ms = within_declared(&path, f.kind().fields, "at_ms", f.at_ms())?;
-        if at_ms > limits.max_time_ms {
-            return err(format!("{path}.at_ms"), "is after limits.max_time_ms");
+        let fault = compile_fault(&format!("faults[{i}]"), f, &ids, limits.max_time_ms)?;
+        if let Fault::ClockJump { at_ms, node, by_ms } = fault {
+            nodes[node.0].clock.add_jump(ClockJump { at_ms: span(at_ms), by_ms });
         }
-        let kind = compile_fault(&path, f, &ids)?;
-        if let FaultKind::ClockJump { node, by_ms } = kind {
-            nodes[node.0].clock.add_jump(ClockJump { at_ms, by_ms });
-        }
-        faults.push(spec::Fault { at_ms, kind });
+        faults.push(fault);
     }
     let lock: std::rc::Rc<dyn crate::engine::protocol::Protocol> = s.lock.design.clone();
     Ok(Spec { seed: s.seed, nodes, lock, network, faults, limits })
@@ -315,34 +296,19 @@ fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError
     Ok(NetworkSpec { default, links })
 }
 
-fn compile_fault(path: &str, f: &Fault, ids: &Ids) -> Result<FaultKind, ScenarioError> {
-    let node = |id: &str| ids.get(path, "node", id);
-    let one = |field: &str, id: &str| ids.get(path, field, id);
-    let ms = |field: &str, v: i64| within_declared(path, f.kind().fields, field, v);
-    Ok(match f {
-        Fault::Pause { node: id, for_ms, .. } => FaultKind::Pause { node: node(id)?, for_ms: ms("for_ms", *for_ms)? },
-        Fault::Crash { node: id, .. } => FaultKind::Crash { node: node(id)? },
-        Fault::Restart { node: id, keep_state, .. } => FaultKind::Restart { node: node(id)?, keep_state: *keep_state },
-        Fault::Promote { node: id, .. } => FaultKind::Promote { node: node(id)? },
-        Fault::ClockJump { node: id, by_ms, .. } => {
-            ms("by_ms", *by_ms)?;
-            FaultKind::ClockJump { node: node(id)?, by_ms: *by_ms }
+/// Checks every declared field of a fault against its range, then names its participants by
+/// node id.
+fn compile_fault(path: &str, f: &Fault<String>, ids: &Ids, max_time_ms: u64) -> Result<Fault<NodeId>, ScenarioError> {
+    for (field, value) in f.decl().fields.iter().zip(f.values()) {
+        if let Some(problem) = field.problem(&value) {
+            return Err(err_at(path, field.name, problem));
         }
-        Fault::Partition { from, to, two_way, for_ms, .. } => FaultKind::Partition {
-            from: ids.all(path, "from", from)?,
-            to: ids.all(path, "to", to)?,
-            two_way: *two_way,
-            for_ms: ms("for_ms", *for_ms)?,
-        },
-        Fault::Delay { from, to, extra_ms, for_ms, .. } => FaultKind::Delay {
-            from: one("from", from)?,
-            to: one("to", to)?,
-            extra_ms: ms("extra_ms", *extra_ms)?,
-            for_ms: ms("for_ms", *for_ms)?,
-        },
-        Fault::DropMessage { from, to, .. } => FaultKind::DropMessage { from: one("from", from)?, to: one("to", to)? },
-        Fault::DelayMessage { from, to, extra_ms, .. } => {
-            FaultKind::DelayMessage { from: one("from", from)?, to: one("to", to)?, extra_ms: ms("extra_ms", *extra_ms)? }
-        }
+    }
+    if span(f.at_ms()) > max_time_ms {
+        return err(format!("{path}.at_ms"), "is after limits.max_time_ms");
+    }
+    f.try_map(|field, index, id| match index {
+        None => ids.get(path, field, id),
+        Some(i) => ids.get(path, field, id).map_err(|e| err_at(path, &format!("{field}[{i}]"), e.problem)),
     })
 }

@@ -1,7 +1,7 @@
 //! The faults a search adds to a scenario: each with a time, a target and one magnitude that
 //! shrinking can make smaller.
 
-use crate::scenario::faults::{self, FaultKind};
+use crate::scenario::faults::{self, FaultDecl};
 use crate::scenario::format::{Fault, Participant, Scenario};
 use serde::Serialize;
 
@@ -23,7 +23,7 @@ impl Class {
 
     /// Returns the kind of fault the class adds, as scenario files declare it (a crash comes
     /// back with a restart); drift is a clock's rate, not a fault.
-    pub fn fault(self) -> Option<&'static FaultKind> {
+    pub fn fault(self) -> Option<&'static FaultDecl> {
         match self {
             Class::Pause => Some(&faults::PAUSE),
             Class::DelayMessage => Some(&faults::DELAY_MESSAGE),

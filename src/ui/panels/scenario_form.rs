@@ -281,8 +281,8 @@ fn steps(s: &mut String, client: usize, script: &[Step], modes: &[&str], touched
 }
 
 /// One fault's fields and its remove button.
-fn fault(s: &mut String, i: usize, f: &Fault, selected: bool) {
-    let kind = f.kind();
+fn fault(s: &mut String, i: usize, f: &Fault<String>, selected: bool) {
+    let kind = f.decl();
     let class = if selected { " edit-fault--selected" } else { "" };
     let _ =
         write!(s, r#"<div class="edit-group edit-fault{class}" id="fault-{i}" data-testid="fault-{i}"><h3>{}</h3>"#, Escaped(kind.label));
