@@ -3,8 +3,9 @@
 //! and with every field changed; each field is in the editor; each kind the search claims is
 //! the kind it adds; and the command line's help names them all.
 
-use lockstep::edit::{self, start, written::written, Edit};
+use lockstep::edit::{self, start, Edit};
 use lockstep::engine::msg::ReleaseMode;
+use lockstep::scenario::encode::scenario as written;
 use lockstep::scenario::faults::FAULTS;
 use lockstep::scenario::field::{FieldKind, FieldValue};
 use lockstep::scenario::json::{self, Value};

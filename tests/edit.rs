@@ -345,8 +345,8 @@ fn a_blank_scenario_runs_for_every_design() {
 
 #[test]
 fn every_lesson_and_comparison_cell_written_as_a_document_reads_back_the_same() {
-    use lockstep::edit::written::written;
     use lockstep::scenario::compare;
+    use lockstep::scenario::encode::scenario as written;
     let mut scenarios: Vec<(String, lockstep::scenario::Scenario)> =
         lessons::all().into_iter().map(|l| (l.id().to_string(), l.scenario)).collect();
     for row in compare::rows() {

@@ -121,7 +121,7 @@ fn a_paused_server_handles_a_sessions_statements_in_the_order_they_were_sent() {
     // (sent at 1,560) arrived as the server resumed and was handled before B's UPDATE (sent at
     // 1,060), so the update committed after the lock was gone. A connection delivers in order.
     let lesson = lockstep::scenario::lessons::find("pg-same-database").expect("lesson");
-    let mut doc = lockstep::edit::written::written(&lesson.scenario);
+    let mut doc = lockstep::scenario::encode::scenario(&lesson.scenario);
     let fault = r#"{"fault": "pause", "at_ms": 1065, "node": "P", "for_ms": 500}"#;
     let text = lockstep::edit::doc::write(&doc, None).replace(r#""faults":["#, &format!(r#""faults":[{fault},"#));
     assert!(text.contains(fault), "the pause is in the scenario");

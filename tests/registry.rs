@@ -7,6 +7,7 @@ use lockstep::diagram::{layout, mermaid, svg};
 use lockstep::engine::{self, EventKind, NodeKind};
 use lockstep::present::Words;
 use lockstep::scenario::load;
+use lockstep::scenario::tags::Tagged;
 use serde_json::{json, Map};
 
 /// Returns a design's parameters as the JSON of a `lock` object: its first comparison row's

@@ -5,9 +5,10 @@
 //! draws the run, so a handle sits on what it stands for.
 
 use crate::diagram::layout::{Arrow, Layout, Shape, Span};
-use crate::edit::{written, Edit};
+use crate::edit::Edit;
 use crate::engine::event::EventKind;
 use crate::engine::Trace;
+use crate::scenario::encode;
 use crate::scenario::format::{Fault, Scenario};
 use crate::scenario::json::Value;
 
@@ -318,7 +319,7 @@ pub fn nudge(scenario: &Scenario, i: usize, grip: Grip, delta_ms: i64, step: u64
 /// `extra_ms`.
 pub fn message_fault(m: &Message, extra_ms: Option<u64>) -> Value {
     let (at_ms, from, to) = (m.at_ms as i64, m.from.clone(), m.to.clone());
-    written::fault(&match extra_ms {
+    encode::fault(&match extra_ms {
         Some(extra) => Fault::DelayMessage { at_ms, from, to, extra_ms: extra as i64 },
         None => Fault::DropMessage { at_ms, from, to },
     })

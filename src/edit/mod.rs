@@ -11,7 +11,6 @@ pub mod outcome;
 pub mod prose;
 pub mod start;
 pub mod switch;
-pub mod written;
 
 pub use doc::{apply, Edit};
 pub use history::History;

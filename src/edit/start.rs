@@ -3,13 +3,14 @@
 //! from what a person typed.
 
 use crate::edit::doc::get;
-use crate::edit::written;
 use crate::engine::msg::ReleaseMode;
+use crate::scenario::encode;
 use crate::scenario::faults::{fault_decl, Target};
 use crate::scenario::field::{FieldKind, FieldValue};
 use crate::scenario::format::{Fault, Participant, Scenario};
 use crate::scenario::json::{self, Value};
 use crate::scenario::steps::{self, step_kind};
+use crate::scenario::tags::Tagged;
 
 fn number(n: impl ToString) -> Value {
     Value::Number(n.to_string())
@@ -88,7 +89,7 @@ pub fn fault(tag: &str, scenario: &Scenario, at_ms: u64, on: Option<&str>) -> Op
             _ => f.start()?,
         });
     }
-    Some(written::fault(&Fault::from_values(kind, values)))
+    Some(encode::fault(&Fault::from_values(kind, values)))
 }
 
 /// Returns a new script step of the kind tagged `tag` with its field at its starting value (a
@@ -96,7 +97,7 @@ pub fn fault(tag: &str, scenario: &Scenario, at_ms: u64, on: Option<&str>) -> Op
 pub fn step(tag: &str, mode: ReleaseMode) -> Option<Value> {
     let kind = step_kind(tag)?;
     let values = kind.fields.iter().map(|f| f.start().unwrap_or(FieldValue::Release(mode))).collect();
-    Some(written::step(&steps::from_values(kind, values)))
+    Some(encode::step(&steps::from_values(kind, values)))
 }
 
 /// Returns a new client for `scenario` (whose document is `doc`): the first free one-letter id,
@@ -152,7 +153,7 @@ fn keeps(fault: &mut Value, id: &Value) -> bool {
 pub fn typed(kind: &str, text: &str) -> Option<Value> {
     let trimmed = text.trim();
     if let Some(mode) = kind.strip_prefix("step:") {
-        let mode = ReleaseMode::ALL.into_iter().find(|m| m.tag() == mode).unwrap_or(ReleaseMode::Safe);
+        let mode = ReleaseMode::from_tag(mode).unwrap_or(ReleaseMode::Safe);
         return step(trimmed, mode);
     }
     Some(match kind {

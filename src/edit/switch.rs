@@ -8,6 +8,7 @@ use crate::design::{self, Design, ParamKind, Value as ParamValue, Values};
 use crate::error::ScenarioError;
 use crate::scenario::format::{Participant, Scenario};
 use crate::scenario::json::{self, Value};
+use crate::scenario::tags::Tagged;
 use crate::scenario::validate;
 
 /// The value a new design's parameter starts at: the old design's value under the same name if

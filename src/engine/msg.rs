@@ -120,20 +120,6 @@ pub enum ReleaseMode {
     Commit,
 }
 
-impl ReleaseMode {
-    /// Every mode, in the order the scenario format lists them.
-    pub const ALL: [ReleaseMode; 3] = [ReleaseMode::Safe, ReleaseMode::Unsafe, ReleaseMode::Commit];
-
-    /// Returns the mode's name in scenario files.
-    pub fn tag(self) -> &'static str {
-        match self {
-            ReleaseMode::Safe => "safe",
-            ReleaseMode::Unsafe => "unsafe",
-            ReleaseMode::Commit => "commit",
-        }
-    }
-}
-
 /// Why a write was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "why", rename_all = "snake_case")]

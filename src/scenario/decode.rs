@@ -5,12 +5,13 @@
 
 use super::faults::{fault_decl, FAULTS};
 use super::field::{Field, FieldKind, FieldValue};
-use super::format::{decimal, ClockSpec, Fault, Limits, Link, LockChoice, Network, Participant, Probability, Scenario, RESOURCE_MODES};
+use super::format::{decimal, ClockSpec, Fault, Limits, Link, LockChoice, Network, Participant, Probability, Scenario};
 use super::json::Value;
 use super::steps::{self, step_kind, STEPS};
-use crate::design::{self, Guarantees, LockKind, ParamKind, Values};
+use super::tags::Tagged;
+use crate::design::{self, Guarantees, ParamKind, Values};
 use crate::engine::msg::ReleaseMode;
-use crate::engine::spec::{AcquirePolicy, Latency, RenewFailure, RenewPolicy, ResourceMode, Step};
+use crate::engine::spec::{AcquirePolicy, Latency, RenewPolicy, Step};
 use crate::error::ScenarioError;
 
 type Result<T> = std::result::Result<T, ScenarioError>;
@@ -238,22 +239,10 @@ fn variant<T: Copy>(v: &Value, path: &str, table: &[(&str, T)]) -> Result<T> {
     }
 }
 
-macro_rules! unit_enum {
-    ($t:ty, $($name:literal => $v:expr),+ $(,)?) => {
-        impl FromJson for $t {
-            fn from_json(v: &Value, path: &str) -> Result<Self> {
-                variant(v, path, &[$(($name, $v)),+])
-            }
-        }
-    };
-}
-
-unit_enum!(LockKind, "efficiency" => LockKind::Efficiency, "correctness" => LockKind::Correctness, "none" => LockKind::None);
-unit_enum!(RenewFailure, "abort" => RenewFailure::Abort, "carry_on" => RenewFailure::CarryOn);
-unit_enum!(ReleaseMode, "safe" => ReleaseMode::Safe, "unsafe" => ReleaseMode::Unsafe, "commit" => ReleaseMode::Commit);
-impl FromJson for ResourceMode {
+/// A unit enum is read by its table of names.
+impl<T: Tagged> FromJson for T {
     fn from_json(v: &Value, path: &str) -> Result<Self> {
-        variant(v, path, &RESOURCE_MODES)
+        variant(v, path, T::TAGS)
     }
 }
 

@@ -127,15 +127,6 @@ impl Participant {
     }
 }
 
-/// The resource's modes by their names in the format.
-pub const RESOURCE_MODES: [(&str, ResourceMode); 5] = [
-    ("unfenced", ResourceMode::Unfenced),
-    ("fenced", ResourceMode::Fenced),
-    ("conditional", ResourceMode::Conditional),
-    ("deduplicated", ResourceMode::Deduplicated),
-    ("unique", ResourceMode::Unique),
-];
-
 /// A node's clock error; jumps are faults.
 #[derive(Clone, Debug, Default)]
 pub struct ClockSpec {

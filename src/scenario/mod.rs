@@ -1,9 +1,11 @@
-//! Scenarios: the versioned JSON format, its validation, and the preset lessons.
+//! Scenarios: the versioned JSON format (its reader, `decode`, and writer, `encode`, side by side,
+//! with one table of names per enum in `tags`), its validation, and the preset lessons.
 //!
 //! Depends on the engine's spec types; never on the UI.
 
 pub mod compare;
 mod decode;
+pub mod encode;
 pub mod faults;
 pub mod field;
 pub mod format;
@@ -12,6 +14,7 @@ pub mod lessons;
 pub mod questions;
 pub mod steps;
 pub mod stress;
+pub mod tags;
 pub mod validate;
 
 pub use format::Scenario;

@@ -5,6 +5,7 @@
 use super::field::{Field, FieldValue};
 use super::format::{Fault, Participant, Probability, Scenario};
 use super::steps;
+use super::tags::Tagged;
 use super::{decode, json};
 use crate::design::Design;
 use crate::engine::clock::{Clock, ClockJump, MAX_DRIFT_PPM, MIN_DRIFT_PPM};

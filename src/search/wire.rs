@@ -9,9 +9,9 @@ use super::runner::{Search, State};
 use super::space::Bounds;
 use crate::edit::doc::write;
 use crate::edit::link;
-use crate::edit::written::written;
 use crate::error::ScenarioError;
 use crate::scenario::compare;
+use crate::scenario::encode::scenario as document;
 use crate::scenario::format::Scenario;
 use crate::scenario::json::{self, Value};
 use crate::scenario::validate::load;
@@ -200,7 +200,7 @@ pub fn serve(request: &str, mut post: impl FnMut(String)) {
                 sentence: f.sentence.clone(),
                 faults: f.added.iter().map(|a| a.describe(&scenario)).collect(),
                 tried: f.runs_to_first,
-                link: link::encode(&written(&f.scenario)).map_err(|e| e.to_string()),
+                link: link::encode(&document(&f.scenario)).map_err(|e| e.to_string()),
             },
             State::Exhausted => Report::Nothing { searched: search.searched() },
         };
@@ -224,7 +224,7 @@ mod tests {
         let mut s = lesson.scenario.clone();
         s.faults.clear();
         let bounds = Bounds { classes: vec![Class::Pause], budget: 2_000, ..Bounds::default() };
-        let file = write(&written(&s), None);
+        let file = write(&document(&s), None);
         let (read, b) = read_request(&request(Subject::File(&file), &bounds)).expect("reads back");
         assert_eq!((read.id.as_str(), b.classes.clone(), b.budget), (s.id.as_str(), vec![Class::Pause], 2_000));
         let mut reports = Vec::new();

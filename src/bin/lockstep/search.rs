@@ -1,8 +1,8 @@
 //! `lockstep search`: its options, its report in text or JSON, and the shrunk scenario's file.
 
 use super::Failure;
-use lockstep::edit::written::written;
 use lockstep::present::number::group_u;
+use lockstep::scenario::encode::scenario as written;
 use lockstep::scenario::Scenario;
 use lockstep::search::{Bounds, Class, Search, State};
 use serde_json::json;

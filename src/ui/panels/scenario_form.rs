@@ -6,12 +6,14 @@
 use super::{Escaped, KEYS_HELP};
 use crate::design::registry::REGISTRY;
 use crate::design::{ParamKind, Value as ParamValue};
+use crate::engine::spec::ResourceMode;
 use crate::engine::spec::Step;
 use crate::error::ScenarioError;
 use crate::scenario::faults::{DELAY_MESSAGE, FAULTS};
 use crate::scenario::field::{Field, FieldKind, FieldValue};
-use crate::scenario::format::{Fault, Participant, Scenario, RESOURCE_MODES};
+use crate::scenario::format::{Fault, Participant, Scenario};
 use crate::scenario::steps::{self, STEPS};
+use crate::scenario::tags::Tagged;
 use crate::scenario::validate::{MAX_PARTICIPANTS, MAX_STEPS};
 use std::fmt::Write;
 
@@ -145,7 +147,7 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
     s.push_str(r#"<label class="btn btn--small" title="Open a scenario JSON file; you can also drop one on the page or paste its text">Open a file…<input type="file" accept=".json,application/json" data-open-file="" data-testid="open-file" hidden=""/></label></div>"#);
     let mut variants = vec![(String::new(), "nothing".to_string()), ("original".to_string(), "the original".to_string())];
     if scenario.participants.iter().any(|p| matches!(p, Participant::Resource { .. })) {
-        variants.extend(RESOURCE_MODES.iter().map(|(name, _)| (name.to_string(), format!("this, with the resource {name}"))));
+        variants.extend(ResourceMode::TAGS.iter().map(|(name, _)| (name.to_string(), format!("this, with the resource {name}"))));
     }
     s.push_str(r#"<div class="edit-beside">"#);
     choice(&mut s, "beside", state.beside.unwrap_or(""), "side by side with", variants.into_iter());
@@ -194,8 +196,8 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
                 }
             }
             Participant::Resource { mode, .. } => {
-                let now = RESOURCE_MODES.iter().find(|(_, m)| m == mode).map_or("", |(n, _)| n);
-                choice(&mut s, &at("mode"), now, "checks", RESOURCE_MODES.iter().map(|(n, _)| (n.to_string(), n.to_string())));
+                let now = mode.tag();
+                choice(&mut s, &at("mode"), now, "checks", ResourceMode::TAGS.iter().map(|(n, _)| (n.to_string(), n.to_string())));
             }
             Participant::LockService { .. } => {}
         }

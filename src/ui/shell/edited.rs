@@ -11,14 +11,15 @@ use super::run::{finish, side_by_side};
 #[cfg(editing)]
 use crate::diagram::layout::Room;
 #[cfg(editing)]
-use crate::edit::{self, doc, handles, link, outcome, start, switch, written::written, Edit, History};
+use crate::edit::{self, doc, handles, link, outcome, start, switch, Edit, History};
 use crate::error::ScenarioError;
 #[cfg(editing)]
 use crate::{
     engine,
-    scenario::format::{Participant, RESOURCE_MODES},
+    engine::spec::ResourceMode,
     scenario::json::{self, Value},
     scenario::validate,
+    scenario::{encode, format::Participant, tags::Tagged},
     ui::panels::{self, EditorState},
     ui::route::{self, Route, Target},
 };
@@ -53,7 +54,7 @@ pub struct Editing {
 }
 
 /// A variant drawn beside the edited run on the same time axis: `original`, or the edited
-/// scenario with its resource in another mode (a name in [`RESOURCE_MODES`]).
+/// scenario with its resource in another mode (a name in `ResourceMode::TAGS`).
 #[cfg(editing)]
 #[derive(Clone)]
 pub struct Beside {
@@ -87,7 +88,7 @@ impl Editing {
     pub fn start(from: &RunRef) -> Result<(Editing, RunRef), ScenarioError> {
         let doc = match &from.source {
             Some(source) => json::parse(source)?,
-            None => written(&from.scenario),
+            None => encode::scenario(&from.scenario),
         };
         Editing::open(start::editable(&doc, &from.scenario), Some(from), from.room)
     }
@@ -178,7 +179,7 @@ impl Editing {
                 let Some(k) = shown.scenario.participants.iter().position(|p| matches!(p, Participant::Resource { .. })) else {
                     return Err(ScenarioError::new("participants", "there is no resource whose mode could change"));
                 };
-                if !RESOURCE_MODES.iter().any(|(name, _)| *name == mode) {
+                if ResourceMode::from_tag(mode).is_none() {
                     return Err(ScenarioError::new(format!("participants[{k}].mode"), format!("no resource mode is called “{mode}”")));
                 }
                 let value = Some(Value::String(mode.into()));

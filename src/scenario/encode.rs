@@ -1,12 +1,14 @@
-//! A scenario value written back as its document, for runs that come from no file (the cells of
-//! the comparison table): reading the document gives the same scenario.
+//! The writer of the scenario format, beside its reader ([`super::decode`]): a scenario written
+//! as its document (for runs that come from no file, such as the comparison table's cells and the
+//! failure search's finds); reading the document gives the same scenario.
 
-use crate::design::{LockKind, Value as ParamValue};
-use crate::engine::spec::{RenewFailure, Step};
-use crate::scenario::field::{Field, FieldKind, FieldValue};
-use crate::scenario::format::{ClockSpec, Fault, Participant, Probability, Scenario, RESOURCE_MODES};
-use crate::scenario::json::Value;
-use crate::scenario::steps;
+use super::field::{Field, FieldKind, FieldValue};
+use super::format::{ClockSpec, Fault, Participant, Probability, Scenario};
+use super::json::Value;
+use super::steps;
+use super::tags::Tagged;
+use crate::design::Value as ParamValue;
+use crate::engine::spec::Step;
 
 fn text(s: &str) -> Value {
     Value::String(s.to_string())
@@ -72,7 +74,7 @@ fn participant(p: &Participant) -> Value {
             policy.push(("max_attempts", number(acquire.max_attempts)));
             fields.push(("acquire", object(policy)));
             if let Some(r) = renew {
-                let on_failure = text(if r.on_failure == RenewFailure::Abort { "abort" } else { "carry_on" });
+                let on_failure = text(r.on_failure.tag());
                 fields.push(("renew", object(vec![("every_ms", number(r.every_ms)), ("on_failure", on_failure)])));
             }
             fields
@@ -80,7 +82,7 @@ fn participant(p: &Participant) -> Value {
         Participant::LockService { .. } => head("lock_service"),
         Participant::Resource { mode, .. } => {
             let mut fields = head("resource");
-            fields.push(("mode", text(RESOURCE_MODES.iter().find(|(_, m)| m == mode).map_or("unfenced", |(n, _)| n))));
+            fields.push(("mode", text(mode.tag())));
             fields
         }
     })
@@ -93,7 +95,7 @@ pub fn fault(f: &Fault<String>) -> Value {
 }
 
 /// Returns the document that reads as `s`.
-pub fn written(s: &Scenario) -> Value {
+pub fn scenario(s: &Scenario) -> Value {
     let mut lock = vec![("design", text(s.lock.kind.tag()))];
     for (name, v) in s.lock.values.iter() {
         match v {
@@ -123,13 +125,8 @@ pub fn written(s: &Scenario) -> Value {
         ("takeaway", text(&s.takeaway)),
     ];
     if let Some(g) = &s.guarantees {
-        let kind = match g.lock {
-            LockKind::Efficiency => "efficiency",
-            LockKind::Correctness => "correctness",
-            LockKind::None => "none",
-        };
         let fields =
-            vec![("lock", text(kind)), ("safety", text(&g.safety)), ("liveness", text(&g.liveness)), ("assumes", text(&g.assumes))];
+            vec![("lock", text(g.lock.tag())), ("safety", text(&g.safety)), ("liveness", text(&g.liveness)), ("assumes", text(&g.assumes))];
         doc.push(("guarantees", object(fields)));
     }
     doc.extend([
