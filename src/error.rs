@@ -1,8 +1,8 @@
 //! The one error type for scenario problems: a field path and what is wrong there. Decoding,
 //! validation, the designs' parameters, a run that hits a limit and the command line all speak it.
 
-use crate::engine::spec::Limits;
 use crate::engine::RunError;
+use crate::limits::{MAX_EVENTS, MAX_TIME_MS};
 use crate::present::number::{group_u, ms};
 use std::fmt;
 
@@ -90,7 +90,7 @@ impl From<RunError> for ScenarioError {
     fn from(e: RunError) -> Self {
         match e {
             RunError::EventLimit { limit } => {
-                let advice = if limit < Limits::MAX_EVENTS {
+                let advice = if limit < MAX_EVENTS {
                     "shorten the scripts or raise the limit"
                 } else {
                     "the most a run may have; shorten the scripts"
@@ -98,7 +98,7 @@ impl From<RunError> for ScenarioError {
                 ScenarioError::new("limits.max_events", format!("the run passed {} events: {advice}", group_u(limit as u64)))
             }
             RunError::TimeLimit { limit_ms } => {
-                let advice = if limit_ms < Limits::MAX_TIME_MS {
+                let advice = if limit_ms < MAX_TIME_MS {
                     "is a client retrying or renewing forever?"
                 } else {
                     "the most a run may last; is a client retrying or renewing forever?"

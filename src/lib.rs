@@ -25,6 +25,7 @@ pub mod diagram;
 pub mod edit;
 pub mod engine;
 pub mod error;
+pub mod limits;
 pub mod present;
 pub mod scenario;
 pub mod search;

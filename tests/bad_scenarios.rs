@@ -123,7 +123,7 @@ fn limits_stop_a_runaway_scenario() {
     let e = lockstep::error::ScenarioError::from(lockstep::engine::run(&spec).unwrap_err()).to_string();
     assert!(e.starts_with("limits.max_time_ms: the run went past 1,000 ms of simulated time"), "{e}");
     // At the largest limit there is nothing to raise.
-    let at_max = lockstep::engine::RunError::EventLimit { limit: lockstep::engine::spec::Limits::MAX_EVENTS };
+    let at_max = lockstep::engine::RunError::EventLimit { limit: lockstep::limits::MAX_EVENTS };
     assert_eq!(
         lockstep::error::ScenarioError::from(at_max).to_string(),
         "limits.max_events: the run passed 1,000,000 events: the most a run may have; shorten the scripts"

@@ -141,10 +141,10 @@ fn undo_redo_and_reset_walk_the_edits_and_forget_the_oldest_past_the_limit() {
     h.push(original.clone());
     assert_eq!(h.depth(), (2, 0), "a new edit forgets what was undone");
 
-    for ms in 0..(edit::history::MAX_UNDO as i64 + 50) {
+    for ms in 0..(lockstep::limits::MAX_UNDO_STEPS as i64 + 50) {
         h.push(edit::apply(h.now(), &set("faults[0].for_ms", number(ms))).unwrap());
     }
-    assert_eq!(h.depth().0, edit::history::MAX_UNDO);
+    assert_eq!(h.depth().0, lockstep::limits::MAX_UNDO_STEPS);
     while h.undo() {}
     assert_eq!(doc::get(h.now(), "faults[0].for_ms"), Some(&Value::Number("49".into())), "the oldest edits are forgotten");
     assert_eq!(h.original(), &original);
@@ -186,7 +186,7 @@ fn bad_links_say_what_is_wrong() {
     assert_eq!(problem(&good[..good.len() / 2]), "link: the link is cut short or damaged: its scenario cannot be unpacked");
     assert_eq!(problem("1."), "link: the link is cut short or damaged: its scenario cannot be unpacked");
     assert_eq!(
-        problem(&format!("1.{}", "A".repeat(link::MAX_CHARS))),
+        problem(&format!("1.{}", "A".repeat(lockstep::limits::MAX_LINK_CHARS))),
         "link: the link is 8,194 characters long; at most 8,192 are read (a longer scenario is shared as a file)"
     );
     // A link that claims a huge scenario is refused before anything is unpacked.

@@ -82,7 +82,7 @@ impl From<ScenarioError> for Failure {
 fn read_file(path: &str) -> Result<String, Failure> {
     use std::io::Read;
     let fail = |problem: String| Failure::Scenario(format!("{path}: {problem}"));
-    let limit = scenario::json::MAX_BYTES;
+    let limit = lockstep::limits::MAX_FILE_BYTES;
     let mut bytes = Vec::new();
     std::fs::File::open(path).and_then(|f| f.take(limit as u64 + 1).read_to_end(&mut bytes)).map_err(|e| fail(e.to_string()))?;
     if bytes.len() > limit {

@@ -1,11 +1,9 @@
 //! The edits of one scenario: the original document, the current one, and what undo and redo
 //! return to. Reset is itself an edit, so it can be undone.
 
+use crate::limits::MAX_UNDO_STEPS;
 use crate::scenario::json::Value;
 use std::rc::Rc;
-
-/// The most edits undo goes back over; older ones are forgotten.
-pub const MAX_UNDO: usize = 200;
 
 /// An edited scenario's documents, shared, so a copy of the history costs little.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,7 +45,7 @@ impl History {
     }
 
     fn advance(&mut self, doc: Rc<Value>) {
-        if self.past.len() == MAX_UNDO {
+        if self.past.len() == MAX_UNDO_STEPS {
             self.past.remove(0);
         }
         self.past.push(std::mem::replace(&mut self.now, doc));

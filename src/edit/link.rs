@@ -3,13 +3,12 @@
 //! the same limits and checks as a file, and every problem names itself.
 
 use crate::error::ScenarioError;
+use crate::limits::{MAX_FILE_BYTES, MAX_LINK_CHARS};
 use crate::present::number::group_u;
-use crate::scenario::json::{self, Value, MAX_BYTES};
+use crate::scenario::json::{self, Value};
 
 /// The prefix of the links this build writes and reads.
 pub const VERSION: &str = "1.";
-/// The longest link written or read, in characters: longer scenarios are shared as files.
-pub const MAX_CHARS: usize = 8_192;
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
@@ -33,11 +32,11 @@ fn pack(text: &[u8]) -> Result<String, ScenarioError> {
             s.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
         }
     }
-    if s.len() > MAX_CHARS {
+    if s.len() > MAX_LINK_CHARS {
         return Err(err(format!(
             "this scenario makes a link of {} characters, and links hold at most {}: export it as a file instead",
             group_u(s.len() as u64),
-            group_u(MAX_CHARS as u64)
+            group_u(MAX_LINK_CHARS as u64)
         )));
     }
     Ok(s)
@@ -45,11 +44,11 @@ fn pack(text: &[u8]) -> Result<String, ScenarioError> {
 
 /// Reads link text back into a document; the error says what is wrong with the link.
 pub fn decode(text: &str) -> Result<Value, ScenarioError> {
-    if text.len() > MAX_CHARS {
+    if text.len() > MAX_LINK_CHARS {
         return Err(err(format!(
             "the link is {} characters long; at most {} are read (a longer scenario is shared as a file)",
             group_u(text.len() as u64),
-            group_u(MAX_CHARS as u64)
+            group_u(MAX_LINK_CHARS as u64)
         )));
     }
     let Some(body) = text.strip_prefix(VERSION) else {
@@ -75,8 +74,8 @@ pub fn decode(text: &str) -> Result<Value, ScenarioError> {
     }
     let broken = || err("the link is cut short or damaged: its scenario cannot be unpacked");
     let (size, packed) = lz4_flex::block::uncompressed_size(&bytes).map_err(|_| broken())?;
-    if size > MAX_BYTES {
-        return Err(err(format!("the link unpacks to {} bytes; at most {MAX_BYTES} (1 MiB) are read", group_u(size as u64))));
+    if size > MAX_FILE_BYTES {
+        return Err(err(format!("the link unpacks to {} bytes; at most {MAX_FILE_BYTES} (1 MiB) are read", group_u(size as u64))));
     }
     let json = lz4_flex::block::decompress(packed, size).map_err(|_| broken())?;
     if json.len() != size {

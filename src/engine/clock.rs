@@ -3,6 +3,7 @@
 //! A clock is a pure function of true time, so the simulator can say exactly when a timer set
 //! on a node's local clock fires, even across a later jump. Pure: no IO, no wall clock.
 
+use crate::limits::{MAX_DRIFT_PPM, MIN_DRIFT_PPM};
 use serde::Serialize;
 
 /// A scheduled step of a node's clock at a true instant.
@@ -21,11 +22,6 @@ pub struct Clock {
     /// Jumps sorted by `at_ms`.
     pub jumps: Vec<ClockJump>,
 }
-
-/// The slowest a clock may run: half speed. Bounded so a clock never runs backwards between jumps.
-pub const MIN_DRIFT_PPM: i64 = -500_000;
-/// The fastest a clock may run: double speed.
-pub const MAX_DRIFT_PPM: i64 = 1_000_000;
 
 impl Clock {
     /// Builds a clock, sorting its jumps by time.

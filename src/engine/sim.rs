@@ -13,6 +13,7 @@ use super::network::{Fate, Network};
 use super::resource::Resource;
 use super::rng::Rng;
 use super::spec::{Role, Spec};
+use crate::limits::{EXTRA_POPS, MAX_POPS_PER_EVENT};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
@@ -166,7 +167,7 @@ impl<'s> Sim<'s> {
     fn run(&mut self) -> Result<(), RunError> {
         let limits = self.spec.limits;
         // Each pop either records an event or discards a stale timer, so this bounds the loop.
-        let max_pops = limits.max_events.saturating_mul(8).saturating_add(1_000);
+        let max_pops = limits.max_events.saturating_mul(MAX_POPS_PER_EVENT).saturating_add(EXTRA_POPS);
         let mut pops = 0usize;
         while let Some(next) = self.queue.pop() {
             if next.at_ms > limits.max_time_ms {

@@ -9,6 +9,7 @@ use super::ids::{NodeId, NodeKind};
 use super::msg::ReleaseMode;
 pub use super::policy::{AcquirePolicy, RenewFailure, RenewPolicy};
 use super::protocol::Protocol;
+use crate::limits::{DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME_MS};
 use std::rc::Rc;
 
 /// Everything the simulator needs for one run.
@@ -151,16 +152,9 @@ pub struct Limits {
     pub max_time_ms: u64,
 }
 
-impl Limits {
-    /// The most events a scenario may allow.
-    pub const MAX_EVENTS: usize = 1_000_000;
-    /// The most simulated time a scenario may allow: a week.
-    pub const MAX_TIME_MS: u64 = 7 * 86_400_000;
-}
-
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_events: 200_000, max_time_ms: 24 * 3_600_000 }
+        Limits { max_events: DEFAULT_MAX_EVENTS, max_time_ms: DEFAULT_MAX_TIME_MS }
     }
 }
 

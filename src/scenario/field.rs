@@ -5,10 +5,7 @@
 use crate::engine::msg::ReleaseMode;
 use crate::error::ScenarioError;
 
-/// The longest any single duration in a scenario may be: one day.
-pub const MAX_SPAN_MS: i64 = 86_400_000;
-/// The longest id, name or written value, in characters.
-pub const MAX_NAME_CHARS: usize = 32;
+pub use crate::limits::{MAX_NAME_CHARS, MAX_SPAN_MS};
 
 /// One declared field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,6 +2,7 @@
 //! line and column. The browser and the command line read scenarios with this same code.
 
 use crate::error::ScenarioError;
+use crate::limits::{MAX_FILE_BYTES, MAX_JSON_DEPTH, MAX_JSON_NUMBER_CHARS, MAX_JSON_STRING_BYTES};
 use crate::present::quoted::Quoted;
 
 /// A JSON value. Numbers keep their text, so each field can read it as the type it needs.
@@ -15,15 +16,6 @@ pub enum Value {
     /// Members in file order.
     Object(Vec<(String, Value)>),
 }
-
-/// How deeply arrays and objects may nest; scenario files need about six levels.
-pub const MAX_DEPTH: usize = 64;
-/// The longest text read: 1 MiB. The lessons are about 2 to 6 KiB.
-pub const MAX_BYTES: usize = 1 << 20;
-/// The longest string, in bytes: longer than any intro a lesson needs.
-pub const MAX_STRING_BYTES: usize = 16 * 1024;
-/// The longest number, in characters.
-pub const MAX_NUMBER_CHARS: usize = 40;
 
 impl Value {
     /// Describes the value for an error message, as in `string "seven"` or `an array`.
@@ -42,8 +34,8 @@ impl Value {
 /// Parses a whole JSON text in time linear in its length (n log n for an object's keys); the
 /// error names what was expected and where, or the limit a text goes past.
 pub fn parse(text: &str) -> Result<Value, ScenarioError> {
-    if text.len() > MAX_BYTES {
-        return Err(ScenarioError::new("", format!("the text is {} bytes; at most {MAX_BYTES} (1 MiB) are read", text.len())));
+    if text.len() > MAX_FILE_BYTES {
+        return Err(ScenarioError::new("", format!("the text is {} bytes; at most {MAX_FILE_BYTES} (1 MiB) are read", text.len())));
     }
     if text.starts_with('\u{feff}') {
         return Err(ScenarioError::new("", "the text starts with a byte-order mark (U+FEFF): save it as UTF-8 without one"));
@@ -97,8 +89,8 @@ impl Parser<'_> {
     }
 
     fn value(&mut self, depth: usize) -> Result<Value, String> {
-        if depth > MAX_DEPTH {
-            return Err(self.error(&format!("nested more than {MAX_DEPTH} levels deep")));
+        if depth > MAX_JSON_DEPTH {
+            return Err(self.error(&format!("nested more than {MAX_JSON_DEPTH} levels deep")));
         }
         match self.peek() {
             Some(b'{') => self.object(depth),
@@ -216,8 +208,8 @@ impl Parser<'_> {
         if !ok {
             return Err(self.error("invalid number"));
         }
-        if self.i - start > MAX_NUMBER_CHARS {
-            return Err(self.error_at(start, &format!("a number longer than {MAX_NUMBER_CHARS} characters")));
+        if self.i - start > MAX_JSON_NUMBER_CHARS {
+            return Err(self.error_at(start, &format!("a number longer than {MAX_JSON_NUMBER_CHARS} characters")));
         }
         // Only ASCII digits, signs, points and exponents were read.
         Ok(Value::Number(self.s[start..self.i].iter().map(|&b| char::from(b)).collect()))
@@ -234,8 +226,8 @@ impl Parser<'_> {
             }
             // The input is a &str and we stop only at ASCII bytes, so this slice is valid UTF-8.
             out.push_str(std::str::from_utf8(&self.s[start..self.i]).map_err(|_| self.error("invalid UTF-8"))?);
-            if out.len() > MAX_STRING_BYTES {
-                return Err(self.error_at(open, &format!("a string longer than {MAX_STRING_BYTES} bytes")));
+            if out.len() > MAX_JSON_STRING_BYTES {
+                return Err(self.error_at(open, &format!("a string longer than {MAX_JSON_STRING_BYTES} bytes")));
             }
             match self.peek() {
                 Some(b'"') => {
@@ -376,7 +368,7 @@ mod tests {
         // Columns count characters, not bytes.
         assert_eq!(problem("{\"é\": x}"), "expected value at line 1 column 7");
         assert_eq!(problem("\u{feff}{}"), "the text starts with a byte-order mark (U+FEFF): save it as UTF-8 without one");
-        assert_eq!(problem(&" ".repeat(MAX_BYTES + 1)), "the text is 1048577 bytes; at most 1048576 (1 MiB) are read");
+        assert_eq!(problem(&" ".repeat(MAX_FILE_BYTES + 1)), "the text is 1048577 bytes; at most 1048576 (1 MiB) are read");
     }
 
     #[test]
@@ -385,7 +377,7 @@ mod tests {
         // (a quadratic check takes seconds here; the assertions are on the answers, not the time).
         let keys: Vec<String> = (0..60_000).map(|i| format!("\"k{i}\": 1")).collect();
         let text = format!("{{{}}}", keys.join(","));
-        assert!(text.len() < MAX_BYTES);
+        assert!(text.len() < MAX_FILE_BYTES);
         let Ok(Value::Object(members)) = parse(&text) else { panic!("a valid object") };
         assert_eq!(members.len(), 60_000);
         let repeated = format!("{{{}, \"k7\": 2}}", keys.join(","));

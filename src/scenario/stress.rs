@@ -7,10 +7,8 @@ use super::Scenario;
 use crate::design::{self, Kind, Value, Values};
 use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::{AcquirePolicy, Latency, RenewFailure, RenewPolicy, ResourceMode, Spec, Step};
+use crate::limits::MAX_STRESS_EVENTS;
 use crate::present::generated;
-
-/// The largest stress run the page offers.
-pub const MAX_STRESS_EVENTS: u64 = 200_000;
 
 /// Builds the stress scenario sized for roughly `events` trace events (100 ..= 200,000).
 ///

@@ -8,21 +8,19 @@ use super::steps;
 use super::tags::Tagged;
 use super::{decode, json};
 use crate::design::Design;
-use crate::engine::clock::{Clock, ClockJump, MAX_DRIFT_PPM, MIN_DRIFT_PPM};
+use crate::engine::clock::{Clock, ClockJump};
 use crate::engine::fault::span;
 use crate::engine::ids::NodeId;
 use crate::engine::spec::{self, ClientSpec, LinkSpec, NetworkSpec, NodeSpec, ResourceMode, Role, Spec, Step};
 pub use crate::error::ScenarioError;
+use crate::limits::{
+    MAX_ACQUIRE_ATTEMPTS, MAX_DRIFT_PPM, MAX_EVENTS, MAX_FAULTS, MAX_LATENCY_MS, MAX_NAME_CHARS, MAX_PARTICIPANTS, MAX_RESOURCES,
+    MAX_SPAN_MS, MAX_STEPS, MAX_TIME_MS, MIN_DRIFT_PPM,
+};
 use crate::present::quoted::Quoted;
 
 /// The scenario format version this build reads.
 pub const VERSION: u32 = 1;
-pub const MAX_PARTICIPANTS: usize = 16;
-pub const MAX_STEPS: usize = 64;
-/// The most resources one scenario may protect (a saga's services).
-pub const MAX_RESOURCES: usize = 4;
-pub const MAX_FAULTS: usize = 256;
-pub use super::field::{MAX_NAME_CHARS, MAX_SPAN_MS};
 
 fn err<T>(path: impl Into<String>, problem: impl Into<String>) -> Result<T, ScenarioError> {
     Err(ScenarioError::new(path, problem))
@@ -161,8 +159,8 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
         nodes.push(compile_participant(&format!("participants[{i}]"), p, design, &resource_modes)?);
     }
     let limits = spec::Limits {
-        max_events: within("limits", "max_events", s.limits.max_events, 1, spec::Limits::MAX_EVENTS as u64)? as usize,
-        max_time_ms: within("limits", "max_time_ms", s.limits.max_time_ms, 1, spec::Limits::MAX_TIME_MS)?,
+        max_events: within("limits", "max_events", s.limits.max_events, 1, MAX_EVENTS as u64)? as usize,
+        max_time_ms: within("limits", "max_time_ms", s.limits.max_time_ms, 1, MAX_TIME_MS)?,
     };
     let network = compile_network(s, &ids)?;
     if s.faults.len() > MAX_FAULTS {
@@ -255,7 +253,7 @@ fn compile_participant(
             if let (Some(_), Err(why)) = (renew, design.script_renewal()) {
                 return err(format!("{path}.renew"), why);
             }
-            within(path, "acquire.max_attempts", u64::from(acquire.max_attempts), 1, 10_000)?;
+            within(path, "acquire.max_attempts", u64::from(acquire.max_attempts), 1, MAX_ACQUIRE_ATTEMPTS)?;
             within(path, "acquire.timeout_ms", acquire.timeout_ms, 1, MAX_SPAN_MS as u64)?;
             within(path, "acquire.retry_ms", acquire.retry_ms, 0, MAX_SPAN_MS as u64)?;
             within(path, "acquire.jitter_ms", acquire.jitter_ms, 0, MAX_SPAN_MS as u64)?;
@@ -276,7 +274,7 @@ fn compile_participant(
 }
 
 fn compile_link(path: &str, latency: spec::Latency, loss: Probability) -> Result<LinkSpec, ScenarioError> {
-    within(path, "latency_ms.max_ms", latency.max_ms, 0, 600_000)?;
+    within(path, "latency_ms.max_ms", latency.max_ms, 0, MAX_LATENCY_MS)?;
     if latency.min_ms > latency.max_ms {
         return err(format!("{path}.latency_ms.min_ms"), "must be ≤ max_ms");
     }

@@ -9,6 +9,7 @@ use crate::engine::rng::Rng;
 use crate::engine::spec::Limits;
 use crate::engine::{self, Finding, Trace};
 use crate::error::ScenarioError;
+use crate::limits::{MAX_SEARCH_BUDGET, MAX_SEARCH_FAULTS, MAX_SEARCH_SPAN_MS, SEARCH_DRIFT_PPM};
 use crate::present::number::{capital, group_u, ms};
 use crate::present::Words;
 use crate::scenario::format::Scenario;
@@ -242,11 +243,11 @@ fn check_bounds(b: &Bounds) -> Result<(), ScenarioError> {
     if b.classes.is_empty() {
         return bad("faults", "name at least one kind of fault".into());
     }
-    if !(1..=4).contains(&b.max_faults) {
-        return bad("max_faults", format!("must be between 1 and 4, got {}", b.max_faults));
+    if !(1..=MAX_SEARCH_FAULTS).contains(&b.max_faults) {
+        return bad("max_faults", format!("must be between 1 and {MAX_SEARCH_FAULTS}, got {}", b.max_faults));
     }
-    if !(1..=10_000_000).contains(&b.budget) {
-        return bad("budget", format!("must be between 1 and 10,000,000, got {}", b.budget));
+    if !(1..=MAX_SEARCH_BUDGET).contains(&b.budget) {
+        return bad("budget", format!("must be between 1 and {}, got {}", group_u(MAX_SEARCH_BUDGET as u64), b.budget));
     }
     for (field, v) in [
         ("pause_ms", b.pause_ms),
@@ -255,15 +256,16 @@ fn check_bounds(b: &Bounds) -> Result<(), ScenarioError> {
         ("delay_ms", b.delay_ms),
         ("jump_ms", b.jump_ms),
     ] {
-        if !(1..=3_600_000).contains(&v) {
-            return bad(field, format!("must be between 1 and 3,600,000 ms, got {v}"));
+        if !(1..=MAX_SEARCH_SPAN_MS).contains(&v) {
+            return bad(field, format!("must be between 1 and {} ms, got {v}", group_u(MAX_SEARCH_SPAN_MS)));
         }
     }
-    if !(1_000..=500_000).contains(&b.drift_ppm) {
-        return bad("drift_ppm", format!("must be between 1,000 and 500,000, got {}", b.drift_ppm));
+    if !SEARCH_DRIFT_PPM.contains(&b.drift_ppm) {
+        let (lo, hi) = (group_u(*SEARCH_DRIFT_PPM.start()), group_u(*SEARCH_DRIFT_PPM.end()));
+        return bad("drift_ppm", format!("must be between {lo} and {hi}, got {}", b.drift_ppm));
     }
-    if !(1..=3_600_000).contains(&b.stall_ms) {
-        return bad("stall_ms", format!("must be between 1 and 3,600,000 ms, got {}", b.stall_ms));
+    if !(1..=MAX_SEARCH_SPAN_MS).contains(&b.stall_ms) {
+        return bad("stall_ms", format!("must be between 1 and {} ms, got {}", group_u(MAX_SEARCH_SPAN_MS), b.stall_ms));
     }
     Ok(())
 }

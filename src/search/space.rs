@@ -4,6 +4,7 @@
 use super::fault::{Added, Class, Cut};
 use crate::engine::rng::Rng;
 use crate::engine::{EventKind, Trace};
+use crate::limits::MAX_SEARCH_TIMES;
 use crate::scenario::format::{Participant, Scenario};
 
 /// How far a search may go.
@@ -124,9 +125,6 @@ impl Targets {
     }
 }
 
-/// The most interesting times the systematic pass tries.
-const MAX_TIMES: usize = 120;
-
 /// The run's interesting times: each grant, expiry, send and delivery, and a millisecond
 /// either side, spread evenly if there are too many; the moments just after a client comes to
 /// hold the lock first (a fault there lands while it holds it), then the rest in order.
@@ -141,7 +139,7 @@ pub fn times(base: &Trace) -> Vec<u64> {
 }
 
 /// Every grant, expiry, send and delivery time, a millisecond either side, at most
-/// [`MAX_TIMES`] of them.
+/// [`MAX_SEARCH_TIMES`] of them.
 fn spread(base: &Trace) -> Vec<u64> {
     let mut t: Vec<u64> = base
         .events
@@ -160,9 +158,9 @@ fn spread(base: &Trace) -> Vec<u64> {
         .collect();
     t.sort_unstable();
     t.dedup();
-    if t.len() > MAX_TIMES {
-        let step = t.len() as f64 / MAX_TIMES as f64;
-        t = (0..MAX_TIMES).map(|i| t[(i as f64 * step) as usize]).collect();
+    if t.len() > MAX_SEARCH_TIMES {
+        let step = t.len() as f64 / MAX_SEARCH_TIMES as f64;
+        t = (0..MAX_SEARCH_TIMES).map(|i| t[(i as f64 * step) as usize]).collect();
     }
     t
 }

@@ -9,12 +9,12 @@ use crate::design::{ParamKind, Value as ParamValue};
 use crate::engine::spec::ResourceMode;
 use crate::engine::spec::Step;
 use crate::error::ScenarioError;
+use crate::limits::{MAX_PARTICIPANTS, MAX_STEPS};
 use crate::scenario::faults::{DELAY_MESSAGE, FAULTS};
 use crate::scenario::field::{Field, FieldKind, FieldValue};
 use crate::scenario::format::{Fault, Participant, Scenario};
 use crate::scenario::steps::{self, STEPS};
 use crate::scenario::tags::Tagged;
-use crate::scenario::validate::{MAX_PARTICIPANTS, MAX_STEPS};
 use std::fmt::Write;
 
 /// The attribute of a field that holds its path in the scenario document.

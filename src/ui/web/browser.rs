@@ -352,7 +352,7 @@ pub fn keep_in_view(container: &web_sys::Element, y_px: f64, x_px: Option<f64>) 
 #[cfg(editing)]
 pub mod fields {
     use super::window;
-    use crate::scenario::json::MAX_BYTES;
+    use crate::limits::MAX_FILE_BYTES;
     use gloo::events::{EventListener, EventListenerOptions};
     use wasm_bindgen::{JsCast, JsValue};
 
@@ -433,8 +433,8 @@ pub mod fields {
 
     /// Reads a file as text, refusing one larger than the scenario reader takes.
     fn read(file: &web_sys::File, done: impl FnOnce(Result<String, String>) + 'static) {
-        if file.size() > MAX_BYTES as f64 {
-            return done(Err(format!("“{}” is larger than the {MAX_BYTES} bytes (1 MiB) a scenario may be", file.name())));
+        if file.size() > MAX_FILE_BYTES as f64 {
+            return done(Err(format!("“{}” is larger than the {MAX_FILE_BYTES} bytes (1 MiB) a scenario may be", file.name())));
         }
         let Ok(reader) = web_sys::FileReader::new() else { return done(Err("this browser cannot read files".into())) };
         if reader.read_as_text(file).is_err() {

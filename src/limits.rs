@@ -1,0 +1,74 @@
+//! Every limit in one place, each with its unit last in its name: what a scenario, a run, a
+//! file, a link and a search may hold. Everything that takes input or loops is bounded by one of
+//! these; the errors that refuse more name the limit.
+
+// A scenario.
+
+/// The most participants one scenario lists.
+pub const MAX_PARTICIPANTS: usize = 16;
+/// The most steps in one client's script.
+pub const MAX_STEPS: usize = 64;
+/// The most resources one scenario protects (a saga's services).
+pub const MAX_RESOURCES: usize = 4;
+/// The most faults one scenario schedules.
+pub const MAX_FAULTS: usize = 256;
+/// The longest any single duration or time in a scenario may be: one day.
+pub const MAX_SPAN_MS: i64 = 86_400_000;
+/// The longest id, name or written value.
+pub const MAX_NAME_CHARS: usize = 32;
+/// The slowest a clock may run: half speed (so a clock never runs backwards between jumps).
+pub const MIN_DRIFT_PPM: i64 = -500_000;
+/// The fastest a clock may run: double speed.
+pub const MAX_DRIFT_PPM: i64 = 1_000_000;
+/// The longest one-way latency of a link: ten minutes.
+pub const MAX_LATENCY_MS: u64 = 600_000;
+/// The most attempts a client's acquire policy may make.
+pub const MAX_ACQUIRE_ATTEMPTS: u64 = 10_000;
+/// The largest time a design's setting may take: an hour.
+pub const MAX_SETTING_MS: u64 = 3_600_000;
+
+// A run.
+
+/// The most events a scenario may allow a run.
+pub const MAX_EVENTS: usize = 1_000_000;
+/// The most simulated time a scenario may allow a run: a week.
+pub const MAX_TIME_MS: u64 = 7 * 86_400_000;
+/// The events a run may have when its scenario says nothing.
+pub const DEFAULT_MAX_EVENTS: usize = 200_000;
+/// The simulated time a run may take when its scenario says nothing: a day.
+pub const DEFAULT_MAX_TIME_MS: u64 = 86_400_000;
+/// The queue entries the simulator may pop for each event it may record (a pop that records
+/// nothing discards a stale timer), beyond a fixed allowance.
+pub const MAX_POPS_PER_EVENT: usize = 8;
+/// The pops allowed beyond those per event.
+pub const EXTRA_POPS: usize = 1_000;
+/// The largest generated stress run the page offers.
+pub const MAX_STRESS_EVENTS: u64 = 200_000;
+
+// A file and a link.
+
+/// The largest scenario file, or unpacked share link, read: 1 MiB.
+pub const MAX_FILE_BYTES: usize = 1 << 20;
+/// The deepest nesting of arrays and objects the reader follows.
+pub const MAX_JSON_DEPTH: usize = 64;
+/// The longest string the reader takes.
+pub const MAX_JSON_STRING_BYTES: usize = 16 * 1024;
+/// The longest number the reader takes.
+pub const MAX_JSON_NUMBER_CHARS: usize = 40;
+/// The longest share link written or read: longer scenarios are shared as files.
+pub const MAX_LINK_CHARS: usize = 8_192;
+/// The most edits the editor can undo.
+pub const MAX_UNDO_STEPS: usize = 200;
+
+// A search.
+
+/// The most faults one searched schedule adds.
+pub const MAX_SEARCH_FAULTS: usize = 4;
+/// The most schedules one search may be given.
+pub const MAX_SEARCH_BUDGET: usize = 10_000_000;
+/// The largest size of a searched fault, and the longest a searched run may stall.
+pub const MAX_SEARCH_SPAN_MS: u64 = 3_600_000;
+/// The least and most drift a search may try, either way.
+pub const SEARCH_DRIFT_PPM: std::ops::RangeInclusive<u64> = 1_000..=500_000;
+/// The most interesting times the systematic pass tries.
+pub const MAX_SEARCH_TIMES: usize = 120;
