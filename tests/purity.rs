@@ -340,12 +340,14 @@ fn is_text(literal: &str) -> bool {
     !id_like && !words.is_empty() && !words.iter().all(|w| MERMAID_SYNTAX.contains(w))
 }
 
-/// Splits code into items: each function, constant, static or impl header starts a new one.
+/// Splits code into items: each function, constant, static, impl header or macro invocation at
+/// the top level (a table of declarations) starts a new one.
 fn items(code: &str) -> Vec<String> {
     let starts = ["fn ", "pub fn ", "pub(crate) fn ", "pub(super) fn ", "const ", "pub const ", "static ", "pub static ", "impl "];
     let mut out = vec![String::new()];
     for line in code.lines() {
-        if starts.iter().any(|s| line.trim_start().starts_with(s)) {
+        let invocation = line.ends_with("! {") && !line.starts_with(' ');
+        if invocation || starts.iter().any(|s| line.trim_start().starts_with(s)) {
             out.push(String::new());
         }
         let item = out.last_mut().unwrap();
@@ -358,8 +360,9 @@ fn items(code: &str) -> Vec<String> {
 #[test]
 fn diagram_and_scenario_write_no_text_for_people() {
     // Text for people comes from `present/` or a design's vocabulary. What is left here: the
-    // problems of errors, worded where a field is checked; declarations (constants, statics and
-    // functions that return a `&'static str`, such as a schedule's title); and markup.
+    // problems of errors, worded where a field is checked; declarations (constants, statics,
+    // tables declared by a macro, and functions that return a `&'static str`, such as a
+    // schedule's title); and markup.
     let mut files = Vec::new();
     for dir in ["diagram", "scenario"] {
         rust_files(&src().join(dir), &mut files);
@@ -368,7 +371,8 @@ fn diagram_and_scenario_write_no_text_for_people() {
     for file in &files {
         for item in items(&code(file)) {
             let head = item.lines().next().unwrap_or_default().trim_start();
-            let declaration = head.starts_with("const ") || head.starts_with("pub const ") || head.contains("static ");
+            let declaration =
+                head.starts_with("const ") || head.starts_with("pub const ") || head.contains("static ") || head.ends_with("! {");
             let words_an_error = ["fn error(", "fn in_error(", "fn err", "fn invalid", "fn problem("].iter().any(|m| head.contains(m));
             if declaration || words_an_error || head.contains("-> &'static str") {
                 continue;

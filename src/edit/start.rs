@@ -5,7 +5,7 @@
 use crate::edit::doc::get;
 use crate::engine::msg::ReleaseMode;
 use crate::scenario::encode;
-use crate::scenario::faults::{fault_decl, Target};
+use crate::scenario::faults::{fault_decl, Hits};
 use crate::scenario::field::{FieldKind, FieldValue};
 use crate::scenario::format::{Fault, Participant, Scenario};
 use crate::scenario::json::{self, Value};
@@ -72,9 +72,9 @@ pub fn fault(tag: &str, scenario: &Scenario, at_ms: u64, on: Option<&str>) -> Op
     let service = on.map(str::to_string).or_else(|| first(&|p| matches!(p, Participant::LockService { .. }))).or_else(|| client.clone());
     let from_client = scenario.participants.iter().any(|p| is_client(p) && Some(p.id()) == client.as_deref());
     let other_end = first(&|p| is_client(p) != from_client);
-    let node = match kind.target {
-        Target::Service => service,
-        Target::Client | Target::Link => client.clone(),
+    let node = match kind.hits {
+        Hits::Service => service,
+        Hits::Client | Hits::Link => client.clone(),
     };
     let mut values = vec![FieldValue::Ms(at_ms as i64)];
     for f in &kind.fields[1..] {

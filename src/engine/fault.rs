@@ -3,118 +3,77 @@
 //! node ids (`Fault<NodeId>`); [`Fault::try_map`] turns one into the other. Times are in
 //! milliseconds as written, signed so that a negative one can be refused by name; validation
 //! checks each against its declared range before a run, and the engine reads them as spans
-//! ([`span`]).
+//! ([`span`]). Each kind is one entry of `faults!`: its fields, each a time (`i64`), a flag
+//! (`bool`), one participant (`Id`) or a list of them (`Vec<Id>`); its tag, words and ranges
+//! are declared in `scenario::faults`, its meaning in `sim`.
 
-/// A scheduled fault, tagged by kind; `at_ms` is when it happens.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Fault<Id> {
+/// A field's value with its participants named by `name`, by the field's type: a time or a flag
+/// as it is, one participant (`Id`) or a list of them (`Vec<Id>`) named.
+macro_rules! mapped {
+    (Id, $v:ident, $name:ident) => {
+        $name(stringify!($v), None, $v)?
+    };
+    (Vec, $v:ident, $name:ident) => {
+        $v.iter().enumerate().map(|(i, id)| $name(stringify!($v), Some(i), id)).collect::<Result<Vec<_>, _>>()?
+    };
+    ($plain:ident, $v:ident, $name:ident) => {
+        *$v
+    };
+}
+
+/// Declares the kinds of fault: the enum, when each happens, and how its participants are named.
+macro_rules! faults {
+    ($($(#[$doc:meta])* $kind:ident { $($field:ident: $t:ident $(<$inner:ident>)?),* })+) => {
+        /// A scheduled fault, tagged by kind; `at_ms` is when it happens.
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum Fault<Id> {
+            $($(#[$doc])* $kind { at_ms: i64, $($field: $t $(<$inner>)?),* },)+
+        }
+
+        impl<Id> Fault<Id> {
+            /// Returns when the fault happens.
+            pub fn at_ms(&self) -> i64 {
+                match self {
+                    $(Fault::$kind { at_ms, .. })|+ => *at_ms,
+                }
+            }
+
+            /// Returns the same fault with each participant named by `name(field, index, id)`:
+            /// `index` is the place in a list such as a partition's side.
+            pub fn try_map<J, E>(
+                &self,
+                mut name: impl FnMut(&'static str, Option<usize>, &Id) -> Result<J, E>,
+            ) -> Result<Fault<J>, E> {
+                Ok(match self {
+                    $(Fault::$kind { at_ms, $($field),* } => {
+                        Fault::$kind { at_ms: *at_ms, $($field: mapped!($t, $field, name)),* }
+                    })+
+                })
+            }
+        }
+    };
+}
+
+faults! {
     /// Stop the world: the node handles nothing until it resumes.
-    Pause {
-        at_ms: i64,
-        node: Id,
-        for_ms: i64,
-    },
-    Crash {
-        at_ms: i64,
-        node: Id,
-    },
-    Restart {
-        at_ms: i64,
-        node: Id,
-        keep_state: bool,
-    },
+    Pause { node: Id, for_ms: i64 }
+    Crash { node: Id }
+    Restart { node: Id, keep_state: bool }
     /// A replica becomes the primary (a Sentinel failover).
-    Promote {
-        at_ms: i64,
-        node: Id,
-    },
+    Promote { node: Id }
     /// The node's clock jumps; the jump itself lives in the node's clock, this records it.
-    ClockJump {
-        at_ms: i64,
-        node: Id,
-        by_ms: i64,
-    },
+    ClockJump { node: Id, by_ms: i64 }
     /// Messages from `from` to `to` (and back, if two-way) are dropped for `for_ms`.
-    Partition {
-        at_ms: i64,
-        from: Vec<Id>,
-        to: Vec<Id>,
-        two_way: bool,
-        for_ms: i64,
-    },
+    Partition { from: Vec<Id>, to: Vec<Id>, two_way: bool, for_ms: i64 }
     /// Messages sent on one link during `for_ms` take `extra_ms` longer.
-    Delay {
-        at_ms: i64,
-        from: Id,
-        to: Id,
-        extra_ms: i64,
-        for_ms: i64,
-    },
+    Delay { from: Id, to: Id, extra_ms: i64, for_ms: i64 }
     /// The first message from `from` to `to` sent at or after `at_ms` is lost.
-    DropMessage {
-        at_ms: i64,
-        from: Id,
-        to: Id,
-    },
+    DropMessage { from: Id, to: Id }
     /// The first message from `from` to `to` sent at or after `at_ms` arrives `extra_ms` later.
-    DelayMessage {
-        at_ms: i64,
-        from: Id,
-        to: Id,
-        extra_ms: i64,
-    },
+    DelayMessage { from: Id, to: Id, extra_ms: i64 }
 }
 
 /// A validated time or length, which is never negative, as the engine counts it.
 pub fn span(ms: i64) -> u64 {
     ms.unsigned_abs()
-}
-
-impl<Id> Fault<Id> {
-    /// Returns when the fault happens.
-    pub fn at_ms(&self) -> i64 {
-        match self {
-            Fault::Pause { at_ms, .. }
-            | Fault::Crash { at_ms, .. }
-            | Fault::Restart { at_ms, .. }
-            | Fault::Promote { at_ms, .. }
-            | Fault::ClockJump { at_ms, .. }
-            | Fault::Partition { at_ms, .. }
-            | Fault::Delay { at_ms, .. }
-            | Fault::DropMessage { at_ms, .. }
-            | Fault::DelayMessage { at_ms, .. } => *at_ms,
-        }
-    }
-
-    /// Returns the same fault with each participant named by `name(field, index, id)`: the field
-    /// is `node`, `from` or `to`, and `index` the place in a partition's list.
-    pub fn try_map<J, E>(&self, mut name: impl FnMut(&'static str, Option<usize>, &Id) -> Result<J, E>) -> Result<Fault<J>, E> {
-        let mut list =
-            |field, ids: &[Id]| -> Result<Vec<J>, E> { ids.iter().enumerate().map(|(i, id)| name(field, Some(i), id)).collect() };
-        Ok(match self {
-            Fault::Partition { at_ms, from, to, two_way, for_ms } => {
-                Fault::Partition { at_ms: *at_ms, from: list("from", from)?, to: list("to", to)?, two_way: *two_way, for_ms: *for_ms }
-            }
-            Fault::Pause { at_ms, node, for_ms } => Fault::Pause { at_ms: *at_ms, node: name("node", None, node)?, for_ms: *for_ms },
-            Fault::Crash { at_ms, node } => Fault::Crash { at_ms: *at_ms, node: name("node", None, node)? },
-            Fault::Restart { at_ms, node, keep_state } => {
-                Fault::Restart { at_ms: *at_ms, node: name("node", None, node)?, keep_state: *keep_state }
-            }
-            Fault::Promote { at_ms, node } => Fault::Promote { at_ms: *at_ms, node: name("node", None, node)? },
-            Fault::ClockJump { at_ms, node, by_ms } => Fault::ClockJump { at_ms: *at_ms, node: name("node", None, node)?, by_ms: *by_ms },
-            Fault::Delay { at_ms, from, to, extra_ms, for_ms } => Fault::Delay {
-                at_ms: *at_ms,
-                from: name("from", None, from)?,
-                to: name("to", None, to)?,
-                extra_ms: *extra_ms,
-                for_ms: *for_ms,
-            },
-            Fault::DropMessage { at_ms, from, to } => {
-                Fault::DropMessage { at_ms: *at_ms, from: name("from", None, from)?, to: name("to", None, to)? }
-            }
-            Fault::DelayMessage { at_ms, from, to, extra_ms } => {
-                Fault::DelayMessage { at_ms: *at_ms, from: name("from", None, from)?, to: name("to", None, to)?, extra_ms: *extra_ms }
-            }
-        })
-    }
 }

@@ -143,51 +143,48 @@ impl Values {
         self.0.next().unwrap_or_else(|| mismatch())
     }
 
-    /// Returns the next value, declared as a time.
-    pub fn ms(&mut self) -> i64 {
-        match self.next() {
-            FieldValue::Ms(v) => v,
-            _ => mismatch(),
-        }
+    /// Returns the next value, of the type its field is declared to hold.
+    pub fn take<T: TryFrom<FieldValue>>(&mut self) -> T {
+        T::try_from(self.next()).unwrap_or_else(|_| mismatch())
     }
+}
 
-    /// Returns the next value, declared as one participant.
-    pub fn id(&mut self) -> String {
-        match self.next() {
-            FieldValue::Id(v) => v,
-            _ => mismatch(),
+/// Each type a field holds, in and out of a [`FieldValue`].
+macro_rules! held {
+    ($($t:ty => $variant:ident),+) => {$(
+        impl From<$t> for FieldValue {
+            fn from(v: $t) -> FieldValue {
+                FieldValue::$variant(v)
+            }
         }
-    }
 
-    /// Returns the next value, declared as a list of participants.
-    pub fn ids(&mut self) -> Vec<String> {
-        match self.next() {
-            FieldValue::Ids(v) => v,
-            _ => mismatch(),
+        impl TryFrom<FieldValue> for $t {
+            type Error = FieldValue;
+            fn try_from(v: FieldValue) -> Result<$t, FieldValue> {
+                match v {
+                    FieldValue::$variant(v) => Ok(v),
+                    other => Err(other),
+                }
+            }
         }
-    }
+    )+};
+}
 
-    /// Returns the next value, declared as yes or no.
-    pub fn flag(&mut self) -> bool {
-        match self.next() {
-            FieldValue::Flag(v) => v,
-            _ => mismatch(),
-        }
-    }
+held!(i64 => Ms, Vec<String> => Ids, bool => Flag, ReleaseMode => Release);
 
-    /// Returns the next value, declared as text.
-    pub fn text(&mut self) -> String {
-        match self.next() {
-            FieldValue::Text(v) => v,
-            _ => mismatch(),
-        }
+/// A participant's id as a fault holds it (a text field's value is written `FieldValue::Text`); either reads back as a string.
+impl From<String> for FieldValue {
+    fn from(id: String) -> FieldValue {
+        FieldValue::Id(id)
     }
+}
 
-    /// Returns the next value, declared as a release.
-    pub fn release(&mut self) -> ReleaseMode {
-        match self.next() {
-            FieldValue::Release(v) => v,
-            _ => mismatch(),
+impl TryFrom<FieldValue> for String {
+    type Error = FieldValue;
+    fn try_from(v: FieldValue) -> Result<String, FieldValue> {
+        match v {
+            FieldValue::Id(v) | FieldValue::Text(v) => Ok(v),
+            other => Err(other),
         }
     }
 }

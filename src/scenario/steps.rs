@@ -25,7 +25,7 @@ pub static WORK: StepKind = StepKind {
     tag: "work",
     label: "work inside the critical section",
     fields: &[Field::ms("ms", "for", 0, MAX_SPAN_MS, 100)],
-    build: |v| Step::Work { ms: v.ms().unsigned_abs() },
+    build: |v| Step::Work { ms: v.take::<i64>().unsigned_abs() },
 };
 
 pub static READ: StepKind = StepKind { tag: "read", label: "read the resource's version", fields: &[], build: |_| Step::Read };
@@ -34,7 +34,7 @@ pub static CHECK: StepKind = StepKind {
     tag: "check",
     label: "check the lock on its own clock",
     fields: &[Field::ms("margin_ms", "margin", 0, MAX_SPAN_MS, 200)],
-    build: |v| Step::Check { margin_ms: v.ms().unsigned_abs() },
+    build: |v| Step::Check { margin_ms: v.take::<i64>().unsigned_abs() },
 };
 
 /// Where a write goes: needed only where a scenario has several resources.
@@ -42,28 +42,28 @@ const TO: Field = Field::of("to", "to", FieldKind::Resource).optional();
 
 /// A resource's id, or `None` for the scenario's only resource.
 fn target(v: &mut Values) -> Option<String> {
-    Some(v.id()).filter(|to| !to.is_empty())
+    Some(v.take::<String>()).filter(|to| !to.is_empty())
 }
 
 pub static WRITE: StepKind = StepKind {
     tag: "write",
     label: "write to the resource",
     fields: &[Field::of("value", "value", FieldKind::Text { start: "X" }), TO],
-    build: |v| Step::Write { value: v.text(), to: target(v) },
+    build: |v| Step::Write { value: v.take(), to: target(v) },
 };
 
 pub static COMPENSATE: StepKind = StepKind {
     tag: "compensate",
     label: "undo its own write, once a later one was refused (a saga)",
     fields: &[Field::of("value", "value", FieldKind::Text { start: "X" }), TO],
-    build: |v| Step::Compensate { value: v.text(), to: target(v) },
+    build: |v| Step::Compensate { value: v.take(), to: target(v) },
 };
 
 pub static RELEASE: StepKind = StepKind {
     tag: "release",
     label: "give the lock back",
     fields: &[Field::of("mode", "mode", FieldKind::Release)],
-    build: |v| Step::Release { mode: v.release() },
+    build: |v| Step::Release { mode: v.take() },
 };
 
 /// Every kind of step, in the order the editor and the help list them.
