@@ -4,12 +4,13 @@
 
 use super::doc::get;
 use super::start::without_participant;
-use crate::design::{self, Design, ParamKind, Value as ParamValue, Values};
+use crate::design::{self, Design, Kind, ParamKind, Row, Value as ParamValue, Values};
 use crate::error::ScenarioError;
 use crate::scenario::format::{Participant, Scenario};
 use crate::scenario::json::{self, Value};
 use crate::scenario::tags::Tagged;
 use crate::scenario::validate;
+use std::rc::Rc;
 
 /// The value a new design's parameter starts at: the old design's value under the same name if
 /// it fits, else the design's own choice for its first comparison row (`typical`).
@@ -49,20 +50,39 @@ pub fn switch(doc: &Value, scenario: &Scenario, tag: &str) -> Result<(Value, Vec
     // The design's first comparison row: its own choice of values and of how many nodes.
     let rows = kind.rows(ttl.unwrap_or(1_000));
     let typical = rows.first();
-    let mut given: Vec<(&str, ParamValue)> =
-        kind.params().iter().filter_map(|p| Some((p.name, carried(p, old, typical.map(|t| t.design.values()))?))).collect();
-    // Values carried over may not fit together in the new design; its own choice always does.
-    let design = match (kind.build(&Values::new(kind.params(), &given)?), typical) {
-        (Ok(design), _) => design,
-        (Err(_), Some(typical)) => {
-            given = typical.design.values().iter().collect();
-            typical.design.clone()
-        }
-        (Err(e), None) => return Err(e),
-    };
+    let (design, given) = built(kind, old, typical)?;
     let mut notes = Vec::new();
+    let mut doc = doc.clone();
+    set_lock(&mut doc, tag, &given, kind, &mut notes);
+    let mut scenario = scenario.clone();
+    let fit = Fit { kind, design: &*design, typical };
+    fit.services(&mut doc, &mut scenario, &mut notes)?;
+    fit.resources(&mut doc, &mut scenario, &mut notes)?;
+    clients(&mut doc, &scenario, &*design, &mut notes);
+    validate::load_doc(&doc)?;
+    Ok((doc, notes))
+}
+
+/// Values for a design's parameters, by name.
+type Given = Vec<(&'static str, ParamValue)>;
+
+/// Returns the design `kind` builds from the `old` design's values carried over, and the values
+/// given; or, if those do not fit together, the `typical` row's design and values.
+fn built(kind: &dyn Kind, old: &Values, typical: Option<&Row>) -> Result<(Rc<dyn Design>, Given), ScenarioError> {
+    let given: Given = kind.params().iter().filter_map(|p| Some((p.name, carried(p, old, typical.map(|t| t.design.values()))?))).collect();
+    // Values carried over may not fit together in the new design; its own choice always does.
+    match (kind.build(&Values::new(kind.params(), &given)?), typical) {
+        (Ok(design), _) => Ok((design, given)),
+        (Err(_), Some(typical)) => Ok((typical.design.clone(), typical.design.values().iter().collect())),
+        (Err(e), None) => Err(e),
+    }
+}
+
+/// Sets the document's lock to the design tagged `tag` with the values `given`, and drops the
+/// lesson's own statement of guarantees.
+fn set_lock(doc: &mut Value, tag: &str, given: &[(&str, ParamValue)], kind: &dyn Kind, notes: &mut Vec<String>) {
     let mut lock = vec![("design".to_string(), text(tag))];
-    for (name, v) in &given {
+    for (name, v) in given {
         match v {
             ParamValue::Number(n) => lock.push((name.to_string(), Value::Number(n.to_string()))),
             ParamValue::Flag(b) => lock.push((name.to_string(), Value::Bool(*b))),
@@ -70,62 +90,82 @@ pub fn switch(doc: &Value, scenario: &Scenario, tag: &str) -> Result<(Value, Vec
             ParamValue::Absent => {}
         }
     }
-    let mut doc = doc.clone();
-    if let Value::Object(top) = &mut doc {
+    if let Value::Object(top) = doc {
         put(top, "lock", Value::Object(lock));
         if let Some(at) = top.iter().position(|(k, _)| k == "guarantees") {
             top.remove(at);
             notes.push(format!("The lesson's own statement of guarantees is dropped; {}'s apply.", kind.title()));
         }
     }
-    let mut scenario = scenario.clone();
-    let remove = |doc: &mut Value, scenario: &mut Scenario, i: usize| -> Result<(), ScenarioError> {
-        *doc = without_participant(doc, scenario, i)
-            .ok_or_else(|| ScenarioError::new("participants", "a participant could not be removed"))?;
-        scenario.participants.remove(i);
-        Ok(())
-    };
-    // Lock services: keep as many as there are if the design runs on that many and at least as
-    // many as it typically does (Redlock: five masters); otherwise its typical number.
-    let count = design.services().count;
-    let services: Vec<usize> =
-        scenario.participants.iter().enumerate().filter(|(_, p)| matches!(p, Participant::LockService { .. })).map(|(i, _)| i).collect();
-    let usual = typical.map_or(*count.start(), |t| t.services);
-    let wanted = if count.contains(&services.len()) && services.len() >= usual { services.len() } else { usual };
-    for &i in services.iter().skip(wanted).rev() {
-        notes.push(format!("{} is removed: {} runs on {}.", scenario.participants[i].name(), kind.title(), design.services().what));
-        remove(&mut doc, &mut scenario, i)?;
-    }
-    for n in services.len()..wanted {
-        let id = (1..).map(|k| format!("L{}", n + k)).find(|id| !scenario.participants.iter().any(|p| p.id() == id)).unwrap_or_default();
-        let service = Value::Object(vec![
-            ("role".into(), text("lock_service")),
-            ("id".into(), text(&id)),
-            ("name".into(), text(&format!("Lock service {}", n + 1))),
-        ]);
-        insert_participant(&mut doc, service);
-        notes.push(format!("Lock service {} is added: {} runs on {}.", n + 1, kind.title(), design.services().what));
-    }
-    // The protected data: in the lock service, or one resource.
-    let resources: Vec<usize> =
-        scenario.participants.iter().enumerate().filter(|(_, p)| matches!(p, Participant::Resource { .. })).map(|(i, _)| i).collect();
-    if design.data_in_service() {
-        for &i in resources.iter().rev() {
-            notes.push(format!(
-                "{} is removed: with {}, the data lives in the lock service.",
-                scenario.participants[i].name(),
-                kind.title()
-            ));
-            remove(&mut doc, &mut scenario, i)?;
+}
+
+/// Removes participant `i` from both the document and the scenario.
+fn remove(doc: &mut Value, scenario: &mut Scenario, i: usize) -> Result<(), ScenarioError> {
+    *doc = without_participant(doc, scenario, i).ok_or_else(|| ScenarioError::new("participants", "a participant could not be removed"))?;
+    scenario.participants.remove(i);
+    Ok(())
+}
+
+/// The design a scenario is switched to, to fit its lock services and resources to.
+struct Fit<'a> {
+    kind: &'a dyn Kind,
+    design: &'a dyn Design,
+    typical: Option<&'a Row>,
+}
+
+impl Fit<'_> {
+    /// Keeps as many lock services as there are if the design runs on that many and at least as
+    /// many as it typically does (Redlock: five masters); otherwise its typical number.
+    fn services(&self, doc: &mut Value, scenario: &mut Scenario, notes: &mut Vec<String>) -> Result<(), ScenarioError> {
+        let (kind, design) = (self.kind, self.design);
+        let count = design.services().count;
+        let services: Vec<usize> = scenario
+            .participants
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| matches!(p, Participant::LockService { .. }))
+            .map(|(i, _)| i)
+            .collect();
+        let usual = self.typical.map_or(*count.start(), |t| t.services);
+        let wanted = if count.contains(&services.len()) && services.len() >= usual { services.len() } else { usual };
+        for &i in services.iter().skip(wanted).rev() {
+            notes.push(format!("{} is removed: {} runs on {}.", scenario.participants[i].name(), kind.title(), design.services().what));
+            remove(doc, scenario, i)?;
         }
-    } else if resources.is_empty() {
-        let resource = [("role", "resource"), ("id", "R"), ("name", "Protected resource"), ("mode", "unfenced")];
-        insert_participant(&mut doc, Value::Object(resource.iter().map(|(k, v)| (k.to_string(), text(v))).collect()));
-        notes.push("A protected resource is added; it checks nothing (unfenced) until you change it.".into());
+        for n in services.len()..wanted {
+            let id =
+                (1..).map(|k| format!("L{}", n + k)).find(|id| !scenario.participants.iter().any(|p| p.id() == id)).unwrap_or_default();
+            let service = Value::Object(vec![
+                ("role".into(), text("lock_service")),
+                ("id".into(), text(&id)),
+                ("name".into(), text(&format!("Lock service {}", n + 1))),
+            ]);
+            insert_participant(doc, service);
+            notes.push(format!("Lock service {} is added: {} runs on {}.", n + 1, kind.title(), design.services().what));
+        }
+        Ok(())
     }
-    clients(&mut doc, &scenario, &*design, &mut notes);
-    validate::load_doc(&doc)?;
-    Ok((doc, notes))
+
+    /// Puts the protected data where the design keeps it: in the lock service, or one resource.
+    fn resources(&self, doc: &mut Value, scenario: &mut Scenario, notes: &mut Vec<String>) -> Result<(), ScenarioError> {
+        let resources: Vec<usize> =
+            scenario.participants.iter().enumerate().filter(|(_, p)| matches!(p, Participant::Resource { .. })).map(|(i, _)| i).collect();
+        if self.design.data_in_service() {
+            for &i in resources.iter().rev() {
+                notes.push(format!(
+                    "{} is removed: with {}, the data lives in the lock service.",
+                    scenario.participants[i].name(),
+                    self.kind.title()
+                ));
+                remove(doc, scenario, i)?;
+            }
+        } else if resources.is_empty() {
+            let resource = [("role", "resource"), ("id", "R"), ("name", "Protected resource"), ("mode", "unfenced")];
+            insert_participant(doc, Value::Object(resource.iter().map(|(k, v)| (k.to_string(), text(v))).collect()));
+            notes.push("A protected resource is added; it checks nothing (unfenced) until you change it.".into());
+        }
+        Ok(())
+    }
 }
 
 fn insert_participant(doc: &mut Value, p: Value) {

@@ -171,78 +171,92 @@ struct Applied {
 /// Holders rank by their token, then by when they gained the lock, so designs without a fencing
 /// token (every token 0) are judged by the lock's own order.
 pub fn check(events: &[Event], quorum: usize, once: &[bool]) -> Verdict {
-    let mut holdings = Holdings::new(quorum);
-    let mut latest_grant: NodeMap<u64> = NodeMap::default();
-    let mut grants = 0u64;
-    let mut believers: NodeMap<u64> = NodeMap::default();
-    // By data node: the writes it has accepted, in order, since it last started afresh.
-    let mut history: NodeMap<Vec<Applied>> = NodeMap::default();
-    // By resource that applies each effect once: the effects it applied, and where. An effect
-    // stays done when the resource forgets it in a restart.
-    let mut effects: NodeMap<Vec<(String, usize)>> = NodeMap::default();
-    // The version each data node's write in progress was based on, if the writer read one.
-    let mut based_on: NodeMap<Option<u64>> = NodeMap::default();
-    let mut findings = Vec::new();
-    let mut find = |i: usize, found: Found| findings.push(Finding { event: i, at_ms: events[i].at_ms, found });
+    let mut checker = Checker {
+        quorum,
+        once,
+        holdings: Holdings::new(quorum),
+        latest_grant: NodeMap::default(),
+        grants: 0,
+        believers: NodeMap::default(),
+        history: NodeMap::default(),
+        effects: NodeMap::default(),
+        based_on: NodeMap::default(),
+        found: Findings { events, list: Vec::new() },
+    };
     for (i, e) in events.iter().enumerate() {
-        for change in holdings.apply(e) {
+        checker.read(i, e);
+    }
+    let findings = checker.found.list;
+    let safe = !findings.iter().any(|f| f.kind().is_harm());
+    Verdict { safe, findings }
+}
+
+/// The findings so far, each placed at its event's time.
+struct Findings<'a> {
+    events: &'a [Event],
+    list: Vec<Finding>,
+}
+
+impl Findings<'_> {
+    /// Records what was found at event `i`.
+    fn add(&mut self, i: usize, found: Found) {
+        self.list.push(Finding { event: i, at_ms: self.events[i].at_ms, found });
+    }
+}
+
+/// What the checker knows part way through a trace.
+struct Checker<'a> {
+    quorum: usize,
+    once: &'a [bool],
+    holdings: Holdings,
+    /// By holder: the number of the grant that gave it the lock last.
+    latest_grant: NodeMap<u64>,
+    grants: u64,
+    /// The clients believing they hold the lock, and under which token.
+    believers: NodeMap<u64>,
+    /// By data node: the writes it has accepted, in order, since it last started afresh.
+    history: NodeMap<Vec<Applied>>,
+    /// By resource that applies each effect once: the effects it applied, and where. An effect
+    /// stays done when the resource forgets it in a restart.
+    effects: NodeMap<Vec<(String, usize)>>,
+    /// The version each data node's write in progress was based on, if the writer read one.
+    based_on: NodeMap<Option<u64>>,
+    found: Findings<'a>,
+}
+
+impl Checker<'_> {
+    /// Reads event `i`, `e`, and records what it shows.
+    fn read(&mut self, i: usize, e: &Event) {
+        for change in self.holdings.apply(e) {
             if let Change::Gained { holder, .. } = change {
-                grants += 1;
-                latest_grant.insert(holder, grants);
+                self.grants += 1;
+                self.latest_grant.insert(holder, self.grants);
             }
         }
         match &e.kind {
             EventKind::BeliefStart { token, .. } => {
-                if let Some((other, &other_token)) = believers.iter().find(|(n, _)| *n != e.node) {
-                    find(i, Found::TwoHolders { client: e.node, token: *token, other, other_token });
+                if let Some((other, &other_token)) = self.believers.iter().find(|(n, _)| *n != e.node) {
+                    self.found.add(i, Found::TwoHolders { client: e.node, token: *token, other, other_token });
                 }
-                believers.insert(e.node, *token);
+                self.believers.insert(e.node, *token);
             }
             EventKind::BeliefEnd { .. } => {
-                believers.remove(e.node);
+                self.believers.remove(e.node);
             }
             EventKind::Deliver { msg: Msg::Write { expected_version, .. }, .. } => {
-                based_on.insert(e.node, *expected_version);
+                self.based_on.insert(e.node, *expected_version);
             }
             // A data node that restarts without its state starts its history again.
             EventKind::Restart { keep_state: false } => {
-                history.remove(e.node);
+                self.history.remove(e.node);
             }
-            EventKind::WriteAccepted { writer, token, version, value } => {
-                let (writer, token) = (*writer, *token);
-                if quorum > 0 && holdings.token_of(writer) != Some(token) {
-                    find(i, Found::StaleWriteAccepted { writer, token });
-                }
-                let rank = (token, latest_grant.get(writer).copied().unwrap_or(0));
-                let applied = history.or_default(e.node);
-                let read = based_on.remove(e.node).flatten();
-                // A write based on what it read erases what was written since the read; one based
-                // on the data as it stands erases nothing, whatever the order of the locks (a
-                // compare-and-set that succeeds is one). A blind write erases what a later holder
-                // wrote.
-                let since: Vec<&Applied> = read.map_or(Vec::new(), |r| applied.iter().filter(|a| a.version > r).collect());
-                if let (Some(read), Some(last)) = (read, since.last()) {
-                    let (found, erased) = (last.version, since.iter().map(|a| a.event).collect());
-                    find(i, Found::LostUpdate { writer, read, found, erased });
-                } else if let Some(newer) = applied.iter().filter(|a| a.rank > rank && read.is_none()).max_by_key(|a| a.rank) {
-                    let (newer, newer_writer, newer_token) = (newer.event, newer.writer, newer.token);
-                    find(i, Found::OutOfOrder { writer, token, newer, newer_writer, newer_token });
-                }
-                if once.get(e.node.0).copied().unwrap_or(false) {
-                    let done = effects.or_default(e.node);
-                    if let Some(&(_, first)) = done.iter().find(|(v, _)| v == value) {
-                        find(i, Found::DuplicateEffect { writer, value: value.clone(), first });
-                    }
-                    done.push((value.clone(), i));
-                }
-                history.or_default(e.node).push(Applied { event: i, writer, token, rank, version: *version });
-            }
+            EventKind::WriteAccepted { writer, token, version, value } => self.accepted(i, e.node, *writer, *token, *version, value),
             EventKind::WriteRejected { writer, token, reason, .. } => {
                 let (writer, token, reason) = (*writer, *token, reason.clone());
-                if quorum > 0 && holdings.token_of(writer) == Some(token) {
-                    find(i, Found::HolderWriteRejected { writer, token, reason });
+                if self.quorum > 0 && self.holdings.token_of(writer) == Some(token) {
+                    self.found.add(i, Found::HolderWriteRejected { writer, token, reason });
                 } else {
-                    find(i, Found::StaleWriteRejected { writer, token, reason });
+                    self.found.add(i, Found::StaleWriteRejected { writer, token, reason });
                 }
             }
             // A compensation removes a row the writer itself inserted: nobody's data is lost.
@@ -270,6 +284,35 @@ pub fn check(events: &[Event], quorum: usize, once: &[bool]) -> Verdict {
             | EventKind::Done => {}
         }
     }
-    let safe = !findings.iter().any(|f| f.kind().is_harm());
-    Verdict { safe, findings }
+
+    /// Judges a write of `value` by `writer` under `token`, accepted at event `i` by `node` as
+    /// `version`: stale, erasing updates, out of order, or an effect done twice.
+    fn accepted(&mut self, i: usize, node: NodeId, writer: NodeId, token: u64, version: u64, value: &str) {
+        if self.quorum > 0 && self.holdings.token_of(writer) != Some(token) {
+            self.found.add(i, Found::StaleWriteAccepted { writer, token });
+        }
+        let rank = (token, self.latest_grant.get(writer).copied().unwrap_or(0));
+        let applied = self.history.or_default(node);
+        let read = self.based_on.remove(node).flatten();
+        // A write based on what it read erases what was written since the read; one based
+        // on the data as it stands erases nothing, whatever the order of the locks (a
+        // compare-and-set that succeeds is one). A blind write erases what a later holder
+        // wrote.
+        let since: Vec<&Applied> = read.map_or(Vec::new(), |r| applied.iter().filter(|a| a.version > r).collect());
+        if let (Some(read), Some(last)) = (read, since.last()) {
+            let (found, erased) = (last.version, since.iter().map(|a| a.event).collect());
+            self.found.add(i, Found::LostUpdate { writer, read, found, erased });
+        } else if let Some(newer) = applied.iter().filter(|a| a.rank > rank && read.is_none()).max_by_key(|a| a.rank) {
+            let (newer, newer_writer, newer_token) = (newer.event, newer.writer, newer.token);
+            self.found.add(i, Found::OutOfOrder { writer, token, newer, newer_writer, newer_token });
+        }
+        if self.once.get(node.0).copied().unwrap_or(false) {
+            let done = self.effects.or_default(node);
+            if let Some(&(_, first)) = done.iter().find(|(v, _)| v == value) {
+                self.found.add(i, Found::DuplicateEffect { writer, value: value.to_string(), first });
+            }
+            done.push((value.to_string(), i));
+        }
+        self.history.or_default(node).push(Applied { event: i, writer, token, rank, version });
+    }
 }

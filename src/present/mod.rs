@@ -3,8 +3,10 @@
 //! and export notes. Pure: it names no UI crate.
 
 pub mod beats;
+pub mod findings;
 pub mod generated;
 pub mod labels;
+pub mod narration;
 pub mod number;
 pub mod phrases;
 pub mod quoted;

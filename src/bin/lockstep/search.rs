@@ -3,8 +3,9 @@
 use super::Failure;
 use lockstep::present::number::group_u;
 use lockstep::scenario::encode::scenario as written;
+use lockstep::scenario::json::Value;
 use lockstep::scenario::Scenario;
-use lockstep::search::{Bounds, Class, Search, State};
+use lockstep::search::{Added, Bounds, Class, Search, Shrunk, State};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -16,40 +17,71 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(500);
 
 /// Reads the options, searches, and reports; a failure found is `Failure::Found`.
 pub fn search(scenario: &Scenario, args: &[String]) -> Result<String, Failure> {
-    let mut bounds = Bounds::default();
-    let (mut json_out, mut out_file, mut time) = (false, None, DEFAULT_TIME);
+    let Options { bounds, json, out_file, time } = options(args)?;
+    let mut search = Search::new(scenario, bounds).map_err(|e| Failure::Usage(format!("search: {e}")))?;
+    let (timed_out, seconds) = run(&mut search, time);
+    let State::Found(found) = search.step(0).clone() else {
+        return Ok(nothing_found(scenario, &search, json, timed_out.then_some(time), seconds));
+    };
+    let doc = written(&found.scenario);
+    if let Some(path) = &out_file {
+        let text = lockstep::edit::doc::write(&doc, Some(2));
+        std::fs::write(path, text).map_err(|e| Failure::Scenario(format!("{path}: {e}")))?;
+    }
+    Err(Failure::Found(if json { found_json(scenario, &found, &doc) } else { found_text(scenario, &found, out_file.as_deref(), seconds) }))
+}
+
+/// What `lockstep search` was asked to do.
+struct Options {
+    bounds: Bounds,
+    /// Whether the report is JSON (else text).
+    json: bool,
+    /// Where to write the shrunk scenario.
+    out_file: Option<String>,
+    /// The longest the search runs.
+    time: Duration,
+}
+
+/// Reads the options.
+fn options(args: &[String]) -> Result<Options, Failure> {
+    let mut o = Options { bounds: Bounds::default(), json: false, out_file: None, time: DEFAULT_TIME };
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().ok_or_else(|| Failure::Usage(format!("{flag} needs a value")))?;
         let number = || value.parse::<u64>().map_err(|_| Failure::Usage(format!("{flag} must be a whole number, got {value:?}")));
         match flag.as_str() {
-            "--faults" => bounds.classes = classes(value)?,
-            "--max-faults" => bounds.max_faults = number()? as usize,
-            "--budget" => bounds.budget = number()? as usize,
-            "--seed" => bounds.seed = number()?,
-            "--pause-ms" => bounds.pause_ms = number()?,
-            "--partition-ms" => bounds.partition_ms = number()?,
-            "--crash-ms" => bounds.crash_ms = number()?,
-            "--delay-ms" => bounds.delay_ms = number()?,
-            "--jump-ms" => bounds.jump_ms = number()?,
-            "--drift-ppm" => bounds.drift_ppm = number()?,
-            "--stall-ms" => bounds.stall_ms = number()?,
+            "--faults" => o.bounds.classes = classes(value)?,
+            "--max-faults" => o.bounds.max_faults = number()? as usize,
+            "--budget" => o.bounds.budget = number()? as usize,
+            "--seed" => o.bounds.seed = number()?,
+            "--pause-ms" => o.bounds.pause_ms = number()?,
+            "--partition-ms" => o.bounds.partition_ms = number()?,
+            "--crash-ms" => o.bounds.crash_ms = number()?,
+            "--delay-ms" => o.bounds.delay_ms = number()?,
+            "--jump-ms" => o.bounds.jump_ms = number()?,
+            "--drift-ppm" => o.bounds.drift_ppm = number()?,
+            "--stall-ms" => o.bounds.stall_ms = number()?,
             "--format" => {
-                json_out = match value.as_str() {
+                o.json = match value.as_str() {
                     "text" => false,
                     "json" => true,
                     other => return Err(Failure::Usage(format!("unknown format {other:?}: use text or json"))),
                 }
             }
-            "--out" => out_file = Some(value.clone()),
+            "--out" => o.out_file = Some(value.clone()),
             "--time" => match number()? {
-                s @ 1..=86_400 => time = Duration::from_secs(s),
+                s @ 1..=86_400 => o.time = Duration::from_secs(s),
                 s => return Err(Failure::Usage(format!("--time must be 1 to 86400 seconds, got {s}"))),
             },
             other => return Err(Failure::Usage(format!("unknown option {other:?}"))),
         }
     }
-    let mut search = Search::new(scenario, bounds).map_err(|e| Failure::Usage(format!("search: {e}")))?;
+    Ok(o)
+}
+
+/// Runs the search until it ends or `time` is up, showing progress on a terminal; returns
+/// whether time ran out, and the seconds it took.
+fn run(search: &mut Search, time: Duration) -> (bool, f64) {
     let start = Instant::now();
     let progress = std::io::stderr().is_terminal();
     let mut shown = start;
@@ -63,72 +95,78 @@ pub fn search(scenario: &Scenario, args: &[String]) -> Result<String, Failure> {
         }
         if progress && now - shown >= PROGRESS_EVERY {
             shown = now;
-            show_progress(&search, now - start, time);
+            show_progress(search, now - start, time);
         }
     }
     if progress {
         eprint!("\r\x1b[K");
     }
-    let seconds = start.elapsed().as_secs_f64();
-    let State::Found(found) = search.step(0).clone() else {
-        let mut searched = search.searched();
-        if timed_out {
-            let budget = search.bounds().budget;
-            let (tried, budget) = (group_u(search.tried() as u64), group_u(budget as u64));
-            searched = format!("Stopped by --time after {} s, {tried} of {budget} schedules run. {searched}", time.as_secs());
-        }
-        return Ok(if json_out {
-            let v = json!({"found": false, "tried": search.tried(), "stopped_by_time": timed_out, "searched": searched});
-            serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
-        } else {
-            format!("{}\n{searched}\n({:.2} s, {:.0} schedules/s)\n", scenario.title, seconds, search.tried() as f64 / seconds)
-        });
-    };
-    let doc = written(&found.scenario);
-    if let Some(path) = &out_file {
-        let text = lockstep::edit::doc::write(&doc, Some(2));
-        std::fs::write(path, text).map_err(|e| Failure::Scenario(format!("{path}: {e}")))?;
+    (timed_out, start.elapsed().as_secs_f64())
+}
+
+/// Reports a search that found no failure, stopped by `--time` after `stopped` if it was.
+fn nothing_found(scenario: &Scenario, search: &Search, json: bool, stopped: Option<Duration>, seconds: f64) -> String {
+    let mut searched = search.searched();
+    if let Some(time) = stopped {
+        let budget = search.bounds().budget;
+        let (tried, budget) = (group_u(search.tried() as u64), group_u(budget as u64));
+        searched = format!("Stopped by --time after {} s, {tried} of {budget} schedules run. {searched}", time.as_secs());
     }
-    let describe = |faults: &[lockstep::search::Added]| faults.iter().map(|f| f.describe(scenario)).collect::<Vec<_>>();
-    let report = if json_out {
-        let v = json!({
-            "found": true,
-            "failure": found.failure,
-            "sentence": found.sentence,
-            "harm": found.harm,
-            "added": found.added,
-            "described": describe(&found.added),
-            "first": found.first,
-            "runs_to_first": found.runs_to_first,
-            "shrink_runs": found.shrink_runs,
-            "scenario": serde_json::from_str::<serde_json::Value>(&lockstep::edit::doc::write(&doc, None)).unwrap_or_default(),
-        });
+    if json {
+        let v = json!({"found": false, "tried": search.tried(), "stopped_by_time": stopped.is_some(), "searched": searched});
         serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
     } else {
-        let list = |faults: &[lockstep::search::Added]| {
-            let d = describe(faults);
-            if d.is_empty() {
-                "    (no fault added: the scenario fails as it is)\n".to_string()
-            } else {
-                d.iter().map(|f| format!("    - {f}\n")).collect()
-            }
-        };
-        format!(
-            "{}\nFOUND after {} schedules ({:.2} s): {}\nas first found:\n{}shrunk in {} runs to:\n{}{}",
-            scenario.title,
-            found.runs_to_first,
-            seconds,
-            found.sentence,
-            list(&found.first),
-            found.shrink_runs,
-            list(&found.added),
-            match &out_file {
-                Some(p) => format!("the scenario is in {p}: `lockstep run {p}` shows it\n"),
-                None => "write the scenario to a file with --out FILE\n".into(),
-            }
-        )
+        format!("{}\n{searched}\n({:.2} s, {:.0} schedules/s)\n", scenario.title, seconds, search.tried() as f64 / seconds)
+    }
+}
+
+/// Describes each fault added, in words.
+fn describe(scenario: &Scenario, faults: &[Added]) -> Vec<String> {
+    faults.iter().map(|f| f.describe(scenario)).collect()
+}
+
+/// Reports the failure found in JSON, with the shrunk scenario's document `doc`.
+fn found_json(scenario: &Scenario, found: &Shrunk, doc: &Value) -> String {
+    let v = json!({
+        "found": true,
+        "failure": found.failure,
+        "sentence": found.sentence,
+        "harm": found.harm,
+        "added": found.added,
+        "described": describe(scenario, &found.added),
+        "first": found.first,
+        "runs_to_first": found.runs_to_first,
+        "shrink_runs": found.shrink_runs,
+        "scenario": serde_json::from_str::<serde_json::Value>(&lockstep::edit::doc::write(doc, None)).unwrap_or_default(),
+    });
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+}
+
+/// Reports the failure found in text: the faults as first found and as shrunk, and where the
+/// shrunk scenario was written (`out_file`), if it was.
+fn found_text(scenario: &Scenario, found: &Shrunk, out_file: Option<&str>, seconds: f64) -> String {
+    let list = |faults: &[Added]| {
+        let d = describe(scenario, faults);
+        if d.is_empty() {
+            "    (no fault added: the scenario fails as it is)\n".to_string()
+        } else {
+            d.iter().map(|f| format!("    - {f}\n")).collect()
+        }
     };
-    Err(Failure::Found(report))
+    format!(
+        "{}\nFOUND after {} schedules ({:.2} s): {}\nas first found:\n{}shrunk in {} runs to:\n{}{}",
+        scenario.title,
+        found.runs_to_first,
+        seconds,
+        found.sentence,
+        list(&found.first),
+        found.shrink_runs,
+        list(&found.added),
+        match out_file {
+            Some(p) => format!("the scenario is in {p}: `lockstep run {p}` shows it\n"),
+            None => "write the scenario to a file with --out FILE\n".into(),
+        }
+    )
 }
 
 /// Shows on one terminal line how far the search has got, how fast, and how long is left (by the

@@ -118,6 +118,17 @@ fn button(s: &mut String, action: &str, label: &str, enabled: bool) {
 /// The editor for `scenario`.
 pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
     let mut s = String::from(r#"<div class="edit-head"><h2>What if…</h2>"#);
+    head(&mut s, scenario, state);
+    lock_fields(&mut s, scenario);
+    participant_fields(&mut s, scenario, state);
+    network_fields(&mut s, scenario);
+    fault_fields(&mut s, scenario, state);
+    s
+}
+
+/// The editor's head: Close, the outcome, notes and problems, the actions, and what to draw
+/// beside the run.
+fn head(s: &mut String, scenario: &Scenario, state: &EditorState) {
     let _ = write!(s, r#"<a class="btn btn--small" href="{}" data-testid="stop-edit">Close</a>"#, Escaped(state.close));
     let _ = write!(s, r#"</div><p class="edit-outcome" data-testid="edit-outcome">{}</p>"#, Escaped(state.outcome));
     if !state.notes.is_empty() {
@@ -132,10 +143,10 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
             write!(s, r#"<p class="edit-problem" role="alert" data-testid="edit-problem">Not changed: {}</p>"#, Escaped(&e.to_string()));
     }
     s.push_str(r#"<div class="edit-actions">"#);
-    button(&mut s, "undo", "↶ Undo", state.depth.0 > 0);
-    button(&mut s, "redo", "↷ Redo", state.depth.1 > 0);
-    button(&mut s, "reset", "Reset", state.edited);
-    button(&mut s, "copy-link", "Copy link", state.link_problem.is_none());
+    button(s, "undo", "↶ Undo", state.depth.0 > 0);
+    button(s, "redo", "↷ Redo", state.depth.1 > 0);
+    button(s, "reset", "Reset", state.edited);
+    button(s, "copy-link", "Copy link", state.link_problem.is_none());
     let _ = write!(
         s,
         r#"<select class="btn btn--small" {EDIT_ATTRIBUTE}="new" data-kind="new" data-testid="new" aria-label="Start a blank scenario for a design"><option value="">New…</option>"#
@@ -150,16 +161,19 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
         variants.extend(ResourceMode::TAGS.iter().map(|(name, _)| (name.to_string(), format!("this, with the resource {name}"))));
     }
     s.push_str(r#"<div class="edit-beside">"#);
-    choice(&mut s, "beside", state.beside.unwrap_or(""), "side by side with", variants.into_iter());
+    choice(s, "beside", state.beside.unwrap_or(""), "side by side with", variants.into_iter());
     s.push_str("</div>");
     if let Some(e) = state.link_problem {
         let _ = write!(s, r#"<p class="edit-note">{}</p>"#, Escaped(&e.problem));
     }
+}
 
+/// The lock's design and its declared parameters.
+fn lock_fields(s: &mut String, scenario: &Scenario) {
     let kind = scenario.lock.kind;
     s.push_str("<fieldset><legend>Lock</legend>");
     let designs = REGISTRY.iter().map(|k| (k.tag().to_string(), k.title().to_string()));
-    choice(&mut s, "lock.design", kind.tag(), "design", designs);
+    choice(s, "lock.design", kind.tag(), "design", designs);
     let _ = write!(s, r#"<p class="help">{}</p>"#, Escaped(kind.about()));
     for (p, (_, value)) in kind.params().iter().zip(scenario.lock.values.iter()) {
         let path = format!("lock.{}", p.name);
@@ -167,71 +181,86 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
         match (p.kind, value) {
             (ParamKind::Number { unit, min, max, .. } | ParamKind::Optional { unit, min, max }, v) => {
                 let text = if let ParamValue::Number(n) = v { n.to_string() } else { String::new() };
-                number(&mut s, &path, &text, &label, unit, Some((min as i64, max as i64)));
+                number(s, &path, &text, &label, unit, Some((min as i64, max as i64)));
             }
-            (ParamKind::Flag { .. }, v) => flag(&mut s, &path, v == ParamValue::Flag(true), &label),
+            (ParamKind::Flag { .. }, v) => flag(s, &path, v == ParamValue::Flag(true), &label),
             (ParamKind::Choice { options, .. }, v) => {
                 let now = if let ParamValue::Choice(c) = v { c } else { "" };
-                choice(&mut s, &path, now, &label, options.iter().map(|(o, _)| (o.to_string(), o.replace('_', " "))));
+                choice(s, &path, now, &label, options.iter().map(|(o, _)| (o.to_string(), o.replace('_', " "))));
             }
         }
         let _ = write!(s, r#"<p class="help">{}</p>"#, Escaped(p.help));
     }
-    s.push_str("</fieldset><fieldset><legend>Participants</legend>");
+    s.push_str("</fieldset>");
+}
+
+/// Each participant's name, clock and, by role, start and script or what the resource checks.
+fn participant_fields(s: &mut String, scenario: &Scenario, state: &EditorState) {
+    s.push_str("<fieldset><legend>Participants</legend>");
     let clients = scenario.participants.iter().filter(|p| matches!(p, Participant::Client { .. })).count();
     let modes: Vec<&str> = scenario.lock.design.release_modes().iter().map(|m| m.tag()).collect();
     for (i, p) in scenario.participants.iter().enumerate() {
         let at = |field: &str| format!("participants[{i}].{field}");
         let _ = write!(s, r#"<div class="edit-group"><h3>{}</h3>"#, Escaped(p.name()));
-        text(&mut s, &at("name"), p.name(), "name", "text");
-        number(&mut s, &at("clock.offset_ms"), &p.clock().offset_ms.to_string(), "clock offset", "ms", None);
-        number(&mut s, &at("clock.drift_ppm"), &p.clock().drift_ppm.to_string(), "clock drift", "ppm", None);
+        text(s, &at("name"), p.name(), "name", "text");
+        number(s, &at("clock.offset_ms"), &p.clock().offset_ms.to_string(), "clock offset", "ms", None);
+        number(s, &at("clock.drift_ppm"), &p.clock().drift_ppm.to_string(), "clock drift", "ppm", None);
         match p {
             Participant::Client { start_ms, script, .. } => {
-                number(&mut s, &at("start_ms"), &start_ms.to_string(), "starts at", "ms", None);
+                number(s, &at("start_ms"), &start_ms.to_string(), "starts at", "ms", None);
                 let touched = state.touched.is_some_and(|t| t.starts_with(&at("script")));
-                steps(&mut s, i, script, &modes, touched);
+                steps(s, i, script, &modes, touched);
                 if clients > 1 {
-                    button(&mut s, &format!("remove-participant:{i}"), &format!("Remove {}", p.name()), true);
+                    button(s, &format!("remove-participant:{i}"), &format!("Remove {}", p.name()), true);
                 }
             }
             Participant::Resource { mode, .. } => {
-                let now = mode.tag();
-                choice(&mut s, &at("mode"), now, "checks", ResourceMode::TAGS.iter().map(|(n, _)| (n.to_string(), n.to_string())));
+                choice(s, &at("mode"), mode.tag(), "checks", ResourceMode::TAGS.iter().map(|(n, _)| (n.to_string(), n.to_string())));
             }
             Participant::LockService { .. } => {}
         }
         s.push_str("</div>");
     }
-    button(&mut s, "add-client", "+ client", scenario.participants.len() < MAX_PARTICIPANTS);
-    s.push_str("</fieldset><fieldset><legend>Network</legend>");
+    button(s, "add-client", "+ client", scenario.participants.len() < MAX_PARTICIPANTS);
+    s.push_str("</fieldset>");
+}
+
+/// The network's latency and loss, and the seed.
+fn network_fields(s: &mut String, scenario: &Scenario) {
+    s.push_str("<fieldset><legend>Network</legend>");
     let latency = &scenario.network.latency_ms;
-    number(&mut s, "network.latency_ms.min_ms", &latency.min_ms.to_string(), "latency from", "ms", None);
-    number(&mut s, "network.latency_ms.max_ms", &latency.max_ms.to_string(), "latency to", "ms", None);
+    number(s, "network.latency_ms.min_ms", &latency.min_ms.to_string(), "latency from", "ms", None);
+    number(s, "network.latency_ms.max_ms", &latency.max_ms.to_string(), "latency to", "ms", None);
     let loss = scenario.network.loss.text();
     let _ = write!(
         s,
         r#"<label class="field"><span>loss <small>0 to 1</small></span><input type="number" {EDIT_ATTRIBUTE}="network.loss" data-kind="number" value="{}" min="0" max="1" step="0.01"/></label>"#,
         Escaped(&loss)
     );
-    number(&mut s, "seed", &scenario.seed.to_string(), "seed", "", None);
-    s.push_str("</fieldset><fieldset><legend>Faults</legend>");
+    number(s, "seed", &scenario.seed.to_string(), "seed", "", None);
+    s.push_str("</fieldset>");
+}
+
+/// The faults, and the ways to add one: at this step, on a lifeline, or to the message at the
+/// cursor.
+fn fault_fields(s: &mut String, scenario: &Scenario, state: &EditorState) {
+    s.push_str("<fieldset><legend>Faults</legend>");
     let _ = write!(
         s,
         r#"<p class="help">Drag a fault on the diagram to move it, or its ends to resize it; Tab to it for the keys ({}).</p>"#,
         Escaped(KEYS_HELP)
     );
     for (i, f) in scenario.faults.iter().enumerate() {
-        fault(&mut s, i, f, state.selected == Some(i));
+        fault(s, i, f, state.selected == Some(i));
     }
     s.push_str(r#"<div class="edit-add" title="A new fault starts at the step on screen"><span>Add at this step:</span>"#);
     for kind in FAULTS.iter().filter(|k| k.listed) {
-        button(&mut s, &format!("add-fault:{}", kind.tag), &format!("+ {}", kind.label), true);
+        button(s, &format!("add-fault:{}", kind.tag), &format!("+ {}", kind.label), true);
     }
     s.push_str("</div>");
     let tool = FAULTS.iter().filter(|k| k.listed).map(|k| (k.tag.to_string(), format!("a {}", k.label)));
     choice(
-        &mut s,
+        s,
         "tool",
         state.tool.unwrap_or(""),
         "or click a lifeline to add",
@@ -239,13 +268,12 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
     );
     if let Some((send, words)) = &state.message {
         let _ = write!(s, r#"<div class="edit-add" data-testid="edit-message"><span>This message ({}):</span>"#, Escaped(words));
-        button(&mut s, &format!("drop-message:{send}"), "Drop it", true);
+        button(s, &format!("drop-message:{send}"), "Drop it", true);
         let label = format!("Delay it {} ms", DELAY_MESSAGE.start_ms("extra_ms"));
-        button(&mut s, &format!("delay-message:{send}"), &label, true);
+        button(s, &format!("delay-message:{send}"), &label, true);
         s.push_str("</div>");
     }
     s.push_str("</fieldset>");
-    s
 }
 
 /// A script longer than this starts folded, so a long scenario's editor stays quick to draw;

@@ -6,7 +6,7 @@ use super::effects;
 use super::view::{marks, page, Callbacks};
 use super::{browser, fit};
 use crate::ui::panels::ROUTE_ATTRIBUTE;
-use crate::ui::player::Playback;
+use crate::ui::player::{Playback, Speed};
 use crate::ui::route::{self, Route};
 use crate::ui::shell::{command, reduce, Action, AppState, Effect, Env, Page};
 use gloo::events::{EventListener, EventListenerOptions};
@@ -93,25 +93,45 @@ fn pressed(e: &KeyboardEvent) -> Option<Action> {
 #[component]
 pub fn App() -> Html {
     let model = use_reducer(first);
-    let search = use_mut_ref(|| None);
     let dispatch = {
         let d = model.dispatcher();
         use_callback((), move |action: Action, _| d.dispatch(action))
     };
-    // The effects the last actions asked for, once the page is drawn.
-    {
-        let (queue, dispatch, search) = (model.effects.clone(), dispatch.clone(), search.clone());
-        use_effect(move || {
-            let asked: Vec<Effect> = queue.borrow_mut().drain(..).collect();
-            for effect in asked {
-                effects::run(effect, &dispatch, &search);
-            }
-        });
-    }
+    use_queued_effects(&model.effects, &dispatch);
     let state = &model.state;
-    // Keep the hash in step with what is shown. A long link (an edited scenario's) is written
-    // once the edits pause: the browser takes milliseconds to store each one.
-    use_effect_with(state.hash(), |hash| {
+    use_address(state.hash());
+    use_page_input(&dispatch);
+    use_layer(state, &dispatch);
+    use_playback(state.player.playing, state.player.speed, &dispatch);
+    // The lesson list is written once; mark what is on screen in it.
+    use_effect_with(route::format(&Route { target: state.current(), step: 0 }), |link| browser::mark_current(link));
+    let (callbacks, on_click) = use_controls(&dispatch);
+    let (view, asking, setup) = marks(state);
+    html! {
+        <div class="app" data-view={view} data-asking={asking} data-setup={setup} onclick={on_click}>
+            { page(state, &callbacks) }
+        </div>
+    }
+}
+
+/// Runs the effects the last actions asked for, once the page is drawn.
+#[hook]
+fn use_queued_effects(queue: &Rc<RefCell<Vec<Effect>>>, dispatch: &Callback<Action>) {
+    let search = use_mut_ref(|| None);
+    let (queue, dispatch) = (queue.clone(), dispatch.clone());
+    use_effect(move || {
+        let asked: Vec<Effect> = queue.borrow_mut().drain(..).collect();
+        for effect in asked {
+            effects::run(effect, &dispatch, &search);
+        }
+    });
+}
+
+/// Keeps the address's hash in step with what is shown. A long link (an edited scenario's) is
+/// written once the edits pause: the browser takes milliseconds to store each one.
+#[hook]
+fn use_address(hash: String) {
+    use_effect_with(hash, |hash| {
         let later = if hash.len() > LONG_LINK {
             let hash = hash.clone();
             Some(Timeout::new(300, move || browser::show_hash(&hash)))
@@ -121,68 +141,76 @@ pub fn App() -> Html {
         };
         move || drop(later)
     });
-    // The address, the keyboard, and (on the editor's page) the editor's fields and files.
-    {
-        let dispatch = dispatch.clone();
-        use_effect_with((), move |_| {
-            let on_hash = dispatch.clone();
-            let hash = EventListener::new(&gloo::utils::window(), "hashchange", move |_| on_hash.emit(Action::Hash(browser::hash())));
-            let options = EventListenerOptions::enable_prevent_default();
-            let on_key = dispatch.clone();
-            let keys = EventListener::new_with_options(&gloo::utils::document(), "keydown", options, move |e| {
-                let e: &KeyboardEvent = e.unchecked_ref();
-                // The open lesson menu keeps Tab, and every key but Escape scrolls or presses in it.
-                if browser::menu_open() {
-                    match e.key().as_str() {
-                        "Escape" => on_key.emit(Action::Menu(Some(false))),
-                        "Tab" if browser::wrap_tab(e.shift_key()) => e.prevent_default(),
-                        _ => {}
-                    }
-                    return;
-                }
-                #[cfg(editing)]
-                if let Some(action) = super::editor_input::history_key(e) {
-                    e.prevent_default();
-                    return on_key.emit(action);
-                }
-                #[cfg(editing)]
-                if let Some(gesture) = super::gestures::key(e) {
-                    e.prevent_default();
-                    return super::editor_input::handle_key(&on_key, gesture);
-                }
-                if let Some(action) = pressed(e) {
-                    // Space plays or pauses wherever the focus is, never pressing the button clicked
-                    // last; Escape still closes whatever the browser opened (a menu, full screen).
-                    if e.key() != "Escape" {
-                        e.prevent_default();
-                    }
-                    on_key.emit(action);
-                }
-            });
-            #[cfg(editing)]
-            let editor = super::editor_input::listen(&dispatch);
-            #[cfg(not(editing))]
-            let editor = ();
-            let fullscreen = browser::on_fullscreen_exit();
-            // A window resized past the menu's screens closes the menu, so the page is not left inert.
-            let resize = EventListener::new(&gloo::utils::window(), "resize", |_| browser::menu(Some(false)));
-            move || drop((hash, keys, editor, fullscreen, resize))
-        });
-    }
-    use_layer(state, &dispatch);
-    // Playback.
-    {
-        let dispatch = dispatch.clone();
-        let (playing, speed) = (state.player.playing, state.player.speed);
-        use_effect_with((playing, speed), move |_| {
-            let timer = playing.then(|| Interval::new(speed.interval_ms(), move || dispatch.emit(Action::Play(Playback::Tick))));
-            move || drop(timer)
-        });
-    }
-    // The lesson list is written once; mark what is on screen in it.
-    use_effect_with(route::format(&Route { target: state.current(), step: 0 }), |link| browser::mark_current(link));
+}
 
-    // The controls' callbacks keep their identity across renders, so components skip work.
+/// Listens to the address, the keyboard, and (on the editor's page) the editor's fields and
+/// files.
+#[hook]
+fn use_page_input(dispatch: &Callback<Action>) {
+    let dispatch = dispatch.clone();
+    use_effect_with((), move |_| {
+        let on_hash = dispatch.clone();
+        let hash = EventListener::new(&gloo::utils::window(), "hashchange", move |_| on_hash.emit(Action::Hash(browser::hash())));
+        let options = EventListenerOptions::enable_prevent_default();
+        let on_key = dispatch.clone();
+        let keys =
+            EventListener::new_with_options(&gloo::utils::document(), "keydown", options, move |e| keydown(e.unchecked_ref(), &on_key));
+        #[cfg(editing)]
+        let editor = super::editor_input::listen(&dispatch);
+        #[cfg(not(editing))]
+        let editor = ();
+        let fullscreen = browser::on_fullscreen_exit();
+        // A window resized past the menu's screens closes the menu, so the page is not left inert.
+        let resize = EventListener::new(&gloo::utils::window(), "resize", |_| browser::menu(Some(false)));
+        move || drop((hash, keys, editor, fullscreen, resize))
+    });
+}
+
+/// Handles a key pressed anywhere on the page.
+fn keydown(e: &KeyboardEvent, on_key: &Callback<Action>) {
+    // The open lesson menu keeps Tab, and every key but Escape scrolls or presses in it.
+    if browser::menu_open() {
+        match e.key().as_str() {
+            "Escape" => on_key.emit(Action::Menu(Some(false))),
+            "Tab" if browser::wrap_tab(e.shift_key()) => e.prevent_default(),
+            _ => {}
+        }
+        return;
+    }
+    #[cfg(editing)]
+    if let Some(action) = super::editor_input::history_key(e) {
+        e.prevent_default();
+        return on_key.emit(action);
+    }
+    #[cfg(editing)]
+    if let Some(gesture) = super::gestures::key(e) {
+        e.prevent_default();
+        return super::editor_input::handle_key(on_key, gesture);
+    }
+    if let Some(action) = pressed(e) {
+        // Space plays or pauses wherever the focus is, never pressing the button clicked
+        // last; Escape still closes whatever the browser opened (a menu, full screen).
+        if e.key() != "Escape" {
+            e.prevent_default();
+        }
+        on_key.emit(action);
+    }
+}
+
+/// Ticks the playback while it plays, at its speed.
+#[hook]
+fn use_playback(playing: bool, speed: Speed, dispatch: &Callback<Action>) {
+    let dispatch = dispatch.clone();
+    use_effect_with((playing, speed), move |_| {
+        let timer = playing.then(|| Interval::new(speed.interval_ms(), move || dispatch.emit(Action::Play(Playback::Tick))));
+        move || drop(timer)
+    });
+}
+
+/// Returns the controls' callbacks and the page's click handler. They keep their identity
+/// across renders, so components skip work.
+#[hook]
+fn use_controls(dispatch: &Callback<Action>) -> (Callbacks, Callback<MouseEvent>) {
     let on_play = {
         let dispatch = dispatch.clone();
         use_callback((), move |playback, _| dispatch.emit(Action::Play(playback)))
@@ -191,7 +219,6 @@ pub fn App() -> Html {
         let dispatch = dispatch.clone();
         use_callback((), move |room, _| dispatch.emit(Action::Refit(room)))
     };
-    let callbacks = Callbacks { on_play, on_room };
     let on_click = {
         let dispatch = dispatch.clone();
         use_callback((), move |e: MouseEvent, _| {
@@ -200,10 +227,5 @@ pub fn App() -> Html {
             }
         })
     };
-    let (view, asking, setup) = marks(state);
-    html! {
-        <div class="app" data-view={view} data-asking={asking} data-setup={setup} onclick={on_click}>
-            { page(state, &callbacks) }
-        </div>
-    }
+    (Callbacks { on_play, on_room }, on_click)
 }
