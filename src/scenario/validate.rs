@@ -98,6 +98,43 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     if s.version != VERSION {
         return err("version", format!("unsupported version {} (this build reads version {VERSION})", s.version));
     }
+    let ids = check_ids(s)?;
+    let design = s.lock.design.as_ref();
+    check_roles(s)?;
+    let resource_modes: Vec<(&str, ResourceMode)> = s
+        .participants
+        .iter()
+        .filter_map(|p| match p {
+            Participant::Resource { id, mode, .. } => Some((id.as_str(), *mode)),
+            _ => None,
+        })
+        .collect();
+    let mut nodes = Vec::with_capacity(s.participants.len());
+    for (i, p) in s.participants.iter().enumerate() {
+        nodes.push(compile_participant(&format!("participants[{i}]"), p, design, &resource_modes)?);
+    }
+    let limits = spec::Limits {
+        max_events: within("limits", "max_events", s.limits.max_events, 1, MAX_EVENTS as u64)? as usize,
+        max_time_ms: within("limits", "max_time_ms", s.limits.max_time_ms, 1, MAX_TIME_MS)?,
+    };
+    let network = compile_network(s, &ids)?;
+    if s.faults.len() > MAX_FAULTS {
+        return err("faults", format!("at most {MAX_FAULTS} faults, got {}", s.faults.len()));
+    }
+    let mut faults = Vec::with_capacity(s.faults.len());
+    for (i, f) in s.faults.iter().enumerate() {
+        let fault = compile_fault(&format!("faults[{i}]"), f, &ids, limits.max_time_ms)?;
+        if let Fault::ClockJump { at_ms, node, by_ms } = fault {
+            nodes[node.0].clock.add_jump(ClockJump { at_ms: span(at_ms), by_ms });
+        }
+        faults.push(fault);
+    }
+    let lock: std::rc::Rc<dyn crate::engine::protocol::Protocol> = s.lock.design.clone();
+    Ok(Spec { seed: s.seed, nodes, lock, network, faults, limits })
+}
+
+/// Checks how many participants there are and their ids and names; returns the ids in order.
+fn check_ids(s: &Scenario) -> Result<Ids<'_>, ScenarioError> {
     let n = s.participants.len();
     if n == 0 || n > MAX_PARTICIPANTS {
         return err("participants", format!("must list 1 to {MAX_PARTICIPANTS} participants, got {n}"));
@@ -120,6 +157,12 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
             return err(format!("{path}.name"), format!("must be 1 to {MAX_NAME_CHARS} characters, got {chars}"));
         }
     }
+    Ok(ids)
+}
+
+/// Checks that the roles fit the design: its number of lock services, where the data lives,
+/// how many resources, and at least one client.
+fn check_roles(s: &Scenario) -> Result<(), ScenarioError> {
     let count = |f: fn(&Participant) -> bool| s.participants.iter().filter(|p| f(p)).count();
     let locks = count(|p| matches!(p, Participant::LockService { .. }));
     let resources = count(|p| matches!(p, Participant::Resource { .. }));
@@ -143,39 +186,10 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     if !in_lock_service && !(1..=MAX_RESOURCES).contains(&resources) {
         return err("participants", format!("a scenario protects 1 to {MAX_RESOURCES} resources, found {resources}"));
     }
-    let resource_modes: Vec<(&str, ResourceMode)> = s
-        .participants
-        .iter()
-        .filter_map(|p| match p {
-            Participant::Resource { id, mode, .. } => Some((id.as_str(), *mode)),
-            _ => None,
-        })
-        .collect();
     if clients == 0 {
         return err("participants", "needs at least one client");
     }
-    let mut nodes = Vec::with_capacity(n);
-    for (i, p) in s.participants.iter().enumerate() {
-        nodes.push(compile_participant(&format!("participants[{i}]"), p, design, &resource_modes)?);
-    }
-    let limits = spec::Limits {
-        max_events: within("limits", "max_events", s.limits.max_events, 1, MAX_EVENTS as u64)? as usize,
-        max_time_ms: within("limits", "max_time_ms", s.limits.max_time_ms, 1, MAX_TIME_MS)?,
-    };
-    let network = compile_network(s, &ids)?;
-    if s.faults.len() > MAX_FAULTS {
-        return err("faults", format!("at most {MAX_FAULTS} faults, got {}", s.faults.len()));
-    }
-    let mut faults = Vec::with_capacity(s.faults.len());
-    for (i, f) in s.faults.iter().enumerate() {
-        let fault = compile_fault(&format!("faults[{i}]"), f, &ids, limits.max_time_ms)?;
-        if let Fault::ClockJump { at_ms, node, by_ms } = fault {
-            nodes[node.0].clock.add_jump(ClockJump { at_ms: span(at_ms), by_ms });
-        }
-        faults.push(fault);
-    }
-    let lock: std::rc::Rc<dyn crate::engine::protocol::Protocol> = s.lock.design.clone();
-    Ok(Spec { seed: s.seed, nodes, lock, network, faults, limits })
+    Ok(())
 }
 
 /// Checks where a write or compensation at `at` goes: a resource by its id, which it must name
