@@ -70,5 +70,11 @@ pub const MAX_SEARCH_BUDGET: usize = 10_000_000;
 pub const MAX_SEARCH_SPAN_MS: u64 = 3_600_000;
 /// The least and most drift a search may try, either way.
 pub const SEARCH_DRIFT_PPM: std::ops::RangeInclusive<u64> = 1_000..=500_000;
+/// The events a searched run may have for each event of the scenario's own run…
+pub const SEARCH_EVENTS_PER_BASE_EVENT: usize = 20;
+/// …and at least this many.
+pub const SEARCH_MIN_EVENTS: usize = 2_000;
+/// How much longer than the scenario's own run a searched run may go on.
+pub const SEARCH_EXTRA_TIME_MS: u64 = 120_000;
 /// The most interesting times the systematic pass tries.
 pub const MAX_SEARCH_TIMES: usize = 120;

@@ -9,7 +9,7 @@ use lockstep::search::wire::Report;
 use lockstep::ui::player::Playback;
 use lockstep::ui::route::Target;
 use lockstep::ui::shell::action::EditAction;
-use lockstep::ui::shell::{command, reduce, Action, AppState, Copied, Effect, Env, Export, Page, Settings};
+use lockstep::ui::shell::{binding, reduce, Action, AppState, Copied, Effect, Env, Export, Page, Settings};
 
 fn env(page: Page) -> Env {
     Env { page, room: Room::Fit(900.0), settings: Settings { predicting: false, ..Settings::FIRST_VISIT } }
@@ -33,7 +33,7 @@ fn a_link_opens_its_lesson_at_its_step_and_the_hash_follows_the_player() {
     assert_eq!(s.run.as_ref().map(|r| r.scenario.id.as_str()), Some("lease-race-fenced"));
     assert_eq!((s.player.step, s.hash()), (5, "#/lease-race-fenced/5".to_string()));
     assert!(effects.is_empty(), "an embedded lesson needs no fetch: {effects:?}");
-    let (s, _) = after(Page::Player, "#/lease-race-fenced/5", [command::pressed("ArrowRight").unwrap()]);
+    let (s, _) = after(Page::Player, "#/lease-race-fenced/5", [binding::pressed("ArrowRight").unwrap()]);
     assert_eq!(s.hash(), "#/lease-race-fenced/6");
     let (same, _) = reduce(&s, Action::Hash(s.hash()));
     assert!(same.is_none(), "the page's own hash changes nothing");
@@ -66,10 +66,10 @@ fn a_prediction_stops_playback_before_the_outcome_and_an_answer_is_scored_and_ke
     state = reduce(&state, Action::Hash("#/lease-race-fenced/0".into())).0.unwrap();
     let run = state.run.clone().unwrap();
     let asked = run.predictions.first().expect("the lesson asks a prediction").clone();
-    state = reduce(&state, command::clicked("to-end").unwrap()).0.unwrap();
+    state = reduce(&state, binding::clicked("to-end").unwrap()).0.unwrap();
     assert_eq!(state.player.step, asked.event, "End stops before the first write to predict");
     assert!(state.question().is_some());
-    let (next, effects) = reduce(&state, command::pressed(if asked.answer == 0 { "1" } else { "2" }).unwrap());
+    let (next, effects) = reduce(&state, binding::pressed(if asked.answer == 0 { "1" } else { "2" }).unwrap());
     let next = next.unwrap();
     assert_eq!(next.player.step, asked.event + 1, "the outcome is shown");
     assert_eq!(next.env.settings.score, (1, 1));
@@ -94,7 +94,7 @@ fn the_search_starts_and_ends_its_worker_through_effects() {
 fn the_page_s_switches_and_exports_are_effects_and_leave_the_state() {
     let (s, _) = after(Page::Player, "#/lease-race-fenced/3", []);
     for (name, effect) in [("theme", Effect::Theme), ("present", Effect::Present), ("menu", Effect::Menu(None))] {
-        let (state, effects) = reduce(&s, command::clicked(name).unwrap());
+        let (state, effects) = reduce(&s, binding::clicked(name).unwrap());
         assert!(state.is_none(), "{name} changes nothing on screen");
         assert_eq!(effects, vec![effect]);
     }
@@ -108,7 +108,7 @@ fn the_page_s_switches_and_exports_are_effects_and_leave_the_state() {
         }
         other => panic!("{other:?}"),
     }
-    let (_, effects) = reduce(&s, command::clicked("embed").unwrap());
+    let (_, effects) = reduce(&s, binding::clicked("embed").unwrap());
     assert_eq!(effects, vec![Effect::CopyEmbed { title: s.run.as_ref().unwrap().scenario.title.clone() }]);
     let (copied, _) = reduce(&s, Action::Copied(Copied::Embed("<iframe>".into()), true));
     assert!(copied.unwrap().notice.unwrap().starts_with("The embed code is copied"));
@@ -120,7 +120,7 @@ fn the_table_and_its_cells_open_and_a_link_in_the_menu_closes_it() {
     let (table, effects) = reduce(&s, Action::Open(Target::Table, 0));
     let table = table.unwrap();
     assert!(table.table.is_some() && effects.first() == Some(&Effect::Menu(Some(false))));
-    let (hidden, _) = reduce(&table, command::pressed("ArrowRight").unwrap());
+    let (hidden, _) = reduce(&table, binding::pressed("ArrowRight").unwrap());
     assert!(hidden.is_none(), "keys do not drive a run hidden behind the table");
     let cell = Target::Compare { schedule: "clock_jump".into(), design: "redlock".into() };
     let (cell, _) = reduce(&table, Action::Open(cell, 0));
@@ -142,7 +142,7 @@ fn a_narrower_box_lays_the_run_out_again() {
 #[test]
 fn what_if_opens_the_editor_s_page_from_the_player_and_edits_there() {
     let (s, _) = after(Page::Player, "#/lease-race-fenced/4", []);
-    assert_eq!(reduce(&s, command::clicked("edit").unwrap()).1, vec![Effect::OpenEditor]);
+    assert_eq!(reduce(&s, binding::clicked("edit").unwrap()).1, vec![Effect::OpenEditor]);
     let (edited, effects) = after(Page::Player, "#/edit/1.abc/0", []);
     assert_eq!(effects, vec![Effect::OpenEditor], "an edited scenario's link goes to the editor's page");
     assert!(edited.editing.is_none());
@@ -151,7 +151,7 @@ fn what_if_opens_the_editor_s_page_from_the_player_and_edits_there() {
     assert!(s.editing.is_some(), "the editor's page edits the lesson it opens");
     let faults = s.run.as_ref().unwrap().scenario.faults.len();
     let at_ms = s.now_ms();
-    let (added, _) = reduce(&s, command::clicked("add-fault:crash").unwrap());
+    let (added, _) = reduce(&s, binding::clicked("add-fault:crash").unwrap());
     let added = added.unwrap();
     assert_eq!(added.run.as_ref().unwrap().scenario.faults.len(), faults + 1);
     assert_eq!(added.now_ms(), at_ms, "the cursor stays at the same simulated time");
@@ -161,7 +161,7 @@ fn what_if_opens_the_editor_s_page_from_the_player_and_edits_there() {
     let step: usize = close(&added).rsplit('/').next().unwrap().parse().unwrap();
     let original = s.run.as_ref().unwrap();
     assert_eq!(original.trace.events[step - 1].at_ms, at_ms, "and, after an edit, at the same simulated time");
-    let (undone, _) = reduce(&added, command::clicked("undo").unwrap());
+    let (undone, _) = reduce(&added, binding::clicked("undo").unwrap());
     assert_eq!(undone.unwrap().run.unwrap().scenario.faults.len(), faults);
     let field = EditAction::Field { path: "faults[0].for_ms".into(), kind: "number".into(), text: "-5".into() };
     let (refused, _) = reduce(&added, Action::Edit(field));
@@ -172,14 +172,14 @@ fn what_if_opens_the_editor_s_page_from_the_player_and_edits_there() {
 
 #[test]
 fn the_drill_opens_its_lessons_and_keeps_the_best_score() {
-    let (s, effects) = after(Page::Player, "#/lease-race-fenced/0", [command::clicked("drill-start").unwrap()]);
+    let (s, effects) = after(Page::Player, "#/lease-race-fenced/0", [binding::clicked("drill-start").unwrap()]);
     assert!(s.drill.is_some() && effects.contains(&Effect::Menu(Some(false))));
     assert!(s.asking(), "a drill asks predictions even when they are off");
     let mut state = s;
     let mut kept = Vec::new();
     for _ in 0..200 {
         // Each lesson is played to its end, its first prediction answered on the way.
-        for action in [command::clicked("to-end").unwrap(), command::pressed("1").unwrap(), command::clicked("drill-next").unwrap()] {
+        for action in [binding::clicked("to-end").unwrap(), binding::pressed("1").unwrap(), binding::clicked("drill-next").unwrap()] {
             let (next, effects) = reduce(&state, action);
             state = next.unwrap_or(state);
             kept.extend(effects.into_iter().filter_map(|e| if let Effect::Keep(s) = e { Some(s) } else { None }));
@@ -205,7 +205,7 @@ fn playback_moves_by_the_timer_and_stops_at_the_end() {
 
 #[test]
 fn page_down_goes_beat_by_beat_then_to_the_end_and_on_to_the_drill_s_next_lesson() {
-    let page_down = || command::pressed("PageDown").unwrap();
+    let page_down = || binding::pressed("PageDown").unwrap();
     let (mut s, _) = after(Page::Player, "#/lease-race-fenced/0", []);
     let (run, steps) = (s.run.clone().unwrap(), s.player.steps);
     let last_beat = run.beats.last().expect("the lesson has beats").event + 1;
@@ -224,13 +224,13 @@ fn page_down_goes_beat_by_beat_then_to_the_end_and_on_to_the_drill_s_next_lesson
     assert_eq!(next.current(), Target::Lesson(lockstep::scenario::lessons::index()[1].id.into()));
     assert_eq!((next.player.step, effects), (0, vec![Effect::Menu(Some(false)), Effect::ToTop]));
     // In a drill, PageDown at a lesson's end opens the question's next lesson.
-    let (mut s, _) = after(Page::Player, "#/lease-race-fenced/0", [command::clicked("drill-start").unwrap()]);
+    let (mut s, _) = after(Page::Player, "#/lease-race-fenced/0", [binding::clicked("drill-start").unwrap()]);
     let first = s.drill.unwrap();
     for _ in 0..200 {
         if s.drill.map(|d| d.lesson) != Some(first.lesson) {
             break;
         }
-        let action = if s.question().is_some() { command::pressed("1").unwrap() } else { page_down() };
+        let action = if s.question().is_some() { binding::pressed("1").unwrap() } else { page_down() };
         s = reduce(&s, action).0.expect("PageDown always moves in a drill");
     }
     assert_eq!(s.drill.map(|d| (d.question, d.lesson)), Some((first.question, first.lesson + 1)), "on to the next lesson");

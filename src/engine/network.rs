@@ -42,7 +42,7 @@ pub enum Fate {
 }
 
 /// Link state over time.
-pub struct Network {
+pub struct Transport {
     spec: NetworkSpec,
     rng: Rng,
     cuts: Vec<Cut>,
@@ -53,10 +53,10 @@ pub struct Network {
     last_arrival: Vec<((NodeId, NodeId), u64)>,
 }
 
-impl Network {
+impl Transport {
     /// Builds a network with its own random stream.
     pub fn new(spec: NetworkSpec, rng: Rng) -> Self {
-        Network { spec, rng, cuts: Vec::new(), slows: Vec::new(), armed: Vec::new(), last_arrival: Vec::new() }
+        Transport { spec, rng, cuts: Vec::new(), slows: Vec::new(), armed: Vec::new(), last_arrival: Vec::new() }
     }
 
     fn link(&self, from: NodeId, to: NodeId) -> LinkSpec {

@@ -9,7 +9,7 @@ use super::event::{DropReason, Event, EventKind};
 use super::fault::{span, Fault};
 use super::ids::NodeId;
 use super::msg::Msg;
-use super::network::{Fate, Network};
+use super::network::{Fate, Transport};
 use super::resource::Resource;
 use super::rng::Rng;
 use super::spec::{Role, Spec};
@@ -104,7 +104,7 @@ struct Sim<'s> {
     nodes: Vec<Slot>,
     next_gen: u64,
     next_msg: u64,
-    net: Network,
+    net: Transport,
     events: Vec<Event>,
     fault_events: Vec<Option<usize>>,
 }
@@ -146,7 +146,7 @@ impl<'s> Sim<'s> {
             nodes,
             next_gen: 0,
             next_msg: 0,
-            net: Network::new(spec.network.clone(), Rng::derive(spec.seed, "net")),
+            net: Transport::new(spec.network.clone(), Rng::derive(spec.seed, "net")),
             events: Vec::new(),
             fault_events: vec![None; spec.faults.len()],
         };

@@ -21,7 +21,7 @@ pub struct Spec {
     pub lock: Rc<dyn Protocol>,
     pub network: NetworkSpec,
     pub faults: Vec<Fault<NodeId>>,
-    pub limits: Limits,
+    pub limits: RunLimits,
 }
 
 /// One participant.
@@ -147,14 +147,14 @@ pub struct LinkSpec {
 
 /// Bounds on a run; exceeding one stops it with an error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
+pub struct RunLimits {
     pub max_events: usize,
     pub max_time_ms: u64,
 }
 
-impl Default for Limits {
+impl Default for RunLimits {
     fn default() -> Self {
-        Limits { max_events: DEFAULT_MAX_EVENTS, max_time_ms: DEFAULT_MAX_TIME_MS }
+        RunLimits { max_events: DEFAULT_MAX_EVENTS, max_time_ms: DEFAULT_MAX_TIME_MS }
     }
 }
 

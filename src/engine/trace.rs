@@ -13,7 +13,7 @@ use serde::Serialize;
 
 /// One participant as the trace shows it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Participant {
+pub struct NodeInfo {
     pub key: String,
     pub name: String,
     pub role: NodeKind,
@@ -24,7 +24,7 @@ pub struct Participant {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Trace {
     pub seed: u64,
-    pub participants: Vec<Participant>,
+    pub participants: Vec<NodeInfo>,
     /// How many lock-service nodes must hold a client's lock for it to hold the lock; 0 when
     /// there is no lock.
     pub quorum: usize,
@@ -59,7 +59,7 @@ pub fn run(spec: &Spec) -> Result<Trace, RunError> {
     let participants = spec
         .nodes
         .iter()
-        .map(|n| Participant { key: n.key.clone(), name: n.name.clone(), role: n.role.kind(), clock: n.clock.clone() })
+        .map(|n| NodeInfo { key: n.key.clone(), name: n.name.clone(), role: n.role.kind(), clock: n.clock.clone() })
         .collect();
     let quorum = spec.lock.quorum(spec.lock_nodes().len());
     // The resources that must apply each effect once: an idempotency key's, a unique row's.

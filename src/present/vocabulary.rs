@@ -6,12 +6,12 @@ use super::number::{group, local};
 use super::quoted::Quoted;
 use crate::engine::event::LockEnd;
 use crate::engine::msg::LockMsg;
-use crate::engine::trace::Participant;
+use crate::engine::trace::NodeInfo;
 use crate::engine::NodeId;
 
 /// Participants' display names, for words that mention a node other than sender and receiver.
 #[derive(Clone, Copy)]
-pub struct Names<'a>(pub &'a [Participant]);
+pub struct Names<'a>(pub &'a [NodeInfo]);
 
 impl<'a> Names<'a> {
     /// Returns a participant's display name.
@@ -20,7 +20,7 @@ impl<'a> Names<'a> {
     }
 }
 
-/// The words one lock design uses. Participant names arrive already resolved.
+/// The words one lock design uses. NodeInfo names arrive already resolved.
 pub trait Vocabulary {
     /// Names a fencing token with its value (`token 41`, `czxid 3`), or `None` if the design
     /// hands out none.

@@ -6,7 +6,7 @@
 //! fault from the values read ([`Fault::from_values`]) and listing them ([`Fault::values`]) are
 //! made from the same list and cannot disagree.
 
-use super::field::{Field, FieldKind, FieldValue, Values, MAX_SPAN_MS};
+use super::field::{Field, FieldKind, FieldReader, FieldValue, MAX_SPAN_MS};
 use super::format::Fault;
 
 /// The declaration of one kind of fault.
@@ -27,7 +27,7 @@ pub struct FaultDecl {
     /// Whether the failure search adds faults of this kind.
     pub searched: bool,
     /// Builds the fault from the values of its fields, in order.
-    build: fn(&mut Values) -> Fault<String>,
+    build: fn(&mut FieldReader) -> Fault<String>,
 }
 
 /// Whom a new fault hits.
@@ -133,6 +133,6 @@ pub fn fault_decl(tag: &str) -> Option<&'static FaultDecl> {
 impl Fault<String> {
     /// Builds a fault of `kind` from values read for its declared fields, in order.
     pub fn from_values(kind: &FaultDecl, values: Vec<FieldValue>) -> Fault<String> {
-        (kind.build)(&mut Values::new(values))
+        (kind.build)(&mut FieldReader::new(values))
     }
 }

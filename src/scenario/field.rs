@@ -131,12 +131,12 @@ fn mismatch() -> ! {
 
 /// Reads the values of a fault's or step's declared fields in order, one by one: how the typed
 /// faults and steps are built from what the decoder read.
-pub struct Values(std::vec::IntoIter<FieldValue>);
+pub struct FieldReader(std::vec::IntoIter<FieldValue>);
 
-impl Values {
+impl FieldReader {
     /// Takes values read in the order of their declarations.
-    pub fn new(values: Vec<FieldValue>) -> Values {
-        Values(values.into_iter())
+    pub fn new(values: Vec<FieldValue>) -> FieldReader {
+        FieldReader(values.into_iter())
     }
 
     fn next(&mut self) -> FieldValue {

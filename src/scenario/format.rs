@@ -237,7 +237,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        let d = crate::engine::spec::Limits::default();
+        let d = crate::engine::spec::RunLimits::default();
         Limits { max_events: d.max_events as u64, max_time_ms: d.max_time_ms }
     }
 }

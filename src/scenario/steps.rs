@@ -4,7 +4,7 @@
 //! declarations; a kind builds its typed [`Step`], and [`kind_of`] and [`values_of`] go the
 //! other way.
 
-use super::field::{Field, FieldKind, FieldValue, Values, MAX_SPAN_MS};
+use super::field::{Field, FieldKind, FieldReader, FieldValue, MAX_SPAN_MS};
 use crate::engine::spec::Step;
 
 /// One kind of script step.
@@ -16,7 +16,7 @@ pub struct StepKind {
     /// Its fields, in the order files write them.
     pub fields: &'static [Field],
     /// Builds the step from the values of its fields, in order.
-    pub build: fn(&mut Values) -> Step,
+    pub build: fn(&mut FieldReader) -> Step,
 }
 
 pub static ACQUIRE: StepKind = StepKind { tag: "acquire", label: "take the lock", fields: &[], build: |_| Step::Acquire };
@@ -41,7 +41,7 @@ pub static CHECK: StepKind = StepKind {
 const TO: Field = Field::of("to", "to", FieldKind::Resource).optional();
 
 /// A resource's id, or `None` for the scenario's only resource.
-fn target(v: &mut Values) -> Option<String> {
+fn target(v: &mut FieldReader) -> Option<String> {
     Some(v.take::<String>()).filter(|to| !to.is_empty())
 }
 
@@ -102,5 +102,5 @@ pub fn values_of(step: &Step) -> Vec<FieldValue> {
 
 /// Builds a step of `kind` from values read for its declared fields, in order.
 pub fn from_values(kind: &StepKind, values: Vec<FieldValue>) -> Step {
-    (kind.build)(&mut Values::new(values))
+    (kind.build)(&mut FieldReader::new(values))
 }

@@ -7,7 +7,7 @@ use super::Scenario;
 use crate::design::{self, Kind, Value, Values};
 use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::{AcquirePolicy, Latency, RenewFailure, RenewPolicy, ResourceMode, Spec, Step};
-use crate::limits::MAX_STRESS_EVENTS;
+use crate::limits::{MAX_EVENTS, MAX_STRESS_EVENTS, MAX_TIME_MS};
 use crate::present::generated;
 
 /// Builds the stress scenario sized for roughly `events` trace events (100 ..= 200,000).
@@ -67,7 +67,7 @@ fn build(events: u64, clients: u64, hold_ms: u64) -> Result<(Scenario, Spec), Sc
         participants,
         network: Network { latency_ms: Latency { min_ms: 1, max_ms: 10 }, ..Network::default() },
         faults: Vec::new(),
-        limits: Limits { max_events: 1_000_000, max_time_ms: 604_800_000 },
+        limits: Limits { max_events: MAX_EVENTS as u64, max_time_ms: MAX_TIME_MS },
     };
     let spec = compile(&scenario)?;
     Ok((scenario, spec))

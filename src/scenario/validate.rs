@@ -113,7 +113,7 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     for (i, p) in s.participants.iter().enumerate() {
         nodes.push(compile_participant(&format!("participants[{i}]"), p, design, &resource_modes)?);
     }
-    let limits = spec::Limits {
+    let limits = spec::RunLimits {
         max_events: within("limits", "max_events", s.limits.max_events, 1, MAX_EVENTS as u64)? as usize,
         max_time_ms: within("limits", "max_time_ms", s.limits.max_time_ms, 1, MAX_TIME_MS)?,
     };

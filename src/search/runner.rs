@@ -6,10 +6,13 @@ use super::judge::{self, Failure};
 use super::shrink;
 use super::space::{self, Bounds};
 use crate::engine::rng::Rng;
-use crate::engine::spec::Limits;
+use crate::engine::spec::RunLimits;
 use crate::engine::{self, Finding, Trace};
 use crate::error::ScenarioError;
-use crate::limits::{MAX_SEARCH_BUDGET, MAX_SEARCH_FAULTS, MAX_SEARCH_SPAN_MS, SEARCH_DRIFT_PPM};
+use crate::limits::{
+    MAX_SEARCH_BUDGET, MAX_SEARCH_FAULTS, MAX_SEARCH_SPAN_MS, SEARCH_DRIFT_PPM, SEARCH_EVENTS_PER_BASE_EVENT, SEARCH_EXTRA_TIME_MS,
+    SEARCH_MIN_EVENTS,
+};
 use crate::present::number::{capital, group_u, ms};
 use crate::present::Words;
 use crate::scenario::format::Scenario;
@@ -54,7 +57,7 @@ pub struct Search {
     targets: space::Targets,
     horizon_ms: u64,
     /// Each schedule's run stops here: well past the base run, short of a run that never ends.
-    limits: Limits,
+    limits: RunLimits,
     rng: Rng,
     tried: usize,
     /// Schedules whose run went past the limits (a client retrying for ever, say): not judged.
@@ -71,7 +74,8 @@ impl Search {
         let grid = space::grid(&bounds, &targets, &space::times(&trace));
         let systematic = if bounds.systematic { grid.len().min(bounds.budget / 2) } else { 0 };
         let end_ms = trace.events.last().map_or(0, |e| e.at_ms);
-        let limits = Limits { max_events: (trace.events.len() * 20).max(2_000), max_time_ms: end_ms + 120_000 };
+        let max_events = (trace.events.len() * SEARCH_EVENTS_PER_BASE_EVENT).max(SEARCH_MIN_EVENTS);
+        let limits = RunLimits { max_events, max_time_ms: end_ms + SEARCH_EXTRA_TIME_MS };
         let rng = Rng::derive(bounds.seed, "search");
         Ok(Search {
             base: base.clone(),

@@ -3,7 +3,7 @@
 
 use super::items::Lane;
 use super::label::{wrap, Anchor, Label};
-use crate::engine::trace::Participant;
+use crate::engine::trace::NodeInfo;
 use crate::engine::NodeId;
 
 pub const LANE_GAP: f32 = 190.0;
@@ -53,7 +53,7 @@ impl Frame {
     }
 
     /// Returns a lane for each participant, in order.
-    pub(super) fn lanes(&self, participants: &[Participant]) -> Vec<Lane> {
+    pub(super) fn lanes(&self, participants: &[NodeInfo]) -> Vec<Lane> {
         participants
             .iter()
             .enumerate()

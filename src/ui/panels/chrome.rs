@@ -1,7 +1,7 @@
 //! The page's chrome as text: the top bar (the skip link, the lesson menu's button, the name,
 //! the run's exports, the presenter and theme switches, and the notice), and a run's heading
 //! (where it comes from, its title, its buttons and its verdict so far). Buttons name their
-//! command in `data-action` (see `ui::shell::command`).
+//! command in `data-action` (see `ui::shell::binding`).
 
 use super::Escaped;
 use crate::engine::Trace;

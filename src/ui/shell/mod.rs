@@ -4,20 +4,20 @@
 //! else. Tested natively.
 
 pub mod action;
-pub mod command;
+pub mod binding;
 pub mod edited;
 #[cfg(editing)]
 mod edits;
 pub mod effect;
 mod navigate;
-pub mod reduce;
+pub mod reducer;
 pub mod run;
 pub mod settings;
 pub mod state;
 
 pub use action::{Action, Copied, Export};
 pub use effect::Effect;
-pub use reduce::reduce;
+pub use reducer::reduce;
 pub use run::{Run, RunRef};
 pub use settings::Settings;
-pub use state::{AppState, Env, Finding, Page};
+pub use state::{AppState, Env, Page, SearchState};

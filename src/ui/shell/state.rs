@@ -38,7 +38,7 @@ pub struct Env {
 
 /// The failure search: its latest report, and whether its worker still runs.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Finding {
+pub struct SearchState {
     pub report: Report,
     pub running: bool,
 }
@@ -64,7 +64,7 @@ pub struct AppState {
     pub zoom: usize,
     /// The interview drill, while one is on.
     pub drill: Option<Drill>,
-    pub finding: Option<Finding>,
+    pub finding: Option<SearchState>,
 }
 
 /// The first lesson, shown when nothing else can be.

@@ -8,7 +8,7 @@ use super::{browser, fit};
 use crate::ui::panels::ROUTE_ATTRIBUTE;
 use crate::ui::player::{Playback, Speed};
 use crate::ui::route::{self, Route};
-use crate::ui::shell::{command, reduce, Action, AppState, Effect, Env, Page};
+use crate::ui::shell::{binding, reduce, Action, AppState, Effect, Env, Page};
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::timers::callback::{Interval, Timeout};
 use std::cell::RefCell;
@@ -67,7 +67,7 @@ fn clicked(e: &MouseEvent) -> Option<Action> {
         return route::parse(&link).ok().flatten().map(|Route { target, .. }| Action::Open(target, 0));
     }
     if let Some(name) = attribute("data-action") {
-        return command::clicked(&name);
+        return binding::clicked(&name);
     }
     if let Some(step) = attribute("data-step").and_then(|s| s.parse().ok()) {
         return Some(Action::Play(Playback::Seek(step)));
@@ -86,7 +86,7 @@ fn pressed(e: &KeyboardEvent) -> Option<Action> {
     if e.ctrl_key() || e.meta_key() || e.alt_key() || browser::in_text_field(e) || browser::in_field(e) && !clicker {
         return None;
     }
-    command::pressed(&e.key())
+    binding::pressed(&e.key())
 }
 
 /// The whole page.

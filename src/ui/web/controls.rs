@@ -1,5 +1,5 @@
 //! Playback controls: jump, step, play, speed and a scrubber over the steps. The buttons
-//! name their command (`data-action`, see [`crate::ui::shell::command`]); the page's click handler does it.
+//! name their command (`data-action`, see [`crate::ui::shell::binding`]); the page's click handler does it.
 
 use crate::present::number::{group, group_u};
 use crate::ui::panels::Escaped;

@@ -12,7 +12,7 @@ use std::fmt::Write;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
-pub struct Props {
+pub struct DiagramViewProps {
     pub run: RunRef,
     pub cursor: Option<usize>,
     /// A layer drawn over everything (the editor's handles), as SVG text.
@@ -164,7 +164,7 @@ const MAX_SCALE: f64 = 1.6;
 /// The diagram with its overlay, scrolled to keep the cursor in view. (A click on an item opens
 /// its event: each item names its events in `data-events`, and the page's click handler reads them.)
 #[component]
-pub fn DiagramView(props: &Props) -> Html {
+pub fn DiagramView(props: &DiagramViewProps) -> Html {
     let scroller = use_node_ref();
     let layout = &props.run.layout;
     let whole = layout.items.len() <= DRAW_WHOLE_UP_TO;

@@ -19,14 +19,14 @@ const ALL_UP_TO: usize = 400;
 const BLOCK: usize = 64;
 
 #[derive(Properties, PartialEq)]
-pub struct Props {
+pub struct EventLogProps {
     pub run: RunRef,
     pub cursor: Option<usize>,
 }
 
 /// The log of `run`, with the cursor's row marked and kept in view.
 #[component]
-pub fn EventLog(props: &Props) -> Html {
+pub fn EventLog(props: &EventLogProps) -> Html {
     let list = use_node_ref();
     let t = &props.run.trace;
     let n = t.events.len();

@@ -3,7 +3,7 @@
 
 use super::action::{Action, Copied, Export};
 use super::effect::{Content, Effect};
-use super::state::{AppState, Env, Finding, FIT, ZOOMS};
+use super::state::{AppState, Env, SearchState, FIT, ZOOMS};
 use crate::scenario::compare;
 use crate::search::wire::{self, Report, Subject};
 use crate::search::Bounds;
@@ -83,7 +83,7 @@ fn act(s: &AppState, action: Action) -> Reduced {
             Some(_) => {
                 let running = matches!(report, Report::Progress { .. });
                 let stop = if running { Vec::new() } else { vec![Effect::StopSearch] };
-                (Some(AppState { finding: Some(Finding { report, running }), ..s.clone() }), stop)
+                (Some(AppState { finding: Some(SearchState { report, running }), ..s.clone() }), stop)
             }
             None => effects(Vec::new()),
         },
@@ -183,7 +183,7 @@ fn find(s: &AppState) -> Reduced {
         let notice = Some("Only a lesson, a comparison cell or an edited scenario can be searched.".to_string());
         return (Some(AppState { notice, ..s.clone() }), Vec::new());
     };
-    let finding = Finding { report: Report::Progress { tried: 0, budget: Bounds::default().budget }, running: true };
+    let finding = SearchState { report: Report::Progress { tried: 0, budget: Bounds::default().budget }, running: true };
     (Some(AppState { finding: Some(finding), ..s.clone() }), vec![Effect::StartSearch(request)])
 }
 
