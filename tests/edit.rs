@@ -261,13 +261,13 @@ fn clients_are_added_and_removed_with_what_names_them_and_steps_change_kind() {
     run_doc(&without_b);
     assert_eq!(edit::start::without_participant(&with, &scenario, 9), None);
 
-    let write = edit::start::typed("step:safe", "write").unwrap();
+    let write = edit::input::Input::Step(lockstep::engine::msg::ReleaseMode::Safe).value("write").unwrap();
     assert_eq!(doc::write(&write, None), r#"{"step":"write","value":"X"}"#);
     assert_eq!(
-        edit::start::typed("step:commit", "release").map(|v| doc::write(&v, None)),
+        edit::input::Input::Step(lockstep::engine::msg::ReleaseMode::Commit).value("release").map(|v| doc::write(&v, None)),
         Some(r#"{"step":"release","mode":"commit"}"#.into())
     );
-    assert_eq!(edit::start::typed("step:safe", "dance"), None);
+    assert_eq!(edit::input::Input::Step(lockstep::engine::msg::ReleaseMode::Safe).value("dance"), None);
     let rewritten = edit::apply(&doc, &set("participants[0].script[1]", Some(write))).unwrap();
     let t = run_doc(&rewritten);
     assert_eq!(writes(&t)[0].3, "X", "A's work became a write of X");

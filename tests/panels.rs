@@ -152,7 +152,7 @@ fn every_editor_field_names_a_field_the_document_has_and_hostile_names_stay_text
             selected: Some(0),
             tool: Some("pause"),
             message: Some((3, "A → L: acquire".into())),
-            beside: Some("fenced"),
+            beside: Some(lockstep::edit::variant::Variant::Mode(lockstep::engine::spec::ResourceMode::Fenced)),
         };
         let text = panels::editor(&lesson.scenario, &state);
         let wrapped = format!("<div>{text}</div>");

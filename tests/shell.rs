@@ -5,6 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use lockstep::diagram::layout::Room;
+use lockstep::edit::input::Input;
 use lockstep::search::wire::Report;
 use lockstep::ui::player::Playback;
 use lockstep::ui::route::Target;
@@ -163,7 +164,7 @@ fn what_if_opens_the_editor_s_page_from_the_player_and_edits_there() {
     assert_eq!(original.trace.events[step - 1].at_ms, at_ms, "and, after an edit, at the same simulated time");
     let (undone, _) = reduce(&added, binding::clicked("undo").unwrap());
     assert_eq!(undone.unwrap().run.unwrap().scenario.faults.len(), faults);
-    let field = EditAction::Field { path: "faults[0].for_ms".into(), kind: "number".into(), text: "-5".into() };
+    let field = EditAction::Field { path: "faults[0].for_ms".into(), kind: Input::Number, text: "-5".into() };
     let (refused, _) = reduce(&added, Action::Edit(field));
     let refused = refused.unwrap();
     let problem = refused.editing.as_ref().and_then(|e| e.problem.as_ref()).map(ToString::to_string);

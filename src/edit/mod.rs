@@ -6,11 +6,13 @@
 pub mod doc;
 pub mod handles;
 pub mod history;
+pub mod input;
 pub mod link;
 pub mod outcome;
 pub mod prose;
 pub mod start;
 pub mod switch;
+pub mod variant;
 
 pub use doc::{apply, Edit};
 pub use history::History;

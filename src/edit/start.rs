@@ -8,9 +8,8 @@ use crate::scenario::encode;
 use crate::scenario::faults::{fault_decl, Hits};
 use crate::scenario::field::{FieldKind, FieldValue};
 use crate::scenario::format::{Fault, Participant, Scenario};
-use crate::scenario::json::{self, Value};
+use crate::scenario::json::Value;
 use crate::scenario::steps::{self, step_kind};
-use crate::scenario::tags::Tagged;
 
 fn number(n: impl ToString) -> Value {
     Value::Number(n.to_string())
@@ -142,28 +141,5 @@ fn keeps(fault: &mut Value, id: &Value) -> bool {
             !ids.is_empty()
         }
         _ => true,
-    })
-}
-
-/// Reads what a person typed into a field as a document value. `kind` says how: `number` (an
-/// empty field is `None`, so the default applies; text that is not a JSON number stays text, for
-/// the reader to refuse by name), `flag` (`true` or not), `list` (comma-separated ids), or
-/// `step:<release mode>` (a new script step of that name, see [`step`]), or
-/// anything else for text as typed.
-pub fn typed(kind: &str, text: &str) -> Option<Value> {
-    let trimmed = text.trim();
-    if let Some(mode) = kind.strip_prefix("step:") {
-        let mode = ReleaseMode::from_tag(mode).unwrap_or(ReleaseMode::Safe);
-        return step(trimmed, mode);
-    }
-    Some(match kind {
-        "number" if trimmed.is_empty() => return None,
-        "number" => match json::parse(trimmed) {
-            Ok(number @ Value::Number(_)) => number,
-            _ => Value::String(trimmed.to_string()),
-        },
-        "flag" => Value::Bool(trimmed == "true"),
-        "list" => Value::Array(trimmed.split(',').map(str::trim).filter(|id| !id.is_empty()).map(|id| Value::String(id.into())).collect()),
-        _ => Value::String(text.to_string()),
     })
 }

@@ -6,6 +6,9 @@
 use super::{Escaped, KEYS_HELP};
 use crate::design::registry::REGISTRY;
 use crate::design::{ParamKind, Value as ParamValue};
+use crate::edit::input::Input;
+use crate::edit::variant::Variant;
+use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::ResourceMode;
 use crate::engine::spec::Step;
 use crate::error::ScenarioError;
@@ -44,8 +47,8 @@ pub struct EditorState<'a> {
     pub tool: Option<&'a str>,
     /// The message at the cursor that a fault could drop or delay: its sending event and words.
     pub message: Option<(usize, String)>,
-    /// The variant drawn beside the run: `original`, or a resource mode.
-    pub beside: Option<&'a str>,
+    /// The variant drawn beside the run.
+    pub beside: Option<Variant>,
 }
 
 /// A number field: `label`, its unit, and an optional range.
@@ -53,27 +56,23 @@ fn number(s: &mut String, path: &str, value: &str, label: &str, unit: &str, rang
     let range = range.map_or(String::new(), |(min, max)| format!(r#" min="{min}" max="{max}""#));
     let _ = write!(
         s,
-        r#"<label class="field"><span>{}{}</span><input type="number" {EDIT_ATTRIBUTE}="{}" data-kind="number" value="{}"{range} step="1"/></label>"#,
+        r#"<label class="field"><span>{}{}</span><input type="number" {EDIT_ATTRIBUTE}="{}" data-kind="{}" value="{}"{range} step="1"/></label>"#,
         Escaped(label),
         if unit.is_empty() { String::new() } else { format!(" <small>{}</small>", Escaped(unit)) },
         Escaped(path),
+        Input::Number.attr(),
         Escaped(value)
     );
 }
 
 /// A choice among `options` (name, label). (The design's choice is read as a switch of design.)
-fn choice(s: &mut String, path: &str, value: &str, label: &str, options: impl Iterator<Item = (String, String)>) {
-    let kind = match path {
-        "lock.design" => "design",
-        "tool" => "tool",
-        "beside" => "beside",
-        _ => "text",
-    };
+fn choice(s: &mut String, (path, input): (&str, Input), value: &str, label: &str, options: impl Iterator<Item = (String, String)>) {
     let _ = write!(
         s,
-        r#"<label class="field"><span>{}</span><select {EDIT_ATTRIBUTE}="{}" data-kind="{kind}">"#,
+        r#"<label class="field"><span>{}</span><select {EDIT_ATTRIBUTE}="{}" data-kind="{}">"#,
         Escaped(label),
-        Escaped(path)
+        Escaped(path),
+        input.attr()
     );
     for (name, text) in options {
         let selected = if name == value { " selected=\"\"" } else { "" };
@@ -86,20 +85,22 @@ fn choice(s: &mut String, path: &str, value: &str, label: &str, options: impl It
 fn flag(s: &mut String, path: &str, on: bool, label: &str) {
     let _ = write!(
         s,
-        r#"<label class="field field--flag"><input type="checkbox" {EDIT_ATTRIBUTE}="{}" data-kind="flag"{}/><span>{}</span></label>"#,
+        r#"<label class="field field--flag"><input type="checkbox" {EDIT_ATTRIBUTE}="{}" data-kind="{}"{}/><span>{}</span></label>"#,
         Escaped(path),
+        Input::Flag.attr(),
         if on { " checked=\"\"" } else { "" },
         Escaped(label)
     );
 }
 
-/// A text field; `kind` is `text`, or `list` for comma-separated ids.
-fn text(s: &mut String, path: &str, value: &str, label: &str, kind: &str) {
+/// A text field; `input` is text, or a list for comma-separated ids.
+fn text(s: &mut String, path: &str, value: &str, label: &str, input: Input) {
     let _ = write!(
         s,
-        r#"<label class="field"><span>{}</span><input type="text" {EDIT_ATTRIBUTE}="{}" data-kind="{kind}" value="{}" maxlength="200"/></label>"#,
+        r#"<label class="field"><span>{}</span><input type="text" {EDIT_ATTRIBUTE}="{}" data-kind="{}" value="{}" maxlength="200"/></label>"#,
         Escaped(label),
         Escaped(path),
+        input.attr(),
         Escaped(value)
     );
 }
@@ -149,19 +150,22 @@ fn head(s: &mut String, scenario: &Scenario, state: &EditorState) {
     button(s, "copy-link", "Copy link", state.link_problem.is_none());
     let _ = write!(
         s,
-        r#"<select class="btn btn--small" {EDIT_ATTRIBUTE}="new" data-kind="new" data-testid="new" aria-label="Start a blank scenario for a design"><option value="">New…</option>"#
+        r#"<select class="btn btn--small" {EDIT_ATTRIBUTE}="new" data-kind="{}" data-testid="new" aria-label="Start a blank scenario for a design"><option value="">New…</option>"#,
+        Input::New.attr()
     );
     for k in REGISTRY {
         let _ = write!(s, r#"<option value="{}">{}</option>"#, Escaped(k.tag()), Escaped(k.title()));
     }
     s.push_str("</select>");
     s.push_str(r#"<label class="btn btn--small" title="Open a scenario JSON file; you can also drop one on the page or paste its text">Open a file…<input type="file" accept=".json,application/json" data-open-file="" data-testid="open-file" hidden=""/></label></div>"#);
-    let mut variants = vec![(String::new(), "nothing".to_string()), ("original".to_string(), "the original".to_string())];
-    if scenario.participants.iter().any(|p| matches!(p, Participant::Resource { .. })) {
-        variants.extend(ResourceMode::TAGS.iter().map(|(name, _)| (name.to_string(), format!("this, with the resource {name}"))));
-    }
+    let with_modes = scenario.participants.iter().any(|p| matches!(p, Participant::Resource { .. }));
+    let variants = Variant::all(with_modes).map(|v| match v {
+        Variant::Original => (v.name().to_string(), "the original".to_string()),
+        Variant::Mode(_) => (v.name().to_string(), format!("this, with the resource {}", v.name())),
+    });
     s.push_str(r#"<div class="edit-beside">"#);
-    choice(s, "beside", state.beside.unwrap_or(""), "side by side with", variants.into_iter());
+    let options = [(String::new(), "nothing".to_string())].into_iter().chain(variants);
+    choice(s, ("beside", Input::Beside), state.beside.map_or("", Variant::name), "side by side with", options);
     s.push_str("</div>");
     if let Some(e) = state.link_problem {
         let _ = write!(s, r#"<p class="edit-note">{}</p>"#, Escaped(&e.problem));
@@ -173,7 +177,7 @@ fn lock_fields(s: &mut String, scenario: &Scenario) {
     let kind = scenario.lock.kind;
     s.push_str("<fieldset><legend>Lock</legend>");
     let designs = REGISTRY.iter().map(|k| (k.tag().to_string(), k.title().to_string()));
-    choice(s, "lock.design", kind.tag(), "design", designs);
+    choice(s, ("lock.design", Input::Design), kind.tag(), "design", designs);
     let _ = write!(s, r#"<p class="help">{}</p>"#, Escaped(kind.about()));
     for (p, (_, value)) in kind.params().iter().zip(scenario.lock.values.iter()) {
         let path = format!("lock.{}", p.name);
@@ -186,7 +190,7 @@ fn lock_fields(s: &mut String, scenario: &Scenario) {
             (ParamKind::Flag { .. }, v) => flag(s, &path, v == ParamValue::Flag(true), &label),
             (ParamKind::Choice { options, .. }, v) => {
                 let now = if let ParamValue::Choice(c) = v { c } else { "" };
-                choice(s, &path, now, &label, options.iter().map(|(o, _)| (o.to_string(), o.replace('_', " "))));
+                choice(s, (&path, Input::Text), now, &label, options.iter().map(|(o, _)| (o.to_string(), o.replace('_', " "))));
             }
         }
         let _ = write!(s, r#"<p class="help">{}</p>"#, Escaped(p.help));
@@ -202,7 +206,7 @@ fn participant_fields(s: &mut String, scenario: &Scenario, state: &EditorState) 
     for (i, p) in scenario.participants.iter().enumerate() {
         let at = |field: &str| format!("participants[{i}].{field}");
         let _ = write!(s, r#"<div class="edit-group"><h3>{}</h3>"#, Escaped(p.name()));
-        text(s, &at("name"), p.name(), "name", "text");
+        text(s, &at("name"), p.name(), "name", Input::Text);
         number(s, &at("clock.offset_ms"), &p.clock().offset_ms.to_string(), "clock offset", "ms", None);
         number(s, &at("clock.drift_ppm"), &p.clock().drift_ppm.to_string(), "clock drift", "ppm", None);
         match p {
@@ -215,7 +219,13 @@ fn participant_fields(s: &mut String, scenario: &Scenario, state: &EditorState) 
                 }
             }
             Participant::Resource { mode, .. } => {
-                choice(s, &at("mode"), mode.tag(), "checks", ResourceMode::TAGS.iter().map(|(n, _)| (n.to_string(), n.to_string())));
+                choice(
+                    s,
+                    (&at("mode"), Input::Text),
+                    mode.tag(),
+                    "checks",
+                    ResourceMode::TAGS.iter().map(|(n, _)| (n.to_string(), n.to_string())),
+                );
             }
             Participant::LockService { .. } => {}
         }
@@ -234,7 +244,8 @@ fn network_fields(s: &mut String, scenario: &Scenario) {
     let loss = scenario.network.loss.text();
     let _ = write!(
         s,
-        r#"<label class="field"><span>loss <small>0 to 1</small></span><input type="number" {EDIT_ATTRIBUTE}="network.loss" data-kind="number" value="{}" min="0" max="1" step="0.01"/></label>"#,
+        r#"<label class="field"><span>loss <small>0 to 1</small></span><input type="number" {EDIT_ATTRIBUTE}="network.loss" data-kind="{}" value="{}" min="0" max="1" step="0.01"/></label>"#,
+        Input::Number.attr(),
         Escaped(&loss)
     );
     number(s, "seed", &scenario.seed.to_string(), "seed", "", None);
@@ -261,7 +272,7 @@ fn fault_fields(s: &mut String, scenario: &Scenario, state: &EditorState) {
     let tool = FAULTS.iter().filter(|k| k.listed).map(|k| (k.tag.to_string(), format!("a {}", k.label)));
     choice(
         s,
-        "tool",
+        ("tool", Input::Tool),
         state.tool.unwrap_or(""),
         "or click a lifeline to add",
         [(String::new(), "nothing".to_string())].into_iter().chain(tool),
@@ -291,9 +302,9 @@ fn steps(s: &mut String, client: usize, script: &[Step], modes: &[&str], touched
         s.push_str("<li>");
         let _ = write!(
             s,
-            r#"<select {EDIT_ATTRIBUTE}="{}" data-kind="step:{}" aria-label="step {}">"#,
+            r#"<select {EDIT_ATTRIBUTE}="{}" data-kind="{}" aria-label="step {}">"#,
             Escaped(&at),
-            Escaped(first_mode),
+            Input::Step(ReleaseMode::from_tag(first_mode).unwrap_or(ReleaseMode::Safe)).attr(),
             j + 1
         );
         for k in STEPS {
@@ -328,10 +339,12 @@ fn fields(s: &mut String, path: &str, fields: &[Field], values: Vec<FieldValue>,
         let at = format!("{path}.{}", f.name);
         match (f.kind, value) {
             (FieldKind::Ms { min, max, .. }, FieldValue::Ms(v)) => number(s, &at, &v.to_string(), f.label, f.unit(), Some((min, max))),
-            (_, FieldValue::Id(id) | FieldValue::Text(id)) => text(s, &at, &id, f.label, "text"),
-            (_, FieldValue::Ids(ids)) => text(s, &at, &ids.join(", "), f.label, "list"),
+            (_, FieldValue::Id(id) | FieldValue::Text(id)) => text(s, &at, &id, f.label, Input::Text),
+            (_, FieldValue::Ids(ids)) => text(s, &at, &ids.join(", "), f.label, Input::List),
             (_, FieldValue::Flag(on)) => flag(s, &at, on, f.label),
-            (_, FieldValue::Release(mode)) => choice(s, &at, mode.tag(), f.label, modes.iter().map(|m| (m.to_string(), m.to_string()))),
+            (_, FieldValue::Release(mode)) => {
+                choice(s, (&at, Input::Text), mode.tag(), f.label, modes.iter().map(|m| (m.to_string(), m.to_string())))
+            }
             (_, FieldValue::Ms(v)) => number(s, &at, &v.to_string(), f.label, f.unit(), None),
         }
     }

@@ -4,7 +4,7 @@
 
 use crate::diagram::layout::Room;
 #[cfg(editing)]
-use crate::edit::{handles::Gesture, Edit};
+use crate::edit::{handles::Gesture, input::Input, Edit};
 use crate::search::wire::Report;
 use crate::ui::player::Playback;
 use crate::ui::route::Target;
@@ -94,7 +94,7 @@ pub enum EditAction {
     /// A field of the editor changed: its path, how its text reads (`data-kind`), and the text.
     Field {
         path: String,
-        kind: String,
+        kind: Input,
         text: String,
     },
     /// Adds a fault of the kind with this tag.

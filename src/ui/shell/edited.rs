@@ -11,12 +11,11 @@ use super::run::{finish, side_by_side};
 #[cfg(editing)]
 use crate::diagram::layout::Room;
 #[cfg(editing)]
-use crate::edit::{self, doc, handles, link, outcome, start, switch, Edit, History};
+use crate::edit::{self, doc, handles, link, outcome, start, switch, variant::Variant, Edit, History};
 use crate::error::ScenarioError;
 #[cfg(editing)]
 use crate::{
     engine,
-    engine::spec::ResourceMode,
     scenario::json::{self, Value},
     scenario::validate,
     scenario::{encode, format::Participant, tags::Tagged},
@@ -53,12 +52,11 @@ pub struct Editing {
     pub room: Room,
 }
 
-/// A variant drawn beside the edited run on the same time axis: `original`, or the edited
-/// scenario with its resource in another mode (a name in `ResourceMode::TAGS`).
+/// A variant drawn beside the edited run on the same time axis, and its run.
 #[cfg(editing)]
 #[derive(Clone)]
 pub struct Beside {
-    pub which: String,
+    pub which: Variant,
     pub run: RunRef,
 }
 
@@ -66,9 +64,9 @@ pub struct Beside {
 impl Beside {
     /// Says what the variant is, as its column's title.
     pub fn title(&self) -> String {
-        match self.which.as_str() {
-            "original" => "The original".into(),
-            mode => format!("With the resource {mode}"),
+        match self.which {
+            Variant::Original => "The original".into(),
+            Variant::Mode(mode) => format!("With the resource {}", mode.tag()),
         }
     }
 }
@@ -156,7 +154,7 @@ impl Editing {
     /// and notes why not.
     fn settle(&self, history: History) -> (Editing, Option<RunRef>) {
         let link = link::encode(history.now());
-        let which = self.beside.as_ref().map(|b| b.which.as_str());
+        let which = self.beside.as_ref().map(|b| b.which);
         match run(history.now(), &link, self.room).and_then(|shown| self.paired(which, history.now(), &link, shown)) {
             Ok((beside, shown)) => (Editing { history, link, problem: None, notes: Vec::new(), beside, ..self.clone() }, Some(shown)),
             Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
@@ -167,27 +165,24 @@ impl Editing {
     /// side; or `shown` alone when no variant is chosen.
     fn paired(
         &self,
-        which: Option<&str>,
+        which: Option<Variant>,
         doc: &Value,
         link: &Result<String, ScenarioError>,
         shown: RunRef,
     ) -> Result<(Option<Beside>, RunRef), ScenarioError> {
         let other = match which {
             None => return Ok((None, shown)),
-            Some("original") => self.original.clone(),
-            Some(mode) => {
+            Some(Variant::Original) => self.original.clone(),
+            Some(Variant::Mode(mode)) => {
                 let Some(k) = shown.scenario.participants.iter().position(|p| matches!(p, Participant::Resource { .. })) else {
                     return Err(ScenarioError::new("participants", "there is no resource whose mode could change"));
                 };
-                if ResourceMode::from_tag(mode).is_none() {
-                    return Err(ScenarioError::new(format!("participants[{k}].mode"), format!("no resource mode is called “{mode}”")));
-                }
-                let value = Some(Value::String(mode.into()));
+                let value = Some(Value::String(mode.tag().into()));
                 run(&edit::apply(doc, &Edit::Set { path: format!("participants[{k}].mode"), value })?, link, self.room)?
             }
         };
         let (other, shown) = side_by_side(&other, &shown, self.room);
-        Ok((Some(Beside { which: which.unwrap_or_default().to_string(), run: other }), shown))
+        Ok((which.map(|which| Beside { which, run: other }), shown))
     }
 
     /// Returns the title and run of the variant drawn beside the edited run, if one is chosen.
@@ -195,9 +190,19 @@ impl Editing {
         self.beside.as_ref().map(|b| (b.title(), b.run.clone()))
     }
 
-    /// Draws the variant `which` beside the edited run (none for an empty name).
+    /// Draws the variant named `which` beside the edited run (none for an empty name).
     pub fn beside(&self, which: &str) -> (Editing, Option<RunRef>) {
-        let beside = (!which.is_empty()).then(|| Beside { which: which.to_string(), run: self.original.clone() });
+        let which = match Variant::parse(which) {
+            Some(variant) => Some(variant),
+            None if which.is_empty() => None,
+            None => {
+                return (
+                    Editing { problem: Some(ScenarioError::new("beside", format!("no variant is called “{which}”"))), ..self.clone() },
+                    None,
+                )
+            }
+        };
+        let beside = which.map(|which| Beside { which, run: self.original.clone() });
         Editing { beside, ..self.clone() }.settle(self.history.clone())
     }
 
@@ -357,7 +362,7 @@ impl Editing {
             selected: self.selected,
             tool: self.tool.as_deref(),
             message: cursor.and_then(|c| message_at(shown, c)),
-            beside: self.beside.as_ref().map(|b| b.which.as_str()),
+            beside: self.beside.as_ref().map(|b| b.which),
         };
         panels::editor(&shown.scenario, &state)
     }

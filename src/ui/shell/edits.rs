@@ -8,7 +8,7 @@ use super::edited::Editing;
 use super::run::{editable, RunRef};
 use super::state::AppState;
 use crate::edit::handles::{snap_step, Axis, Gesture};
-use crate::edit::{start, Edit, History};
+use crate::edit::{input::Input, Edit, History};
 use crate::error::ScenarioError;
 use crate::scenario::faults::DELAY_MESSAGE;
 use crate::ui::player::Playback;
@@ -31,7 +31,7 @@ impl AppState {
             EditAction::Open(file) => {
                 Some(file.clone().map_err(|e| ScenarioError::new("", e)).and_then(|text| Editing::from_file(&text, self.env.room)))
             }
-            EditAction::Field { kind, text, .. } if kind == "new" => Some(Editing::blank(text, self.env.room)),
+            EditAction::Field { kind: Input::New, text, .. } => Some(Editing::blank(text, self.env.room)),
             _ => None,
         };
         if let Some(fresh) = fresh {
@@ -46,11 +46,11 @@ impl AppState {
         match action {
             EditAction::Open(_) | EditAction::CopyLink => self.clone(),
             EditAction::Apply(edit) => self.edited(editing.apply(&edit)),
-            EditAction::Field { path, kind, text } => match kind.as_str() {
-                "design" => self.edited(editing.switch_design(run, &text)),
-                "tool" => AppState { editing: Some(Rc::new(editing.choose_tool(&text))), ..self.clone() },
-                "beside" => self.edited(editing.beside(&text)),
-                _ => self.edited(editing.apply(&Edit::Set { value: start::typed(&kind, &text), path })),
+            EditAction::Field { path, kind, text } => match kind {
+                Input::Design => self.edited(editing.switch_design(run, &text)),
+                Input::Tool => AppState { editing: Some(Rc::new(editing.choose_tool(&text))), ..self.clone() },
+                Input::Beside => self.edited(editing.beside(&text)),
+                _ => self.edited(editing.apply(&Edit::Set { value: kind.value(&text), path })),
             },
             // A new fault or client starts at the cursor's time: the run forks from where it is.
             EditAction::AddFault(kind) => self.edited(editing.add_fault(&kind, run, self.now_ms(), None)),

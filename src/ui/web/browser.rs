@@ -352,17 +352,18 @@ pub fn keep_in_view(container: &web_sys::Element, y_px: f64, x_px: Option<f64>) 
 #[cfg(editing)]
 pub mod fields {
     use super::window;
+    use crate::edit::input::Input;
     use crate::limits::MAX_FILE_BYTES;
     use gloo::events::{EventListener, EventListenerOptions};
     use wasm_bindgen::{JsCast, JsValue};
 
     /// Returns the field path (the element's `attribute`), kind (`data-kind`) and value of the form
     /// field an input or change event came from: `true` or `false` for a checkbox.
-    pub fn changed(e: &web_sys::Event, attribute: &str) -> Option<(String, String, String)> {
+    pub fn changed(e: &web_sys::Event, attribute: &str) -> Option<(String, Input, String)> {
         let el = e.target()?.dyn_into::<web_sys::Element>().ok()?;
         let path = el.get_attribute(attribute)?;
-        let kind = el.get_attribute("data-kind").unwrap_or_default();
-        let key = if kind == "flag" { "checked" } else { "value" };
+        let kind = Input::parse(&el.get_attribute("data-kind").unwrap_or_default());
+        let key = if kind == Input::Flag { "checked" } else { "value" };
         let value = js_sys::Reflect::get(&el, &JsValue::from_str(key)).ok()?;
         let text = value.as_string().or_else(|| value.as_bool().map(|b| b.to_string()))?;
         Some((path, kind, text))

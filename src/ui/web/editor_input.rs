@@ -4,6 +4,7 @@
 
 use super::{browser, gestures};
 use crate::edit::handles::Gesture;
+use crate::edit::input::Input;
 use crate::ui::panels::EDIT_ATTRIBUTE;
 use crate::ui::shell::action::EditAction;
 use crate::ui::shell::{Action, AppState};
@@ -18,7 +19,7 @@ pub fn listen(dispatch: &Callback<Action>) -> (EventListener, [EventListener; 4]
         if let Some((path, kind, text)) = browser::fields::changed(e, EDIT_ATTRIBUTE) {
             let selector = format!("[{EDIT_ATTRIBUTE}=\"{path}\"]");
             // Two runs side by side are drawn at the top of the page: it goes there to show them.
-            let beside = kind == "beside" && !text.is_empty();
+            let beside = kind == Input::Beside && !text.is_empty();
             on_field.emit(Action::Edit(EditAction::Field { path, kind, text }));
             browser::fields::after_render(move || {
                 browser::fields::refocus(&selector, !beside);
