@@ -11,7 +11,8 @@
 //! stands for `max.poll.interval.ms`; side effects outside Kafka are not fenced (transactions,
 //! which fence a zombie producer inside Kafka, are not modelled).
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Services, Summary, Values};
+use super::param::settings;
+use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Services, Settings, Summary, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -28,66 +29,48 @@ use std::rc::Rc;
 /// The registry entry.
 pub struct ConsumerGroup;
 
-const PARAMS: &[Param] = &[
-    Param::number_or(
-        "session_timeout_ms",
-        "ms",
-        1,
-        3_600_000,
-        45_000,
-        "How long the coordinator waits for a member's heartbeat before removing it from the group (session.timeout.ms).",
-    ),
-    Param::number_or(
-        "heartbeat_interval_ms",
-        "ms",
-        1,
-        3_600_000,
-        3_000,
-        "How often a member sends a heartbeat when its script sets no renewal (heartbeat.interval.ms).",
-    ),
-    Param::number_or(
-        "initial_rebalance_delay_ms",
-        "ms",
-        0,
-        3_600_000,
-        3_000,
-        "How long the coordinator waits for more members before the first rebalance of an empty group completes (group.initial.rebalance.delay.ms).",
-    ),
-    Param::number_or(
-        "rebalance_timeout_ms",
-        "ms",
-        1,
-        3_600_000,
-        300_000,
-        "How long a rebalance waits for every member to rejoin before it goes on without the missing ones (max.poll.interval.ms).",
-    ),
-    Param::number_or("first_generation", "", 1, u32::MAX as u64, 1, "The generation of the first completed rebalance."),
-];
+settings! {
+    /// How the consumer group's coordinator and members are set up.
+    pub struct ConsumerGroupSettings {
+        /// How long the coordinator waits for a member's heartbeat before removing it from the group (session.timeout.ms).
+        session_timeout_ms: u64 = number_or("ms", 1..=3_600_000, 45_000),
+        /// How often a member sends a heartbeat when its script sets no renewal (heartbeat.interval.ms).
+        heartbeat_interval_ms: u64 = number_or("ms", 1..=3_600_000, 3_000),
+        /// How long the coordinator waits for more members before the first rebalance of an empty group completes
+        /// (group.initial.rebalance.delay.ms).
+        initial_rebalance_delay_ms: u64 = number_or("ms", 0..=3_600_000, 3_000),
+        /// How long a rebalance waits for every member to rejoin before it goes on without the missing ones (max.poll.interval.ms).
+        rebalance_timeout_ms: u64 = number_or("ms", 1..=3_600_000, 300_000),
+        /// The generation of the first completed rebalance.
+        first_generation: u64 = number_or("", 1..=u32::MAX as u64, 1),
+    }
+}
 
 /// The design as the registry lists it.
-static SUMMARY: Summary = Summary {
-    tag: "consumer_group",
-    title: "Partitioned queue (consumer group)",
-    about: "No lock: a group coordinator gives a partition to one consumer per generation, and takes an offset commit only from a current member in the current generation.",
-    params: PARAMS,
-};
+static SUMMARY: Summary = Summary::of::<ConsumerGroupSettings>(
+    "consumer_group",
+    "Partitioned queue (consumer group)",
+    "No lock: a group coordinator gives a partition to one consumer per generation, and takes an offset commit only from a current member in the current generation.",
+);
+
+impl Factory for ConsumerGroupSettings {
+    fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
+        Ok(Rc::new(Group {
+            values: self.to_values(),
+            times: Times {
+                session_ms: self.session_timeout_ms,
+                initial_delay_ms: self.initial_rebalance_delay_ms,
+                rebalance_ms: self.rebalance_timeout_ms,
+            },
+            heartbeat_ms: self.heartbeat_interval_ms,
+            first_generation: self.first_generation,
+        }))
+    }
+}
 
 impl Kind for ConsumerGroup {
     fn summary(&self) -> &'static Summary {
         &SUMMARY
-    }
-
-    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
-        Ok(Rc::new(Group {
-            values: values.clone(),
-            times: Times {
-                session_ms: values.number("session_timeout_ms"),
-                initial_delay_ms: values.number("initial_rebalance_delay_ms"),
-                rebalance_ms: values.number("rebalance_timeout_ms"),
-            },
-            heartbeat_ms: values.number("heartbeat_interval_ms"),
-            first_generation: values.number("first_generation"),
-        }))
     }
 
     fn rows(&self, _ttl_ms: u64) -> Vec<Row> {

@@ -11,7 +11,8 @@
 //! grant and the lock transaction are one request; a waiter's watch and its re-check of ownership
 //! arrive as one notification.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
+use super::param::settings;
+use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Settings, Summary, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -28,41 +29,46 @@ use std::rc::Rc;
 /// The registry entry.
 pub struct Etcd;
 
-const PARAMS: &[Param] = &[
-    Param::number("ttl_ms", "ms", 1, 3_600_000, "The session lease's TTL: how long etcd waits for a keep-alive before revoking it."),
-    Param::number_or("first_revision", "", 1, u32::MAX as u64, 1, "The revision of the first write in the run."),
-    Param::flag("data_in_etcd", false, "The protected data is a key in etcd, written by a transaction guarded by the lock key."),
-];
+settings! {
+    /// How the etcd mutex is set up.
+    pub struct EtcdSettings {
+        required {
+            /// The session lease's TTL: how long etcd waits for a keep-alive before revoking it.
+            ttl_ms: u64 = number("ms", 1..=3_600_000),
+        }
+        /// The revision of the first write in the run.
+        first_revision: u64 = number_or("", 1..=u32::MAX as u64, 1),
+        /// The protected data is a key in etcd, written by a transaction guarded by the lock key.
+        data_in_etcd: bool = flag(false),
+    }
+}
 
 /// The design as the registry lists it.
-static SUMMARY: Summary = Summary {
-    tag: "etcd",
-    title: "etcd mutex",
-    about: "Keys under a prefix attached to session leases: the lowest create revision owns the lock and is its fencing token.",
-    params: PARAMS,
-};
+static SUMMARY: Summary = Summary::of::<EtcdSettings>(
+    "etcd",
+    "etcd mutex",
+    "Keys under a prefix attached to session leases: the lowest create revision owns the lock and is its fencing token.",
+);
+
+impl Factory for EtcdSettings {
+    fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
+        Ok(Rc::new(EtcdDesign {
+            values: self.to_values(),
+            ttl_ms: self.ttl_ms,
+            first_revision: self.first_revision,
+            data_in_etcd: self.data_in_etcd,
+        }))
+    }
+}
 
 impl Kind for Etcd {
     fn summary(&self) -> &'static Summary {
         &SUMMARY
     }
 
-    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
-        Ok(Rc::new(EtcdDesign {
-            values: values.clone(),
-            ttl_ms: values.number("ttl_ms"),
-            first_revision: values.number("first_revision"),
-            data_in_etcd: values.flag("data_in_etcd"),
-        }))
-    }
-
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
         let rows = |data_in_etcd| Rows {
-            design: self.configure(&[
-                ("ttl_ms", Value::Number(ttl_ms)),
-                ("first_revision", Value::Number(33)),
-                ("data_in_etcd", Value::Flag(data_in_etcd)),
-            ]),
+            design: EtcdSettings { first_revision: 33, data_in_etcd, ..EtcdSettings::new(ttl_ms) }.configure(),
             services: 1,
             service_name: "etcd",
             elapsed_timers: true,

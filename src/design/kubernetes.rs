@@ -16,7 +16,8 @@
 //! Simplifications, said in the lessons: one Lease; the renewal client-go makes right after
 //! acquiring is left out; a script's release step releases the Lease (`ReleaseOnCancel`).
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
+use super::param::settings;
+use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Settings, Summary, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -32,66 +33,64 @@ use std::rc::Rc;
 /// The registry entry.
 pub struct Kubernetes;
 
-const PARAMS: &[Param] = &[
-    Param::number_or(
-        "lease_duration_ms",
-        "ms",
-        1_000,
-        3_600_000,
-        15_000,
-        "How long candidates wait, from when they last saw the Lease change, before taking it over. Whole seconds: the Lease stores leaseDurationSeconds.",
-    ),
-    Param::number_or("renew_deadline_ms", "ms", 1, 3_600_000, 10_000, "How long a round of renewing may fail before the leader stops leading."),
-    Param::number_or("retry_period_ms", "ms", 1, 3_600_000, 2_000, "How often a leader renews, and how often a candidate tries (jittered by up to 1.2×)."),
-];
+settings! {
+    /// How client-go's leader election is set up.
+    pub struct KubernetesSettings {
+        /// How long candidates wait, from when they last saw the Lease change, before taking it over. Whole seconds: the Lease stores
+        /// leaseDurationSeconds.
+        lease_duration_ms: u64 = number_or("ms", 1_000..=3_600_000, 15_000),
+        /// How long a round of renewing may fail before the leader stops leading.
+        renew_deadline_ms: u64 = number_or("ms", 1..=3_600_000, 10_000),
+        /// How often a leader renews, and how often a candidate tries (jittered by up to 1.2×).
+        retry_period_ms: u64 = number_or("ms", 1..=3_600_000, 2_000),
+    }
+}
 
 /// client-go's `JitterFactor` for the acquire loop, in tenths.
 const JITTER_TENTHS: u64 = 12;
 
 /// The design as the registry lists it.
-static SUMMARY: Summary = Summary {
-    tag: "kubernetes",
-    title: "Kubernetes leader election",
-    about: "client-go leader election over a Lease: candidates judge expiry by their own clocks, updates are optimistic, nothing fences.",
-    params: PARAMS,
-};
+static SUMMARY: Summary = Summary::of::<KubernetesSettings>(
+    "kubernetes",
+    "Kubernetes leader election",
+    "client-go leader election over a Lease: candidates judge expiry by their own clocks, updates are optimistic, nothing fences.",
+);
+
+impl Factory for KubernetesSettings {
+    fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
+        let (ld, rd, rp) = (self.lease_duration_ms, self.renew_deadline_ms, self.retry_period_ms);
+        if ld % 1000 != 0 {
+            return Err(ScenarioError::new(
+                Self::lease_duration_ms.path(),
+                format!("must be whole seconds (the Lease stores leaseDurationSeconds), got {ld}"),
+            ));
+        }
+        if rd >= ld {
+            return Err(ScenarioError::new(
+                Self::renew_deadline_ms.path(),
+                format!("must be less than lease_duration_ms ({ld}), as client-go requires, got {rd}"),
+            ));
+        }
+        if rd * 10 <= rp * JITTER_TENTHS {
+            return Err(ScenarioError::new(
+                Self::renew_deadline_ms.path(),
+                format!("must be more than 1.2 × retry_period_ms ({}), as client-go requires, got {rd}", rp * JITTER_TENTHS / 10),
+            ));
+        }
+        Ok(Rc::new(K8sDesign { values: self.to_values(), lease_duration_ms: ld, renew_deadline_ms: rd, retry_period_ms: rp }))
+    }
+}
 
 impl Kind for Kubernetes {
     fn summary(&self) -> &'static Summary {
         &SUMMARY
     }
 
-    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
-        let (ld, rd, rp) = (values.number("lease_duration_ms"), values.number("renew_deadline_ms"), values.number("retry_period_ms"));
-        if ld % 1000 != 0 {
-            return Err(ScenarioError::new(
-                "lock.lease_duration_ms",
-                format!("must be whole seconds (the Lease stores leaseDurationSeconds), got {ld}"),
-            ));
-        }
-        if rd >= ld {
-            return Err(ScenarioError::new(
-                "lock.renew_deadline_ms",
-                format!("must be less than lease_duration_ms ({ld}), as client-go requires, got {rd}"),
-            ));
-        }
-        if rd * 10 <= rp * JITTER_TENTHS {
-            return Err(ScenarioError::new(
-                "lock.renew_deadline_ms",
-                format!("must be more than 1.2 × retry_period_ms ({}), as client-go requires, got {rd}", rp * JITTER_TENTHS / 10),
-            ));
-        }
-        Ok(Rc::new(K8sDesign { values: values.clone(), lease_duration_ms: ld, renew_deadline_ms: rd, retry_period_ms: rp }))
-    }
-
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
         // The Lease stores whole seconds.
         let lease = ttl_ms.div_ceil(1000).max(1) * 1000;
-        let design = self.configure(&[
-            ("lease_duration_ms", Value::Number(lease)),
-            ("renew_deadline_ms", Value::Number(lease * 3 / 5)),
-            ("retry_period_ms", Value::Number(lease / 5)),
-        ]);
+        let settings = KubernetesSettings { lease_duration_ms: lease, renew_deadline_ms: lease * 3 / 5, retry_period_ms: lease / 5 };
+        let design = settings.configure();
         let rows = Rows { design, services: 1, service_name: "API server", elapsed_timers: true };
         vec![
             rows.row("k8s", "Kubernetes Lease (client-go)", "leaseTransitions, unchecked", Some(ResourceMode::Unfenced)),
@@ -695,15 +694,8 @@ mod tests {
     #[test]
     fn client_go_rejects_deadlines_it_would_reject() {
         let build = |ld, rd, rp| {
-            let v = Values::new(
-                PARAMS,
-                &[
-                    ("lease_duration_ms", Value::Number(ld)),
-                    ("renew_deadline_ms", Value::Number(rd)),
-                    ("retry_period_ms", Value::Number(rp)),
-                ],
-            );
-            Kubernetes.build(&v.unwrap()).map(|_| ()).map_err(|e| e.to_string())
+            let settings = KubernetesSettings { lease_duration_ms: ld, renew_deadline_ms: rd, retry_period_ms: rp };
+            settings.build().map(|_| ()).map_err(|e| e.to_string())
         };
         assert_eq!(build(15_000, 10_000, 2_000), Ok(()));
         assert!(build(15_000, 15_000, 2_000).unwrap_err().starts_with("lock.renew_deadline_ms: must be less than lease_duration_ms"));

@@ -17,9 +17,10 @@
 //! statement (`SELECT 1`) now and then; a client holds one kind of lock, and its writes apply at
 //! once rather than at commit.
 
+use super::param::settings;
 pub use super::pg_wire::PgMsg;
 use super::pgbouncer::PooledServer;
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
+use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Settings, Summary, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -36,84 +37,77 @@ use std::rc::Rc;
 /// The registry entry.
 pub struct Postgres;
 
-const PARAMS: &[Param] = &[
-    Param::optional(
-        "idle_session_timeout_ms",
-        "ms",
-        1,
-        3_600_000,
-        "PostgreSQL's idle_session_timeout (14+): a session that runs no statement for this long outside a transaction is ended, and its advisory locks with it; left out, it never is (the default). Formerly idle_timeout_ms.",
-    )
-    .formerly("session_timeout_ms"),
-    Param::optional(
-        "idle_in_transaction_session_timeout_ms",
-        "ms",
-        1,
-        3_600_000,
-        "PostgreSQL's idle_in_transaction_session_timeout: a session idle inside an open transaction for this long is ended, its transaction rolled back and its locks released; left out, it never is (the default). The only timeout that frees a transaction-level lock.",
-    ),
-    Param::flag("same_database", false, "The protected rows live in the same database, so a write commits only inside a live session."),
-    Param::flag(
-        "transaction_level",
-        false,
-        "Locks are pg_advisory_xact_lock: one COMMIT releases them all, and pg_advisory_unlock cannot.",
-    ),
-    Param::optional(
-        "pgbouncer_pool_size",
-        "",
-        1,
-        100,
-        "Clients reach PostgreSQL through PgBouncer in transaction pooling mode, with this many server connections: each statement runs on whichever is free, so a session-level lock stays with a server connection, not with the client. Left out, each client has its own session.",
-    ),
-];
+settings! {
+    /// How the PostgreSQL advisory lock is set up.
+    pub struct PostgresSettings {
+        /// PostgreSQL's idle_session_timeout (14+): a session that runs no statement for this long outside a transaction is ended, and its
+        /// advisory locks with it; left out, it never is (the default). Formerly idle_timeout_ms.
+        idle_session_timeout_ms: Option<u64> = optional("ms", 1..=3_600_000).formerly("session_timeout_ms"),
+        /// PostgreSQL's idle_in_transaction_session_timeout: a session idle inside an open transaction for this long is ended, its
+        /// transaction rolled back and its locks released; left out, it never is (the default). The only timeout that frees a
+        /// transaction-level lock.
+        idle_in_transaction_session_timeout_ms: Option<u64> = optional("ms", 1..=3_600_000),
+        /// The protected rows live in the same database, so a write commits only inside a live session.
+        same_database: bool = flag(false),
+        /// Locks are pg_advisory_xact_lock: one COMMIT releases them all, and pg_advisory_unlock cannot.
+        transaction_level: bool = flag(false),
+        /// Clients reach PostgreSQL through PgBouncer in transaction pooling mode, with this many server connections: each statement runs
+        /// on whichever is free, so a session-level lock stays with a server connection, not with the client. Left out, each client has its
+        /// own session.
+        pgbouncer_pool_size: Option<u64> = optional("", 1..=100),
+    }
+}
 
 /// The design as the registry lists it.
-static SUMMARY: Summary = Summary {
-    tag: "postgres",
-    title: "PostgreSQL advisory lock",
-    about: "pg_advisory_lock held by a session until unlocked or the session ends; no fencing token.",
-    params: PARAMS,
-};
+static SUMMARY: Summary = Summary::of::<PostgresSettings>(
+    "postgres",
+    "PostgreSQL advisory lock",
+    "pg_advisory_lock held by a session until unlocked or the session ends; no fencing token.",
+);
+
+impl Factory for PostgresSettings {
+    fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
+        // A holder of transaction-level locks sits inside its open transaction, where only the
+        // in-transaction timeout applies.
+        let idle_timeout_ms =
+            if self.transaction_level { self.idle_in_transaction_session_timeout_ms } else { self.idle_session_timeout_ms };
+        if self.pgbouncer_pool_size.is_some() {
+            let alone = [
+                (Self::transaction_level, self.transaction_level),
+                (Self::same_database, self.same_database),
+                (Self::idle_session_timeout_ms, self.idle_session_timeout_ms.is_some()),
+                (Self::idle_in_transaction_session_timeout_ms, self.idle_in_transaction_session_timeout_ms.is_some()),
+            ];
+            if let Some((p, _)) = alone.iter().find(|(_, set)| *set) {
+                return Err(ScenarioError::new(
+                    Self::pgbouncer_pool_size.path(),
+                    format!(
+                        "the pooler is modelled with session-level locks on an external resource and no timeouts: leave {} out",
+                        p.name
+                    ),
+                ));
+            }
+        }
+        Ok(Rc::new(PgDesign {
+            values: self.to_values(),
+            idle_timeout_ms,
+            same_database: self.same_database,
+            transaction_level: self.transaction_level,
+            pool_size: self.pgbouncer_pool_size,
+        }))
+    }
+}
 
 impl Kind for Postgres {
     fn summary(&self) -> &'static Summary {
         &SUMMARY
     }
 
-    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
-        // A holder of transaction-level locks sits inside its open transaction, where only the
-        // in-transaction timeout applies.
-        let transaction_level = values.flag("transaction_level");
-        let idle_timeout_ms =
-            values.optional(if transaction_level { "idle_in_transaction_session_timeout_ms" } else { "idle_session_timeout_ms" });
-        let pool_size = values.optional("pgbouncer_pool_size");
-        if pool_size.is_some() {
-            let alone = [
-                ("transaction_level", transaction_level),
-                ("same_database", values.flag("same_database")),
-                ("idle_session_timeout_ms", values.optional("idle_session_timeout_ms").is_some()),
-                ("idle_in_transaction_session_timeout_ms", values.optional("idle_in_transaction_session_timeout_ms").is_some()),
-            ];
-            if let Some((name, _)) = alone.iter().find(|(_, set)| *set) {
-                return Err(ScenarioError::new(
-                    "lock.pgbouncer_pool_size",
-                    format!("the pooler is modelled with session-level locks on an external resource and no timeouts: leave {name} out"),
-                ));
-            }
-        }
-        Ok(Rc::new(PgDesign {
-            values: values.clone(),
-            idle_timeout_ms,
-            same_database: values.flag("same_database"),
-            transaction_level,
-            pool_size,
-        }))
-    }
-
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
         let rows = |timeout: bool, same: bool| {
-            let timeout = if timeout { Value::Number(ttl_ms) } else { Value::Absent };
-            let design = self.configure(&[("idle_session_timeout_ms", timeout), ("same_database", Value::Flag(same))]);
+            let settings =
+                PostgresSettings { idle_session_timeout_ms: timeout.then_some(ttl_ms), same_database: same, ..PostgresSettings::new() };
+            let design = settings.configure();
             Rows { design, services: 1, service_name: "PostgreSQL", elapsed_timers: true }
         };
         vec![

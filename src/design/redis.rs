@@ -17,9 +17,10 @@
 //! fault rather than a Sentinel election; the first node declared is the first primary, and a
 //! promoted replica takes the other replicas but not it.
 
+use super::param::settings;
 use super::redis_replication::{Replication, MOST_REPLICAS};
 use super::redis_wire::{Key, RedisMsg};
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
+use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Settings, Summary, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -34,88 +35,66 @@ use std::rc::Rc;
 /// The registry entry.
 pub struct Redis;
 
-const PARAMS: &[Param] = &[
-    Param::number("ttl_ms", "ms", 1, 3_600_000, "The PX a client sets: how long the key lives on the Redis node's clock."),
-    Param::flag("incr_token", false, "Each acquisition also INCRs a counter and hands its value out as a fencing token."),
-    Param::flag(
-        "incr_separate",
-        false,
-        "With incr_token: the INCR is a second round trip after the SET succeeds, not one Lua script with it, so a holder that pauses between them takes its token late.",
-    ),
-    Param::number_or(
-        "replication_lag_ms",
-        "ms",
-        0,
-        60_000,
-        100,
-        "With a second lock-service node as replica: how long after a change the primary streams it.",
-    ),
-    Param::number_or(
-        "second_replica_lag_ms",
-        "ms",
-        0,
-        60_000,
-        100,
-        "With a third lock-service node as a second replica: how long after a change the primary streams it there.",
-    ),
-    Param::number_or(
-        "wait_replicas",
-        "replicas",
-        0,
-        MOST_REPLICAS as u64,
-        0,
-        "After its SET, a client runs WAIT for this many replicas and takes the lock only if that many acknowledged; 0: no WAIT.",
-    ),
-    Param::number_or("wait_timeout_ms", "ms", 1, 60_000, 100, "The WAIT's timeout: how long the primary blocks the client for acknowledgements."),
-    Param::number_or(
-        "repl_diskless_sync_delay_ms",
-        "ms",
-        0,
-        60_000,
-        5_000,
-        "repl-diskless-sync-delay: how long a promoted replica waits before sending the other replicas its whole dataset.",
-    ),
-];
+settings! {
+    /// How a Redis lock is set up.
+    pub struct RedisSettings {
+        required {
+            /// The PX a client sets: how long the key lives on the Redis node's clock.
+            ttl_ms: u64 = number("ms", 1..=3_600_000),
+        }
+        /// Each acquisition also INCRs a counter and hands its value out as a fencing token.
+        incr_token: bool = flag(false),
+        /// With incr_token: the INCR is a second round trip after the SET succeeds, not one Lua script with it, so a holder that pauses
+        /// between them takes its token late.
+        incr_separate: bool = flag(false),
+        /// With a second lock-service node as replica: how long after a change the primary streams it.
+        replication_lag_ms: u64 = number_or("ms", 0..=60_000, 100),
+        /// With a third lock-service node as a second replica: how long after a change the primary streams it there.
+        second_replica_lag_ms: u64 = number_or("ms", 0..=60_000, 100),
+        /// After its SET, a client runs WAIT for this many replicas and takes the lock only if that many acknowledged; 0: no WAIT.
+        wait_replicas: u64 = number_or("replicas", 0..=MOST_REPLICAS as u64, 0),
+        /// The WAIT's timeout: how long the primary blocks the client for acknowledgements.
+        wait_timeout_ms: u64 = number_or("ms", 1..=60_000, 100),
+        /// repl-diskless-sync-delay: how long a promoted replica waits before sending the other replicas its whole dataset.
+        repl_diskless_sync_delay_ms: u64 = number_or("ms", 0..=60_000, 5_000),
+    }
+}
 
 /// The design as the registry lists it.
-static SUMMARY: Summary = Summary {
-    tag: "redis",
-    title: "Redis SET NX PX",
-    about: "One Redis node: SET key value NX PX to acquire, a compare-value script to release; optionally an asynchronous replica.",
-    params: PARAMS,
-};
+static SUMMARY: Summary = Summary::of::<RedisSettings>(
+    "redis",
+    "Redis SET NX PX",
+    "One Redis node: SET key value NX PX to acquire, a compare-value script to release; optionally an asynchronous replica.",
+);
+
+impl Factory for RedisSettings {
+    fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
+        if self.incr_separate && !self.incr_token {
+            return Err(ScenarioError::new(Self::incr_separate.path(), "needs incr_token: there is no INCR to separate"));
+        }
+        Ok(Rc::new(RedisDesign {
+            values: self.to_values(),
+            ttl_ms: self.ttl_ms,
+            incr_token: self.incr_token,
+            incr_separate: self.incr_separate,
+            lags_ms: [self.replication_lag_ms, self.second_replica_lag_ms],
+            resync_delay_ms: self.repl_diskless_sync_delay_ms,
+            wait: match self.wait_replicas {
+                0 => None,
+                n => Some((n, self.wait_timeout_ms)),
+            },
+        }))
+    }
+}
 
 impl Kind for Redis {
     fn summary(&self) -> &'static Summary {
         &SUMMARY
     }
 
-    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
-        let (incr_token, incr_separate) = (values.flag("incr_token"), values.flag("incr_separate"));
-        if incr_separate && !incr_token {
-            return Err(ScenarioError::new("lock.incr_separate", "needs incr_token: there is no INCR to separate"));
-        }
-        Ok(Rc::new(RedisDesign {
-            values: values.clone(),
-            ttl_ms: values.number("ttl_ms"),
-            incr_token,
-            incr_separate,
-            lags_ms: [values.number("replication_lag_ms"), values.number("second_replica_lag_ms")],
-            resync_delay_ms: values.number("repl_diskless_sync_delay_ms"),
-            wait: match values.number("wait_replicas") {
-                0 => None,
-                n => Some((n, values.number("wait_timeout_ms"))),
-            },
-        }))
-    }
-
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
         let rows = |incr| Rows {
-            design: self.configure(&[
-                ("ttl_ms", Value::Number(ttl_ms)),
-                ("incr_token", Value::Flag(incr)),
-                ("replication_lag_ms", Value::Number(0)),
-            ]),
+            design: RedisSettings { incr_token: incr, replication_lag_ms: 0, ..RedisSettings::new(ttl_ms) }.configure(),
             services: 1,
             service_name: "Redis",
             elapsed_timers: false,

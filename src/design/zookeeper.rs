@@ -8,7 +8,8 @@
 //!
 //! Simplification, said in the lessons: the ensemble is one linearizable service.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
+use super::param::{choice, settings};
+use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Settings, Summary, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -24,46 +25,54 @@ use std::rc::Rc;
 /// The registry entry.
 pub struct Zookeeper;
 
-const WATCHES: &[(&str, &str)] = &[
-    ("predecessor", "each waiter watches only the znode just before its own (the recipe)"),
-    ("lock_node", "every waiter watches the whole lock node (the herd effect)"),
-];
+choice! {
+    /// What a waiting contender watches.
+    pub enum Watch {
+        /// each waiter watches only the znode just before its own (the recipe)
+        Predecessor = "predecessor",
+        /// every waiter watches the whole lock node (the herd effect)
+        LockNode = "lock_node",
+    }
+}
 
-const PARAMS: &[Param] = &[
-    Param::number("tick_time_ms", "ms", 1, 60_000, "The ensemble's basic time unit; session timeouts are 2 to 20 ticks."),
-    Param::number("session_timeout_ms", "ms", 1, 1_200_000, "How long the ensemble waits without a heartbeat before expiring a session."),
-    Param::choice("watch", WATCHES, "predecessor", "What a waiting contender watches."),
-];
+settings! {
+    /// How the ZooKeeper recipe is set up.
+    pub struct ZookeeperSettings {
+        required {
+            /// The ensemble's basic time unit; session timeouts are 2 to 20 ticks.
+            tick_time_ms: u64 = number("ms", 1..=60_000),
+            /// How long the ensemble waits without a heartbeat before expiring a session.
+            session_timeout_ms: u64 = number("ms", 1..=1_200_000),
+        }
+        /// What a waiting contender watches.
+        watch: Watch = choice(Watch::Predecessor),
+    }
+}
 
 /// The design as the registry lists it.
-static SUMMARY: Summary = Summary {
-    tag: "zookeeper",
-    title: "ZooKeeper lock recipe",
-    about: "Ephemeral sequential znodes: the lowest owns the lock, each waiter watches its predecessor, the owner's czxid fences.",
-    params: PARAMS,
-};
+static SUMMARY: Summary = Summary::of::<ZookeeperSettings>(
+    "zookeeper",
+    "ZooKeeper lock recipe",
+    "Ephemeral sequential znodes: the lowest owns the lock, each waiter watches its predecessor, the owner's czxid fences.",
+);
+
+impl Factory for ZookeeperSettings {
+    fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
+        let (tick, timeout) = (self.tick_time_ms, self.session_timeout_ms);
+        // The server clamps what a client asks for to 2..=20 ticks; a scenario must say what it gets.
+        if timeout < 2 * tick || timeout > 20 * tick {
+            return Err(ScenarioError::new(
+                Self::session_timeout_ms.path(),
+                format!("must be between {} and {} (2 to 20 ticks of {tick} ms), got {timeout}", 2 * tick, 20 * tick),
+            ));
+        }
+        Ok(Rc::new(ZkDesign { values: self.to_values(), tick_ms: tick, session_timeout_ms: timeout, herd: self.watch == Watch::LockNode }))
+    }
+}
 
 impl Kind for Zookeeper {
     fn summary(&self) -> &'static Summary {
         &SUMMARY
-    }
-
-    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
-        let tick = values.number("tick_time_ms");
-        let timeout = values.number("session_timeout_ms");
-        // The server clamps what a client asks for to 2..=20 ticks; a scenario must say what it gets.
-        if timeout < 2 * tick || timeout > 20 * tick {
-            return Err(ScenarioError::new(
-                "lock.session_timeout_ms",
-                format!("must be between {} and {} (2 to 20 ticks of {tick} ms), got {timeout}", 2 * tick, 20 * tick),
-            ));
-        }
-        Ok(Rc::new(ZkDesign {
-            values: values.clone(),
-            tick_ms: tick,
-            session_timeout_ms: timeout,
-            herd: values.choice("watch") == "lock_node",
-        }))
     }
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
@@ -71,7 +80,7 @@ impl Kind for Zookeeper {
         // shorter ones where it does not, and at most 20 ticks of a minute.
         let session = ttl_ms.clamp(2, 1_200_000);
         let tick = (session / 2).min(100).max(session.div_ceil(20));
-        let design = self.configure(&[("tick_time_ms", Value::Number(tick)), ("session_timeout_ms", Value::Number(session))]);
+        let design = ZookeeperSettings::new(tick, session).configure();
         let rows = Rows { design, services: 1, service_name: "ZooKeeper", elapsed_timers: true };
         vec![
             rows.row("zookeeper", "ZooKeeper recipe", "czxid, unchecked", Some(ResourceMode::Unfenced)),
