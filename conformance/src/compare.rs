@@ -2,7 +2,8 @@
 //! revisions, czxids, sequence numbers) are compared by their order, not their values, since a
 //! real server numbers from wherever it starts.
 
-use crate::schedule::Heard;
+use crate::schedule::{self, Heard};
+use lockstep::design::redis_wire::RedisMsg;
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -11,10 +12,11 @@ use std::collections::BTreeSet;
 const TOKENS: [&str; 4] = ["token", "revision", "behind", "czxid"];
 const SEQUENCES: [&str; 4] = ["seq", "watching", "deleted", "created"];
 
-/// Returns the field's family, if it holds an identifier. A counter's reply keeps its token in
+/// Returns the field's family, if it holds an identifier. Redis's `INCR` reply keeps its token in
 /// `value`.
 fn family(op: &str, field: &str) -> Option<usize> {
-    if TOKENS.contains(&field) || (op == "counter" && field == "value") {
+    let counter = schedule::reply(RedisMsg::Counter { value: 0 });
+    if TOKENS.contains(&field) || (counter["op"] == op && field == "value") {
         Some(0)
     } else if SEQUENCES.contains(&field) {
         Some(1)
@@ -118,33 +120,41 @@ fn label(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use lockstep::design::redis_wire::RedisMsg::{Deleted, Nil, SetOk};
 
-    fn heard(pairs: &[(&str, Vec<Value>)]) -> Heard {
-        pairs.iter().map(|(c, v)| (c.to_string(), v.clone())).collect()
+    fn heard(pairs: &[(&str, Vec<RedisMsg>)]) -> Heard {
+        pairs.iter().map(|(c, v)| (c.to_string(), v.iter().cloned().map(schedule::reply).collect())).collect()
     }
 
     #[test]
     fn tokens_compare_by_their_order() {
-        let model = heard(&[("A", vec![json!({"op": "set_ok", "token": 41})]), ("B", vec![json!({"op": "set_ok", "token": 42})])]);
-        let server = heard(&[("A", vec![json!({"op": "set_ok", "token": 1})]), ("B", vec![json!({"op": "set_ok", "token": 2})])]);
+        let model = heard(&[("A", vec![SetOk { token: Some(41) }]), ("B", vec![SetOk { token: Some(42) }])]);
+        let server = heard(&[("A", vec![SetOk { token: Some(1) }]), ("B", vec![SetOk { token: Some(2) }])]);
         assert_eq!(difference(&model, &server), None);
-        let swapped = heard(&[("A", vec![json!({"op": "set_ok", "token": 2})]), ("B", vec![json!({"op": "set_ok", "token": 1})])]);
+        let swapped = heard(&[("A", vec![SetOk { token: Some(2) }]), ("B", vec![SetOk { token: Some(1) }])]);
         assert_eq!(difference(&model, &swapped), Some("A's reply 1: model set_ok #1, server set_ok #2".into()));
     }
 
     #[test]
+    fn a_counter_is_a_token() {
+        let model = heard(&[("A", vec![RedisMsg::Counter { value: 41 }]), ("B", vec![RedisMsg::Counter { value: 42 }])]);
+        let server = heard(&[("A", vec![RedisMsg::Counter { value: 1 }]), ("B", vec![RedisMsg::Counter { value: 2 }])]);
+        assert_eq!(difference(&model, &server), None);
+        assert_eq!(summary(&server), "A: counter #1 · B: counter #2");
+    }
+
+    #[test]
     fn a_missing_or_extra_reply_differs() {
-        let model = heard(&[("A", vec![json!({"op": "nil"}), json!({"op": "deleted", "done": false})])]);
-        let short = heard(&[("A", vec![json!({"op": "nil"})])]);
+        let model = heard(&[("A", vec![Nil, Deleted { done: false }])]);
+        let short = heard(&[("A", vec![Nil])]);
         assert_eq!(difference(&model, &short), Some("A's reply 2: model deleted ✗, server nothing".into()));
-        let long = heard(&[("A", vec![json!({"op": "nil"}), json!({"op": "deleted", "done": false}), json!({"op": "nil"})])]);
+        let long = heard(&[("A", vec![Nil, Deleted { done: false }, Nil])]);
         assert!(difference(&model, &long).is_some());
     }
 
     #[test]
     fn the_summary_counts_repeats() {
-        let h = heard(&[("C", vec![json!({"op": "nil"}), json!({"op": "nil"}), json!({"op": "set_ok", "token": null})])]);
+        let h = heard(&[("C", vec![Nil, Nil, SetOk { token: None }])]);
         assert_eq!(summary(&h), "C: nil×2, set_ok");
     }
 }

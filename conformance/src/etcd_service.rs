@@ -4,10 +4,12 @@
 //! scaled: etcd grants whole-second leases of at least about 2 s and looks for expired leases
 //! about every 500 ms.
 
-use crate::replay::{Ears, Service};
+use crate::replay::{error, Ears, Request, Service};
+use crate::schedule;
 use crate::servers::{self, Server};
 use etcd_client::{Client, Compare, CompareOp, EventType, GetOptions, PutOptions, SortOrder, SortTarget, Txn, TxnOp, WatchOptions};
-use serde_json::{json, Value};
+use lockstep::design::etcd::EtcdMsg;
+use lockstep::engine::msg::{Msg, Rejection};
 use std::collections::BTreeMap;
 use tokio::runtime::Runtime;
 
@@ -85,7 +87,7 @@ async fn wait_turn(
         match predecessor(&keys, mine) {
             Some(p) => pred = p,
             None => {
-                ears.hear(&client, json!({"op": "owner", "revision": mine}));
+                ears.hear(&client, schedule::reply(EtcdMsg::Owner { revision: mine as u64 }));
                 return Ok(());
             }
         }
@@ -100,14 +102,15 @@ async fn keep_alive(c: &mut Client, lease: i64) -> Result<i64, etcd_client::Erro
 }
 
 impl Service for Etcd {
-    fn request(&mut self, client: &str, _node: &str, msg: &Value, ears: &Ears) -> Result<(), String> {
+    fn request(&mut self, client: &str, _node: &str, msg: &Msg, ears: &Ears) -> Result<(), String> {
+        let request = Request::<EtcdMsg>::of(msg)?;
         let mut c = self.client.clone();
         let k = key(client);
         let session = self.sessions.get(client).copied().unwrap_or_default();
         let (ttl_s, rt) = (self.ttl_s, &self.rt);
         let reply = rt.block_on(async {
-            Ok::<_, etcd_client::Error>(match msg["op"].as_str().unwrap_or("") {
-                "lock" => {
+            Ok::<_, etcd_client::Error>(match request {
+                Request::Lock(EtcdMsg::Lock) => {
                     let lease = c.lease_grant(ttl_s, None).await?.id();
                     let put = TxnOp::put(k.clone(), "", Some(PutOptions::new().with_lease(lease)));
                     c.txn(Txn::new().when([Compare::create_revision(k.clone(), CompareOp::Equal, 0)]).and_then([put])).await?;
@@ -115,33 +118,35 @@ impl Service for Etcd {
                     let mine = keys.iter().find(|x| x.0 == k).map_or(0, |x| x.1);
                     self.sessions.insert(client.to_string(), Session { lease, revision: mine });
                     match predecessor(&keys, mine) {
-                        None => json!({"op": "owner", "revision": mine}),
+                        None => schedule::reply(EtcdMsg::Owner { revision: mine as u64 }),
                         Some(p) => {
                             let behind = p.1;
                             rt.spawn(wait_turn(c.clone(), mine, p, revision, client.to_string(), ears.clone()));
-                            json!({"op": "queued", "revision": mine, "behind": behind})
+                            schedule::reply(EtcdMsg::Queued { revision: mine as u64, behind: behind as u64 })
                         }
                     }
                 }
-                "keep_alive" => match keep_alive(&mut c, session.lease).await {
+                Request::Lock(EtcdMsg::KeepAlive) => schedule::reply(match keep_alive(&mut c, session.lease).await {
                     // etcd answers an expired lease with TTL 0 or with "requested lease not found".
-                    Err(e) if e.to_string().contains("lease not found") => json!({"op": "lease_not_found"}),
-                    Ok(ttl) if ttl <= 0 => json!({"op": "lease_not_found"}),
-                    Ok(ttl) => json!({"op": "kept_alive", "ttl_ms": ttl as u64 * 1000 / SCALE}),
+                    Err(e) if e.to_string().contains("lease not found") => EtcdMsg::LeaseNotFound,
+                    Ok(ttl) if ttl <= 0 => EtcdMsg::LeaseNotFound,
+                    Ok(ttl) => EtcdMsg::KeptAlive { ttl_ms: ttl as u64 * 1000 / SCALE },
                     Err(e) => return Err(e),
-                },
-                "unlock" => json!({"op": "unlocked", "done": c.delete(k, None).await?.deleted() > 0}),
-                "write" => {
+                }),
+                Request::Lock(EtcdMsg::Unlock { .. }) => {
+                    schedule::reply(EtcdMsg::Unlocked { done: c.delete(k, None).await?.deleted() > 0 })
+                }
+                Request::Write { value } => {
                     // The data lives in etcd: put it only while my key still has my revision.
                     let guard = Compare::create_revision(k, CompareOp::Equal, session.revision);
-                    let put = TxnOp::put("data", msg["value"].as_str().unwrap_or(""), None);
+                    let put = TxnOp::put("data", value, None);
                     if c.txn(Txn::new().when([guard]).and_then([put])).await?.succeeded() {
-                        json!({"op": "write_accepted"})
+                        schedule::message(&Msg::WriteAccepted { version: 0 })
                     } else {
-                        json!({"op": "write_rejected", "why": "guard"})
+                        schedule::message(&Msg::WriteRejected { reason: Rejection::Guard { token: 0 } })
                     }
                 }
-                other => json!({"op": "error", "message": format!("no etcd request for {other:?}")}),
+                Request::Lock(other) => error(format!("no etcd request for {other:?}")),
             })
         });
         ears.hear(client, reply.map_err(|e| format!("etcd: {e}"))?);

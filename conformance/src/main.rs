@@ -14,7 +14,12 @@ mod schedule;
 mod servers;
 mod zookeeper_service;
 
-use lockstep::design::Values;
+use lockstep::design::etcd::{Etcd, EtcdSettings};
+use lockstep::design::postgres::{Postgres, PostgresSettings};
+use lockstep::design::redis::{Redis, RedisSettings};
+use lockstep::design::redlock::Redlock;
+use lockstep::design::zookeeper::{Watch, ZkMsg, Zookeeper, ZookeeperSettings};
+use lockstep::design::{Kind, Settings, Values};
 use lockstep::scenario::lessons;
 use replay::{Ears, Service};
 
@@ -48,8 +53,8 @@ type Started = Result<(Box<dyn Service>, u64), String>;
 
 /// A real system the suite replays a design's lessons on.
 struct System {
-    /// The design's tag.
-    design: &'static str,
+    /// The design's registry entry.
+    design: &'static dyn Kind,
     name: &'static str,
     /// Starts its server(s).
     start: fn(&Setup) -> Started,
@@ -59,18 +64,19 @@ struct System {
 
 /// The systems, by design. A design's parameters are read from its own declarations.
 const SYSTEMS: &[System] = &[
-    System { design: "redis", name: "Redis", start: redis, heartbeats: false },
-    System { design: "redlock", name: "Redlock (5 Redis)", start: redlock, heartbeats: false },
-    System { design: "postgres", name: "PostgreSQL", start: postgres, heartbeats: false },
-    System { design: "etcd", name: "etcd", start: etcd, heartbeats: false },
-    System { design: "zookeeper", name: "ZooKeeper", start: zookeeper, heartbeats: true },
+    System { design: &Redis, name: "Redis", start: redis, heartbeats: false },
+    System { design: &Redlock, name: "Redlock (5 Redis)", start: redlock, heartbeats: false },
+    System { design: &Postgres, name: "PostgreSQL", start: postgres, heartbeats: false },
+    System { design: &Etcd, name: "etcd", start: etcd, heartbeats: false },
+    System { design: &Zookeeper, name: "ZooKeeper", start: zookeeper, heartbeats: true },
 ];
 
 fn redis(s: &Setup) -> Started {
-    let with_set = s.values.flag("incr_token") && !s.values.flag("incr_separate");
-    let lags = [s.values.number("replication_lag_ms"), s.values.number("second_replica_lag_ms")];
+    let settings = RedisSettings::from_values(s.values);
+    let with_set = settings.incr_token && !settings.incr_separate;
+    let lags = [settings.replication_lag_ms, settings.second_replica_lag_ms];
     let replicas = s.services.len().saturating_sub(1).min(lags.len());
-    let sync_delay_ms = s.values.number("repl_diskless_sync_delay_ms");
+    let sync_delay_ms = settings.repl_diskless_sync_delay_ms;
     Ok((Box::new(redis_service::Redis::start(s.services, with_set, &lags[..replicas], sync_delay_ms)?), 1))
 }
 
@@ -80,22 +86,25 @@ fn redlock(s: &Setup) -> Started {
 }
 
 fn postgres(s: &Setup) -> Started {
+    let settings = PostgresSettings::from_values(s.values);
     let setup = postgres_service::Setup {
-        idle_session_timeout_ms: s.values.optional("idle_session_timeout_ms"),
-        idle_in_transaction_session_timeout_ms: s.values.optional("idle_in_transaction_session_timeout_ms"),
-        transaction_level: s.values.flag("transaction_level"),
-        pgbouncer_pool_size: s.values.optional("pgbouncer_pool_size"),
+        idle_session_timeout_ms: settings.idle_session_timeout_ms,
+        idle_in_transaction_session_timeout_ms: settings.idle_in_transaction_session_timeout_ms,
+        transaction_level: settings.transaction_level,
+        pgbouncer_pool_size: settings.pgbouncer_pool_size,
     };
     Ok((Box::new(postgres_service::Postgres::start(s.clients, setup, s.ears)?), 1))
 }
 
 fn etcd(s: &Setup) -> Started {
-    Ok((Box::new(etcd_service::Etcd::start(s.values.number("ttl_ms"))?), etcd_service::SCALE))
+    let settings = EtcdSettings::from_values(s.values);
+    Ok((Box::new(etcd_service::Etcd::start(settings.ttl_ms)?), etcd_service::SCALE))
 }
 
 fn zookeeper(s: &Setup) -> Started {
-    let (tick_ms, session_ms) = (s.values.number("tick_time_ms"), s.values.number("session_timeout_ms"));
-    let herd = s.values.choice("watch") == "lock_node";
+    let settings = ZookeeperSettings::from_values(s.values);
+    let (tick_ms, session_ms) = (settings.tick_time_ms, settings.session_timeout_ms);
+    let herd = settings.watch == Watch::LockNode;
     Ok((Box::new(zookeeper_service::Zookeeper::start(s.clients, tick_ms, session_ms, herd, s.ears)?), zookeeper_service::SCALE))
 }
 
@@ -105,7 +114,7 @@ fn main() {
     let wanted: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let mut rows = Vec::new();
     for lesson in lessons::all() {
-        let Some(system) = SYSTEMS.iter().find(|s| s.design == lesson.scenario.lock.kind.tag()) else { continue };
+        let Some(system) = SYSTEMS.iter().find(|s| s.design.tag() == lesson.scenario.lock.kind.tag()) else { continue };
         if !wanted.is_empty() && !wanted.iter().any(|w| *w == lesson.id()) {
             continue;
         }
@@ -137,7 +146,7 @@ fn replay(lesson: &lessons::Lesson, system: &System) -> Row {
     let mut schedule = schedule::of(&trace);
     if system.heartbeats {
         for replies in schedule.heard.values_mut() {
-            replies.retain(|r| r["op"] != "pong");
+            replies.retain(|r| *r != schedule::reply(ZkMsg::Pong));
         }
     }
     row.model = compare::summary(&schedule.heard);

@@ -4,9 +4,12 @@
 //! `idle_in_transaction_session_timeout` set as the lesson gives them, and the protected rows in a table when the lesson keeps them in
 //! the same database.
 
-use crate::replay::{Ears, Service};
+use crate::replay::{error, Ears, Request, Service};
+use crate::schedule;
 use crate::servers::{self, Server};
-use serde_json::{json, Value};
+use lockstep::design::pg_wire::PgMsg;
+use lockstep::engine::msg::{Msg, Rejection};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::mpsc;
 
@@ -25,7 +28,7 @@ pub struct Setup {
 
 /// A client's session, run by its own thread.
 struct Session {
-    requests: mpsc::Sender<Value>,
+    requests: mpsc::Sender<Request<PgMsg>>,
 }
 
 /// The real server behind a PostgreSQL lesson.
@@ -61,7 +64,7 @@ impl Postgres {
                 ))
                 .map_err(|e| e.to_string())?;
             }
-            let (requests, inbox) = mpsc::channel::<Value>();
+            let (requests, inbox) = mpsc::channel::<Request<PgMsg>>();
             let (name, ears) = (client.clone(), ears.clone());
             std::thread::spawn(move || {
                 let mut in_transaction = false;
@@ -78,11 +81,9 @@ impl Postgres {
 
 /// Runs one request on a session and returns the reply (telling `hear` first if the lock is
 /// busy and the request waits).
-fn answer(conn: &mut postgres::Client, msg: &Value, xact: bool, in_transaction: &mut bool, hear: &dyn Fn(Value)) -> Value {
-    let ended = json!({"op": "session_ended"});
-    let op = msg["op"].as_str().unwrap_or("");
-    let result = match op {
-        "lock" => (|| {
+fn answer(conn: &mut postgres::Client, request: &Request<PgMsg>, xact: bool, in_transaction: &mut bool, hear: &dyn Fn(Value)) -> Value {
+    let result = match request {
+        Request::Lock(PgMsg::Lock) => (|| {
             if xact && !*in_transaction {
                 conn.batch_execute("BEGIN")?;
                 *in_transaction = true;
@@ -93,31 +94,30 @@ fn answer(conn: &mut postgres::Client, msg: &Value, xact: bool, in_transaction: 
                 ("SELECT pg_try_advisory_lock($1)", "SELECT pg_advisory_lock($1)")
             };
             if !yes(conn, try_lock)? {
-                hear(json!({"op": "waiting"}));
+                hear(schedule::reply(PgMsg::Waiting));
                 conn.batch_execute(&lock.replace("$1", &KEY.to_string()))?;
             }
-            Ok(json!({"op": "locked"}))
+            Ok(PgMsg::Locked)
         })(),
-        "keep_alive" => conn.batch_execute("SELECT 1").map(|_| json!({"op": "alive"})),
-        "unlock" => yes(conn, "SELECT pg_advisory_unlock($1)").map(|done| json!({"op": "unlocked", "done": done, "commit": false})),
-        "commit" => {
+        Request::Lock(PgMsg::KeepAlive) => conn.batch_execute("SELECT 1").map(|_| PgMsg::Alive),
+        Request::Lock(PgMsg::Unlock) => yes(conn, "SELECT pg_advisory_unlock($1)").map(|done| PgMsg::Unlocked { done, commit: false }),
+        Request::Lock(PgMsg::Commit) => {
             *in_transaction = false;
-            conn.batch_execute("COMMIT").map(|_| json!({"op": "unlocked", "done": true, "commit": true}))
+            conn.batch_execute("COMMIT").map(|_| PgMsg::Unlocked { done: true, commit: true })
         }
-        "write" => {
-            let value = msg["value"].as_str().unwrap_or("").to_string();
-            return match conn.execute("UPDATE rows SET value = $1 WHERE id = 1", &[&value]) {
-                Ok(_) => json!({"op": "write_accepted"}),
-                Err(e) if session_gone(conn, &e) => json!({"op": "write_rejected", "why": "guard"}),
-                Err(e) => json!({"op": "error", "message": e.to_string()}),
+        Request::Write { value } => {
+            return match conn.execute("UPDATE rows SET value = $1 WHERE id = 1", &[value]) {
+                Ok(_) => schedule::message(&Msg::WriteAccepted { version: 0 }),
+                Err(e) if session_gone(conn, &e) => schedule::message(&Msg::WriteRejected { reason: Rejection::Guard { token: 0 } }),
+                Err(e) => error(e.to_string()),
             };
         }
-        other => return json!({"op": "error", "message": format!("no statement for {other:?}")}),
+        Request::Lock(other) => return error(format!("no statement for {other:?}")),
     };
     match result {
-        Ok(v) => v,
-        Err(e) if session_gone(conn, &e) => ended,
-        Err(e) => json!({"op": "error", "message": e.to_string()}),
+        Ok(reply) => schedule::reply(reply),
+        Err(e) if session_gone(conn, &e) => schedule::reply(PgMsg::SessionEnded),
+        Err(e) => error(e.to_string()),
     }
 }
 
@@ -134,9 +134,9 @@ fn session_gone(conn: &postgres::Client, e: &postgres::Error) -> bool {
 }
 
 impl Service for Postgres {
-    fn request(&mut self, client: &str, _node: &str, msg: &Value, _ears: &Ears) -> Result<(), String> {
+    fn request(&mut self, client: &str, _node: &str, msg: &Msg, _ears: &Ears) -> Result<(), String> {
         let session = self.sessions.get(client).ok_or_else(|| format!("no session for {client}"))?;
-        session.requests.send(msg.clone()).map_err(|_| format!("{client}'s session thread has stopped"))
+        session.requests.send(Request::of(msg)?).map_err(|_| format!("{client}'s session thread has stopped"))
     }
 
     fn finish(&mut self) {

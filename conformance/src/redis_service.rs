@@ -5,9 +5,11 @@
 //! promoted replica takes the other live replicas, each through a new relay with its lag.
 
 use crate::proxy::Relay;
-use crate::replay::{Ears, Service};
+use crate::replay::{Ears, Request, Service};
+use crate::schedule;
 use crate::servers::{self, Server};
-use serde_json::{json, Value};
+use lockstep::design::redis_wire::RedisMsg;
+use lockstep::engine::msg::Msg;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -92,7 +94,7 @@ fn wait_linked(port: u16) -> Result<(), String> {
 }
 
 impl Service for Redis {
-    fn request(&mut self, client: &str, node: &str, msg: &Value, ears: &Ears) -> Result<(), String> {
+    fn request(&mut self, client: &str, node: &str, msg: &Msg, ears: &Ears) -> Result<(), String> {
         let incr_with_set = self.incr_with_set;
         let n = self.node(node)?;
         let port = n.port;
@@ -104,43 +106,40 @@ impl Service for Redis {
                     .map_err(|e| format!("cannot connect to {node}: {e}"))?,
             ),
         };
-        let value = msg["value"].as_u64().unwrap_or(0).to_string();
-        let px = msg["px_ms"].as_u64().unwrap_or(0);
-        let reply = match msg["op"].as_str().unwrap_or("") {
-            "set" if incr_with_set => {
+        let reply = match Request::<RedisMsg>::of(msg)? {
+            Request::Lock(RedisMsg::Set { value, px_ms }) if incr_with_set => {
                 let r: redis::RedisResult<Option<u64>> =
-                    redis::Script::new(SET_INCR).key("lock").key("fencing").arg(&value).arg(px).invoke(con);
-                refused(r.map(|t| t.map_or(json!({"op": "nil"}), |t| json!({"op": "set_ok", "token": t}))))?
+                    redis::Script::new(SET_INCR).key("lock").key("fencing").arg(value.to_string()).arg(px_ms).invoke(con);
+                refused(r.map(|t| t.map_or(RedisMsg::Nil, |t| RedisMsg::SetOk { token: Some(t) })))?
             }
-            "set" => {
+            Request::Lock(RedisMsg::Set { value, px_ms }) => {
                 let r: redis::RedisResult<Option<String>> =
-                    redis::cmd("SET").arg("lock").arg(&value).arg("NX").arg("PX").arg(px).query(con);
-                refused(r.map(|ok| if ok.is_some() { json!({"op": "set_ok", "token": null}) } else { json!({"op": "nil"}) }))?
+                    redis::cmd("SET").arg("lock").arg(value.to_string()).arg("NX").arg("PX").arg(px_ms).query(con);
+                refused(r.map(|ok| if ok.is_some() { RedisMsg::SetOk { token: None } } else { RedisMsg::Nil }))?
             }
-            "wait" => {
-                let replicas = msg["replicas"].as_u64().unwrap_or(0);
-                let r: redis::RedisResult<u64> = redis::cmd("WAIT").arg(replicas).arg(msg["timeout_ms"].as_u64().unwrap_or(0)).query(con);
-                refused(r.map(|n| json!({"op": "acked", "replicas": n})))?
+            Request::Lock(RedisMsg::Wait { replicas, timeout_ms }) => {
+                let r: redis::RedisResult<u64> = redis::cmd("WAIT").arg(replicas).arg(timeout_ms).query(con);
+                refused(r.map(|n| RedisMsg::Acked { replicas: n }))?
             }
-            "incr" => {
+            Request::Lock(RedisMsg::Incr) => {
                 let r: redis::RedisResult<u64> = redis::cmd("INCR").arg("fencing").query(con);
-                refused(r.map(|v| json!({"op": "counter", "value": v})))?
+                refused(r.map(|v| RedisMsg::Counter { value: v }))?
             }
-            "extend" => {
-                let r: redis::RedisResult<u64> = redis::Script::new(EXTEND).key("lock").arg(&value).arg(px).invoke(con);
-                refused(r.map(|n| json!({"op": "extended", "done": n == 1})))?
+            Request::Lock(RedisMsg::Extend { value, px_ms }) => {
+                let r: redis::RedisResult<u64> = redis::Script::new(EXTEND).key("lock").arg(value.to_string()).arg(px_ms).invoke(con);
+                refused(r.map(|n| RedisMsg::Extended { done: n == 1 }))?
             }
-            "del" => {
-                let r: redis::RedisResult<u64> = if msg["checked"].as_bool() == Some(true) {
-                    redis::Script::new(DEL).key("lock").arg(&value).invoke(con)
+            Request::Lock(RedisMsg::Del { value, checked }) => {
+                let r: redis::RedisResult<u64> = if checked {
+                    redis::Script::new(DEL).key("lock").arg(value.to_string()).invoke(con)
                 } else {
                     redis::cmd("DEL").arg("lock").query(con)
                 };
-                refused(r.map(|n| json!({"op": "deleted", "done": n == 1})))?
+                refused(r.map(|n| RedisMsg::Deleted { done: n == 1 }))?
             }
             other => return Err(format!("the Redis replay has no command for {other:?}")),
         };
-        ears.hear(client, reply);
+        ears.hear(client, schedule::reply(reply));
         Ok(())
     }
 
@@ -190,10 +189,10 @@ fn replicaof(port: u16, primary: Option<u16>) -> Result<(), String> {
 }
 
 /// A reply, or `-READONLY` as the model names it; any other error ends the replay.
-fn refused(r: redis::RedisResult<Value>) -> Result<Value, String> {
+fn refused(r: redis::RedisResult<RedisMsg>) -> Result<RedisMsg, String> {
     match r {
         Ok(v) => Ok(v),
-        Err(e) if e.code() == Some("READONLY") => Ok(json!({"op": "read_only"})),
+        Err(e) if e.code() == Some("READONLY") => Ok(RedisMsg::ReadOnly),
         Err(e) => Err(format!("Redis answered an error: {e}")),
     }
 }

@@ -2,7 +2,8 @@
 //! when the model's service received it, each reply recorded as the client heard it.
 
 use crate::schedule::{Action, Heard, Schedule};
-use serde_json::Value;
+use lockstep::engine::msg::{DesignMsg, Msg};
+use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -35,10 +36,34 @@ impl Ears {
     }
 }
 
+/// What a client asks a lock service, typed: the design's own message, or a write to data the
+/// service keeps.
+#[derive(Clone, Debug)]
+pub enum Request<M> {
+    Lock(M),
+    Write { value: String },
+}
+
+impl<M: DesignMsg> Request<M> {
+    /// Reads a request of the design whose messages are `M`; the error names anything else.
+    pub fn of(msg: &Msg) -> Result<Request<M>, String> {
+        match msg {
+            Msg::Lock { msg: m } => m.get::<M>().cloned().map(Request::Lock).ok_or_else(|| format!("not this design's message: {msg:?}")),
+            Msg::Write { value, .. } => Ok(Request::Write { value: value.clone() }),
+            other => Err(format!("no request for {other:?}")),
+        }
+    }
+}
+
+/// A reply that is the replay's own, not the server's: what went wrong.
+pub fn error(message: String) -> Value {
+    json!({"op": "error", "message": message})
+}
+
 /// A real lock service the replay drives: one per design.
 pub trait Service {
     /// Sends a client's request to the server and records the reply (now, or when it comes).
-    fn request(&mut self, client: &str, node: &str, msg: &Value, ears: &Ears) -> Result<(), String>;
+    fn request(&mut self, client: &str, node: &str, msg: &Msg, ears: &Ears) -> Result<(), String>;
     /// Kills a server node at once.
     fn crash(&mut self, node: &str) -> Result<(), String> {
         Err(format!("crashing {node} is not replayed for this design"))

@@ -3,7 +3,7 @@
 
 use lockstep::engine::event::EventKind;
 use lockstep::engine::ids::NodeKind;
-use lockstep::engine::msg::Msg;
+use lockstep::engine::msg::{DesignMsg, Msg};
 use lockstep::engine::trace::Trace;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// A client's request reached a lock-service node: send it to the real server now.
-    Request { client: String, node: String, msg: Value },
+    Request { client: String, node: String, msg: Msg },
     /// A lock-service node crashed: kill its process.
     Crash { node: String },
     /// A lock-service node restarted, with or without its data.
@@ -63,7 +63,7 @@ pub fn of(trace: &Trace) -> Schedule {
         let service = role(e.node) == NodeKind::LockService;
         match &e.kind {
             EventKind::Deliver { from, msg, .. } if service && role(*from) == NodeKind::Client => {
-                step(at, Action::Request { client: key(*from), node, msg: message(msg) })
+                step(at, Action::Request { client: key(*from), node, msg: msg.clone() })
             }
             EventKind::Send { to, msg, .. } if service && role(*to) == NodeKind::Client => {
                 heard.entry(key(*to)).or_default().push(message(msg))
@@ -113,9 +113,17 @@ fn cut_clients(trace: &Trace, from: &[lockstep::engine::ids::NodeId], to: &[lock
     cut
 }
 
-/// A message as JSON: a design's own message as the design serializes it, a write to data the
-/// service keeps as `{"op": "write", …}`, and its replies likewise.
-fn message(msg: &Msg) -> Value {
+/// A design's message as a client hears it: what a replay of the real server says, in the form
+/// the model's replies are compared in. Built from the design's own message type, so a renamed
+/// message does not compile.
+pub fn reply(msg: impl DesignMsg) -> Value {
+    message(&Msg::lock(msg))
+}
+
+/// A message as JSON, as a client hears it: a design's own message as the design serializes it,
+/// and a reply about data the service keeps as `{"op": "write_accepted"}` or
+/// `{"op": "write_rejected", "why": …}`.
+pub fn message(msg: &Msg) -> Value {
     match msg {
         Msg::Lock { msg } => serde_json::to_value(msg).unwrap_or(Value::Null),
         Msg::Write { token, value, .. } => json!({"op": "write", "token": token, "value": value}),

@@ -5,9 +5,11 @@
 //! the heartbeats itself, so the model's pings are not replayed and its pongs not compared.
 
 use crate::proxy::Relay;
-use crate::replay::{Ears, Service};
+use crate::replay::{error, Ears, Request, Service};
+use crate::schedule;
 use crate::servers::{self, Server};
-use serde_json::{json, Value};
+use lockstep::design::zookeeper::ZkMsg;
+use lockstep::engine::msg::Msg;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -63,7 +65,7 @@ impl Zookeeper {
             rt.spawn(async move {
                 loop {
                     match state.changed().await {
-                        SessionState::Expired => return ears.hear(&client, json!({"op": "session_expired"})),
+                        SessionState::Expired => return ears.hear(&client, schedule::reply(ZkMsg::SessionExpired)),
                         SessionState::Closed | SessionState::AuthFailed => return,
                         _ => {}
                     }
@@ -81,7 +83,7 @@ impl Zookeeper {
 
 /// Lists the lock node's children (watching them in the herd variant), then says whether the
 /// client owns the lock or whom it now waits for, setting the watch that will wake it.
-async fn check(c: &Contender, client: &str, herd: bool, ears: &Ears) -> Result<Value, Error> {
+async fn check(c: &Contender, client: &str, herd: bool, ears: &Ears) -> Result<ZkMsg, Error> {
     let listed: Vec<i64> = c.zk.list_children(LOCK).await?.iter().map(|n| seq_of(n)).collect();
     let waits = listed.iter().any(|&s| s < c.seq);
     let mut seqs: Vec<i64> = if herd && waits {
@@ -94,9 +96,9 @@ async fn check(c: &Contender, client: &str, herd: bool, ears: &Ears) -> Result<V
                 let now: Vec<i64> = zk.list_children(LOCK).await.unwrap_or_default().iter().map(|n| seq_of(n)).collect();
                 let before = seen.lock().map(|s| s.clone()).unwrap_or_default();
                 let reply = match (now.iter().find(|s| !before.contains(s)), before.iter().find(|s| !now.contains(s))) {
-                    (Some(created), _) => json!({"op": "child_added", "created": created}),
-                    (None, Some(deleted)) => json!({"op": "watch_fired", "deleted": deleted}),
-                    (None, None) => json!({"op": "watch_fired"}),
+                    (Some(&created), _) => schedule::reply(ZkMsg::ChildAdded { created: created as u64 }),
+                    (None, Some(&deleted)) => schedule::reply(ZkMsg::WatchFired { deleted: deleted as u64 }),
+                    (None, None) => error("the lock node's children changed, and the same children are there".into()),
                 };
                 ears.hear(&client, reply);
             }
@@ -110,10 +112,10 @@ async fn check(c: &Contender, client: &str, herd: bool, ears: &Ears) -> Result<V
         *seen = seqs.clone();
     }
     let Some(&before) = seqs.iter().take_while(|&&s| s < c.seq).last() else {
-        return Ok(json!({"op": "owner", "seq": c.seq, "czxid": c.czxid}));
+        return Ok(ZkMsg::Owner { seq: c.seq as u64, czxid: c.czxid as u64 });
     };
     if herd {
-        return Ok(json!({"op": "waiting", "seq": c.seq, "watching": null}));
+        return Ok(ZkMsg::Waiting { seq: c.seq as u64, watching: None });
     }
     let path = format!("{LOCK}/lock-{before:010}");
     let (stat, watcher) = c.zk.check_and_watch_stat(&path).await?;
@@ -121,21 +123,21 @@ async fn check(c: &Contender, client: &str, herd: bool, ears: &Ears) -> Result<V
         let (client, ears) = (client.to_string(), ears.clone());
         tokio::spawn(async move {
             if watcher.changed().await.event_type == EventType::NodeDeleted {
-                ears.hear(&client, json!({"op": "watch_fired", "deleted": before}));
+                ears.hear(&client, schedule::reply(ZkMsg::WatchFired { deleted: before as u64 }));
             }
         });
     }
-    Ok(json!({"op": "waiting", "seq": c.seq, "watching": before}))
+    Ok(ZkMsg::Waiting { seq: c.seq as u64, watching: Some(before as u64) })
 }
 
 impl Service for Zookeeper {
-    fn request(&mut self, client: &str, _node: &str, msg: &Value, ears: &Ears) -> Result<(), String> {
+    fn request(&mut self, client: &str, _node: &str, msg: &Msg, ears: &Ears) -> Result<(), String> {
         let herd = self.herd;
         let c = self.contenders.get_mut(client).ok_or_else(|| format!("no session for {client}"))?;
-        let reply = match msg["op"].as_str().unwrap_or("") {
+        let reply = match Request::<ZkMsg>::of(msg)? {
             // The library keeps the session alive by itself.
-            "ping" => return Ok(()),
-            "create" => {
+            Request::Lock(ZkMsg::Ping) => return Ok(()),
+            Request::Lock(ZkMsg::Create) => {
                 let options = CreateMode::EphemeralSequential.with_acls(Acls::anyone_all());
                 let made = self.rt.block_on(c.zk.create(&format!("{LOCK}/lock-"), b"", &options));
                 match made {
@@ -146,17 +148,20 @@ impl Service for Zookeeper {
                     Err(e) => Err(e),
                 }
             }
-            "get_children" => self.rt.block_on(async { check(c, client, herd, ears).await }),
-            "delete" => match self.rt.block_on(c.zk.delete(&format!("{LOCK}/lock-{:010}", c.seq), None)) {
-                Ok(()) => Ok(json!({"op": "deleted", "done": true})),
-                Err(Error::NoNode) => Ok(json!({"op": "deleted", "done": false})),
+            Request::Lock(ZkMsg::GetChildren) => self.rt.block_on(async { check(c, client, herd, ears).await }),
+            Request::Lock(ZkMsg::Delete { .. }) => match self.rt.block_on(c.zk.delete(&format!("{LOCK}/lock-{:010}", c.seq), None)) {
+                Ok(()) => Ok(ZkMsg::Deleted { done: true }),
+                Err(Error::NoNode) => Ok(ZkMsg::Deleted { done: false }),
                 Err(e) => Err(e),
             },
-            other => Ok(json!({"op": "error", "message": format!("no ZooKeeper request for {other:?}")})),
+            other => {
+                ears.hear(client, error(format!("no ZooKeeper request for {other:?}")));
+                return Ok(());
+            }
         };
         let reply = match reply {
-            Ok(v) => v,
-            Err(Error::SessionExpired) => json!({"op": "session_expired"}),
+            Ok(m) => schedule::reply(m),
+            Err(Error::SessionExpired) => schedule::reply(ZkMsg::SessionExpired),
             Err(e) => return Err(format!("ZooKeeper: {e}")),
         };
         ears.hear(client, reply);

@@ -2,7 +2,7 @@
 //! and a configured design ([`Design`]: the engine's protocol, its words, what it needs of a
 //! scenario and what it promises).
 
-use super::param::{Param, Value, Values};
+use super::param::{Param, Settings, Values};
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::Protocol;
 use crate::engine::spec::ResourceMode;
@@ -21,6 +21,37 @@ pub struct Summary {
     pub about: &'static str,
     /// The declared parameters.
     pub params: &'static [Param],
+    /// Builds the design from values that fit the declarations, through its typed settings.
+    pub build: fn(&Values) -> Result<Rc<dyn Design>, ScenarioError>,
+}
+
+impl Summary {
+    /// Lists a design whose typed settings `S` declare its parameters and build it.
+    pub const fn of<S: Factory>(tag: &'static str, title: &'static str, about: &'static str) -> Summary {
+        Summary { tag, title, about, params: S::PARAMS, build: build::<S> }
+    }
+}
+
+fn build<S: Factory>(values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
+    S::from_values(values).build()
+}
+
+/// A design's typed settings as the factory of the design they configure.
+pub trait Factory: Settings {
+    /// Builds the design, checking how the settings fit together.
+    fn build(&self) -> Result<Rc<dyn Design>, ScenarioError>;
+
+    /// Builds the design from settings it chose itself, for a comparison row: a setting out of
+    /// its declared range, or settings that do not fit together, are a bug in the design.
+    fn configure(&self) -> Rc<dyn Design> {
+        let invalid = |e: ScenarioError| -> ! { panic!("{}: a comparison row is invalid: {e}", std::any::type_name::<Self>()) };
+        for (p, (_, v)) in Self::PARAMS.iter().zip(self.to_values().iter()) {
+            if let super::param::Value::Number(n) = v {
+                p.check_number(n).unwrap_or_else(|e| invalid(e));
+            }
+        }
+        self.build().unwrap_or_else(|e| invalid(e))
+    }
 }
 
 /// A lock design as the registry knows it: its tag, its parameters, and how to build it.
@@ -44,17 +75,11 @@ pub trait Kind: Sync {
         self.summary().params
     }
     /// Builds the design from values that fit the declarations, checking how they fit together.
-    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError>;
+    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
+        (self.summary().build)(values)
+    }
     /// Returns the design's rows in the comparison table, every lease lasting `ttl_ms`.
     fn rows(&self, ttl_ms: u64) -> Vec<Row>;
-
-    /// Builds the design from a few values and defaults for the rest, for a comparison row.
-    /// The values are the design's own choice, so an invalid one is a bug in the design.
-    fn configure(&self, given: &[(&str, Value)]) -> Rc<dyn Design> {
-        let invalid = |e: ScenarioError| -> ! { panic!("{}: a comparison row is invalid: {e}", self.tag()) };
-        let values = Values::new(self.params(), given).unwrap_or_else(|e| invalid(e));
-        self.build(&values).unwrap_or_else(|e| invalid(e))
-    }
 }
 
 /// A configured lock design: the engine's protocol, its words, and what it needs and promises.

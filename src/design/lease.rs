@@ -1,7 +1,8 @@
 //! The lease lock: one holder at a time, a TTL measured on the service's clock, and a generation
 //! number that increases with every grant and serves as the fencing token.
 
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
+use super::param::settings;
+use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Settings, Summary, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
@@ -17,31 +18,38 @@ use std::rc::Rc;
 /// The registry entry.
 pub struct Lease;
 
-const PARAMS: &[Param] = &[
-    Param::number("ttl_ms", "ms", 1, 3_600_000, "How long a grant lasts on the lock service's clock unless renewed."),
-    Param::number("first_token", "", 1, u32::MAX as u64, "The generation of the first grant; each later grant gets the next one."),
-];
+settings! {
+    /// How the lease lock is set up.
+    pub struct LeaseSettings {
+        required {
+            /// How long a grant lasts on the lock service's clock unless renewed.
+            ttl_ms: u64 = number("ms", 1..=3_600_000),
+            /// The generation of the first grant; each later grant gets the next one.
+            first_token: u64 = number("", 1..=u32::MAX as u64),
+        }
+    }
+}
 
 /// The design as the registry lists it.
-static SUMMARY: Summary = Summary {
-    tag: "lease",
-    title: "Lease with a generation token",
-    about:
-        "A lock service grants one lease at a time for a TTL on its own clock; every grant carries the next generation, a fencing token.",
-    params: PARAMS,
-};
+static SUMMARY: Summary = Summary::of::<LeaseSettings>(
+    "lease",
+    "Lease with a generation token",
+    "A lock service grants one lease at a time for a TTL on its own clock; every grant carries the next generation, a fencing token.",
+);
+
+impl Factory for LeaseSettings {
+    fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
+        Ok(Rc::new(LeaseDesign { values: self.to_values(), ttl_ms: self.ttl_ms, first_token: self.first_token }))
+    }
+}
 
 impl Kind for Lease {
     fn summary(&self) -> &'static Summary {
         &SUMMARY
     }
 
-    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
-        Ok(Rc::new(LeaseDesign { values: values.clone(), ttl_ms: values.number("ttl_ms"), first_token: values.number("first_token") }))
-    }
-
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
-        let design = self.configure(&[("ttl_ms", Value::Number(ttl_ms)), ("first_token", Value::Number(33))]);
+        let design = LeaseSettings::new(ttl_ms, 33).configure();
         let rows = Rows { design, services: 1, service_name: "Lock service", elapsed_timers: false };
         vec![
             rows.row("lease", "Lease, resource checks nothing", "lease generation, unchecked", Some(ResourceMode::Unfenced)),

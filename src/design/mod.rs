@@ -1,6 +1,7 @@
 //! Lock designs, one module each, found through one registry ([`REGISTRY`]).
 //!
-//! A design module owns everything about its design: its scenario tag and declared parameters,
+//! A design module owns everything about its design: its scenario tag and typed settings
+//! (a struct declared once with `settings!`, which builds the design),
 //! its lock-service actors and client-side protocol (the engine's [`Protocol`](crate::engine::protocol::Protocol) and
 //! [`LockClient`](crate::engine::protocol::LockClient)), its messages, where its fencing token
 //! comes from, its stated guarantees, its rows in the comparison table, and its words (a
@@ -26,6 +27,6 @@ pub mod redlock;
 pub mod registry;
 pub mod zookeeper;
 
-pub use interface::{Design, Guarantees, Kind, LockKind, Row, Rows, Services, Summary};
-pub use param::{Param, ParamKind, Value, Values};
+pub use interface::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Summary};
+pub use param::{Param, ParamKind, Settings, Value, Values};
 pub use registry::{find, REGISTRY};

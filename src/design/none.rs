@@ -1,7 +1,8 @@
 //! No lock at all: the resource alone keeps the data safe (the alternatives to a lock). There is
 //! no lock service, and scripts have no acquire, renew or release.
 
-use super::{Design, Guarantees, Kind, LockKind, Row, Services, Summary, Values};
+use super::param::settings;
+use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Services, Settings, Summary, Values};
 use crate::engine::actor::Actor;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, ReleaseMode};
@@ -13,21 +14,27 @@ use std::rc::Rc;
 /// The registry entry.
 pub struct NoLock;
 
+settings! {
+    /// No lock has no settings.
+    pub struct NoLockSettings {}
+}
+
 /// The design as the registry lists it.
-static SUMMARY: Summary = Summary {
-    tag: "none",
-    title: "No lock",
-    about: "No lock service: the resource keeps the invariant itself (a version check, a unique key, an idempotency table).",
-    params: &[],
-};
+static SUMMARY: Summary = Summary::of::<NoLockSettings>(
+    "none",
+    "No lock",
+    "No lock service: the resource keeps the invariant itself (a version check, a unique key, an idempotency table).",
+);
+
+impl Factory for NoLockSettings {
+    fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
+        Ok(Rc::new(Nothing { values: self.to_values() }))
+    }
+}
 
 impl Kind for NoLock {
     fn summary(&self) -> &'static Summary {
         &SUMMARY
-    }
-
-    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
-        Ok(Rc::new(Nothing { values: values.clone() }))
     }
 
     fn rows(&self, _ttl_ms: u64) -> Vec<Row> {

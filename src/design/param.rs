@@ -1,7 +1,11 @@
-//! A design's parameters, declared once: name, kind, unit, range, default and one line of help.
-//! Decoding, validation, `lockstep designs` and the editor all read these declarations.
+//! A design's parameters, declared once: each a field of the design's typed settings, with its
+//! name, kind, unit, range, default and one line of help next to it (`settings!`). The design
+//! reads its settings by field; decoding, validation, `lockstep designs`, the editor and the
+//! conformance suite read the declarations ([`Settings::PARAMS`]) and the generic [`Values`].
 
 use crate::error::ScenarioError;
+use std::marker::PhantomData;
+use std::ops::RangeInclusive;
 
 /// One declared parameter of a lock design.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,45 +43,11 @@ pub enum Value {
 }
 
 impl Param {
-    /// A required whole number.
-    pub const fn number(name: &'static str, unit: &'static str, min: u64, max: u64, help: &'static str) -> Param {
-        Param { name, kind: ParamKind::Number { unit, min, max, default: None }, help, formerly: None }
-    }
-
-    /// A whole number with a default.
-    pub const fn number_or(name: &'static str, unit: &'static str, min: u64, max: u64, default: u64, help: &'static str) -> Param {
-        Param { name, kind: ParamKind::Number { unit, min, max, default: Some(default) }, help, formerly: None }
-    }
-
-    /// Returns the parameter, also read under the name it had in older files.
-    pub const fn formerly(self, old: &'static str) -> Param {
-        Param { formerly: Some(old), ..self }
-    }
-
-    /// A whole number that may be left out.
-    pub const fn optional(name: &'static str, unit: &'static str, min: u64, max: u64, help: &'static str) -> Param {
-        Param { name, kind: ParamKind::Optional { unit, min, max }, help, formerly: None }
-    }
-
-    /// A flag with a default.
-    pub const fn flag(name: &'static str, default: bool, help: &'static str) -> Param {
-        Param { name, kind: ParamKind::Flag { default }, help, formerly: None }
-    }
-
-    /// A choice among named options.
-    pub const fn choice(
-        name: &'static str,
-        options: &'static [(&'static str, &'static str)],
-        default: &'static str,
-        help: &'static str,
-    ) -> Param {
-        Param { name, kind: ParamKind::Choice { options, default }, help, formerly: None }
-    }
-
     /// Returns the value a scenario gets when it leaves the field out, if it may.
-    pub fn default(&self) -> Option<Value> {
+    pub const fn default(&self) -> Option<Value> {
         match self.kind {
-            ParamKind::Number { default, .. } => default.map(Value::Number),
+            ParamKind::Number { default: Some(d), .. } => Some(Value::Number(d)),
+            ParamKind::Number { default: None, .. } => None,
             ParamKind::Optional { .. } => Some(Value::Absent),
             ParamKind::Flag { default } => Some(Value::Flag(default)),
             ParamKind::Choice { default, .. } => Some(Value::Choice(default)),
@@ -142,7 +112,9 @@ fn space(unit: &str) -> String {
     }
 }
 
-/// A design's parameter values, in declaration order.
+/// A design's parameter values, in declaration order: the form the decoder, the editor and the
+/// scenario writer share. A design reads its values through its typed settings
+/// ([`Settings::from_values`]), never by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Values(Vec<(&'static str, Value)>);
 
@@ -164,72 +136,380 @@ impl Values {
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, Value)> + '_ {
         self.0.iter().copied()
     }
+}
 
-    fn get(&self, name: &str) -> Value {
-        match self.0.iter().find(|(n, _)| *n == name) {
-            Some((_, v)) => *v,
-            None => panic!("the design reads `{name}`, which it does not declare"),
-        }
-    }
+/// A type a setting may have, and how it goes to and from a [`Value`]: `u64` for a number,
+/// `Option<u64>` for an optional number, `bool` for a flag, an enum made by `choice!` for a
+/// choice.
+pub trait Setting: Sized {
+    /// Returns the setting a value stands for, or `None` for a value of another kind.
+    fn from_value(value: Value) -> Option<Self>;
+    /// Returns the value that stands for the setting.
+    fn to_value(&self) -> Value;
+}
 
-    /// Returns a number parameter.
-    pub fn number(&self, name: &str) -> u64 {
-        match self.get(name) {
-            Value::Number(n) => n,
-            _ => panic!("`{name}` is declared as a number and holds another kind of value"),
-        }
-    }
-
-    /// Returns an optional number parameter.
-    pub fn optional(&self, name: &str) -> Option<u64> {
-        match self.get(name) {
+impl Setting for u64 {
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
             Value::Number(n) => Some(n),
-            Value::Absent => None,
-            _ => panic!("`{name}` is declared as an optional number and holds another kind of value"),
+            _ => None,
         }
     }
 
-    /// Returns a flag parameter.
-    pub fn flag(&self, name: &str) -> bool {
-        match self.get(name) {
-            Value::Flag(b) => b,
-            _ => panic!("`{name}` is declared as a flag and holds another kind of value"),
+    fn to_value(&self) -> Value {
+        Value::Number(*self)
+    }
+}
+
+impl Setting for Option<u64> {
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Number(n) => Some(Some(n)),
+            Value::Absent => Some(None),
+            _ => None,
         }
     }
 
-    /// Returns a choice parameter.
-    pub fn choice(&self, name: &str) -> &'static str {
-        match self.get(name) {
-            Value::Choice(c) => c,
-            _ => panic!("`{name}` is declared as a choice and holds another kind of value"),
+    fn to_value(&self) -> Value {
+        self.map_or(Value::Absent, Value::Number)
+    }
+}
+
+impl Setting for bool {
+    fn from_value(value: Value) -> Option<Self> {
+        match value {
+            Value::Flag(b) => Some(b),
+            _ => None,
         }
     }
+
+    fn to_value(&self) -> Value {
+        Value::Flag(*self)
+    }
+}
+
+/// A design's typed settings: one field per parameter, declared once with `settings!`.
+pub trait Settings: Sized {
+    /// The declarations, in order: what the decoder, `lockstep designs` and the editor read.
+    const PARAMS: &'static [Param];
+    /// Reads the settings from values made for these declarations.
+    ///
+    /// # Panics
+    /// If the values were made for another design's declarations: a bug, not a user's mistake.
+    fn from_values(values: &Values) -> Self;
+    /// Returns the settings as values, in declaration order.
+    fn to_values(&self) -> Values;
+}
+
+/// A parameter's declaration before it has a name and help, typed by the field that holds it:
+/// `Decl<u64>` declares a number, `Decl<Option<u64>>` an optional number, `Decl<bool>` a flag, so
+/// a field declared as one kind and typed as another does not compile. `settings!` names it.
+#[derive(Clone, Copy, Debug)]
+pub struct Decl<T> {
+    kind: ParamKind,
+    formerly: Option<&'static str>,
+    of: PhantomData<fn() -> T>,
+}
+
+impl Decl<u64> {
+    /// A required whole number of `unit` in `range`.
+    pub const fn number(unit: &'static str, range: RangeInclusive<u64>) -> Self {
+        Decl::of(ParamKind::Number { unit, min: *range.start(), max: *range.end(), default: None })
+    }
+
+    /// A whole number of `unit` in `range`, `default` when left out.
+    pub const fn number_or(unit: &'static str, range: RangeInclusive<u64>, default: u64) -> Self {
+        Decl::of(ParamKind::Number { unit, min: *range.start(), max: *range.end(), default: Some(default) })
+    }
+}
+
+impl Decl<Option<u64>> {
+    /// A whole number of `unit` in `range` that may be left out, meaning there is none.
+    pub const fn optional(unit: &'static str, range: RangeInclusive<u64>) -> Self {
+        Decl::of(ParamKind::Optional { unit, min: *range.start(), max: *range.end() })
+    }
+}
+
+impl Decl<bool> {
+    /// `true` or `false`, `default` when left out.
+    pub const fn flag(default: bool) -> Self {
+        Decl::of(ParamKind::Flag { default })
+    }
+}
+
+impl<T> Decl<T> {
+    const fn of(kind: ParamKind) -> Self {
+        Decl { kind, formerly: None, of: PhantomData }
+    }
+
+    /// One of a `choice!` enum's options, `default` when left out; `settings!` writes this
+    /// from `choice(Enum::Variant)`.
+    #[doc(hidden)]
+    pub const fn choice(options: &'static [(&'static str, &'static str)], default: &'static str) -> Self {
+        Decl::of(ParamKind::Choice { options, default })
+    }
+
+    /// Returns the declaration, also read under the name the field had in older files.
+    pub const fn formerly(self, old: &'static str) -> Self {
+        Decl { formerly: Some(old), ..self }
+    }
+
+    /// Returns the parameter with its name and help (a doc comment's text, from its leading space).
+    #[doc(hidden)]
+    pub const fn named(self, name: &'static str, doc: &'static str) -> Param {
+        Param { name, kind: self.kind, help: trim_start(doc), formerly: self.formerly }
+    }
+}
+
+/// Returns `s` without its leading spaces (a doc comment's lines each start with one).
+const fn trim_start(s: &'static str) -> &'static str {
+    let mut bytes = s.as_bytes();
+    while let [b' ', rest @ ..] = bytes {
+        bytes = rest;
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(_) => panic!("a doc comment is UTF-8"),
+    }
+}
+
+/// Reads the next value as the setting `param` declares. Used by `settings!`.
+#[doc(hidden)]
+pub fn read<T: Setting>(values: &mut impl Iterator<Item = (&'static str, Value)>, param: &Param) -> T {
+    match values.next() {
+        Some((name, v)) if name == param.name => match T::from_value(v) {
+            Some(t) => t,
+            None => panic!("`{name}` holds {v:?}, which is not of its declared kind"),
+        },
+        other => panic!("values made for another design: expected `{}`, found {other:?}", param.name),
+    }
+}
+
+/// Returns the setting's declared default. Used by `settings!`, which checks when compiling
+/// that there is one.
+#[doc(hidden)]
+pub fn default<T: Setting>(param: &Param) -> T {
+    match param.default().and_then(T::from_value) {
+        Some(t) => t,
+        None => panic!("`{}` has no default of its declared kind", param.name),
+    }
+}
+
+/// Declares a design's settings once: a struct with one public field per parameter, each with
+/// its help as its doc comment and its declaration after `=`; an associated constant per field
+/// (named as the field) holding its [`Param`]; the [`Settings`] table and conversions; and
+/// `new`, which takes the `required` fields (those a scenario must give) and defaults the rest.
+///
+/// ```ignore
+/// settings! {
+///     /// How the Redis lock is set up.
+///     pub struct RedisSettings {
+///         required {
+///             /// The PX a client sets.
+///             ttl_ms: u64 = number("ms", 1..=3_600_000),
+///         }
+///         /// Each acquisition also INCRs a counter.
+///         incr_token: bool = flag(false),
+///         /// Older files call it `lag_ms`.
+///         replication_lag_ms: u64 = number_or("ms", 0..=60_000, 100).formerly("lag_ms"),
+///         /// What a waiting contender watches.
+///         watch: Watch = choice(Watch::Predecessor),
+///     }
+/// }
+/// ```
+macro_rules! settings {
+    (
+        $(#[doc = $doc:literal])+
+        $vis:vis struct $name:ident {
+            $(required {
+                $( $(#[doc = $rdoc:literal])+ $rfield:ident : $rty:ty = $rkind:ident ( $($rargs:tt)* ) $(. $rmethod:ident ( $($rmargs:tt)* ))* ),* $(,)?
+            })?
+            $( $(#[doc = $fdoc:literal])+ $field:ident : $ty:ty = $kind:ident ( $($args:tt)* ) $(. $method:ident ( $($margs:tt)* ))* ),* $(,)?
+        }
+    ) => {
+        $(#[doc = $doc])+
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis struct $name {
+            $($( $(#[doc = $rdoc])+ pub $rfield: $rty, )*)?
+            $( $(#[doc = $fdoc])+ pub $field: $ty, )*
+        }
+
+        #[allow(non_upper_case_globals)]
+        impl $name {
+            $($(
+                #[doc = concat!("The declaration of `", stringify!($rfield), "`.")]
+                pub const $rfield: $crate::design::param::Param =
+                    $crate::design::param::settings!(@decl $rty; $rkind ( $($rargs)* ))
+                        $(. $rmethod ( $($rmargs)* ))* .named(stringify!($rfield), concat!($($rdoc),+));
+            )*)?
+            $(
+                #[doc = concat!("The declaration of `", stringify!($field), "`.")]
+                pub const $field: $crate::design::param::Param =
+                    $crate::design::param::settings!(@decl $ty; $kind ( $($args)* ))
+                        $(. $method ( $($margs)* ))* .named(stringify!($field), concat!($($fdoc),+));
+            )*
+
+            /// Returns the settings with these required values and every other parameter's default.
+            #[allow(clippy::new_without_default)]
+            pub fn new($($($rfield: $rty),*)?) -> Self {
+                $($(const { assert!(Self::$rfield.default().is_none(), "a required setting has no default") };)*)?
+                $(const { assert!(Self::$field.default().is_some(), "a setting not under `required` has a default") };)*
+                Self {
+                    $($($rfield,)*)?
+                    $($field: $crate::design::param::default(&Self::$field),)*
+                }
+            }
+        }
+
+        impl $crate::design::param::Settings for $name {
+            const PARAMS: &'static [$crate::design::param::Param] = &[$($(Self::$rfield,)*)? $(Self::$field,)*];
+
+            #[allow(unused_variables, unused_mut)]
+            fn from_values(values: &$crate::design::param::Values) -> Self {
+                let mut values = values.iter();
+                let settings = Self {
+                    $($($rfield: $crate::design::param::read(&mut values, &Self::$rfield),)*)?
+                    $($field: $crate::design::param::read(&mut values, &Self::$field),)*
+                };
+                assert!(values.next().is_none(), "values made for another design: more values than settings");
+                settings
+            }
+
+            fn to_values(&self) -> $crate::design::param::Values {
+                let given: Vec<(&str, $crate::design::param::Value)> = vec![
+                    $($((stringify!($rfield), $crate::design::param::Setting::to_value(&self.$rfield)),)*)?
+                    $((stringify!($field), $crate::design::param::Setting::to_value(&self.$field)),)*
+                ];
+                match $crate::design::param::Values::new(Self::PARAMS, &given) {
+                    Ok(values) => values,
+                    Err(e) => panic!("every setting has a value: {e}"),
+                }
+            }
+        }
+    };
+    (@decl $ty:ty; choice ( $default:expr )) => {
+        $crate::design::param::Decl::<$ty>::choice(<$ty>::OPTIONS, <$ty>::name($default))
+    };
+    (@decl $ty:ty; $kind:ident ( $($args:tt)* )) => {
+        $crate::design::param::Decl::<$ty>::$kind($($args)*)
+    };
+}
+pub(crate) use settings;
+
+/// Declares the options of a choice setting: an enum whose variants are each written as their
+/// name in scenario files, with a doc comment that is the option's help.
+macro_rules! choice {
+    (
+        $(#[doc = $doc:literal])+
+        $vis:vis enum $name:ident {
+            $( $(#[doc = $vdoc:literal])+ $variant:ident = $tag:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[doc = $doc])+
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        $vis enum $name {
+            $( $(#[doc = $vdoc])+ $variant, )+
+        }
+
+        impl $name {
+            /// Every option's name in scenario files and its help, in order.
+            pub const OPTIONS: &'static [(&'static str, &'static str)] =
+                &[$(($tag, $crate::design::param::help(concat!($($vdoc),+))),)+];
+
+            /// Returns the option's name in scenario files.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $tag,)+
+                }
+            }
+        }
+
+        impl $crate::design::param::Setting for $name {
+            fn from_value(value: $crate::design::param::Value) -> Option<Self> {
+                match value {
+                    $($crate::design::param::Value::Choice($tag) => Some(Self::$variant),)+
+                    _ => None,
+                }
+            }
+
+            fn to_value(&self) -> $crate::design::param::Value {
+                $crate::design::param::Value::Choice(self.name())
+            }
+        }
+    };
+}
+pub(crate) use choice;
+
+/// Returns a doc comment's text as help: without the leading space each line starts with.
+#[doc(hidden)]
+pub const fn help(doc: &'static str) -> &'static str {
+    trim_start(doc)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const PARAMS: &[Param] = &[
-        Param::number("ttl_ms", "ms", 1, 3_600_000, "How long a grant lasts."),
-        Param::number_or("lag_ms", "ms", 0, 60_000, 100, "Replication lag."),
-        Param::choice("watch", &[("predecessor", "the recipe"), ("lock_node", "the herd")], "predecessor", "What a waiter watches."),
-    ];
+    choice! {
+        /// What a waiter watches.
+        enum Watch {
+            /// the recipe
+            Predecessor = "predecessor",
+            /// the herd
+            LockNode = "lock_node",
+        }
+    }
+
+    settings! {
+        /// A design's settings, for the tests.
+        struct Example {
+            required {
+                /// How long a grant
+                /// lasts.
+                ttl_ms: u64 = number("ms", 1..=3_600_000),
+            }
+            /// Replication lag.
+            lag_ms: u64 = number_or("ms", 0..=60_000, 100).formerly("replication_ms"),
+            /// A cap, if any.
+            cap: Option<u64> = optional("", 1..=9),
+            /// What a waiter watches.
+            watch: Watch = choice(Watch::Predecessor),
+        }
+    }
 
     #[test]
-    fn defaults_fill_in_and_required_ones_are_named() {
-        let v = Values::new(PARAMS, &[("ttl_ms", Value::Number(5))]).unwrap();
-        assert_eq!((v.number("ttl_ms"), v.number("lag_ms"), v.choice("watch")), (5, 100, "predecessor"));
-        assert_eq!(Values::new(PARAMS, &[]).unwrap_err().to_string(), "lock: missing field `ttl_ms`");
+    fn one_declaration_gives_the_table_the_fields_and_the_defaults() {
+        assert_eq!(Example::PARAMS.iter().map(|p| p.name).collect::<Vec<_>>(), ["ttl_ms", "lag_ms", "cap", "watch"]);
+        assert_eq!(Example::ttl_ms.help, "How long a grant lasts.", "doc lines joined, the leading space gone");
+        assert_eq!(Example::lag_ms.formerly, Some("replication_ms"));
+        assert_eq!(Example::watch.kind, ParamKind::Choice { options: Watch::OPTIONS, default: "predecessor" });
+        assert_eq!(Watch::OPTIONS, &[("predecessor", "the recipe"), ("lock_node", "the herd")]);
+        assert_eq!(Example::new(5), Example { ttl_ms: 5, lag_ms: 100, cap: None, watch: Watch::Predecessor });
+    }
+
+    #[test]
+    fn values_go_to_settings_and_back() {
+        let v = Values::new(Example::PARAMS, &[("ttl_ms", Value::Number(5)), ("watch", Value::Choice("lock_node"))]).unwrap();
+        let settings = Example::from_values(&v);
+        assert_eq!(settings, Example { watch: Watch::LockNode, ..Example::new(5) });
+        assert_eq!(settings.to_values(), v);
+        assert_eq!(Values::new(Example::PARAMS, &[]).unwrap_err().to_string(), "lock: missing field `ttl_ms`");
+    }
+
+    #[test]
+    #[should_panic(expected = "values made for another design")]
+    fn values_of_another_design_are_a_bug() {
+        let v = Values::new(&[Param { name: "other", ..Example::ttl_ms }], &[("other", Value::Number(5))]).unwrap();
+        Example::from_values(&v);
     }
 
     #[test]
     fn ranges_and_choices_name_the_field() {
-        assert_eq!(PARAMS[0].check_number(0).unwrap_err().to_string(), "lock.ttl_ms: must be between 1 and 3600000, got 0");
+        assert_eq!(Example::ttl_ms.check_number(0).unwrap_err().to_string(), "lock.ttl_ms: must be between 1 and 3600000, got 0");
         assert_eq!(
-            PARAMS[2].check_choice("all").unwrap_err().to_string(),
+            Example::watch.check_choice("all").unwrap_err().to_string(),
             "lock.watch: unknown variant `all`, expected one of `predecessor`, `lock_node`"
         );
-        assert_eq!(PARAMS[1].describe(), "0 to 60000 ms, default 100");
+        assert_eq!(Example::lag_ms.describe(), "0 to 60000 ms, default 100");
     }
 }

@@ -6,9 +6,10 @@
 //!
 //! Simplification, said in the lessons: renewal is not modelled.
 
+use super::param::settings;
 use super::redis::{deleted_when, key_ended, Incr, RedisNode, Role};
 use super::redis_wire::RedisMsg;
-use super::{Design, Guarantees, Kind, LockKind, Param, Row, Rows, Services, Summary, Value, Values};
+use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Settings, Summary, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::LockEnd;
 use crate::engine::ids::NodeId;
@@ -43,56 +44,55 @@ pub fn validity_ms(ttl_ms: u64, elapsed_ms: i64) -> i64 {
 /// The registry entry.
 pub struct Redlock;
 
-const PARAMS: &[Param] = &[
-    Param::number("ttl_ms", "ms", 1, 3_600_000, "The PX each master's key gets, and the validity an acquisition starts from."),
-    Param::number_or("retry_count", "", 1, 100, 3, "How many attempts a client makes before giving up."),
-    Param::number_or("retry_delay_ms", "ms", 0, 60_000, 200, "The most a client waits, at random, before its next attempt."),
-    Param::number_or(
-        "instance_timeout_ms",
-        "ms",
-        1,
-        3_600_000,
-        50,
-        "How long to wait for one master before moving on; much less than the TTL.",
-    ),
-];
+settings! {
+    /// How Redlock is set up.
+    pub struct RedlockSettings {
+        required {
+            /// The PX each master's key gets, and the validity an acquisition starts from.
+            ttl_ms: u64 = number("ms", 1..=3_600_000),
+        }
+        /// How many attempts a client makes before giving up.
+        retry_count: u64 = number_or("", 1..=100, 3),
+        /// The most a client waits, at random, before its next attempt.
+        retry_delay_ms: u64 = number_or("ms", 0..=60_000, 200),
+        /// How long to wait for one master before moving on; much less than the TTL.
+        instance_timeout_ms: u64 = number_or("ms", 1..=3_600_000, 50),
+    }
+}
 
 /// The design as the registry lists it.
-static SUMMARY: Summary = Summary {
-    tag: "redlock",
-    title: "Redlock",
-    about: "A key on a majority of independent Redis masters, set within the validity time; no fencing token.",
-    params: PARAMS,
-};
+static SUMMARY: Summary = Summary::of::<RedlockSettings>(
+    "redlock",
+    "Redlock",
+    "A key on a majority of independent Redis masters, set within the validity time; no fencing token.",
+);
+
+impl Factory for RedlockSettings {
+    fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
+        let d = RedlockDesign {
+            values: self.to_values(),
+            ttl_ms: self.ttl_ms,
+            retry_count: self.retry_count as u32,
+            retry_delay_ms: self.retry_delay_ms,
+            instance_timeout_ms: self.instance_timeout_ms,
+        };
+        if d.instance_timeout_ms >= d.ttl_ms {
+            return Err(ScenarioError::new(Self::instance_timeout_ms.path(), "must be at least 1 and much smaller than ttl_ms"));
+        }
+        Ok(Rc::new(d))
+    }
+}
 
 impl Kind for Redlock {
     fn summary(&self) -> &'static Summary {
         &SUMMARY
     }
 
-    fn build(&self, values: &Values) -> Result<Rc<dyn Design>, ScenarioError> {
-        let d = RedlockDesign {
-            values: values.clone(),
-            ttl_ms: values.number("ttl_ms"),
-            retry_count: values.number("retry_count") as u32,
-            retry_delay_ms: values.number("retry_delay_ms"),
-            instance_timeout_ms: values.number("instance_timeout_ms"),
-        };
-        if d.instance_timeout_ms >= d.ttl_ms {
-            return Err(ScenarioError::new("lock.instance_timeout_ms", "must be at least 1 and much smaller than ttl_ms"));
-        }
-        Ok(Rc::new(d))
-    }
-
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
         // A master's timeout must be below the TTL: 50 ms, or a tenth of a short TTL.
         let ttl_ms = ttl_ms.max(2);
-        let design = self.configure(&[
-            ("ttl_ms", Value::Number(ttl_ms)),
-            ("retry_count", Value::Number(30)),
-            ("instance_timeout_ms", Value::Number((ttl_ms / 10).clamp(1, 50))),
-        ]);
-        let rows = Rows { design, services: 5, service_name: "Redis", elapsed_timers: false };
+        let settings = RedlockSettings { retry_count: 30, instance_timeout_ms: (ttl_ms / 10).clamp(1, 50), ..RedlockSettings::new(ttl_ms) };
+        let rows = Rows { design: settings.configure(), services: 5, service_name: "Redis", elapsed_timers: false };
         vec![rows.row("redlock", "Redlock, 5 masters", "none (random value)", Some(ResourceMode::Unfenced))]
     }
 }
