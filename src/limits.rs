@@ -26,6 +26,8 @@ pub const MAX_LATENCY_MS: u64 = 600_000;
 pub const MAX_ACQUIRE_ATTEMPTS: u64 = 10_000;
 /// The largest time a design's setting may take: an hour.
 pub const MAX_SETTING_MS: u64 = 3_600_000;
+/// The largest lag, delay or tick a design's setting may take: a minute.
+pub const MAX_SHORT_SETTING_MS: u64 = 60_000;
 
 // A run.
 

@@ -10,6 +10,7 @@ use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::ResourceMode;
 use crate::error::ScenarioError;
+use crate::limits::MAX_SETTING_MS;
 use crate::present::number::{group, ms};
 use crate::present::{Names, Vocabulary};
 use serde::Serialize;
@@ -23,7 +24,7 @@ settings! {
     pub struct LeaseSettings {
         required {
             /// How long a grant lasts on the lock service's clock unless renewed.
-            ttl_ms: u64 = number("ms", 1..=3_600_000),
+            ttl_ms: u64 = number("ms", 1..=MAX_SETTING_MS),
             /// The generation of the first grant; each later grant gets the next one.
             first_token: u64 = number("", 1..=u32::MAX as u64),
         }

@@ -17,6 +17,7 @@ use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::{AcquirePolicy, ResourceMode};
 use crate::error::ScenarioError;
+use crate::limits::{MAX_SETTING_MS, MAX_SHORT_SETTING_MS};
 use crate::present::number::ms;
 use crate::present::{Names, Vocabulary};
 use std::rc::Rc;
@@ -49,14 +50,14 @@ settings! {
     pub struct RedlockSettings {
         required {
             /// The PX each master's key gets, and the validity an acquisition starts from.
-            ttl_ms: u64 = number("ms", 1..=3_600_000),
+            ttl_ms: u64 = number("ms", 1..=MAX_SETTING_MS),
         }
         /// How many attempts a client makes before giving up.
         retry_count: u64 = number_or("", 1..=100, 3),
         /// The most a client waits, at random, before its next attempt.
-        retry_delay_ms: u64 = number_or("ms", 0..=60_000, 200),
+        retry_delay_ms: u64 = number_or("ms", 0..=MAX_SHORT_SETTING_MS, 200),
         /// How long to wait for one master before moving on; much less than the TTL.
-        instance_timeout_ms: u64 = number_or("ms", 1..=3_600_000, 50),
+        instance_timeout_ms: u64 = number_or("ms", 1..=MAX_SETTING_MS, 50),
     }
 }
 

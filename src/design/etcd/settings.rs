@@ -4,6 +4,7 @@ use super::EtcdDesign;
 use crate::design::param::settings;
 use crate::design::{Design, Factory, Settings};
 use crate::error::ScenarioError;
+use crate::limits::MAX_SETTING_MS;
 use std::rc::Rc;
 
 settings! {
@@ -11,7 +12,7 @@ settings! {
     pub struct EtcdSettings {
         required {
             /// The session lease's TTL: how long etcd waits for a keep-alive before revoking it.
-            ttl_ms: u64 = number("ms", 1..=3_600_000),
+            ttl_ms: u64 = number("ms", 1..=MAX_SETTING_MS),
         }
         /// The revision of the first write in the run.
         first_revision: u64 = number_or("", 1..=u32::MAX as u64, 1),

@@ -4,6 +4,7 @@ use super::{K8sDesign, JITTER_TENTHS};
 use crate::design::param::settings;
 use crate::design::{Design, Factory, Settings};
 use crate::error::ScenarioError;
+use crate::limits::MAX_SETTING_MS;
 use std::rc::Rc;
 
 settings! {
@@ -11,11 +12,11 @@ settings! {
     pub struct KubernetesSettings {
         /// How long candidates wait, from when they last saw the Lease change, before taking it over. Whole seconds: the Lease stores
         /// leaseDurationSeconds.
-        lease_duration_ms: u64 = number_or("ms", 1_000..=3_600_000, 15_000),
+        lease_duration_ms: u64 = number_or("ms", 1_000..=MAX_SETTING_MS, 15_000),
         /// How long a round of renewing may fail before the leader stops leading.
-        renew_deadline_ms: u64 = number_or("ms", 1..=3_600_000, 10_000),
+        renew_deadline_ms: u64 = number_or("ms", 1..=MAX_SETTING_MS, 10_000),
         /// How often a leader renews, and how often a candidate tries (jittered by up to 1.2×).
-        retry_period_ms: u64 = number_or("ms", 1..=3_600_000, 2_000),
+        retry_period_ms: u64 = number_or("ms", 1..=MAX_SETTING_MS, 2_000),
     }
 }
 

@@ -4,18 +4,19 @@ use super::PgDesign;
 use crate::design::param::settings;
 use crate::design::{Design, Factory, Settings};
 use crate::error::ScenarioError;
+use crate::limits::MAX_SETTING_MS;
 use std::rc::Rc;
 
 settings! {
     /// How the PostgreSQL advisory lock is set up.
     pub struct PostgresSettings {
         /// PostgreSQL's idle_session_timeout (14+): a session that runs no statement for this long outside a transaction is ended, and its
-        /// advisory locks with it; left out, it never is (the default). Formerly idle_timeout_ms.
-        idle_session_timeout_ms: Option<u64> = optional("ms", 1..=3_600_000).formerly("session_timeout_ms"),
+        /// advisory locks with it; left out, it never is (the default). Formerly session_timeout_ms.
+        idle_session_timeout_ms: Option<u64> = optional("ms", 1..=MAX_SETTING_MS).formerly("session_timeout_ms"),
         /// PostgreSQL's idle_in_transaction_session_timeout: a session idle inside an open transaction for this long is ended, its
         /// transaction rolled back and its locks released; left out, it never is (the default). The only timeout that frees a
         /// transaction-level lock.
-        idle_in_transaction_session_timeout_ms: Option<u64> = optional("ms", 1..=3_600_000),
+        idle_in_transaction_session_timeout_ms: Option<u64> = optional("ms", 1..=MAX_SETTING_MS),
         /// The protected rows live in the same database, so a write commits only inside a live session.
         same_database: bool = flag(false),
         /// Locks are pg_advisory_xact_lock: one COMMIT releases them all, and pg_advisory_unlock cannot.

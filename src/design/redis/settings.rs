@@ -5,6 +5,7 @@ use crate::design::param::settings;
 use crate::design::redis_replication::MOST_REPLICAS;
 use crate::design::{Design, Factory, Settings};
 use crate::error::ScenarioError;
+use crate::limits::{MAX_SETTING_MS, MAX_SHORT_SETTING_MS};
 use std::rc::Rc;
 
 settings! {
@@ -12,7 +13,7 @@ settings! {
     pub struct RedisSettings {
         required {
             /// The PX a client sets: how long the key lives on the Redis node's clock.
-            ttl_ms: u64 = number("ms", 1..=3_600_000),
+            ttl_ms: u64 = number("ms", 1..=MAX_SETTING_MS),
         }
         /// Each acquisition also INCRs a counter and hands its value out as a fencing token.
         incr_token: bool = flag(false),
@@ -20,15 +21,15 @@ settings! {
         /// between them takes its token late.
         incr_separate: bool = flag(false),
         /// With a second lock-service node as replica: how long after a change the primary streams it.
-        replication_lag_ms: u64 = number_or("ms", 0..=60_000, 100),
+        replication_lag_ms: u64 = number_or("ms", 0..=MAX_SHORT_SETTING_MS, 100),
         /// With a third lock-service node as a second replica: how long after a change the primary streams it there.
-        second_replica_lag_ms: u64 = number_or("ms", 0..=60_000, 100),
+        second_replica_lag_ms: u64 = number_or("ms", 0..=MAX_SHORT_SETTING_MS, 100),
         /// After its SET, a client runs WAIT for this many replicas and takes the lock only if that many acknowledged; 0: no WAIT.
         wait_replicas: u64 = number_or("replicas", 0..=MOST_REPLICAS as u64, 0),
         /// The WAIT's timeout: how long the primary blocks the client for acknowledgements.
-        wait_timeout_ms: u64 = number_or("ms", 1..=60_000, 100),
+        wait_timeout_ms: u64 = number_or("ms", 1..=MAX_SHORT_SETTING_MS, 100),
         /// repl-diskless-sync-delay: how long a promoted replica waits before sending the other replicas its whole dataset.
-        repl_diskless_sync_delay_ms: u64 = number_or("ms", 0..=60_000, 5_000),
+        repl_diskless_sync_delay_ms: u64 = number_or("ms", 0..=MAX_SHORT_SETTING_MS, 5_000),
     }
 }
 

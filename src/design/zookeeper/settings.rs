@@ -4,6 +4,7 @@ use super::ZkDesign;
 use crate::design::param::{choice, settings};
 use crate::design::{Design, Factory, Settings};
 use crate::error::ScenarioError;
+use crate::limits::MAX_SHORT_SETTING_MS;
 use std::rc::Rc;
 
 choice! {
@@ -21,7 +22,7 @@ settings! {
     pub struct ZookeeperSettings {
         required {
             /// The ensemble's basic time unit; session timeouts are 2 to 20 ticks.
-            tick_time_ms: u64 = number("ms", 1..=60_000),
+            tick_time_ms: u64 = number("ms", 1..=MAX_SHORT_SETTING_MS),
             /// How long the ensemble waits without a heartbeat before expiring a session.
             session_timeout_ms: u64 = number("ms", 1..=1_200_000),
         }
