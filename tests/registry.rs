@@ -2,7 +2,7 @@
 //! decoded, validated, run, checked, put in words, laid out and exported, so a new design cannot
 //! be half-registered. Also: parameter declarations drive decoding and errors.
 
-use lockstep::design::{self, Design, Kind, ParamKind, Value, REGISTRY};
+use lockstep::design::{self, Design, Kind, ParamKind, ParamValue, REGISTRY};
 use lockstep::diagram::{layout, mermaid, svg};
 use lockstep::engine::{self, EventKind, NodeKind};
 use lockstep::present::Words;
@@ -18,10 +18,10 @@ fn lock_json(kind: &dyn Kind) -> serde_json::Value {
     if let Some(row) = kind.rows(1_000).first() {
         for (name, value) in row.design.values().iter() {
             let v = match value {
-                Value::Number(n) => json!(n),
-                Value::Absent => continue,
-                Value::Flag(b) => json!(b),
-                Value::Choice(c) => json!(c),
+                ParamValue::Number(n) => json!(n),
+                ParamValue::Absent => continue,
+                ParamValue::Flag(b) => json!(b),
+                ParamValue::Choice(c) => json!(c),
             };
             lock.insert(name.into(), v);
         }

@@ -10,10 +10,10 @@ use lockstep::search::wire::Report;
 use lockstep::ui::player::Playback;
 use lockstep::ui::route::Target;
 use lockstep::ui::shell::action::EditAction;
-use lockstep::ui::shell::{binding, reduce, Action, AppState, Copied, Effect, Env, Export, Page, Settings};
+use lockstep::ui::shell::{binding, reduce, Action, AppState, Copied, Effect, Env, Export, Page, Preferences};
 
 fn env(page: Page) -> Env {
-    Env { page, room: Room::Fit(900.0), settings: Settings { predicting: false, ..Settings::FIRST_VISIT } }
+    Env { page, room: Room::Fit(900.0), preferences: Preferences { predicting: false, ..Preferences::FIRST_VISIT } }
 }
 
 /// The state after `actions` from a page that opened `hash`, and every effect asked for.
@@ -63,7 +63,7 @@ fn a_bad_link_shows_the_first_lesson_with_a_notice() {
 
 #[test]
 fn a_prediction_stops_playback_before_the_outcome_and_an_answer_is_scored_and_kept() {
-    let mut state = AppState::empty(Env { settings: Settings::FIRST_VISIT, ..env(Page::Player) });
+    let mut state = AppState::empty(Env { preferences: Preferences::FIRST_VISIT, ..env(Page::Player) });
     state = reduce(&state, Action::Hash("#/lease-race-fenced/0".into())).0.unwrap();
     let run = state.run.clone().unwrap();
     let asked = run.predictions.first().expect("the lesson asks a prediction").clone();
@@ -73,8 +73,8 @@ fn a_prediction_stops_playback_before_the_outcome_and_an_answer_is_scored_and_ke
     let (next, effects) = reduce(&state, binding::pressed(if asked.answer == 0 { "1" } else { "2" }).unwrap());
     let next = next.unwrap();
     assert_eq!(next.player.step, asked.event + 1, "the outcome is shown");
-    assert_eq!(next.env.settings.score, (1, 1));
-    assert_eq!(effects, vec![Effect::Keep(next.env.settings)]);
+    assert_eq!(next.env.preferences.score, (1, 1));
+    assert_eq!(effects, vec![Effect::Keep(next.env.preferences)]);
 }
 
 #[test]

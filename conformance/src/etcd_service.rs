@@ -26,7 +26,7 @@ struct Session {
 }
 
 /// The real server behind an etcd lesson.
-pub struct Etcd {
+pub struct EtcdService {
     rt: Runtime,
     client: Client,
     ttl_s: i64,
@@ -35,15 +35,15 @@ pub struct Etcd {
     _server: Server,
 }
 
-impl Etcd {
+impl EtcdService {
     /// Starts etcd; `ttl_ms` is the lesson's lease, in model time.
-    pub fn start(ttl_ms: u64) -> Result<Etcd, String> {
+    pub fn start(ttl_ms: u64) -> Result<EtcdService, String> {
         let server = servers::etcd()?;
         let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(|e| e.to_string())?;
         let endpoint = format!("127.0.0.1:{}", server.port);
         let client = rt.block_on(Client::connect([endpoint], None)).map_err(|e| format!("cannot connect to etcd: {e}"))?;
         let ttl_s = (ttl_ms * SCALE).div_ceil(1000) as i64;
-        Ok(Etcd { rt, client, ttl_s, sessions: BTreeMap::new(), _server: server })
+        Ok(EtcdService { rt, client, ttl_s, sessions: BTreeMap::new(), _server: server })
     }
 }
 
@@ -101,7 +101,7 @@ async fn keep_alive(c: &mut Client, lease: i64) -> Result<i64, etcd_client::Erro
     Ok(stream.message().await?.map_or(0, |r| r.ttl()))
 }
 
-impl Service for Etcd {
+impl Service for EtcdService {
     fn request(&mut self, client: &str, _node: &str, msg: &Msg, ears: &Ears) -> Result<(), String> {
         let request = Request::<EtcdMsg>::of(msg)?;
         let mut c = self.client.clone();

@@ -77,12 +77,12 @@ fn redis(s: &Setup) -> Started {
     let lags = [settings.replication_lag_ms, settings.second_replica_lag_ms];
     let replicas = s.services.len().saturating_sub(1).min(lags.len());
     let sync_delay_ms = settings.repl_diskless_sync_delay_ms;
-    Ok((Box::new(redis_service::Redis::start(s.services, with_set, &lags[..replicas], sync_delay_ms)?), 1))
+    Ok((Box::new(redis_service::RedisService::start(s.services, with_set, &lags[..replicas], sync_delay_ms)?), 1))
 }
 
 /// Redlock's masters are independent Redis servers, with no token, replica or lag.
 fn redlock(s: &Setup) -> Started {
-    Ok((Box::new(redis_service::Redis::start(s.services, false, &[], 0)?), 1))
+    Ok((Box::new(redis_service::RedisService::start(s.services, false, &[], 0)?), 1))
 }
 
 fn postgres(s: &Setup) -> Started {
@@ -93,19 +93,19 @@ fn postgres(s: &Setup) -> Started {
         transaction_level: settings.transaction_level,
         pgbouncer_pool_size: settings.pgbouncer_pool_size,
     };
-    Ok((Box::new(postgres_service::Postgres::start(s.clients, setup, s.ears)?), 1))
+    Ok((Box::new(postgres_service::PostgresService::start(s.clients, setup, s.ears)?), 1))
 }
 
 fn etcd(s: &Setup) -> Started {
     let settings = EtcdSettings::from_values(s.values);
-    Ok((Box::new(etcd_service::Etcd::start(settings.ttl_ms)?), etcd_service::SCALE))
+    Ok((Box::new(etcd_service::EtcdService::start(settings.ttl_ms)?), etcd_service::SCALE))
 }
 
 fn zookeeper(s: &Setup) -> Started {
     let settings = ZookeeperSettings::from_values(s.values);
     let (tick_ms, session_ms) = (settings.tick_time_ms, settings.session_timeout_ms);
     let herd = settings.watch == Watch::LockNode;
-    Ok((Box::new(zookeeper_service::Zookeeper::start(s.clients, tick_ms, session_ms, herd, s.ears)?), zookeeper_service::SCALE))
+    Ok((Box::new(zookeeper_service::ZookeeperService::start(s.clients, tick_ms, session_ms, herd, s.ears)?), zookeeper_service::SCALE))
 }
 
 fn main() {

@@ -32,15 +32,15 @@ struct Session {
 }
 
 /// The real server behind a PostgreSQL lesson.
-pub struct Postgres {
+pub struct PostgresService {
     sessions: BTreeMap<String, Session>,
     /// Stopped when the replay is done with them: the pooler first, then the server.
     _servers: (Option<Server>, Server),
 }
 
-impl Postgres {
+impl PostgresService {
     /// Starts the server, makes the protected table, and opens one session per client.
-    pub fn start(clients: &[String], setup: Setup, ears: &Ears) -> Result<Postgres, String> {
+    pub fn start(clients: &[String], setup: Setup, ears: &Ears) -> Result<PostgresService, String> {
         let server = servers::postgres()?;
         let url = format!("host=127.0.0.1 port={} user=postgres", server.port);
         let mut admin = postgres::Client::connect(&url, postgres::NoTls).map_err(|e| e.to_string())?;
@@ -75,7 +75,7 @@ impl Postgres {
             });
             sessions.insert(client.clone(), Session { requests });
         }
-        Ok(Postgres { sessions, _servers: (pooler, server) })
+        Ok(PostgresService { sessions, _servers: (pooler, server) })
     }
 }
 
@@ -133,7 +133,7 @@ fn session_gone(conn: &postgres::Client, e: &postgres::Error) -> bool {
     conn.is_closed() || e.is_closed() || e.as_db_error().is_some_and(|d| d.severity() == "FATAL")
 }
 
-impl Service for Postgres {
+impl Service for PostgresService {
     fn request(&mut self, client: &str, _node: &str, msg: &Msg, _ears: &Ears) -> Result<(), String> {
         let session = self.sessions.get(client).ok_or_else(|| format!("no session for {client}"))?;
         session.requests.send(Request::of(msg)?).map_err(|_| format!("{client}'s session thread has stopped"))

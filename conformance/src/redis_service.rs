@@ -30,7 +30,7 @@ struct Node {
 }
 
 /// The real servers behind a Redis or Redlock lesson.
-pub struct Redis {
+pub struct RedisService {
     nodes: BTreeMap<String, Node>,
     /// Whether `SET` hands out an `INCR` token in the same script.
     incr_with_set: bool,
@@ -40,11 +40,11 @@ pub struct Redis {
     sync_delay_s: u64,
 }
 
-impl Redis {
+impl RedisService {
     /// Starts one server per node; with `replica_lags`, the nodes after the first replicate it,
     /// each through a relay that holds the stream for its lag (in ms), and a promoted one
     /// resyncs the others after `sync_delay_ms` (`repl-diskless-sync-delay`, whole seconds).
-    pub fn start(nodes: &[String], incr_with_set: bool, replica_lags: &[u64], sync_delay_ms: u64) -> Result<Redis, String> {
+    pub fn start(nodes: &[String], incr_with_set: bool, replica_lags: &[u64], sync_delay_ms: u64) -> Result<RedisService, String> {
         if !sync_delay_ms.is_multiple_of(1000) {
             return Err(format!("Redis sets repl-diskless-sync-delay in whole seconds, not {sync_delay_ms} ms"));
         }
@@ -69,7 +69,7 @@ impl Redis {
         for node in started.values().filter(|n| n.lag.is_some()) {
             wait_linked(node.port)?;
         }
-        Ok(Redis { nodes: started, incr_with_set, relays, sync_delay_s: sync_delay_ms / 1000 })
+        Ok(RedisService { nodes: started, incr_with_set, relays, sync_delay_s: sync_delay_ms / 1000 })
     }
 
     fn node(&mut self, key: &str) -> Result<&mut Node, String> {
@@ -93,7 +93,7 @@ fn wait_linked(port: u16) -> Result<(), String> {
     Err("the replica did not link to its primary within 10 s".into())
 }
 
-impl Service for Redis {
+impl Service for RedisService {
     fn request(&mut self, client: &str, node: &str, msg: &Msg, ears: &Ears) -> Result<(), String> {
         let incr_with_set = self.incr_with_set;
         let n = self.node(node)?;

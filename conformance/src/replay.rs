@@ -1,7 +1,7 @@
 //! The replay: a lesson's schedule followed on the real servers in real time, each request sent
 //! when the model's service received it, each reply recorded as the client heard it.
 
-use crate::schedule::{Action, Heard, Schedule};
+use crate::schedule::{Heard, Replay, ReplayAction};
 use lockstep::engine::msg::{DesignMsg, Msg};
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
@@ -90,18 +90,18 @@ pub trait Service {
 
 /// Follows a schedule on a service, `scale` real milliseconds to each model millisecond, and
 /// returns what the clients heard.
-pub fn run(schedule: &Schedule, service: &mut dyn Service, scale: u64, ears: &Ears) -> Result<Heard, String> {
+pub fn run(schedule: &Replay, service: &mut dyn Service, scale: u64, ears: &Ears) -> Result<Heard, String> {
     let start = service.align(Instant::now() + Duration::from_millis(100));
     let at = |ms: u64| start + Duration::from_millis(ms * scale);
     for step in &schedule.steps {
         std::thread::sleep(at(step.at_ms).saturating_duration_since(Instant::now()));
         match &step.action {
-            Action::Request { client, node, msg } => service.request(client, node, msg, ears),
-            Action::Crash { node } => service.crash(node),
-            Action::Restart { node, keep_state } => service.restart(node, *keep_state),
-            Action::Promote { node } => service.promote(node),
-            Action::Stop { client } => service.stop(client, true),
-            Action::Go { client } => service.stop(client, false),
+            ReplayAction::Request { client, node, msg } => service.request(client, node, msg, ears),
+            ReplayAction::Crash { node } => service.crash(node),
+            ReplayAction::Restart { node, keep_state } => service.restart(node, *keep_state),
+            ReplayAction::Promote { node } => service.promote(node),
+            ReplayAction::Stop { client } => service.stop(client, true),
+            ReplayAction::Go { client } => service.stop(client, false),
         }
         .map_err(|e| format!("at {} ms: {e}", step.at_ms))?;
     }

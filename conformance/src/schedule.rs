@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 /// One thing the replay does at a model time.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Action {
+pub enum ReplayAction {
     /// A client's request reached a lock-service node: send it to the real server now.
     Request { client: String, node: String, msg: Msg },
     /// A lock-service node crashed: kill its process.
@@ -27,17 +27,17 @@ pub enum Action {
 
 /// A timed action.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Step {
+pub struct ReplayStep {
     pub at_ms: u64,
-    pub action: Action,
+    pub action: ReplayAction,
 }
 
 /// What each client heard from the lock service, in order, by client key.
 pub type Heard = BTreeMap<String, Vec<Value>>;
 
 /// A lesson's run as a replay needs it.
-pub struct Schedule {
-    pub steps: Vec<Step>,
+pub struct Replay {
+    pub steps: Vec<ReplayStep>,
     /// What the model's lock service said to each client.
     pub heard: Heard,
     /// Why the schedule cannot be replayed on one machine, if it cannot.
@@ -47,7 +47,7 @@ pub struct Schedule {
 }
 
 /// Reads a trace into the schedule a replay follows.
-pub fn of(trace: &Trace) -> Schedule {
+pub fn of(trace: &Trace) -> Replay {
     let key = |id: lockstep::engine::ids::NodeId| trace.participants[id.0].key.clone();
     let role = |id: lockstep::engine::ids::NodeId| trace.participants[id.0].role;
     let mut steps = Vec::new();
@@ -56,44 +56,44 @@ pub fn of(trace: &Trace) -> Schedule {
     for p in trace.participants.iter().filter(|p| p.role == NodeKind::Client) {
         heard.insert(p.key.clone(), Vec::new());
     }
-    let mut step = |at_ms, action| steps.push(Step { at_ms, action });
+    let mut step = |at_ms, action| steps.push(ReplayStep { at_ms, action });
     for e in &trace.events {
         let node = key(e.node);
         let at = e.at_ms;
         let service = role(e.node) == NodeKind::LockService;
         match &e.kind {
             EventKind::Deliver { from, msg, .. } if service && role(*from) == NodeKind::Client => {
-                step(at, Action::Request { client: key(*from), node, msg: msg.clone() })
+                step(at, ReplayAction::Request { client: key(*from), node, msg: msg.clone() })
             }
             EventKind::Send { to, msg, .. } if service && role(*to) == NodeKind::Client => {
                 heard.entry(key(*to)).or_default().push(message(msg))
             }
-            EventKind::Crash if service => step(at, Action::Crash { node }),
-            EventKind::Restart { keep_state } if service => step(at, Action::Restart { node, keep_state: *keep_state }),
-            EventKind::Promoted => step(at, Action::Promote { node }),
+            EventKind::Crash if service => step(at, ReplayAction::Crash { node }),
+            EventKind::Restart { keep_state } if service => step(at, ReplayAction::Restart { node, keep_state: *keep_state }),
+            EventKind::Promoted => step(at, ReplayAction::Promote { node }),
             EventKind::ClockJump { by_ms } if service => {
                 unreplayable = Some(format!(
                     "{} jumps its clock by {by_ms} ms; one server's wall clock cannot be moved on a shared host",
                     trace.participants[e.node.0].name
                 ))
             }
-            EventKind::PauseStart { .. } if !service => step(at, Action::Stop { client: node }),
-            EventKind::PauseEnd if !service => step(at, Action::Go { client: node }),
+            EventKind::PauseStart { .. } if !service => step(at, ReplayAction::Stop { client: node }),
+            EventKind::PauseEnd if !service => step(at, ReplayAction::Go { client: node }),
             EventKind::PartitionStart { from, to, .. } => {
                 for c in cut_clients(trace, from, to) {
-                    step(at, Action::Stop { client: c });
+                    step(at, ReplayAction::Stop { client: c });
                 }
             }
             EventKind::PartitionEnd { from, to } => {
                 for c in cut_clients(trace, from, to) {
-                    step(at, Action::Go { client: c });
+                    step(at, ReplayAction::Go { client: c });
                 }
             }
             _ => {}
         }
     }
     let end_ms = trace.events.last().map_or(0, |e| e.at_ms);
-    Schedule { steps, heard, unreplayable, end_ms }
+    Replay { steps, heard, unreplayable, end_ms }
 }
 
 /// The clients a partition cuts off from a lock service.

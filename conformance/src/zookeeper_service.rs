@@ -32,7 +32,7 @@ struct Contender {
 }
 
 /// The real server behind a ZooKeeper lesson.
-pub struct Zookeeper {
+pub struct ZookeeperService {
     rt: Runtime,
     tick_ms: u64,
     /// Whether waiters watch the lock node's children (the herd) instead of their predecessor.
@@ -47,10 +47,10 @@ fn seq_of(name: &str) -> i64 {
     name.rsplit('-').next().and_then(|n| n.parse().ok()).unwrap_or(-1)
 }
 
-impl Zookeeper {
+impl ZookeeperService {
     /// Starts ZooKeeper with the lesson's tick, and one session per client through its relay
     /// (times in model milliseconds).
-    pub fn start(clients: &[String], tick_ms: u64, session_ms: u64, herd: bool, ears: &Ears) -> Result<Zookeeper, String> {
+    pub fn start(clients: &[String], tick_ms: u64, session_ms: u64, herd: bool, ears: &Ears) -> Result<ZookeeperService, String> {
         let (tick_ms, session_ms) = (tick_ms * SCALE, session_ms * SCALE);
         let server = servers::zookeeper(tick_ms)?;
         let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().map_err(|e| e.to_string())?;
@@ -77,7 +77,7 @@ impl Zookeeper {
             let made = rt.block_on(first.zk.create(LOCK, b"", &CreateMode::Persistent.with_acls(Acls::anyone_all())));
             made.map_err(|e| format!("cannot make {LOCK}: {e}"))?;
         }
-        Ok(Zookeeper { rt, tick_ms, herd, contenders, _server: server })
+        Ok(ZookeeperService { rt, tick_ms, herd, contenders, _server: server })
     }
 }
 
@@ -130,7 +130,7 @@ async fn check(c: &Contender, client: &str, herd: bool, ears: &Ears) -> Result<Z
     Ok(ZkMsg::Waiting { seq: c.seq as u64, watching: Some(before as u64) })
 }
 
-impl Service for Zookeeper {
+impl Service for ZookeeperService {
     fn request(&mut self, client: &str, _node: &str, msg: &Msg, ears: &Ears) -> Result<(), String> {
         let herd = self.herd;
         let c = self.contenders.get_mut(client).ok_or_else(|| format!("no session for {client}"))?;

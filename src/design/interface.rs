@@ -46,7 +46,7 @@ pub trait Factory: Settings {
     fn configure(&self) -> Rc<dyn Design> {
         let invalid = |e: ScenarioError| -> ! { panic!("{}: a comparison row is invalid: {e}", std::any::type_name::<Self>()) };
         for (p, (_, v)) in Self::PARAMS.iter().zip(self.to_values().iter()) {
-            if let super::param::Value::Number(n) = v {
+            if let super::param::ParamValue::Number(n) = v {
                 p.check_number(n).unwrap_or_else(|e| invalid(e));
             }
         }

@@ -28,5 +28,5 @@ pub mod registry;
 pub mod zookeeper;
 
 pub use interface::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Summary};
-pub use param::{Param, ParamKind, Settings, Value, Values};
+pub use param::{Param, ParamKind, ParamValue, Settings, Values};
 pub use registry::{find, REGISTRY};

@@ -34,7 +34,7 @@ pub enum ParamKind {
 
 /// A parameter's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Value {
+pub enum ParamValue {
     Number(u64),
     /// An optional number left out.
     Absent,
@@ -44,34 +44,34 @@ pub enum Value {
 
 impl Param {
     /// Returns the value a scenario gets when it leaves the field out, if it may.
-    pub const fn default(&self) -> Option<Value> {
+    pub const fn default(&self) -> Option<ParamValue> {
         match self.kind {
-            ParamKind::Number { default: Some(d), .. } => Some(Value::Number(d)),
+            ParamKind::Number { default: Some(d), .. } => Some(ParamValue::Number(d)),
             ParamKind::Number { default: None, .. } => None,
-            ParamKind::Optional { .. } => Some(Value::Absent),
-            ParamKind::Flag { default } => Some(Value::Flag(default)),
-            ParamKind::Choice { default, .. } => Some(Value::Choice(default)),
+            ParamKind::Optional { .. } => Some(ParamValue::Absent),
+            ParamKind::Flag { default } => Some(ParamValue::Flag(default)),
+            ParamKind::Choice { default, .. } => Some(ParamValue::Choice(default)),
         }
     }
 
     /// Checks a number against the declared range; the error names the field under `lock`.
-    pub fn check_number(&self, n: u64) -> Result<Value, ScenarioError> {
+    pub fn check_number(&self, n: u64) -> Result<ParamValue, ScenarioError> {
         let (ParamKind::Number { min, max, .. } | ParamKind::Optional { min, max, .. }) = self.kind else {
             return Err(ScenarioError::new(self.path(), "expected true, false or a name, not a number"));
         };
         if n < min || n > max {
             return Err(ScenarioError::new(self.path(), format!("must be between {min} and {max}, got {n}")));
         }
-        Ok(Value::Number(n))
+        Ok(ParamValue::Number(n))
     }
 
     /// Looks up a choice by name; the error lists the options.
-    pub fn check_choice(&self, name: &str) -> Result<Value, ScenarioError> {
+    pub fn check_choice(&self, name: &str) -> Result<ParamValue, ScenarioError> {
         let ParamKind::Choice { options, .. } = self.kind else {
             return Err(ScenarioError::new(self.path(), "expected a number or true or false, not a name"));
         };
         match options.iter().find(|(o, _)| *o == name) {
-            Some((o, _)) => Ok(Value::Choice(o)),
+            Some((o, _)) => Ok(ParamValue::Choice(o)),
             None => {
                 let known: Vec<String> = options.iter().map(|(o, _)| format!("`{o}`")).collect();
                 Err(ScenarioError::new(self.path(), format!("unknown variant `{name}`, expected one of {}", known.join(", "))))
@@ -116,12 +116,12 @@ fn space(unit: &str) -> String {
 /// scenario writer share. A design reads its values through its typed settings
 /// ([`Settings::from_values`]), never by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Values(Vec<(&'static str, Value)>);
+pub struct Values(Vec<(&'static str, ParamValue)>);
 
 impl Values {
     /// Takes every parameter's default, then the given values; a required parameter without a
     /// value is an error naming it.
-    pub fn new(params: &[Param], given: &[(&str, Value)]) -> Result<Values, ScenarioError> {
+    pub fn new(params: &[Param], given: &[(&str, ParamValue)]) -> Result<Values, ScenarioError> {
         let mut values = Vec::with_capacity(params.len());
         for p in params {
             match given.iter().find(|(n, _)| *n == p.name).map(|(_, v)| *v).or_else(|| p.default()) {
@@ -133,58 +133,58 @@ impl Values {
     }
 
     /// Returns every value with its parameter's name.
-    pub fn iter(&self) -> impl Iterator<Item = (&'static str, Value)> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, ParamValue)> + '_ {
         self.0.iter().copied()
     }
 }
 
-/// A type a setting may have, and how it goes to and from a [`Value`]: `u64` for a number,
+/// A type a setting may have, and how it goes to and from a [`ParamValue`]: `u64` for a number,
 /// `Option<u64>` for an optional number, `bool` for a flag, an enum made by `choice!` for a
 /// choice.
 pub trait Setting: Sized {
     /// Returns the setting a value stands for, or `None` for a value of another kind.
-    fn from_value(value: Value) -> Option<Self>;
+    fn from_value(value: ParamValue) -> Option<Self>;
     /// Returns the value that stands for the setting.
-    fn to_value(&self) -> Value;
+    fn to_value(&self) -> ParamValue;
 }
 
 impl Setting for u64 {
-    fn from_value(value: Value) -> Option<Self> {
+    fn from_value(value: ParamValue) -> Option<Self> {
         match value {
-            Value::Number(n) => Some(n),
+            ParamValue::Number(n) => Some(n),
             _ => None,
         }
     }
 
-    fn to_value(&self) -> Value {
-        Value::Number(*self)
+    fn to_value(&self) -> ParamValue {
+        ParamValue::Number(*self)
     }
 }
 
 impl Setting for Option<u64> {
-    fn from_value(value: Value) -> Option<Self> {
+    fn from_value(value: ParamValue) -> Option<Self> {
         match value {
-            Value::Number(n) => Some(Some(n)),
-            Value::Absent => Some(None),
+            ParamValue::Number(n) => Some(Some(n)),
+            ParamValue::Absent => Some(None),
             _ => None,
         }
     }
 
-    fn to_value(&self) -> Value {
-        self.map_or(Value::Absent, Value::Number)
+    fn to_value(&self) -> ParamValue {
+        self.map_or(ParamValue::Absent, ParamValue::Number)
     }
 }
 
 impl Setting for bool {
-    fn from_value(value: Value) -> Option<Self> {
+    fn from_value(value: ParamValue) -> Option<Self> {
         match value {
-            Value::Flag(b) => Some(b),
+            ParamValue::Flag(b) => Some(b),
             _ => None,
         }
     }
 
-    fn to_value(&self) -> Value {
-        Value::Flag(*self)
+    fn to_value(&self) -> ParamValue {
+        ParamValue::Flag(*self)
     }
 }
 
@@ -275,7 +275,7 @@ const fn trim_start(s: &'static str) -> &'static str {
 
 /// Reads the next value as the setting `param` declares. Used by `settings!`.
 #[doc(hidden)]
-pub fn read<T: Setting>(values: &mut impl Iterator<Item = (&'static str, Value)>, param: &Param) -> T {
+pub fn read<T: Setting>(values: &mut impl Iterator<Item = (&'static str, ParamValue)>, param: &Param) -> T {
     match values.next() {
         Some((name, v)) if name == param.name => match T::from_value(v) {
             Some(t) => t,
@@ -376,7 +376,7 @@ macro_rules! settings {
             }
 
             fn to_values(&self) -> $crate::design::param::Values {
-                let given: Vec<(&str, $crate::design::param::Value)> = vec![
+                let given: Vec<(&str, $crate::design::param::ParamValue)> = vec![
                     $($((stringify!($rfield), $crate::design::param::Setting::to_value(&self.$rfield)),)*)?
                     $((stringify!($field), $crate::design::param::Setting::to_value(&self.$field)),)*
                 ];
@@ -425,15 +425,15 @@ macro_rules! choice {
         }
 
         impl $crate::design::param::Setting for $name {
-            fn from_value(value: $crate::design::param::Value) -> Option<Self> {
+            fn from_value(value: $crate::design::param::ParamValue) -> Option<Self> {
                 match value {
-                    $($crate::design::param::Value::Choice($tag) => Some(Self::$variant),)+
+                    $($crate::design::param::ParamValue::Choice($tag) => Some(Self::$variant),)+
                     _ => None,
                 }
             }
 
-            fn to_value(&self) -> $crate::design::param::Value {
-                $crate::design::param::Value::Choice(self.name())
+            fn to_value(&self) -> $crate::design::param::ParamValue {
+                $crate::design::param::ParamValue::Choice(self.name())
             }
         }
     };
@@ -489,7 +489,7 @@ mod tests {
 
     #[test]
     fn values_go_to_settings_and_back() {
-        let v = Values::new(Example::PARAMS, &[("ttl_ms", Value::Number(5)), ("watch", Value::Choice("lock_node"))]).unwrap();
+        let v = Values::new(Example::PARAMS, &[("ttl_ms", ParamValue::Number(5)), ("watch", ParamValue::Choice("lock_node"))]).unwrap();
         let settings = Example::from_values(&v);
         assert_eq!(settings, Example { watch: Watch::LockNode, ..Example::new(5) });
         assert_eq!(settings.to_values(), v);
@@ -499,7 +499,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "values made for another design")]
     fn values_of_another_design_are_a_bug() {
-        let v = Values::new(&[Param { name: "other", ..Example::ttl_ms }], &[("other", Value::Number(5))]).unwrap();
+        let v = Values::new(&[Param { name: "other", ..Example::ttl_ms }], &[("other", ParamValue::Number(5))]).unwrap();
         Example::from_values(&v);
     }
 

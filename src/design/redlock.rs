@@ -7,7 +7,7 @@
 //! Simplification, said in the lessons: renewal is not modelled.
 
 use super::param::settings;
-use super::redis::{deleted_when, key_ended, Incr, RedisNode, Role};
+use super::redis::{deleted_when, key_ended, Incr, RedisNode, RedisRole};
 use super::redis_wire::RedisMsg;
 use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Settings, Summary, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
@@ -111,7 +111,7 @@ pub struct RedlockDesign {
 impl Protocol for RedlockDesign {
     fn service(&self, _index: usize, _nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
         // Each master is a plain Redis instance; the algorithm lives in the client.
-        Some(Box::new(RedisNode::new(self.ttl_ms, Incr::None, Role::Primary, &[])))
+        Some(Box::new(RedisNode::new(self.ttl_ms, Incr::None, RedisRole::Primary, &[])))
     }
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {

@@ -4,7 +4,7 @@
 
 use super::doc::get;
 use super::start::without_participant;
-use crate::design::{self, Design, Kind, ParamKind, Row, Value as ParamValue, Values};
+use crate::design::{self, Design, Kind, ParamKind, ParamValue, Row, Values};
 use crate::error::ScenarioError;
 use crate::scenario::format::{Participant, Scenario};
 use crate::scenario::json::{self, Value};

@@ -316,7 +316,7 @@ impl FromJson for LockChoice {
             let at = join(path, name);
             let value = match p.kind {
                 ParamKind::Number { .. } | ParamKind::Optional { .. } => p.check_number(u64::from_json(v, &at)?)?,
-                ParamKind::Flag { .. } => design::Value::Flag(bool::from_json(v, &at)?),
+                ParamKind::Flag { .. } => design::ParamValue::Flag(bool::from_json(v, &at)?),
                 ParamKind::Choice { .. } => p.check_choice(&String::from_json(v, &at)?)?,
             };
             given.push((p.name, value));

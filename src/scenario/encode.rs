@@ -7,7 +7,7 @@ use super::format::{ClockSpec, Fault, Participant, Probability, Scenario};
 use super::json::Value;
 use super::steps;
 use super::tags::Tagged;
-use crate::design::Value as ParamValue;
+use crate::design::ParamValue;
 use crate::engine::spec::Step;
 
 fn text(s: &str) -> Value {

@@ -4,7 +4,7 @@
 use super::format::{ClockSpec, Limits, LockChoice, Network, Participant};
 use super::validate::{compile, ScenarioError, VERSION};
 use super::Scenario;
-use crate::design::{self, Kind, Value, Values};
+use crate::design::{self, Kind, ParamValue, Values};
 use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::{AcquirePolicy, Latency, RenewFailure, RenewPolicy, ResourceMode, Spec, Step};
 use crate::limits::{MAX_EVENTS, MAX_STRESS_EVENTS, MAX_TIME_MS};
@@ -48,7 +48,7 @@ fn build(events: u64, clients: u64, hold_ms: u64) -> Result<(Scenario, Spec), Sc
         renew: Some(RenewPolicy { every_ms: 300, on_failure: RenewFailure::Abort }),
     };
     let lease = &design::lease::Lease;
-    let values = Values::new(lease.params(), &[("ttl_ms", Value::Number(1_000)), ("first_token", Value::Number(1))])?;
+    let values = Values::new(lease.params(), &[("ttl_ms", ParamValue::Number(1_000)), ("first_token", ParamValue::Number(1))])?;
     let mut participants = vec![
         Participant::LockService { id: "L".into(), name: generated::LOCK_SERVICE.into(), clock: ClockSpec::default() },
         Participant::Resource { id: "R".into(), name: generated::RESOURCE.into(), clock: ClockSpec::default(), mode: ResourceMode::Fenced },

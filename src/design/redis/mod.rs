@@ -33,7 +33,7 @@ use crate::engine::protocol::{LockClient, Protocol};
 use crate::engine::spec::ResourceMode;
 use crate::present::number::ms;
 use client::RedisClient;
-pub use service::{Incr, RedisNode, Role};
+pub use service::{Incr, RedisNode, RedisRole};
 pub use settings::RedisSettings;
 pub use words::{deleted_when, key_ended};
 
@@ -91,7 +91,7 @@ impl Protocol for RedisDesign {
         // The replicas, less this node: a promoted replica streams to the others.
         let replicas: Vec<(NodeId, u64)> =
             nodes.iter().skip(1).copied().zip(self.lags_ms).filter(|&(n, _)| Some(&n) != nodes.get(index)).collect();
-        let role = if index == 0 { Role::Primary } else { Role::Replica };
+        let role = if index == 0 { RedisRole::Primary } else { RedisRole::Replica };
         let incr = match (self.incr_token, self.incr_separate) {
             (false, _) => Incr::None,
             (true, false) => Incr::WithSet,

@@ -20,7 +20,7 @@ pub enum Incr {
 
 /// Whether a node serves clients or follows a primary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
+pub enum RedisRole {
     /// Serves clients, streaming changes to its replicas.
     Primary,
     /// Follows the primary and refuses clients until promoted.
@@ -33,7 +33,7 @@ pub struct RedisNode {
     incr: Incr,
     counter: u64,
     pub(super) key: Option<Key>,
-    pub(super) role: Role,
+    pub(super) role: RedisRole,
     /// A primary's links to its replicas.
     replication: Replication,
     /// A replica's offset: the latest change it has from the primary.
@@ -47,8 +47,8 @@ pub struct RedisNode {
 impl RedisNode {
     /// Builds an empty node that streams to `replicas` (each with its lag) as primary, now or
     /// once promoted.
-    pub fn new(ttl_ms: u64, incr: Incr, role: Role, replicas: &[(NodeId, u64)]) -> Self {
-        let replication = Replication::new(if role == Role::Primary { replicas } else { &[] }, 0);
+    pub fn new(ttl_ms: u64, incr: Incr, role: RedisRole, replicas: &[(NodeId, u64)]) -> Self {
+        let replication = Replication::new(if role == RedisRole::Primary { replicas } else { &[] }, 0);
         RedisNode { ttl_ms, incr, counter: 0, key: None, role, replication, applied: 0, replicas: replicas.to_vec(), resync_delay_ms: 0 }
     }
 
@@ -198,8 +198,8 @@ impl Actor for RedisNode {
         let Msg::Lock { msg } = msg else { return };
         let Some(msg) = msg.get::<RedisMsg>() else { return };
         match self.role {
-            Role::Replica => self.follow(cx, from, msg),
-            Role::Primary => self.serve(cx, from, msg),
+            RedisRole::Replica => self.follow(cx, from, msg),
+            RedisRole::Primary => self.serve(cx, from, msg),
         }
     }
 
@@ -217,8 +217,8 @@ impl Actor for RedisNode {
     }
 
     fn on_promote(&mut self, cx: &mut Cx) {
-        if self.role == Role::Replica {
-            self.role = Role::Primary;
+        if self.role == RedisRole::Replica {
+            self.role = RedisRole::Primary;
             self.replication = Replication::new(&self.replicas, self.applied);
             self.replication.resync(cx, self.key, self.counter, self.resync_delay_ms);
         }

@@ -14,7 +14,7 @@ fn reply(node: &mut RedisNode, now: i64, from: usize, msg: RedisMsg) -> Msg {
 }
 
 fn primary(ttl_ms: u64, incr: bool) -> RedisNode {
-    RedisNode::new(ttl_ms, if incr { Incr::WithSet } else { Incr::None }, Role::Primary, &[])
+    RedisNode::new(ttl_ms, if incr { Incr::WithSet } else { Incr::None }, RedisRole::Primary, &[])
 }
 
 #[test]
@@ -28,11 +28,11 @@ fn set_nx_refuses_while_the_key_lives_and_grants_after_expiry() {
 
 #[test]
 fn a_replica_takes_the_expiry_as_an_absolute_time_and_carries_the_counter_on_when_promoted() {
-    let mut replica = RedisNode::new(1000, Incr::WithSet, Role::Replica, &[]);
+    let mut replica = RedisNode::new(1000, Incr::WithSet, RedisRole::Replica, &[]);
     // The copy arrives 200 ms late: the key still ends when the primary's did (PXAT).
     call(&mut replica, 210, 0, Msg::lock(RedisMsg::Replicate { holder: NodeId(1), value: 7, token: 5, expires_at: 1_010, offset: 1 }));
     assert_eq!(replica.key.map(|k| k.expires_local), Some(1_010));
-    replica.role = Role::Primary;
+    replica.role = RedisRole::Primary;
     // Promoted, it hands out the counter's next value, not 1.
     assert_eq!(reply(&mut replica, 1_020, 2, RedisMsg::Set { value: 8, px_ms: 1000 }), Msg::lock(RedisMsg::SetOk { token: Some(6) }));
 }
@@ -68,7 +68,7 @@ fn incr_counter_gives_ordered_tokens() {
 
 #[test]
 fn a_replica_refuses_clients_until_promoted() {
-    let mut r = RedisNode::new(100, Incr::None, Role::Replica, &[]);
+    let mut r = RedisNode::new(100, Incr::None, RedisRole::Replica, &[]);
     assert_eq!(reply(&mut r, 0, 1, RedisMsg::Set { value: 1, px_ms: 100 }), Msg::lock(RedisMsg::ReadOnly));
     r.on_promote(&mut Cx { me: NodeId(0), now: 1, rng: &mut crate::engine::rng::Rng::new(0), out: &mut Vec::new() });
     assert_eq!(reply(&mut r, 2, 1, RedisMsg::Set { value: 1, px_ms: 100 }), Msg::lock(RedisMsg::SetOk { token: None }));

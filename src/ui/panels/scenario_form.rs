@@ -5,7 +5,7 @@
 
 use super::{Escaped, KEYS_HELP};
 use crate::design::registry::REGISTRY;
-use crate::design::{ParamKind, Value as ParamValue};
+use crate::design::{ParamKind, ParamValue};
 use crate::edit::input::Input;
 use crate::edit::variant::Variant;
 use crate::engine::msg::ReleaseMode;

@@ -2,8 +2,8 @@
 //! (`ui::web::effects`).
 
 use crate::diagram::{mermaid, svg};
+use crate::ui::shell::preferences::Preferences;
 use crate::ui::shell::run::RunRef;
-use crate::ui::shell::settings::Settings;
 
 /// One side effect.
 #[derive(Clone, Debug, PartialEq)]
@@ -15,8 +15,8 @@ pub enum Effect {
     StartSearch(String),
     /// Ends the failure search's worker.
     StopSearch,
-    /// Keeps the settings for later visits.
-    Keep(Settings),
+    /// Keeps the preferences for later visits.
+    Keep(Preferences),
     /// Opens (`Some(true)`), closes or toggles the lesson menu.
     Menu(Option<bool>),
     Theme,

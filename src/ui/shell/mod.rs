@@ -10,14 +10,14 @@ pub mod edited;
 mod edits;
 pub mod effect;
 mod navigate;
+pub mod preferences;
 pub mod reducer;
 pub mod run;
-pub mod settings;
 pub mod state;
 
 pub use action::{Action, Copied, Export};
 pub use effect::Effect;
+pub use preferences::Preferences;
 pub use reducer::reduce;
 pub use run::{Run, RunRef};
-pub use settings::Settings;
 pub use state::{AppState, Env, Page, SearchState};

@@ -101,7 +101,7 @@ impl AppState {
         match d.lesson_id() {
             Some(id) => AppState { drill: Some(d), ..self.open(Target::Lesson(id.to_string()), 0) },
             None => {
-                let env = super::state::Env { settings: self.env.settings.finished((d.right, d.answered)), ..self.env };
+                let env = super::state::Env { preferences: self.env.preferences.finished((d.right, d.answered)), ..self.env };
                 AppState { drill: Some(d), env, ..self.clone() }
             }
         }

@@ -17,15 +17,15 @@ use std::rc::Rc;
 pub type Reduced = (Option<AppState>, Vec<Effect>);
 
 /// Applies one action. Besides the effects an action asks for, a lesson the state comes to await
-/// is fetched, and settings that changed are kept.
+/// is fetched, and preferences that changed are kept.
 pub fn reduce(s: &AppState, action: Action) -> Reduced {
     let (state, mut effects) = act(s, action);
     if let Some(next) = &state {
         if let Some((entry, _)) = next.pending.filter(|(e, _)| s.pending.is_none_or(|(was, _)| was.id != e.id)) {
             effects.push(Effect::Fetch(entry.id));
         }
-        if next.env.settings != s.env.settings {
-            effects.push(Effect::Keep(next.env.settings));
+        if next.env.preferences != s.env.preferences {
+            effects.push(Effect::Keep(next.env.preferences));
         }
     }
     (state, effects)
@@ -61,8 +61,8 @@ fn act(s: &AppState, action: Action) -> Reduced {
         Action::Fetched(id, file) => changed(s.arrived(id, file)),
         Action::Answer(choice) => answer(s, choice),
         Action::Predict => {
-            let settings = super::settings::Settings { predicting: !s.env.settings.predicting, ..s.env.settings };
-            changed(AppState { env: Env { settings, ..s.env }, ..s.clone() })
+            let preferences = super::preferences::Preferences { predicting: !s.env.preferences.predicting, ..s.env.preferences };
+            changed(AppState { env: Env { preferences, ..s.env }, ..s.clone() })
         }
         Action::DrillStart => (Some(s.drill(Drill::default())), vec![Effect::Menu(Some(false))]),
         Action::DrillNext => changed(s.drill(s.drill.unwrap_or_default().next())),
@@ -165,10 +165,10 @@ fn beat(s: &AppState, forward: bool) -> Reduced {
 fn answer(s: &AppState, choice: usize) -> Reduced {
     let Some(p) = s.question() else { return (None, Vec::new()) };
     let right = choice == p.answer;
-    let settings = s.env.settings.scored(right);
+    let preferences = s.env.preferences.scored(right);
     let answers = Rc::new([s.answers.as_slice(), &[(p.event, choice)]].concat());
     let state = AppState {
-        env: Env { settings, ..s.env },
+        env: Env { preferences, ..s.env },
         player: s.player.apply(Playback::Seek(p.event + 1)),
         answers,
         drill: s.drill.map(|d| d.scored(right)),

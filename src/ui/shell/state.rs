@@ -2,8 +2,8 @@
 //! asked, the entry the lesson list marks. Changed only by [`super::reduce`].
 
 use super::edited::Editing;
+use super::preferences::Preferences;
 use super::run::RunRef;
-use super::settings::Settings;
 use crate::diagram::layout::Room;
 use crate::present::Prediction;
 use crate::scenario::compare::Cell;
@@ -33,7 +33,7 @@ pub enum Page {
 pub struct Env {
     pub page: Page,
     pub room: Room,
-    pub settings: Settings,
+    pub preferences: Preferences,
 }
 
 /// The failure search: its latest report, and whether its worker still runs.
@@ -133,7 +133,7 @@ impl AppState {
 
     /// Says whether predictions are asked: they are on, or a drill is; and the run is not an edited one.
     pub fn asking(&self) -> bool {
-        self.editing.is_none() && (self.drill.is_some() || self.env.settings.predicting)
+        self.editing.is_none() && (self.drill.is_some() || self.env.preferences.predicting)
     }
 
     /// Returns the prediction asked now, if any: predictions are asked, and the next event is an
@@ -151,10 +151,10 @@ impl AppState {
         let Some(run) = self.run.as_ref().filter(|r| self.editing.is_none() && !r.predictions.is_empty()) else { return Ask::Nothing };
         // In a drill predictions are always asked, so there is nothing to switch.
         let Some(c) = self.player.cursor() else {
-            return if self.drill.is_some() { Ask::Nothing } else { Ask::Offer(self.env.settings.predicting) };
+            return if self.drill.is_some() { Ask::Nothing } else { Ask::Offer(self.env.preferences.predicting) };
         };
         match (run.predictions.iter().find(|p| p.event == c), self.answers.iter().find(|a| a.0 == c)) {
-            (Some(prediction), Some(&(_, chosen))) => Ask::Answered { prediction, chosen, score: self.env.settings.score },
+            (Some(prediction), Some(&(_, chosen))) => Ask::Answered { prediction, chosen, score: self.env.preferences.score },
             _ => Ask::Nothing,
         }
     }

@@ -53,7 +53,7 @@ impl Reducible for Model {
 /// The page's first state: what the address names, with the effects that takes.
 fn first() -> Model {
     let page = if cfg!(feature = "editor") { Page::Editor } else { Page::Player };
-    let env = Env { page, room: fit::room(), settings: browser::settings() };
+    let env = Env { page, room: fit::room(), preferences: browser::preferences() };
     let (state, effects) = reduce(&AppState::empty(env), Action::Hash(browser::hash()));
     Model { state: state.unwrap_or_else(|| AppState::empty(env)), effects: Rc::new(RefCell::new(effects)) }
 }

@@ -4,7 +4,7 @@
 use crate::ui::panels::{CURRENT_CLASS, ROUTE_ATTRIBUTE};
 use crate::ui::route;
 use crate::ui::shell::effect::Content;
-use crate::ui::shell::Settings;
+use crate::ui::shell::Preferences;
 use wasm_bindgen::{JsCast, JsValue};
 
 fn window() -> web_sys::Window {
@@ -308,23 +308,23 @@ fn keep_setting(key: &str, value: &str) {
     }
 }
 
-/// Returns the settings kept for this site: predictions are on unless switched off.
-pub fn settings() -> Settings {
+/// Returns the preferences kept for this site: predictions are on unless switched off.
+pub fn preferences() -> Preferences {
     let pair = |key: &str| {
         let v = setting(key)?;
         let (a, b) = v.split_once('/')?;
         Some((a.parse().ok()?, b.parse().ok()?))
     };
     let count = |key: &str| setting(key).and_then(|v| v.parse().ok()).unwrap_or(0u32);
-    Settings {
+    Preferences {
         predicting: setting("lockstep-predict").as_deref() != Some("off"),
         score: (count("lockstep-right"), count("lockstep-answered")),
         drill_best: pair("lockstep-drill-best"),
     }
 }
 
-/// Keeps the settings for later visits.
-pub fn keep(s: Settings) {
+/// Keeps the preferences for later visits.
+pub fn keep(s: Preferences) {
     keep_setting("lockstep-predict", if s.predicting { "on" } else { "off" });
     keep_setting("lockstep-right", &s.score.0.to_string());
     keep_setting("lockstep-answered", &s.score.1.to_string());

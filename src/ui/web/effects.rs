@@ -25,7 +25,7 @@ pub fn run(effect: Effect, dispatch: &Callback<Action>, search: &RefCell<Option<
         }
         // Dropping the worker ends it.
         Effect::StopSearch => drop(search.borrow_mut().take()),
-        Effect::Keep(settings) => browser::keep(settings),
+        Effect::Keep(preferences) => browser::keep(preferences),
         Effect::Menu(open) => browser::menu(open),
         Effect::Theme => browser::toggle_theme(),
         Effect::Present => browser::toggle_present(),

@@ -95,7 +95,7 @@ fn stage(run: &RunRef, state: &AppState, on: &Callbacks) -> Html {
                     { Html::from_html_unchecked(finder_card(&finding.report, on_page).into()) }
                 }
                 if let Some(d) = &state.drill {
-                    { Html::from_html_unchecked(drill_card(d, state.player.step == state.player.steps, state.env.settings.drill_best).into()) }
+                    { Html::from_html_unchecked(drill_card(d, state.player.step == state.player.steps, state.env.preferences.drill_best).into()) }
                 }
                 { inspector(run, cursor) }
                 { guarantees(run) }
