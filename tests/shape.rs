@@ -101,8 +101,8 @@ fn the_measure_of_a_function_counts_its_lines() {
     assert_eq!(functions(&code), vec![("two".to_string(), 3, 5)]);
 }
 
-#[test]
-fn no_two_public_types_share_a_name() {
+/// Every public type's name and the files that declare one by it.
+fn homes() -> BTreeMap<String, Vec<String>> {
     let mut homes: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (file, lines) in sources() {
         for line in &lines {
@@ -115,6 +115,36 @@ fn no_two_public_types_share_a_name() {
             }
         }
     }
+    homes
+}
+
+#[test]
+fn the_readme_names_each_public_types_home() {
+    let readme = fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let table = readme
+        .split("<!-- types: start -->")
+        .nth(1)
+        .and_then(|t| t.split("<!-- types: end -->").next())
+        .expect("the README's map of types");
+    let mut listed = Vec::new();
+    for row in table.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        let file = cells[1].trim_matches('`');
+        listed.extend(cells[2].split(", ").map(|n| (n.trim_matches('`').to_string(), file.to_string())));
+    }
+    let mut declared: Vec<(String, String)> =
+        homes().into_iter().flat_map(|(name, files)| files.into_iter().map(move |f| (name.clone(), f))).collect();
+    declared.dedup();
+    listed.sort();
+    declared.sort();
+    let missing: Vec<_> = declared.iter().filter(|d| !listed.contains(d)).collect();
+    let stale: Vec<_> = listed.iter().filter(|l| !declared.contains(l)).collect();
+    assert!(missing.is_empty() && stale.is_empty(), "the README's map of types: missing {missing:#?}, no longer there {stale:#?}");
+}
+
+#[test]
+fn no_two_public_types_share_a_name() {
+    let homes = homes();
     assert!(homes.len() > 150, "found only {} public types", homes.len());
     // One type may have two definitions in one file, one for each side of a build option (the
     // player's build has no editor).
