@@ -14,7 +14,7 @@
 //!   comparison table.
 //! - [`diagram`]: pure layout of a trace into lanes, arrows, spans and marks, and SVG and
 //!   Mermaid text.
-//! - [`edit`]: changes to a scenario as actions on its JSON document, undo and redo, share
+//! - [`edit`]: changes to a scenario as actions on the typed scenario, undo and redo, share
 //!   links, and how an edit changed the outcome.
 //! - [`search`]: finding a failure: fault schedules added to a scenario, searched, judged and
 //!   shrunk to the smallest story (pure).

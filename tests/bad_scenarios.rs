@@ -215,10 +215,10 @@ fn errors_name_the_real_problem() {
     let problem = load(&long).map(|_| ()).unwrap_err().to_string();
     assert_eq!(problem, format!("a string longer than 16384 bytes at line 1 column {at}"));
     use lockstep::edit::{self, link, Edit};
-    use lockstep::scenario::json::{self, Value};
-    let doc = json::parse(&base().to_string()).unwrap();
+    use lockstep::scenario::{encode, json::Value, validate};
+    let scenario = validate::parse(&base().to_string()).unwrap();
     let name = Edit::Set { path: "participants[0].name".into(), value: Some(Value::String("x".repeat(20_000))) };
-    let text = link::encode(&edit::apply(&doc, &name).unwrap()).unwrap();
+    let text = link::encode(&encode::scenario(&edit::apply(&scenario, &name).unwrap())).unwrap();
     let problem = link::decode(&text).unwrap_err().problem;
     assert!(problem.starts_with("the link's scenario is not JSON: a string longer than 16384 bytes at line 1 column "), "{problem}");
     let column: usize = problem.rsplit(' ').next().unwrap().parse().unwrap();

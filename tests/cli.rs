@@ -160,11 +160,11 @@ fn a_large_or_endless_file_is_refused_without_reading_it_whole() {
 #[test]
 fn runs_an_edited_scenario_from_its_link_as_the_page_would() {
     use lockstep::edit::{self, link, Edit};
-    use lockstep::scenario::json::{self, Value};
-    let doc = json::parse(lockstep::scenario::lessons::find("lease-race-unfenced").unwrap().source).unwrap();
+    use lockstep::scenario::{encode, json::Value};
+    let lesson = lockstep::scenario::lessons::find("lease-race-unfenced").unwrap().scenario;
     let fenced =
-        edit::apply(&doc, &Edit::Set { path: "participants[2].mode".into(), value: Some(Value::String("fenced".into())) }).unwrap();
-    let url = format!("http://127.0.0.1:8080/edit/#/edit/{}/12", link::encode(&fenced).unwrap());
+        edit::apply(&lesson, &Edit::Set { path: "participants[2].mode".into(), value: Some(Value::String("fenced".into())) }).unwrap();
+    let url = format!("http://127.0.0.1:8080/edit/#/edit/{}/12", link::encode(&encode::scenario(&fenced)).unwrap());
     let (code, out, err) = lockstep(&["run", &url]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("rejected") && out.contains("verdict: SAFE"), "{out}");

@@ -8,7 +8,7 @@ use lockstep::engine::msg::ReleaseMode;
 use lockstep::scenario::encode::scenario as written;
 use lockstep::scenario::faults::FAULTS;
 use lockstep::scenario::field::{FieldKind, FieldValue};
-use lockstep::scenario::json::{self, Value};
+use lockstep::scenario::json::Value;
 use lockstep::scenario::steps::{self, STEPS};
 use lockstep::scenario::{format::Fault, lessons, validate, Scenario};
 use lockstep::search::{Added, Class, Cut};
@@ -18,10 +18,10 @@ use std::process::Command;
 /// A lesson with clients, a lock service and a resource, whose design releases safely.
 const LESSON: &str = "lease-race-fenced";
 
-/// Reads a document, then writes it and reads that again: both must give the same scenario.
-fn round_trip(doc: &Value) -> Scenario {
-    let (read, _) = validate::load_doc(doc).unwrap_or_else(|e| panic!("{e}"));
-    let again = written(&read);
+/// Checks a scenario, then writes it and reads that again: both must give the same scenario.
+fn round_trip(scenario: &Scenario) -> Scenario {
+    validate::compile(scenario).unwrap_or_else(|e| panic!("{e}"));
+    let again = written(scenario);
     let (reread, _) = validate::load_doc(&again).unwrap_or_else(|e| panic!("written back: {e}"));
     assert_eq!(written(&reread), again, "reading the written document gives the same scenario");
     reread
@@ -40,10 +40,9 @@ fn changed(kind: FieldKind, value: &FieldValue) -> Option<Value> {
 #[test]
 fn every_fault_kind_reads_back_as_written_and_is_in_the_editor() {
     let lesson = lessons::find(LESSON).unwrap();
-    let doc = json::parse(lesson.source).unwrap();
     for kind in FAULTS {
         let fault = start::fault(kind.tag, &lesson.scenario, 120, None).unwrap_or_else(|| panic!("{}: a new one fits", kind.tag));
-        let with = edit::apply(&doc, &Edit::Insert { path: "faults".into(), index: usize::MAX, value: fault }).unwrap();
+        let with = edit::apply(&lesson.scenario, &Edit::AddFault(fault)).unwrap();
         let scenario = round_trip(&with);
         let i = scenario.faults.len() - 1;
         let read: &Fault<String> = &scenario.faults[i];
@@ -76,9 +75,9 @@ fn every_fault_kind_reads_back_as_written_and_is_in_the_editor() {
 #[test]
 fn every_step_kind_reads_back_as_written_and_is_in_the_editor() {
     let lesson = lessons::find(LESSON).unwrap();
-    let doc = json::parse(lesson.source).unwrap();
-    let script: Vec<Value> = STEPS.iter().map(|k| start::step(k.tag, ReleaseMode::Safe).unwrap()).collect();
-    let with = edit::apply(&doc, &Edit::Set { path: "participants[0].script".into(), value: Some(Value::Array(script)) }).unwrap();
+    let mut with = lesson.scenario.clone();
+    let lockstep::scenario::format::Participant::Client { script, .. } = &mut with.participants[0] else { panic!("a client first") };
+    *script = STEPS.iter().map(|k| start::step(k.tag, ReleaseMode::Safe).unwrap()).collect();
     // A compensation needs a resource that keeps rows.
     let with = edit::apply(&with, &Edit::Set { path: "participants[2].mode".into(), value: Some(Value::String("unique".into())) }).unwrap();
     let scenario = round_trip(&with);

@@ -8,7 +8,7 @@ use lockstep::edit::handles::{self, Axis, Grip, HandleShape};
 use lockstep::edit::{self, Edit};
 use lockstep::engine::{self, Trace};
 use lockstep::scenario::format::Scenario;
-use lockstep::scenario::json::{self, Value};
+use lockstep::scenario::json::Value;
 use lockstep::scenario::{lessons, validate};
 use lockstep::ui::panels;
 
@@ -18,15 +18,16 @@ struct Shown {
     layout: lockstep::diagram::layout::Layout,
 }
 
-fn show(doc: &Value) -> Shown {
-    let (scenario, spec) = validate::load_doc(doc).expect("valid");
+fn show(scenario: &Scenario) -> Shown {
+    let scenario = scenario.clone();
+    let spec = validate::compile(&scenario).expect("valid");
     let trace = engine::run(&spec).expect("runs");
     let layout = lockstep::diagram::layout::layout(&lockstep::present::Words::new(&trace, &*scenario.lock.design));
     Shown { scenario, trace, layout }
 }
 
-fn lesson(id: &str) -> Value {
-    json::parse(lessons::find(id).expect("lesson").source).expect("JSON")
+fn lesson(id: &str) -> Scenario {
+    lessons::find(id).expect("lesson").scenario
 }
 
 fn set(path: &str, n: i64) -> Edit {
@@ -80,8 +81,7 @@ fn a_clicked_message_becomes_a_fault_on_its_arrow_and_leaves_the_targets() {
     let messages = handles::messages(&s.scenario, &s.trace, &s.layout);
     let write = messages.iter().find(|m| m.from == "B" && m.to == "R").expect("B writes to the resource");
     let mut doc = lesson("lease-race-fenced");
-    doc =
-        edit::apply(&doc, &Edit::Insert { path: "faults".into(), index: usize::MAX, value: handles::message_fault(write, None) }).unwrap();
+    doc = edit::apply(&doc, &Edit::AddFault(handles::message_fault(write, None))).unwrap();
     let dropped = show(&doc);
     let hs = handles::handles(&dropped.scenario, &dropped.trace, &dropped.layout);
     let HandleShape::Arrow { y1, .. } = hs[1].shape else { panic!("the drop sits on its arrow: {:?}", hs[1].shape) };
@@ -91,7 +91,7 @@ fn a_clicked_message_becomes_a_fault_on_its_arrow_and_leaves_the_targets() {
     assert!(!left.iter().any(|m| m.send == dropped.trace.fault_events[1].unwrap()), "a dropped message is no target");
     // Delayed instead, its head is a grip that changes the delay.
     let delay = handles::message_fault(write, Some(300));
-    let doc = edit::apply(&lesson("lease-race-fenced"), &Edit::Insert { path: "faults".into(), index: usize::MAX, value: delay }).unwrap();
+    let doc = edit::apply(&lesson("lease-race-fenced"), &Edit::AddFault(delay)).unwrap();
     let late = show(&doc);
     assert_eq!(handles::handles(&late.scenario, &late.trace, &late.layout)[1].ends, &[Grip::End]);
     assert_eq!(handles::nudge(&late.scenario, 1, Grip::End, 200, 100).unwrap(), vec![set("faults[1].extra_ms", 500)]);

@@ -123,10 +123,10 @@ fn a_paused_server_handles_a_sessions_statements_in_the_order_they_were_sent() {
     let lesson = lockstep::scenario::lessons::find("pg-same-database").expect("lesson");
     let mut doc = lockstep::scenario::encode::scenario(&lesson.scenario);
     let fault = r#"{"fault": "pause", "at_ms": 1065, "node": "P", "for_ms": 500}"#;
-    let text = lockstep::edit::doc::write(&doc, None).replace(r#""faults":["#, &format!(r#""faults":[{fault},"#));
+    let text = lockstep::scenario::json::write(&doc, None).replace(r#""faults":["#, &format!(r#""faults":[{fault},"#));
     assert!(text.contains(fault), "the pause is in the scenario");
     doc = lockstep::scenario::json::parse(&text).expect("valid JSON");
-    let ran = run_json(&lockstep::edit::doc::write(&doc, None));
+    let ran = run_json(&lockstep::scenario::json::write(&doc, None));
     let handled: Vec<(u64, String)> = ran
         .trace
         .events

@@ -8,7 +8,6 @@ use crate::diagram::layout::{Arrow, Layout, Shape, Span};
 use crate::edit::Edit;
 use crate::engine::event::EventKind;
 use crate::engine::Trace;
-use crate::scenario::encode;
 use crate::scenario::format::{Fault, Scenario};
 use crate::scenario::json::Value;
 
@@ -317,10 +316,10 @@ pub fn nudge(scenario: &Scenario, i: usize, grip: Grip, delta_ms: i64, step: u64
 
 /// Returns a fault for the message sent at event `send` (see [`messages`]): dropped, or delayed by
 /// `extra_ms`.
-pub fn message_fault(m: &Message, extra_ms: Option<u64>) -> Value {
+pub fn message_fault(m: &Message, extra_ms: Option<u64>) -> Fault<String> {
     let (at_ms, from, to) = (m.at_ms as i64, m.from.clone(), m.to.clone());
-    encode::fault(&match extra_ms {
+    match extra_ms {
         Some(extra) => Fault::DelayMessage { at_ms, from, to, extra_ms: extra as i64 },
         None => Fault::DropMessage { at_ms, from, to },
-    })
+    }
 }

@@ -1,68 +1,68 @@
-//! The edits of one scenario: the original document, the current one, and what undo and redo
-//! return to. Reset is itself an edit, so it can be undone.
+//! The edits of one scenario: the original, the current one, and what undo and redo return to.
+//! Reset is itself an edit, so it can be undone.
 
 use crate::limits::MAX_UNDO_STEPS;
-use crate::scenario::json::Value;
+use crate::scenario::Scenario;
 use std::rc::Rc;
 
-/// An edited scenario's documents, shared, so a copy of the history costs little.
+/// An edited scenario's versions, shared, so a copy of the history costs little.
 #[derive(Clone, Debug, PartialEq)]
 pub struct History {
-    original: Rc<Value>,
-    past: Vec<Rc<Value>>,
-    now: Rc<Value>,
-    future: Vec<Rc<Value>>,
+    original: Rc<Scenario>,
+    past: Vec<Rc<Scenario>>,
+    now: Rc<Scenario>,
+    future: Vec<Rc<Scenario>>,
 }
 
 impl History {
     /// Starts editing `original`.
-    pub fn new(original: Value) -> History {
+    pub fn new(original: Scenario) -> History {
         let original = Rc::new(original);
         History { now: original.clone(), original, past: Vec::new(), future: Vec::new() }
     }
 
-    /// Returns the document as it stands.
-    pub fn now(&self) -> &Value {
+    /// Returns the scenario as it stands.
+    pub fn now(&self) -> &Scenario {
         &self.now
     }
 
-    /// Returns the document editing started from.
-    pub fn original(&self) -> &Value {
+    /// Returns the scenario editing started from.
+    pub fn original(&self) -> &Scenario {
         &self.original
     }
 
-    /// Whether the document differs from the original.
+    /// Whether the scenario differs from the original.
     pub fn edited(&self) -> bool {
         self.now != self.original
     }
 
-    /// Makes `doc` the current document; redo is forgotten. A document equal to the current one
+    /// Makes `scenario` the current one; redo is forgotten. One equal to the current one
     /// changes nothing.
-    pub fn push(&mut self, doc: Value) {
-        if doc != *self.now {
-            self.advance(Rc::new(doc));
+    pub fn push(&mut self, scenario: Scenario) {
+        if scenario != *self.now {
+            self.advance(Rc::new(scenario));
         }
     }
 
-    fn advance(&mut self, doc: Rc<Value>) {
+    fn advance(&mut self, scenario: Rc<Scenario>) {
         if self.past.len() == MAX_UNDO_STEPS {
             self.past.remove(0);
         }
-        self.past.push(std::mem::replace(&mut self.now, doc));
+        self.past.push(std::mem::replace(&mut self.now, scenario));
         self.future.clear();
     }
 
     /// Goes back one edit; returns whether there was one.
     pub fn undo(&mut self) -> bool {
-        let Some(doc) = self.past.pop() else { return false };
-        self.future.push(std::mem::replace(&mut self.now, doc));
+        let Some(scenario) = self.past.pop() else { return false };
+        self.future.push(std::mem::replace(&mut self.now, scenario));
         true
     }
 
     /// Goes forward one undone edit; returns whether there was one.
     pub fn redo(&mut self) -> bool {
-        let Some(doc) = self.future.pop() else { return false };
-        self.past.push(std::mem::replace(&mut self.now, doc));
+        let Some(scenario) = self.future.pop() else { return false };
+        self.past.push(std::mem::replace(&mut self.now, scenario));
         true
     }
 

@@ -1,8 +1,9 @@
 //! How an editor field's text is read, named once: the form writes it into the field's
 //! `data-kind` ([`Input::attr`]), the page reads it back ([`Input::parse`]) with the text, and
-//! [`Input::value`] turns the text into what the edit sets.
+//! [`Input::edit`] turns the text into the edit it makes.
 
 use super::start;
+use super::Edit;
 use crate::engine::msg::ReleaseMode;
 use crate::scenario::json::{self, Value};
 use crate::scenario::tags::Tagged;
@@ -59,13 +60,22 @@ impl Input {
         NAMED.iter().find(|(name, _)| *name == attr).map_or(Input::Text, |(_, input)| *input)
     }
 
-    /// Reads what a person typed as a document value: a number (an empty field is `None`, so
-    /// the default applies; text that is not a JSON number stays text, for the reader to refuse
-    /// by name), a flag, a list of ids, a new script step (see [`start::step`]), or text.
+    /// Returns the edit that what a person typed into the field at `path` makes: a new script
+    /// step of the kind named (see [`start::step`]; `None` for a name that is none), or the
+    /// field set to the text's value.
+    pub fn edit(self, path: String, text: &str) -> Option<Edit> {
+        match self {
+            Input::Step(mode) => Some(Edit::ReplaceStep { path, step: start::step(text.trim(), mode)? }),
+            _ => Some(Edit::Set { path, value: self.value(text) }),
+        }
+    }
+
+    /// Reads what a person typed as a value: a number (an empty field is `None`, so the default
+    /// applies; text that is not a JSON number stays text, for the reader to refuse by name), a
+    /// flag, a list of ids, or text.
     pub fn value(self, text: &str) -> Option<Value> {
         let trimmed = text.trim();
         Some(match self {
-            Input::Step(mode) => return start::step(trimmed, mode),
             Input::Number if trimmed.is_empty() => return None,
             Input::Number => match json::parse(trimmed) {
                 Ok(number @ Value::Number(_)) => number,
@@ -75,7 +85,7 @@ impl Input {
             Input::List => {
                 Value::Array(trimmed.split(',').map(str::trim).filter(|id| !id.is_empty()).map(|id| Value::String(id.into())).collect())
             }
-            Input::Text | Input::Design | Input::Tool | Input::Beside | Input::New => Value::String(text.to_string()),
+            Input::Text | Input::Step(_) | Input::Design | Input::Tool | Input::Beside | Input::New => Value::String(text.to_string()),
         })
     }
 }

@@ -18,7 +18,7 @@ fn err(problem: impl Into<String>) -> ScenarioError {
 
 /// Writes a document as link text, or says that it is too long for a link.
 pub fn encode(doc: &Value) -> Result<String, ScenarioError> {
-    pack(super::doc::write(doc, None).as_bytes())
+    pack(crate::scenario::json::write(doc, None).as_bytes())
 }
 
 /// Compresses text and writes it after the version prefix.

@@ -2,12 +2,11 @@
 //! where they still make sense, and saying what changed when they do not; and a blank scenario
 //! for any design.
 
-use super::doc::get;
 use super::start::without_participant;
 use crate::design::{self, Design, Kind, ParamKind, ParamValue, Row, Values};
+use crate::engine::spec::{ResourceMode, Step};
 use crate::error::ScenarioError;
-use crate::scenario::format::{Participant, Scenario};
-use crate::scenario::json::{self, Value};
+use crate::scenario::format::{ClockSpec, LockChoice, Participant, Scenario};
 use crate::scenario::tags::Tagged;
 use crate::scenario::validate;
 use std::rc::Rc;
@@ -26,21 +25,9 @@ fn carried(p: &design::Param, old: &Values, typical: Option<&Values>) -> Option<
     same.filter(fits).or(typical).or_else(|| p.default())
 }
 
-fn text(s: &str) -> Value {
-    Value::String(s.into())
-}
-
-/// Sets an object's field, adding it if missing.
-fn put(members: &mut Vec<(String, Value)>, name: &str, value: Value) {
-    match members.iter_mut().find(|(k, _)| k == name) {
-        Some((_, v)) => *v = value,
-        None => members.push((name.into(), value)),
-    }
-}
-
-/// Returns `doc` (the document of `scenario`) switched to the design tagged `tag`, and a
-/// sentence for each thing that had to change; or why it cannot run that way.
-pub fn switch(doc: &Value, scenario: &Scenario, tag: &str) -> Result<(Value, Vec<String>), ScenarioError> {
+/// Returns `scenario` switched to the design tagged `tag`, and a sentence for each thing that
+/// had to change; or why it cannot run that way.
+pub fn switch(scenario: &Scenario, tag: &str) -> Result<(Scenario, Vec<String>), ScenarioError> {
     let kind = design::find(tag)?;
     let old = &scenario.lock.values;
     let ttl = old.iter().find_map(|(name, v)| match (name, v) {
@@ -52,15 +39,17 @@ pub fn switch(doc: &Value, scenario: &Scenario, tag: &str) -> Result<(Value, Vec
     let typical = rows.first();
     let (design, given) = built(kind, old, typical)?;
     let mut notes = Vec::new();
-    let mut doc = doc.clone();
-    set_lock(&mut doc, tag, &given, kind, &mut notes);
-    let mut scenario = scenario.clone();
+    let mut s = scenario.clone();
+    s.lock = LockChoice::new(kind, Values::new(kind.params(), &given)?)?;
+    if s.guarantees.take().is_some() {
+        notes.push(format!("The lesson's own statement of guarantees is dropped; {}'s apply.", kind.title()));
+    }
     let fit = Fit { kind, design: &*design, typical };
-    fit.services(&mut doc, &mut scenario, &mut notes)?;
-    fit.resources(&mut doc, &mut scenario, &mut notes)?;
-    clients(&mut doc, &scenario, &*design, &mut notes);
-    validate::load_doc(&doc)?;
-    Ok((doc, notes))
+    fit.services(&mut s, &mut notes);
+    fit.resources(&mut s, &mut notes);
+    clients(&mut s, &*design, &mut notes);
+    validate::compile(&s)?;
+    Ok((s, notes))
 }
 
 /// Values for a design's parameters, by name.
@@ -78,34 +67,6 @@ fn built(kind: &dyn Kind, old: &Values, typical: Option<&Row>) -> Result<(Rc<dyn
     }
 }
 
-/// Sets the document's lock to the design tagged `tag` with the values `given`, and drops the
-/// lesson's own statement of guarantees.
-fn set_lock(doc: &mut Value, tag: &str, given: &[(&str, ParamValue)], kind: &dyn Kind, notes: &mut Vec<String>) {
-    let mut lock = vec![("design".to_string(), text(tag))];
-    for (name, v) in given {
-        match v {
-            ParamValue::Number(n) => lock.push((name.to_string(), Value::Number(n.to_string()))),
-            ParamValue::Flag(b) => lock.push((name.to_string(), Value::Bool(*b))),
-            ParamValue::Choice(c) => lock.push((name.to_string(), text(c))),
-            ParamValue::Absent => {}
-        }
-    }
-    if let Value::Object(top) = doc {
-        put(top, "lock", Value::Object(lock));
-        if let Some(at) = top.iter().position(|(k, _)| k == "guarantees") {
-            top.remove(at);
-            notes.push(format!("The lesson's own statement of guarantees is dropped; {}'s apply.", kind.title()));
-        }
-    }
-}
-
-/// Removes participant `i` from both the document and the scenario.
-fn remove(doc: &mut Value, scenario: &mut Scenario, i: usize) -> Result<(), ScenarioError> {
-    *doc = without_participant(doc, scenario, i).ok_or_else(|| ScenarioError::new("participants", "a participant could not be removed"))?;
-    scenario.participants.remove(i);
-    Ok(())
-}
-
 /// The design a scenario is switched to, to fit its lock services and resources to.
 struct Fit<'a> {
     kind: &'a dyn Kind,
@@ -116,7 +77,7 @@ struct Fit<'a> {
 impl Fit<'_> {
     /// Keeps as many lock services as there are if the design runs on that many and at least as
     /// many as it typically does (Redlock: five masters); otherwise its typical number.
-    fn services(&self, doc: &mut Value, scenario: &mut Scenario, notes: &mut Vec<String>) -> Result<(), ScenarioError> {
+    fn services(&self, scenario: &mut Scenario, notes: &mut Vec<String>) {
         let (kind, design) = (self.kind, self.design);
         let count = design.services().count;
         let services: Vec<usize> = scenario
@@ -130,24 +91,19 @@ impl Fit<'_> {
         let wanted = if count.contains(&services.len()) && services.len() >= usual { services.len() } else { usual };
         for &i in services.iter().skip(wanted).rev() {
             notes.push(format!("{} is removed: {} runs on {}.", scenario.participants[i].name(), kind.title(), design.services().what));
-            remove(doc, scenario, i)?;
+            *scenario = without_participant(scenario, i).unwrap_or_else(|| scenario.clone());
         }
         for n in services.len()..wanted {
             let id =
                 (1..).map(|k| format!("L{}", n + k)).find(|id| !scenario.participants.iter().any(|p| p.id() == id)).unwrap_or_default();
-            let service = Value::Object(vec![
-                ("role".into(), text("lock_service")),
-                ("id".into(), text(&id)),
-                ("name".into(), text(&format!("Lock service {}", n + 1))),
-            ]);
-            insert_participant(doc, service);
+            let name = format!("Lock service {}", n + 1);
+            scenario.participants.push(Participant::LockService { id, name, clock: ClockSpec::default() });
             notes.push(format!("Lock service {} is added: {} runs on {}.", n + 1, kind.title(), design.services().what));
         }
-        Ok(())
     }
 
     /// Puts the protected data where the design keeps it: in the lock service, or one resource.
-    fn resources(&self, doc: &mut Value, scenario: &mut Scenario, notes: &mut Vec<String>) -> Result<(), ScenarioError> {
+    fn resources(&self, scenario: &mut Scenario, notes: &mut Vec<String>) {
         let resources: Vec<usize> =
             scenario.participants.iter().enumerate().filter(|(_, p)| matches!(p, Participant::Resource { .. })).map(|(i, _)| i).collect();
         if self.design.data_in_service() {
@@ -157,61 +113,47 @@ impl Fit<'_> {
                     scenario.participants[i].name(),
                     self.kind.title()
                 ));
-                remove(doc, scenario, i)?;
+                *scenario = without_participant(scenario, i).unwrap_or_else(|| scenario.clone());
             }
         } else if resources.is_empty() {
-            let resource = [("role", "resource"), ("id", "R"), ("name", "Protected resource"), ("mode", "unfenced")];
-            insert_participant(doc, Value::Object(resource.iter().map(|(k, v)| (k.to_string(), text(v))).collect()));
+            let (id, name) = ("R".to_string(), "Protected resource".to_string());
+            scenario.participants.push(Participant::Resource { id, name, clock: ClockSpec::default(), mode: ResourceMode::Unfenced });
             notes.push("A protected resource is added; it checks nothing (unfenced) until you change it.".into());
-        }
-        Ok(())
-    }
-}
-
-fn insert_participant(doc: &mut Value, p: Value) {
-    if let Value::Object(top) = doc {
-        if let Some((_, Value::Array(items))) = top.iter_mut().find(|(k, _)| k == "participants") {
-            items.push(p);
         }
     }
 }
 
 /// Fits the clients' scripts to the design: releases in a mode it offers, no lock steps without
 /// a lock, no renewal where it has none.
-fn clients(doc: &mut Value, scenario: &Scenario, design: &dyn Design, notes: &mut Vec<String>) {
+fn clients(s: &mut Scenario, design: &dyn Design, notes: &mut Vec<String>) {
     let modes = design.release_modes();
-    let Some(Value::Array(items)) = get_mut(doc, "participants") else { return };
-    for (item, p) in items.iter_mut().zip(&scenario.participants) {
-        let (Participant::Client { name, .. }, Value::Object(members)) = (p, item) else { continue };
-        if design.script_renewal().is_err() && members.iter().any(|(k, _)| k == "renew") {
-            members.retain(|(k, _)| k != "renew");
-            notes.push(format!("{name} no longer renews: {}.", design.script_renewal().err().unwrap_or_default()));
+    for p in &mut s.participants {
+        let Participant::Client { name, script, renew, .. } = p else { continue };
+        if let (Some(_), Err(why)) = (&renew, design.script_renewal()) {
+            *renew = None;
+            notes.push(format!("{name} no longer renews: {why}."));
         }
-        let Some((_, Value::Array(steps))) = members.iter_mut().find(|(k, _)| k == "script") else { continue };
-        let before = steps.len();
+        let before = script.len();
         if modes.is_empty() {
-            steps.retain(|s| !matches!(get(s, "step"), Some(Value::String(k)) if k == "acquire" || k == "release"));
+            script.retain(|step| !matches!(step, Step::Acquire | Step::Release { .. }));
         }
-        if steps.len() < before {
+        if script.len() < before {
             notes.push(format!("{name}'s script loses its acquire and release: there is no lock."));
         }
-        for step in steps.iter_mut() {
-            let Value::Object(fields) = step else { continue };
-            let mode = fields.iter_mut().find(|(k, _)| k == "mode").map(|(_, v)| v);
-            if let (Some(Value::String(m)), Some(first)) = (mode, modes.first()) {
-                if !modes.iter().any(|x| x.tag() == m) {
-                    notes.push(format!("{name} now releases with `{}`: {} has no `{m}` release.", first.tag(), design.kind().title()));
-                    *m = first.tag().to_string();
+        for step in script.iter_mut() {
+            if let (Step::Release { mode }, Some(first)) = (step, modes.first()) {
+                if !modes.contains(mode) {
+                    notes.push(format!(
+                        "{name} now releases with `{}`: {} has no `{}` release.",
+                        first.tag(),
+                        design.kind().title(),
+                        mode.tag()
+                    ));
+                    *mode = *first;
                 }
             }
         }
     }
-}
-
-/// Finds a top-level field of a document, to change it.
-fn get_mut<'v>(doc: &'v mut Value, name: &str) -> Option<&'v mut Value> {
-    let Value::Object(top) = doc else { return None };
-    top.iter_mut().find(|(k, _)| k == name).map(|(_, v)| v)
 }
 
 /// The scenario a blank one starts from: two clients that each take the lock, write and release,
@@ -228,10 +170,6 @@ const BLANK: &str = r#"{"version": 1, "id": "new", "title": "A new scenario", "t
 
 /// Returns a blank scenario for the design tagged `tag`, and what fitting it to the design
 /// changed.
-pub fn blank(tag: &str) -> Result<(Value, Vec<String>), ScenarioError> {
-    let doc = json::parse(BLANK)?;
-    let (scenario, _) = validate::load_doc(&doc)?;
-    let (doc, notes) = switch(&doc, &scenario, tag)?;
-    let (scenario, _) = validate::load_doc(&doc)?;
-    Ok((super::start::editable(&doc, &scenario), notes))
+pub fn blank(tag: &str) -> Result<(Scenario, Vec<String>), ScenarioError> {
+    switch(&validate::parse(BLANK)?, tag)
 }

@@ -9,7 +9,7 @@ use super::format::{decimal, ClockSpec, Fault, Limits, Link, LockChoice, Network
 use super::json::Value;
 use super::steps::{self, step_kind, STEPS};
 use super::tags::Tagged;
-use crate::design::{self, Guarantees, ParamKind, Values};
+use crate::design::{self, Guarantees, Param, ParamKind, ParamValue, Values};
 use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::{AcquirePolicy, Latency, RenewPolicy, Step};
 use crate::error::ScenarioError;
@@ -201,16 +201,9 @@ impl<'a> Obj<'a> {
                     Some(start) => start,
                     None => return Err(self.missing(f.name)),
                 },
-                (Some(v), FieldKind::Ms { .. }) => FieldValue::Ms(i64::from_json(v, &at)?),
-                (Some(v), FieldKind::Node | FieldKind::From { many: false } | FieldKind::To { many: false } | FieldKind::Resource) => {
-                    FieldValue::Id(String::from_json(v, &at)?)
-                }
-                (Some(v), FieldKind::From { many: true } | FieldKind::To { many: true }) => FieldValue::Ids(Vec::from_json(v, &at)?),
-                (Some(v), FieldKind::Flag { .. }) => FieldValue::Flag(bool::from_json(v, &at)?),
-                (Some(v), FieldKind::Text { .. }) => FieldValue::Text(String::from_json(v, &at)?),
-                (Some(v), FieldKind::Release) => FieldValue::Release(ReleaseMode::from_json(v, &at)?),
+                (Some(v), _) => field_value(f, v, &at)?,
             };
-            values.push(f.check(&at, value)?);
+            values.push(value);
         }
         Ok(values)
     }
@@ -282,6 +275,30 @@ impl FromJson for Scenario {
     }
 }
 
+/// Reads the value of a fault's or step's declared field, checked against its declaration.
+pub(super) fn field_value(f: &Field, v: &Value, at: &str) -> Result<FieldValue> {
+    let value = match f.kind {
+        FieldKind::Ms { .. } => FieldValue::Ms(i64::from_json(v, at)?),
+        FieldKind::Node | FieldKind::From { many: false } | FieldKind::To { many: false } | FieldKind::Resource => {
+            FieldValue::Id(String::from_json(v, at)?)
+        }
+        FieldKind::From { many: true } | FieldKind::To { many: true } => FieldValue::Ids(Vec::from_json(v, at)?),
+        FieldKind::Flag { .. } => FieldValue::Flag(bool::from_json(v, at)?),
+        FieldKind::Text { .. } => FieldValue::Text(String::from_json(v, at)?),
+        FieldKind::Release => FieldValue::Release(ReleaseMode::from_json(v, at)?),
+    };
+    f.check(at, value)
+}
+
+/// Reads the value of a design's declared parameter, checked against its range or options.
+pub(super) fn param_value(p: &Param, v: &Value, at: &str) -> Result<ParamValue> {
+    match p.kind {
+        ParamKind::Number { .. } | ParamKind::Optional { .. } => p.check_number(u64::from_json(v, at)?),
+        ParamKind::Flag { .. } => Ok(ParamValue::Flag(bool::from_json(v, at)?)),
+        ParamKind::Choice { .. } => p.check_choice(&String::from_json(v, at)?),
+    }
+}
+
 impl FromJson for Guarantees {
     fn from_json(v: &Value, path: &str) -> Result<Self> {
         let o = Obj::new(v, path)?;
@@ -313,13 +330,7 @@ impl FromJson for LockChoice {
                 (None, Some((f, v))) => (f, v),
                 (None, None) => continue,
             };
-            let at = join(path, name);
-            let value = match p.kind {
-                ParamKind::Number { .. } | ParamKind::Optional { .. } => p.check_number(u64::from_json(v, &at)?)?,
-                ParamKind::Flag { .. } => design::ParamValue::Flag(bool::from_json(v, &at)?),
-                ParamKind::Choice { .. } => p.check_choice(&String::from_json(v, &at)?)?,
-            };
-            given.push((p.name, value));
+            given.push((p.name, param_value(p, v, &join(path, name))?));
         }
         LockChoice::new(kind, Values::new(kind.params(), &given)?)
     }

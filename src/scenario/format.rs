@@ -9,7 +9,7 @@ use crate::engine::spec::{AcquirePolicy, Guard, Latency, RenewPolicy, ResourceMo
 use std::rc::Rc;
 
 /// A whole scenario.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Scenario {
     pub version: u32,
     pub id: String,
@@ -47,6 +47,13 @@ impl LockChoice {
     }
 }
 
+/// Two choices are the same when they name one design with the same values.
+impl PartialEq for LockChoice {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind.tag() == other.kind.tag() && self.values == other.values
+    }
+}
+
 impl std::fmt::Debug for LockChoice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("LockChoice").field("design", &self.kind.tag()).field("values", &self.values).finish()
@@ -80,7 +87,7 @@ impl Scenario {
 }
 
 /// One participant, tagged by its role.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Participant {
     Client {
         id: String,
@@ -128,14 +135,14 @@ impl Participant {
 }
 
 /// A node's clock error; jumps are faults.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClockSpec {
     pub offset_ms: i64,
     pub drift_ppm: i64,
 }
 
 /// Default link behaviour and per-link overrides.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     pub latency_ms: Latency,
     pub loss: Probability,
@@ -220,7 +227,7 @@ pub(super) fn decimal(text: &str) -> Option<f64> {
 }
 
 /// An override for one directed link.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Link {
     pub from: String,
     pub to: String,
@@ -229,7 +236,7 @@ pub struct Link {
 }
 
 /// Optional tighter bounds on the run.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
     pub max_events: u64,
     pub max_time_ms: u64,

@@ -4,6 +4,7 @@
 use crate::error::ScenarioError;
 use crate::limits::{MAX_FILE_BYTES, MAX_JSON_DEPTH, MAX_JSON_NUMBER_CHARS, MAX_JSON_STRING_BYTES};
 use crate::present::quoted::Quoted;
+use std::fmt::Write;
 
 /// A JSON value. Numbers keep their text, so each field can read it as the type it needs.
 #[derive(Clone, Debug, PartialEq)]
@@ -311,6 +312,75 @@ fn heap_sort<T: Copy>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
         v.swap(0, end);
         sift(v, 0, end);
     }
+}
+
+/// Writes a document as JSON: compact when `indent` is `None`, else indented by that many spaces
+/// per level (as exported files are).
+pub fn write(v: &Value, indent: Option<usize>) -> String {
+    let mut s = String::new();
+    write_value(&mut s, v, indent, 0);
+    if indent.is_some() {
+        s.push('\n');
+    }
+    s
+}
+
+fn newline(s: &mut String, indent: Option<usize>, level: usize) {
+    if let Some(n) = indent {
+        s.push('\n');
+        s.extend(std::iter::repeat_n(' ', n * level));
+    }
+}
+
+fn write_value(s: &mut String, v: &Value, indent: Option<usize>, level: usize) {
+    match v {
+        Value::Null => s.push_str("null"),
+        Value::Bool(b) => s.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => s.push_str(n),
+        Value::String(text) => write_string(s, text),
+        Value::Array(items) if items.is_empty() => s.push_str("[]"),
+        Value::Object(members) if members.is_empty() => s.push_str("{}"),
+        Value::Array(items) => {
+            s.push('[');
+            for (i, item) in items.iter().enumerate() {
+                s.push_str(if i > 0 { "," } else { "" });
+                newline(s, indent, level + 1);
+                write_value(s, item, indent, level + 1);
+            }
+            newline(s, indent, level);
+            s.push(']');
+        }
+        Value::Object(members) => {
+            s.push('{');
+            for (i, (k, item)) in members.iter().enumerate() {
+                s.push_str(if i > 0 { "," } else { "" });
+                newline(s, indent, level + 1);
+                write_string(s, k);
+                s.push_str(if indent.is_some() { ": " } else { ":" });
+                write_value(s, item, indent, level + 1);
+            }
+            newline(s, indent, level);
+            s.push('}');
+        }
+    }
+}
+
+/// Writes a JSON string literal: quotes, backslashes and control characters escaped.
+fn write_string(s: &mut String, text: &str) {
+    s.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => s.push_str("\\\""),
+            '\\' => s.push_str("\\\\"),
+            '\n' => s.push_str("\\n"),
+            '\t' => s.push_str("\\t"),
+            c if u32::from(c) < 0x20 => {
+                let _ = write!(s, "\\u{:04x}", u32::from(c));
+            }
+            c => s.push(c),
+        }
+    }
+    s.push('"');
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub mod format;
 pub mod json;
 pub mod lessons;
 pub mod questions;
+pub mod set;
 pub mod steps;
 pub mod stress;
 pub mod tags;

@@ -7,12 +7,12 @@
 use super::fault::Class;
 use super::runner::{Search, State};
 use super::space::Bounds;
-use crate::edit::doc::write;
 use crate::edit::link;
 use crate::error::ScenarioError;
 use crate::scenario::compare;
 use crate::scenario::encode::scenario as document;
 use crate::scenario::format::Scenario;
+use crate::scenario::json::write;
 use crate::scenario::json::{self, Value};
 use crate::scenario::validate::load;
 

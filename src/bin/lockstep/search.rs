@@ -25,7 +25,7 @@ pub fn search(scenario: &Scenario, args: &[String]) -> Result<String, Failure> {
     };
     let doc = written(&found.scenario);
     if let Some(path) = &out_file {
-        let text = lockstep::edit::doc::write(&doc, Some(2));
+        let text = lockstep::scenario::json::write(&doc, Some(2));
         std::fs::write(path, text).map_err(|e| Failure::Scenario(format!("{path}: {e}")))?;
     }
     Err(Failure::Found(if json { found_json(scenario, &found, &doc) } else { found_text(scenario, &found, out_file.as_deref(), seconds) }))
@@ -137,7 +137,7 @@ fn found_json(scenario: &Scenario, found: &Shrunk, doc: &Value) -> String {
         "first": found.first,
         "runs_to_first": found.runs_to_first,
         "shrink_runs": found.shrink_runs,
-        "scenario": serde_json::from_str::<serde_json::Value>(&lockstep::edit::doc::write(doc, None)).unwrap_or_default(),
+        "scenario": serde_json::from_str::<serde_json::Value>(&lockstep::scenario::json::write(doc, None)).unwrap_or_default(),
     });
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }

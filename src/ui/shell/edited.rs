@@ -1,5 +1,5 @@
-//! The scenario being edited on the page: its documents (see [`History`]), the run it started
-//! from, its link, and the last edit that could not be made. Each change runs the new document.
+//! The scenario being edited on the page: its versions (see [`History`]), the run it started
+//! from, its link, and the last edit that could not be made. Each change runs the new scenario.
 //!
 //! The editor is its own page (`edit/`, built with the `editor` feature), so the player's page
 //! stays small: in the player's build (`cfg(editing)` is off) nothing is ever edited, and
@@ -11,14 +11,14 @@ use super::run::{finish, side_by_side};
 #[cfg(editing)]
 use crate::diagram::layout::Room;
 #[cfg(editing)]
-use crate::edit::{self, doc, handles, link, outcome, start, switch, variant::Variant, Edit, History};
+use crate::edit::{self, handles, link, outcome, start, switch, variant::Variant, Edit, History};
 use crate::error::ScenarioError;
 #[cfg(editing)]
 use crate::{
     engine,
-    scenario::json::{self, Value},
-    scenario::validate,
+    scenario::format::{Fault, Scenario},
     scenario::{encode, format::Participant, tags::Tagged},
+    scenario::{json, validate},
     ui::panels::{self, EditorState},
     ui::route::{self, Route, Target},
 };
@@ -32,7 +32,7 @@ pub struct Editing {
     pub history: History,
     /// The run editing started from, to compare outcomes with.
     pub original: RunRef,
-    /// The current document's link, or why it cannot have one.
+    /// The current scenario's link, or why it cannot have one.
     pub link: Result<String, ScenarioError>,
     /// The last edit that could not be made, and why.
     pub problem: Option<ScenarioError>,
@@ -71,56 +71,55 @@ impl Beside {
     }
 }
 
-/// Runs a document: what the page shows of it, laid out in `room`, or why it cannot run.
+/// Runs a scenario: what the page shows of it, laid out in `room`, or why it cannot run. Its
+/// file (for downloads) is the scenario written out.
 #[cfg(editing)]
-fn run(doc: &Value, link: &Result<String, ScenarioError>, room: Room) -> Result<RunRef, ScenarioError> {
-    let (scenario, spec) = validate::load_doc(doc)?;
+fn run(scenario: &Scenario, link: &Result<String, ScenarioError>, room: Room) -> Result<RunRef, ScenarioError> {
+    let spec = validate::compile(scenario)?;
     let trace = engine::run(&spec)?;
     let target = Target::Edited(link.clone().unwrap_or_default());
-    Ok(finish(&target, scenario, Some(Rc::from(doc::write(doc, Some(2)))), trace, room))
+    let source = json::write(&encode::scenario(scenario), Some(2));
+    Ok(finish(&target, scenario.clone(), Some(Rc::from(source)), trace, room))
+}
+
+/// The share link of a scenario, or why it cannot have one.
+#[cfg(editing)]
+fn link_of(scenario: &Scenario) -> Result<String, ScenarioError> {
+    link::encode(&encode::scenario(scenario))
 }
 
 #[cfg(editing)]
 impl Editing {
-    /// Starts editing the run on screen: its file's document, or its scenario written as one.
+    /// Starts editing the run on screen.
     pub fn start(from: &RunRef) -> Result<(Editing, RunRef), ScenarioError> {
-        let doc = match &from.source {
-            Some(source) => json::parse(source)?,
-            None => encode::scenario(&from.scenario),
-        };
-        Editing::open(start::editable(&doc, &from.scenario), Some(from), from.room)
+        Editing::open((*from.scenario).clone(), Some(from), from.room)
     }
 
     /// Opens an edited scenario from its link, laid out in `room`; it is its own original.
     pub fn from_link(text: &str, room: Room) -> Result<(Editing, RunRef), ScenarioError> {
-        Editing::from_doc(link::decode(text)?, room)
+        let (scenario, _) = validate::load_doc(&link::decode(text)?)?;
+        Editing::open(scenario, None, room)
     }
 
     /// Opens a scenario file's text (opened, dropped or pasted); it is its own original. The
     /// error names the field that does not fit, as for any file.
     pub fn from_file(text: &str, room: Room) -> Result<(Editing, RunRef), ScenarioError> {
-        Editing::from_doc(json::parse(text)?, room)
-    }
-
-    /// Opens a document read from a link or a file, with its defaults written out.
-    fn from_doc(doc: Value, room: Room) -> Result<(Editing, RunRef), ScenarioError> {
-        let (scenario, _) = validate::load_doc(&doc)?;
-        Editing::open(start::editable(&doc, &scenario), None, room)
+        Editing::open(validate::parse(text)?, None, room)
     }
 
     /// Starts a blank scenario for the design tagged `tag`; it is its own original.
     pub fn blank(tag: &str, room: Room) -> Result<(Editing, RunRef), ScenarioError> {
-        let (doc, _) = switch::blank(tag)?;
-        Editing::open(doc, None, room)
+        let (scenario, _) = switch::blank(tag)?;
+        Editing::open(scenario, None, room)
     }
 
-    /// Starts editing `doc`, comparing with `original` (or with itself).
-    fn open(doc: Value, original: Option<&RunRef>, room: Room) -> Result<(Editing, RunRef), ScenarioError> {
-        let link = link::encode(&doc);
-        let shown = run(&doc, &link, room)?;
+    /// Starts editing `scenario`, comparing with `original` (or with itself).
+    fn open(scenario: Scenario, original: Option<&RunRef>, room: Room) -> Result<(Editing, RunRef), ScenarioError> {
+        let link = link_of(&scenario);
+        let shown = run(&scenario, &link, room)?;
         let original = original.unwrap_or(&shown).clone();
         let editing = Editing {
-            history: History::new(doc),
+            history: History::new(scenario),
             original,
             link,
             problem: None,
@@ -135,13 +134,13 @@ impl Editing {
         Ok((editing, shown))
     }
 
-    /// Makes `doc` the current document if it runs; otherwise notes why not.
-    fn commit(&self, doc: Result<Value, ScenarioError>) -> (Editing, Option<RunRef>) {
-        match doc {
-            Ok(doc) => {
-                let (doc, notes) = edit::prose::follow(self.history.now(), doc);
+    /// Makes `scenario` the current one if it runs; otherwise notes why not.
+    fn commit(&self, scenario: Result<Scenario, ScenarioError>) -> (Editing, Option<RunRef>) {
+        match scenario {
+            Ok(scenario) => {
+                let (scenario, notes) = edit::prose::follow(self.history.now(), scenario);
                 let mut history = self.history.clone();
-                history.push(doc);
+                history.push(scenario);
                 let (editing, shown) = self.settle(history);
                 let notes = if shown.is_some() { notes } else { editing.notes };
                 (Editing { notes, ..editing }, shown)
@@ -150,10 +149,10 @@ impl Editing {
         }
     }
 
-    /// Moves to `history` if its current document runs; otherwise keeps the history as it was
+    /// Moves to `history` if its current scenario runs; otherwise keeps the history as it was
     /// and notes why not.
     fn settle(&self, history: History) -> (Editing, Option<RunRef>) {
-        let link = link::encode(history.now());
+        let link = link_of(history.now());
         let which = self.beside.as_ref().map(|b| b.which);
         match run(history.now(), &link, self.room).and_then(|shown| self.paired(which, history.now(), &link, shown)) {
             Ok((beside, shown)) => (Editing { history, link, problem: None, notes: Vec::new(), beside, ..self.clone() }, Some(shown)),
@@ -161,12 +160,12 @@ impl Editing {
         }
     }
 
-    /// Returns the variant `which` of `doc` (whose run is `shown`) and `shown`, laid out side by
-    /// side; or `shown` alone when no variant is chosen.
+    /// Returns the variant `which` of `scenario` (whose run is `shown`) and `shown`, laid out
+    /// side by side; or `shown` alone when no variant is chosen.
     fn paired(
         &self,
         which: Option<Variant>,
-        doc: &Value,
+        scenario: &Scenario,
         link: &Result<String, ScenarioError>,
         shown: RunRef,
     ) -> Result<(Option<Beside>, RunRef), ScenarioError> {
@@ -177,8 +176,11 @@ impl Editing {
                 let Some(k) = shown.scenario.participants.iter().position(|p| matches!(p, Participant::Resource { .. })) else {
                     return Err(ScenarioError::new("participants", "there is no resource whose mode could change"));
                 };
-                let value = Some(Value::String(mode.tag().into()));
-                run(&edit::apply(doc, &Edit::Set { path: format!("participants[{k}].mode"), value })?, link, self.room)?
+                let mut variant = scenario.clone();
+                if let Participant::Resource { mode: m, .. } = &mut variant.participants[k] {
+                    *m = mode;
+                }
+                run(&variant, link, self.room)?
             }
         };
         let (other, shown) = side_by_side(&other, &shown, self.room);
@@ -207,10 +209,10 @@ impl Editing {
     }
 
     /// Switches to the design tagged `tag`, noting what else had to change.
-    pub fn switch_design(&self, shown: &RunRef, tag: &str) -> (Editing, Option<RunRef>) {
-        match switch::switch(self.history.now(), &shown.scenario, tag) {
-            Ok((doc, notes)) => {
-                let (editing, shown) = self.commit(Ok(doc));
+    pub fn switch_design(&self, tag: &str) -> (Editing, Option<RunRef>) {
+        match switch::switch(self.history.now(), tag) {
+            Ok((scenario, notes)) => {
+                let (editing, shown) = self.commit(Ok(scenario));
                 (Editing { notes, ..editing }, shown)
             }
             Err(e) => self.commit(Err(e)),
@@ -220,18 +222,18 @@ impl Editing {
     /// Applies an edit. (Removing a fault lets go of the one picked on the diagram.)
     pub fn apply(&self, edit: &Edit) -> (Editing, Option<RunRef>) {
         let (editing, shown) = self.commit(edit::apply(self.history.now(), edit));
-        let (Edit::Set { path, .. } | Edit::Insert { path, .. } | Edit::Remove { path }) = edit;
+        let path = edit.path();
         let selected = if matches!(edit, Edit::Remove { .. }) && path.starts_with("faults[") { None } else { editing.selected };
-        (Editing { touched: Some(path.clone()), selected, ..editing }, shown)
+        (Editing { touched: Some(path), selected, ..editing }, shown)
     }
 
     /// Applies several edits as one change (one step of undo), picking fault `selected`.
     fn apply_all(&self, edits: &[Edit], selected: usize) -> (Editing, Option<RunRef>) {
-        let mut doc = Ok(self.history.now().clone());
+        let mut scenario = Ok(self.history.now().clone());
         for e in edits {
-            doc = doc.and_then(|d| edit::apply(&d, e));
+            scenario = scenario.and_then(|s| edit::apply(&s, e));
         }
-        let (editing, shown) = self.commit(doc);
+        let (editing, shown) = self.commit(scenario);
         (Editing { selected: Some(selected), ..editing }, shown)
     }
 
@@ -239,8 +241,8 @@ impl Editing {
     /// where [`start::fault`] puts it, and picks it.
     pub fn add_fault(&self, kind: &str, shown: &RunRef, at_ms: u64, on: Option<&str>) -> (Editing, Option<RunRef>) {
         match start::fault(kind, &shown.scenario, at_ms, on) {
-            Some(value) => {
-                let (editing, shown) = self.insert_fault(value);
+            Some(fault) => {
+                let (editing, shown) = self.insert_fault(fault);
                 (Editing { tool: None, ..editing }, shown)
             }
             None => {
@@ -267,8 +269,8 @@ impl Editing {
     }
 
     /// Adds a fault at the end of the schedule and picks it.
-    fn insert_fault(&self, value: Value) -> (Editing, Option<RunRef>) {
-        let (editing, shown) = self.apply(&Edit::Insert { path: "faults".into(), index: usize::MAX, value });
+    fn insert_fault(&self, fault: Fault<String>) -> (Editing, Option<RunRef>) {
+        let (editing, shown) = self.apply(&Edit::AddFault(fault));
         let selected = shown.as_ref().map(|s| s.scenario.faults.len() - 1).or(editing.selected);
         (Editing { selected, ..editing }, shown)
     }
@@ -284,21 +286,21 @@ impl Editing {
     }
 
     /// Adds a client at `at_ms` with the first client's script.
-    pub fn add_client(&self, shown: &RunRef, at_ms: u64) -> (Editing, Option<RunRef>) {
-        let value = start::client(self.history.now(), &shown.scenario, at_ms);
-        self.apply(&Edit::Insert { path: "participants".into(), index: usize::MAX, value })
+    pub fn add_client(&self, at_ms: u64) -> (Editing, Option<RunRef>) {
+        self.apply(&Edit::AddParticipant(start::client(self.history.now(), at_ms)))
     }
 
     /// Removes participant `i` and what names it in the faults.
-    pub fn remove_participant(&self, shown: &RunRef, i: usize) -> (Editing, Option<RunRef>) {
-        let doc = start::without_participant(self.history.now(), &shown.scenario, i);
-        self.commit(doc.ok_or_else(|| ScenarioError::new(format!("participants[{i}]"), "there is no such participant")))
+    pub fn remove_participant(&self, i: usize) -> (Editing, Option<RunRef>) {
+        self.apply(&Edit::Remove { path: format!("participants[{i}]") })
     }
 
     /// Adds a step to client `i`'s script: work for 100 ms.
     pub fn add_step(&self, i: usize) -> (Editing, Option<RunRef>) {
-        let value = start::step("work", crate::engine::msg::ReleaseMode::Safe).unwrap_or(Value::Null);
-        self.apply(&Edit::Insert { path: format!("participants[{i}].script"), index: usize::MAX, value })
+        match start::step("work", crate::engine::msg::ReleaseMode::Safe) {
+            Some(step) => self.apply(&Edit::AddStep { client: i, step }),
+            None => (self.clone(), None),
+        }
     }
 
     /// Returns the run editing started from.

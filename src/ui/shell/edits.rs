@@ -47,10 +47,13 @@ impl AppState {
             EditAction::Open(_) | EditAction::CopyLink => self.clone(),
             EditAction::Apply(edit) => self.edited(editing.apply(&edit)),
             EditAction::Field { path, kind, text } => match kind {
-                Input::Design => self.edited(editing.switch_design(run, &text)),
+                Input::Design => self.edited(editing.switch_design(&text)),
                 Input::Tool => AppState { editing: Some(Rc::new(editing.choose_tool(&text))), ..self.clone() },
                 Input::Beside => self.edited(editing.beside(&text)),
-                _ => self.edited(editing.apply(&Edit::Set { value: kind.value(&text), path })),
+                _ => match kind.edit(path, &text) {
+                    Some(edit) => self.edited(editing.apply(&edit)),
+                    None => self.clone(),
+                },
             },
             // A new fault or client starts at the cursor's time: the run forks from where it is.
             EditAction::AddFault(kind) => self.edited(editing.add_fault(&kind, run, self.now_ms(), None)),
@@ -60,8 +63,8 @@ impl AppState {
                 self.edited(editing.message(run, send, extra_ms))
             }
             EditAction::Beside(which) => self.edited(editing.beside(&which)),
-            EditAction::AddClient => self.edited(editing.add_client(run, self.now_ms())),
-            EditAction::RemoveParticipant(i) => self.edited(editing.remove_participant(run, i)),
+            EditAction::AddClient => self.edited(editing.add_client(self.now_ms())),
+            EditAction::RemoveParticipant(i) => self.edited(editing.remove_participant(i)),
             EditAction::AddStep(i) => self.edited(editing.add_step(i)),
             EditAction::Undo => self.edited(editing.step(History::undo)),
             EditAction::Redo => self.edited(editing.step(History::redo)),

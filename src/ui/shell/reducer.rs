@@ -129,7 +129,10 @@ impl AppState {
     fn search_request(&self) -> Option<String> {
         #[cfg(editing)]
         if let Some(e) = &self.editing {
-            return Some(wire::request(Subject::File(&crate::edit::doc::write(e.history.now(), None)), &Bounds::default()));
+            return Some(wire::request(
+                Subject::File(&crate::scenario::json::write(&crate::scenario::encode::scenario(e.history.now()), None)),
+                &Bounds::default(),
+            ));
         }
         let run = self.run.as_ref()?;
         match (&run.source, &run.target) {
