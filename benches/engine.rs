@@ -17,7 +17,7 @@ fn main() {
     }
     let t = trace.expect("ran three times");
     let events = t.events.len();
-    let sim_ms = t.events.last().map_or(0, |e| e.at_ms);
+    let sim_ms = t.events.last().map_or(0, |e| e.at_ms.as_ms());
     println!("engine: {events} events over {:.1} min of simulated time", sim_ms as f64 / 60_000.0);
     println!("engine: best of 3 runs {:.3} s = {:.0} events/s", best, events as f64 / best);
     println!("engine: verdict {}", if t.verdict.safe { "safe" } else { "unsafe" });

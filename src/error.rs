@@ -98,7 +98,7 @@ impl From<RunError> for ScenarioError {
                 ScenarioError::new("limits.max_events", format!("the run passed {} events: {advice}", group_u(limit as u64)))
             }
             RunError::TimeLimit { limit_ms } => {
-                let advice = if limit_ms < MAX_TIME_MS {
+                let advice = if limit_ms.as_ms() < MAX_TIME_MS {
                     "is a client retrying or renewing forever?"
                 } else {
                     "the most a run may last; is a client retrying or renewing forever?"

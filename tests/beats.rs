@@ -9,7 +9,7 @@ use lockstep::scenario::{compare, lessons};
 use support::{run_lesson, Ran};
 
 fn titles(ran: &Ran) -> Vec<(u64, String)> {
-    ran.words().beats().into_iter().map(|b| (ran.events[b.event].at_ms, b.title)).collect()
+    ran.words().beats().into_iter().map(|b| (ran.events[b.event].at_ms.as_ms(), b.title)).collect()
 }
 
 #[test]

@@ -36,7 +36,7 @@ fn run_seed(seed: u64) -> engine::Trace {
 #[test]
 fn seeded_latency_and_jitter_replay_and_vary() {
     assert_eq!(run_seed(7), run_seed(7));
-    let times = |t: &engine::Trace| t.events.iter().map(|e| e.at_ms).collect::<Vec<_>>();
+    let times = |t: &engine::Trace| t.events.iter().map(|e| e.at_ms.as_ms()).collect::<Vec<_>>();
     let distinct = (1..6).map(|s| times(&run_seed(s))).collect::<std::collections::BTreeSet<_>>();
     assert!(distinct.len() >= 4, "seeds should change the schedule, got {} distinct of 5", distinct.len());
 }

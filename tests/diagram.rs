@@ -9,7 +9,7 @@ use lockstep::diagram::inspect::{Status, Timeline, CHECKPOINT_EVERY};
 use lockstep::diagram::layout::{head_box, layout, Arrow, ItemKind, Layout, Mark, Shape, Span, MARK_R};
 use lockstep::diagram::obstacles::crosses;
 use lockstep::diagram::{mermaid, svg};
-use lockstep::engine::{EventKind, NodeId};
+use lockstep::engine::{EventKind, LocalMillis, NodeId};
 use lockstep::scenario::lessons;
 use support::{run_lesson, Ran};
 
@@ -239,7 +239,7 @@ fn inspector_folds_state_exactly() {
     let s = timeline.at(&t, b_grant);
     assert_eq!(s.nodes[1].key.map(|k| (k.0, k.1)), Some((NodeId(3), 42)), "the lock service's key");
     assert!(s.nodes[3].holds && !s.nodes[0].holds);
-    assert_eq!(s.nodes[0].belief, Some((41, Some(1_000))), "A still believes");
+    assert_eq!(s.nodes[0].belief, Some((41, Some(LocalMillis::from_ms(1_000)))), "A still believes");
     assert_eq!(s.nodes[0].status, Status::Paused);
     let last = timeline.at(&t, t.events.len() - 1);
     let r = last.nodes[2].data.clone().unwrap();
@@ -291,8 +291,8 @@ fn two_runs_on_one_time_axis_draw_the_same_time_at_the_same_height() {
     assert_eq!((la.height, &la.ticks, &la.gaps), (lb.height, &lb.ticks, &lb.gaps), "one axis, one set of labels");
     // Every event of either run is below every event of either run that came at an earlier
     // millisecond, and a millisecond both runs have starts within a row in both.
-    let mut all: Vec<(u64, f32, bool)> = a.events.iter().zip(&la.rows).map(|(e, &y)| (e.at_ms, y, true)).collect();
-    all.extend(b.events.iter().zip(&lb.rows).map(|(e, &y)| (e.at_ms, y, false)));
+    let mut all: Vec<(u64, f32, bool)> = a.events.iter().zip(&la.rows).map(|(e, &y)| (e.at_ms.as_ms(), y, true)).collect();
+    all.extend(b.events.iter().zip(&lb.rows).map(|(e, &y)| (e.at_ms.as_ms(), y, false)));
     for &(t1, y1, _) in &all {
         assert!(all.iter().filter(|x| x.0 > t1).all(|x| x.1 > y1), "{t1} ms at {y1} is above every later event");
     }

@@ -14,7 +14,7 @@ fn the_waiter_is_queued_behind_its_predecessor_and_takes_over_when_the_session_e
     let t = run_lesson("etcd-lease-expires");
     let queued = t.events.iter().find_map(|e| match &e.kind {
         EventKind::Deliver { msg: Msg::Lock { msg }, .. } => match msg.get() {
-            Some(&EtcdMsg::Queued { revision, behind }) => Some((e.at_ms, t.name(e.node), revision, behind)),
+            Some(&EtcdMsg::Queued { revision, behind }) => Some((e.at_ms.as_ms(), t.name(e.node), revision, behind)),
             _ => None,
         },
         _ => None,
@@ -46,7 +46,7 @@ fn keep_alives_hold_a_waiting_session_open() {
             t.name(e.node) == "Client B"
                 && matches!(&e.kind, EventKind::Send { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&EtcdMsg::KeepAlive))
         })
-        .filter(|e| e.at_ms < 1_005)
+        .filter(|e| e.at_ms.as_ms() < 1_005)
         .count();
     assert_eq!(b_keepalives, 3);
     assert!(!lease_ends(&t).iter().any(|e| e.1 == 8 && e.2 == "Expired"));

@@ -67,8 +67,8 @@ fn the_axis_reads_each_events_time_back_from_its_row() {
     let s = show(&lesson("redlock-clock-jump"));
     let axis = Axis::new(&s.layout, &s.trace);
     for (i, e) in s.trace.events.iter().enumerate() {
-        assert_eq!(axis.ms(s.layout.rows[i]).0, e.at_ms, "event {i}");
-        assert!(axis.y(e.at_ms) <= s.layout.rows[i], "event {i} is at or below its time's first row");
+        assert_eq!(axis.ms(s.layout.rows[i]).0, e.at_ms.as_ms(), "event {i}");
+        assert!(axis.y(e.at_ms.as_ms()) <= s.layout.rows[i], "event {i} is at or below its time's first row");
     }
     assert_eq!(handles::snap_step(0.5), 1);
     assert_eq!(handles::snap_step(5.0), 10);

@@ -5,7 +5,7 @@
 mod support;
 
 use lockstep::engine::FindingKind::*;
-use lockstep::engine::{EventKind, Trace};
+use lockstep::engine::{EventKind, LocalMillis, Trace};
 use support::*;
 
 fn end(at: u64, token: u64, how: &str) -> (u64, u64, String) {
@@ -14,7 +14,11 @@ fn end(at: u64, token: u64, how: &str) -> (u64, u64, String) {
 
 /// Lists (true ms, client) for every time a leader stopped leading because renewing failed.
 fn gave_up(t: &Trace) -> Vec<(u64, &str)> {
-    t.events.iter().filter(|e| matches!(e.kind, EventKind::RenewalFailed { abort: true, .. })).map(|e| (e.at_ms, t.name(e.node))).collect()
+    t.events
+        .iter()
+        .filter(|e| matches!(e.kind, EventKind::RenewalFailed { abort: true, .. }))
+        .map(|e| (e.at_ms.as_ms(), t.name(e.node)))
+        .collect()
 }
 
 #[test]
@@ -46,7 +50,9 @@ fn a_clock_twice_as_fast_takes_over_before_the_leader_gives_up() {
     // B's 15 s are 7.5 s of true time: it takes over at 16.6 s; A's deadline is 20.06 s.
     assert_eq!(grants_named(&t), vec![(15, "Controller A", 0), (16_608, "Controller B", 1)]);
     let b_believes = t.events.iter().find_map(|e| match e.kind {
-        EventKind::BeliefStart { token: 1, until_local, .. } => Some((e.at_ms, e.local_ms, until_local)),
+        EventKind::BeliefStart { token: 1, until_local, .. } => {
+            Some((e.at_ms.as_ms(), e.local_ms.as_ms(), until_local.map(LocalMillis::as_ms)))
+        }
         _ => None,
     });
     assert_eq!(b_believes, Some((16_613, 33_226, Some(45_226))), "B's clock reads twice true time");
@@ -73,7 +79,7 @@ fn candidates_poll_with_client_go_jitter_and_updates_are_optimistic() {
         .events
         .iter()
         .filter(|e| t.name(e.node) == "Controller B" && matches!(e.kind, EventKind::Send { .. }))
-        .map(|e| e.at_ms)
+        .map(|e| e.at_ms.as_ms())
         .take_while(|&at| at < 25_000)
         .collect();
     // RetryPeriod 2 s plus up to 1.2 × 2 s of seeded jitter between polls.

@@ -59,7 +59,7 @@ fn checking_the_lease_first_does_not_stop_a_pause_after_the_check() {
         .events
         .iter()
         .filter_map(|e| match e.kind {
-            EventKind::LockChecked { token, left_ms, margin_ms, ok } => Some((e.at_ms, token, left_ms, margin_ms, ok)),
+            EventKind::LockChecked { token, left_ms, margin_ms, ok } => Some((e.at_ms.as_ms(), token, left_ms, margin_ms.as_ms(), ok)),
             _ => None,
         })
         .collect();
@@ -108,7 +108,7 @@ fn clock_jump_expires_the_lease_early() {
 fn delayed_write_arrives_after_the_next_holder() {
     let t = run_lesson("network-delay");
     let sent = t.narration().iter().position(|text| text.starts_with("Client A sends a write")).expect("A sends a write");
-    assert_eq!(t.events[sent].at_ms, 110, "A's write leaves inside its lease");
+    assert_eq!(t.events[sent].at_ms.as_ms(), 110, "A's write leaves inside its lease");
     assert_eq!(lease_ends(&t)[0], (1_005, 41, "Expired".into()));
     assert_eq!(writes(&t), vec![ok(1_115, "Client B", 42, "B", 1), rejected(1_315, "Client A", 41, "A", "token 41 < 42")]);
     assert!(t.verdict.safe);
@@ -194,7 +194,7 @@ fn undone(t: &Ran) -> Vec<(u64, &str, &str)> {
     t.events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::WriteUndone { writer, value, .. } => Some((e.at_ms, t.name(*writer), value.as_str())),
+            EventKind::WriteUndone { writer, value, .. } => Some((e.at_ms.as_ms(), t.name(*writer), value.as_str())),
             _ => None,
         })
         .collect()

@@ -45,7 +45,8 @@ fn an_external_resource_takes_the_stale_write() {
 #[test]
 fn without_a_timeout_the_waiter_stalls_until_the_holder_wakes() {
     let t = run_lesson("pg-no-timeout");
-    let blocked = t.events.iter().find(|e| matches!(e.kind, EventKind::Deliver { .. }) && carries(e, PgMsg::Waiting)).map(|e| e.at_ms);
+    let blocked =
+        t.events.iter().find(|e| matches!(e.kind, EventKind::Deliver { .. }) && carries(e, PgMsg::Waiting)).map(|e| e.at_ms.as_ms());
     assert_eq!(blocked, Some(30));
     assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (5_065, "Client B", 0)], "B waited five seconds");
     assert_eq!(writes(&t), vec![ok(5_055, "Client A", 0, "A", 1), ok(5_125, "Client B", 0, "B", 2)]);
@@ -107,10 +108,11 @@ fn a_waiting_session_runs_nothing_else_and_a_terminated_one_runs_nothing_at_all(
     // after idle_session_timeout ended A's session, its unlock fails with the session.
     let t = run_lesson("pg-same-database");
     let b = t.participants.iter().position(|p| p.name == "Client B").expect("Client B");
-    let keep_alives_while_waiting = t.events.iter().filter(|e| e.node.0 == b && e.at_ms < 1_010 && carries(e, PgMsg::KeepAlive)).count();
+    let keep_alives_while_waiting =
+        t.events.iter().filter(|e| e.node.0 == b && e.at_ms.as_ms() < 1_010 && carries(e, PgMsg::KeepAlive)).count();
     assert_eq!(keep_alives_while_waiting, 0, "B waits in its lock call");
     let ended: Vec<u64> =
-        t.events.iter().filter(|e| t.name(e.node) == "PostgreSQL" && carries(e, PgMsg::SessionEnded)).map(|e| e.at_ms).collect();
+        t.events.iter().filter(|e| t.name(e.node) == "PostgreSQL" && carries(e, PgMsg::SessionEnded)).map(|e| e.at_ms.as_ms()).collect();
     assert_eq!(ended, vec![1_555, 1_565], "A's SELECT 1 and its unlock both fail");
     assert!(!t.events.iter().any(|e| carries(e, PgMsg::Unlocked { done: false, commit: false })));
 }
@@ -133,7 +135,7 @@ fn a_paused_server_handles_a_sessions_statements_in_the_order_they_were_sent() {
         .iter()
         .filter(|e| ran.trace.name(e.node) == "PostgreSQL")
         .filter_map(|e| match &e.kind {
-            EventKind::Deliver { from, msg, .. } if ran.trace.name(*from) == "Client B" => Some((e.at_ms, format!("{msg:?}"))),
+            EventKind::Deliver { from, msg, .. } if ran.trace.name(*from) == "Client B" => Some((e.at_ms.as_ms(), format!("{msg:?}"))),
             _ => None,
         })
         .collect();

@@ -33,7 +33,7 @@ fn compare_and_delete_refuses_the_late_release() {
     let refused = t.events.iter().find(
         |e| matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&RedisMsg::Deleted { done: false })),
     );
-    assert_eq!(refused.map(|e| (e.at_ms, t.name(e.node))), Some((1_560, "Client A")));
+    assert_eq!(refused.map(|e| (e.at_ms.as_ms(), t.name(e.node))), Some((1_560, "Client A")));
     assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_105, "Client B", 0), (1_935, "Client C", 0)]);
     assert_eq!(writes(&t), vec![ok(1_915, "Client B", 0, "B", 1), ok(1_995, "Client C", 0, "C", 2)]);
     assert!(t.verdict.safe);
@@ -44,7 +44,7 @@ fn renewal_failures(t: &lockstep::engine::Trace) -> Vec<(u64, bool)> {
     t.events
         .iter()
         .filter_map(|e| match e.kind {
-            EventKind::RenewalFailed { abort, .. } => Some((e.at_ms, abort)),
+            EventKind::RenewalFailed { abort, .. } => Some((e.at_ms.as_ms(), abort)),
             _ => None,
         })
         .collect()
@@ -126,7 +126,8 @@ fn failover_before_replication_gives_the_lock_to_a_second_client() {
 #[test]
 fn failover_after_replication_keeps_the_lock() {
     let t = run_lesson("redis-failover-replicated");
-    let copied: Vec<u64> = t.events.iter().filter(|e| matches!(e.kind, EventKind::LockReplicated { .. })).map(|e| e.at_ms).collect();
+    let copied: Vec<u64> =
+        t.events.iter().filter(|e| matches!(e.kind, EventKind::LockReplicated { .. })).map(|e| e.at_ms.as_ms()).collect();
     assert_eq!(copied, vec![20]);
     assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (1_035, "Client B", 0)]);
     assert_eq!(writes(&t), vec![ok(915, "Client A", 0, "A", 1), ok(1_095, "Client B", 0, "B", 2)]);
@@ -146,7 +147,7 @@ fn the_key_expires_on_the_redis_nodes_own_clock() {
     let t = run_json(&v.to_string());
     let expiry = lease_ends(&t).into_iter().find(|e| e.2 == "Expired").unwrap();
     assert_eq!(expiry.0, 823);
-    let local = t.events.iter().find(|e| e.at_ms == 823 && matches!(e.kind, EventKind::LockEnded { .. })).unwrap().local_ms;
+    let local = t.events.iter().find(|e| e.at_ms.as_ms() == 823 && matches!(e.kind, EventKind::LockEnded { .. })).unwrap().local_ms.as_ms();
     assert_eq!(local, 1_005);
 }
 
@@ -186,7 +187,7 @@ fn acked(t: &lockstep::engine::Trace, replicas: u64) -> Vec<(u64, &str)> {
         .filter(
             |e| matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&RedisMsg::Acked { replicas })),
         )
-        .map(|e| (e.at_ms, t.name(e.node)))
+        .map(|e| (e.at_ms.as_ms(), t.name(e.node)))
         .collect()
 }
 
@@ -196,7 +197,7 @@ fn wait_counts_a_replica_that_is_not_the_one_promoted() {
     // A's WAIT 1 is answered once Replica 1 acknowledges; Replica 2 never gets A's key.
     assert_eq!(acked(&t, 1), vec![(40, "Client A"), (5_850, "Client B")]);
     let copies: Vec<(u64, &str)> =
-        t.events.iter().filter(|e| matches!(e.kind, EventKind::LockReplicated { .. })).map(|e| (e.at_ms, t.name(e.node))).collect();
+        t.events.iter().filter(|e| matches!(e.kind, EventKind::LockReplicated { .. })).map(|e| (e.at_ms.as_ms(), t.name(e.node))).collect();
     assert_eq!(copies, vec![(20, "Replica 1"), (5_830, "Replica 1")]);
     // Promoted at 250 ms, Replica 2 resyncs Replica 1 after repl-diskless-sync-delay (5 s),
     // and Replica 1 drops the copy WAIT counted.

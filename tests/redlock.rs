@@ -12,7 +12,7 @@ fn beliefs(t: &Trace) -> Vec<(u64, &str, i64)> {
     t.events
         .iter()
         .filter_map(|e| match e.kind {
-            EventKind::BeliefStart { until_local: Some(until), .. } => Some((e.at_ms, t.name(e.node), until)),
+            EventKind::BeliefStart { until_local: Some(until), .. } => Some((e.at_ms.as_ms(), t.name(e.node), until.as_ms())),
             _ => None,
         })
         .collect()
@@ -80,7 +80,7 @@ fn a_slow_acquisition_is_refused_and_the_client_gives_up() {
     let gave_up: Vec<(u64, u32)> = t
         .events
         .iter()
-        .filter_map(|e| if let EventKind::GaveUp { attempts } = e.kind { Some((e.at_ms, attempts)) } else { None })
+        .filter_map(|e| if let EventKind::GaveUp { attempts } = e.kind { Some((e.at_ms.as_ms(), attempts)) } else { None })
         .collect();
     assert_eq!(gave_up, vec![(2_515, 2)]);
     assert!(t.verdict.safe);

@@ -87,17 +87,17 @@ fn the_unfenced_lease_shrinks_to_one_pause_of_the_holder_that_carries_its_write_
     let lease_end = run
         .events
         .iter()
-        .find_map(|e| matches!(e.kind, EventKind::LockEnded { holder, .. } if holder.0 == a).then_some(e.at_ms))
+        .find_map(|e| matches!(e.kind, EventKind::LockEnded { holder, .. } if holder.0 == a).then_some(e.at_ms.as_ms()))
         .expect("A's lease ends");
     let stale_write = run
         .events
         .iter()
-        .find_map(|e| matches!(e.kind, EventKind::WriteAccepted { writer, .. } if writer.0 == a).then_some(e.at_ms))
+        .find_map(|e| matches!(e.kind, EventKind::WriteAccepted { writer, .. } if writer.0 == a).then_some(e.at_ms.as_ms()))
         .expect("A's write is accepted");
     let b_write = run
         .events
         .iter()
-        .find_map(|e| matches!(e.kind, EventKind::WriteAccepted { writer, .. } if writer.0 != a).then_some(e.at_ms))
+        .find_map(|e| matches!(e.kind, EventKind::WriteAccepted { writer, .. } if writer.0 != a).then_some(e.at_ms.as_ms()))
         .expect("B's write is accepted");
     assert!(*at_ms < lease_end && lease_end < at_ms + ms + 200, "the lease runs out during or just after the pause");
     assert!(stale_write >= lease_end && stale_write >= b_write, "A's write lands once the lease is over, after B's");

@@ -161,7 +161,7 @@ fn what_if_opens_the_editor_s_page_from_the_player_and_edits_there() {
     assert_eq!(close(&s), "../#/lease-race-fenced/4", "Close returns to the lesson at the same step");
     let step: usize = close(&added).rsplit('/').next().unwrap().parse().unwrap();
     let original = s.run.as_ref().unwrap();
-    assert_eq!(original.trace.events[step - 1].at_ms, at_ms, "and, after an edit, at the same simulated time");
+    assert_eq!(original.trace.events[step - 1].at_ms.as_ms(), at_ms, "and, after an edit, at the same simulated time");
     let (undone, _) = reduce(&added, binding::clicked("undo").unwrap());
     assert_eq!(undone.unwrap().run.unwrap().scenario.faults.len(), faults);
     let field = EditAction::Field { path: "faults[0].for_ms".into(), kind: Input::Number, text: "-5".into() };

@@ -14,7 +14,7 @@ fn wake_ups(t: &Trace) -> Vec<(u64, &str)> {
     t.events
         .iter()
         .filter(|e| matches!(&e.kind, EventKind::Deliver { msg, .. } if msg.kind() == MsgKind::WakeUp))
-        .map(|e| (e.at_ms, t.name(e.node)))
+        .map(|e| (e.at_ms.as_ms(), t.name(e.node)))
         .collect()
 }
 
@@ -59,15 +59,15 @@ fn the_ensemble_expires_the_partitioned_session_and_the_old_holder_learns_late()
         .events
         .iter()
         .find(|e| matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::SessionExpired)));
-    assert_eq!(learned.map(|e| (e.at_ms, t.name(e.node))), Some((2_720, "Client A")));
+    assert_eq!(learned.map(|e| (e.at_ms.as_ms(), t.name(e.node))), Some((2_720, "Client A")));
     // An expired session is dead: A's library reports it once and stops heartbeating it (its
     // application carries on, by its policy, until it releases at 3,520 ms).
     let pings_after = t.events.iter().filter(|e| {
-        e.at_ms > 2_720 && matches!(&e.kind, EventKind::Send { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::Ping))
+        e.at_ms.as_ms() > 2_720 && matches!(&e.kind, EventKind::Send { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::Ping))
     });
     assert_eq!(pings_after.count(), 0, "no heartbeats for an expired session");
     let failed: Vec<u64> =
-        t.events.iter().filter(|e| matches!(e.kind, EventKind::RenewalFailed { abort: false, .. })).map(|e| e.at_ms).collect();
+        t.events.iter().filter(|e| matches!(e.kind, EventKind::RenewalFailed { abort: false, .. })).map(|e| e.at_ms.as_ms()).collect();
     assert_eq!(failed.last(), Some(&2_720), "the last failed heartbeat is the one answered 'session expired'");
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_115), (StaleWriteRejected, 1_515)]);
@@ -84,7 +84,7 @@ fn without_the_czxid_check_the_disconnected_holder_overwrites() {
 fn a_client_in_safe_mode_stops_before_its_session_expires() {
     let t = run_lesson("zk-safe-mode");
     let stopped: Vec<u64> =
-        t.events.iter().filter(|e| matches!(e.kind, EventKind::RenewalFailed { abort: true, .. })).map(|e| e.at_ms).collect();
+        t.events.iter().filter(|e| matches!(e.kind, EventKind::RenewalFailed { abort: true, .. })).map(|e| e.at_ms.as_ms()).collect();
     assert_eq!(stopped, vec![810], "A stops on Disconnected, before the ensemble expires its session at 1,100 ms");
     assert_eq!(lease_ends(&t).first(), Some(&(1_100, 1, "Expired".to_string())));
     assert_eq!(writes(&t), vec![ok(1_170, "Client B", 2, "B", 1)], "A never writes");
@@ -96,7 +96,7 @@ fn a_client_in_safe_mode_stops_before_its_session_expires() {
             t.name(e.node) == "Client A"
                 && matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::SessionExpired))
         })
-        .map(|e| e.at_ms)
+        .map(|e| e.at_ms.as_ms())
         .collect();
     assert_eq!(expired, vec![2_720]);
     assert!(t.verdict.safe);

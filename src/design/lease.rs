@@ -9,9 +9,10 @@ use crate::engine::ids::NodeId;
 use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::ResourceMode;
+use crate::engine::time::{LocalMillis, Millis};
 use crate::error::ScenarioError;
 use crate::limits::MAX_SETTING_MS;
-use crate::present::number::{group, ms};
+use crate::present::number::{ms, reading};
 use crate::present::{Names, Vocabulary};
 use serde::Serialize;
 use std::rc::Rc;
@@ -40,7 +41,7 @@ static SUMMARY: Summary = Summary::of::<LeaseSettings>(
 
 impl Factory for LeaseSettings {
     fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
-        Ok(Rc::new(LeaseDesign { values: self.to_values(), ttl_ms: self.ttl_ms, first_token: self.first_token }))
+        Ok(Rc::new(LeaseDesign { values: self.to_values(), ttl_ms: Millis::from_ms(self.ttl_ms), first_token: self.first_token }))
     }
 }
 
@@ -63,7 +64,7 @@ impl Kind for Lease {
 #[derive(Debug)]
 pub struct LeaseDesign {
     values: Values,
-    ttl_ms: u64,
+    ttl_ms: Millis,
     first_token: u64,
 }
 
@@ -116,9 +117,9 @@ impl Vocabulary for LeaseDesign {
         format!("lease {token}")
     }
 
-    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<LocalMillis>) -> String {
         let end = expires_local
-            .map_or_else(|| "it does not expire on its own".into(), |t| format!("the lease ends when {me}'s clock reads {}", group(t)));
+            .map_or_else(|| "it does not expire on its own".into(), |t| format!("the lease ends when {me}'s clock reads {}", reading(t)));
         format!("{me} grants the lock to {holder} with fencing token {token}; {end}.")
     }
 
@@ -153,7 +154,7 @@ pub enum LeaseMsg {
     /// The lock is yours with this token for `ttl_ms` on the service's clock.
     Granted {
         token: u64,
-        ttl_ms: u64,
+        ttl_ms: Millis,
     },
     Busy,
     /// Extend my lease, if it is still mine.
@@ -162,7 +163,7 @@ pub enum LeaseMsg {
     },
     Renewed {
         token: u64,
-        ttl_ms: u64,
+        ttl_ms: Millis,
     },
     RenewRefused {
         token: u64,
@@ -211,12 +212,12 @@ impl LeaseMsg {
 struct Grant {
     holder: NodeId,
     token: u64,
-    expires_local: i64,
+    expires_local: LocalMillis,
 }
 
 /// A lease-lock service node.
 pub struct LeaseService {
-    ttl_ms: u64,
+    ttl_ms: Millis,
     first_token: u64,
     next_token: u64,
     lease: Option<Grant>,
@@ -224,7 +225,7 @@ pub struct LeaseService {
 
 impl LeaseService {
     /// Builds a service whose first grant carries `first_token`.
-    pub fn new(ttl_ms: u64, first_token: u64) -> Self {
+    pub fn new(ttl_ms: Millis, first_token: u64) -> Self {
         LeaseService { ttl_ms, first_token, next_token: first_token, lease: None }
     }
 
@@ -248,7 +249,7 @@ impl LeaseService {
             LeaseMsg::Acquire => {
                 let token = self.next_token;
                 self.next_token += 1;
-                let expires_local = cx.now + self.ttl_ms as i64;
+                let expires_local = cx.now + self.ttl_ms;
                 self.lease = Some(Grant { holder: from, token, expires_local });
                 cx.at(Timer::Expiry(token), expires_local);
                 cx.note(EventKind::LockGranted { holder: from, token, expires_local: Some(expires_local) });
@@ -256,7 +257,7 @@ impl LeaseService {
             }
             LeaseMsg::Renew { token } => match self.lease.as_mut() {
                 Some(l) if l.token == token && l.holder == from => {
-                    l.expires_local = cx.now + self.ttl_ms as i64;
+                    l.expires_local = cx.now + self.ttl_ms;
                     let expires_local = l.expires_local;
                     cx.at(Timer::Expiry(token), expires_local);
                     cx.note(EventKind::LockExtended { holder: from, token, expires_local: Some(expires_local) });
@@ -335,19 +336,19 @@ fn lease_msg(msg: &Msg) -> Option<&LeaseMsg> {
 /// A client's side of the lease protocol.
 pub struct LeaseClient {
     service: NodeId,
-    acquire_sent_at: i64,
-    renew_sent_at: i64,
+    acquire_sent_at: LocalMillis,
+    renew_sent_at: LocalMillis,
 }
 
 impl LeaseClient {
     /// Talks to the lease service at `service`.
     pub fn new(service: NodeId) -> Self {
-        LeaseClient { service, acquire_sent_at: 0, renew_sent_at: 0 }
+        LeaseClient { service, acquire_sent_at: LocalMillis::ZERO, renew_sent_at: LocalMillis::ZERO }
     }
 }
 
 impl LockClient for LeaseClient {
-    fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64) {
+    fn acquire(&mut self, cx: &mut Cx, timeout_ms: Millis) {
         self.acquire_sent_at = cx.now;
         cx.send(self.service, Msg::lock(LeaseMsg::Acquire));
         cx.after(Timer::Timeout, timeout_ms);
@@ -357,10 +358,10 @@ impl LockClient for LeaseClient {
         let Some(msg) = msg.get::<LeaseMsg>() else { return Progress::Pending };
         match *msg {
             // The client counts the TTL from when it sent its request: the safe side.
-            LeaseMsg::Granted { token, ttl_ms } => Progress::Granted { token, until_local: Some(self.acquire_sent_at + ttl_ms as i64) },
+            LeaseMsg::Granted { token, ttl_ms } => Progress::Granted { token, until_local: Some(self.acquire_sent_at + ttl_ms) },
             LeaseMsg::Busy => Progress::Refused,
             LeaseMsg::Renewed { token, ttl_ms } if view.held == Some(token) => {
-                Progress::Renewed { until_local: Some(self.renew_sent_at + ttl_ms as i64) }
+                Progress::Renewed { until_local: Some(self.renew_sent_at + ttl_ms) }
             }
             LeaseMsg::RenewRefused { token } if view.held == Some(token) => Progress::Lost,
             LeaseMsg::Released { .. } => Progress::Released,
@@ -372,7 +373,7 @@ impl LockClient for LeaseClient {
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: Millis) -> Progress {
         Progress::Refused
     }
 
@@ -405,16 +406,16 @@ mod tests {
 
     #[test]
     fn one_holder_at_a_time_and_each_grant_takes_the_next_token() {
-        let mut l = LeaseService::new(1000, 41);
-        assert_eq!(reply(&mut l, 0, 1, LeaseMsg::Acquire), Msg::lock(LeaseMsg::Granted { token: 41, ttl_ms: 1000 }));
+        let mut l = LeaseService::new(Millis::from_ms(1000), 41);
+        assert_eq!(reply(&mut l, 0, 1, LeaseMsg::Acquire), Msg::lock(LeaseMsg::Granted { token: 41, ttl_ms: Millis::from_ms(1000) }));
         assert_eq!(reply(&mut l, 999, 2, LeaseMsg::Acquire), Msg::lock(LeaseMsg::Busy));
-        assert_eq!(reply(&mut l, 1000, 2, LeaseMsg::Acquire), Msg::lock(LeaseMsg::Granted { token: 42, ttl_ms: 1000 }));
+        assert_eq!(reply(&mut l, 1000, 2, LeaseMsg::Acquire), Msg::lock(LeaseMsg::Granted { token: 42, ttl_ms: Millis::from_ms(1000) }));
         assert_eq!(reply(&mut l, 1001, 1, LeaseMsg::Renew { token: 41 }), Msg::lock(LeaseMsg::RenewRefused { token: 41 }));
     }
 
     #[test]
     fn an_unchecked_release_frees_someone_elses_lease() {
-        let mut l = LeaseService::new(1000, 1);
+        let mut l = LeaseService::new(Millis::from_ms(1000), 1);
         reply(&mut l, 0, 1, LeaseMsg::Acquire);
         assert_eq!(reply(&mut l, 5, 2, LeaseMsg::Release { token: 9, checked: true }), Msg::lock(LeaseMsg::Released { released: false }));
         let out = call(&mut l, 6, 2, Msg::lock(LeaseMsg::Release { token: 9, checked: false }));

@@ -17,6 +17,7 @@ use super::redis_wire::{Key, RedisMsg};
 use crate::engine::actor::{Cx, Timer};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::Msg;
+use crate::engine::time::{LocalMillis, Millis};
 
 /// Most replicas a primary streams to.
 pub const MOST_REPLICAS: usize = 2;
@@ -38,7 +39,7 @@ enum Change {
 #[derive(Debug)]
 struct Link {
     node: NodeId,
-    lag_ms: u64,
+    lag_ms: Millis,
     held: Vec<Change>,
     acked: u64,
 }
@@ -49,7 +50,7 @@ struct Wait {
     client: NodeId,
     offset: u64,
     replicas: u64,
-    deadline: i64,
+    deadline: LocalMillis,
 }
 
 /// A primary's side of replication.
@@ -65,14 +66,14 @@ pub struct Replication {
 
 impl Replication {
     /// Links to these replicas, each with its lag in ms, counting on from `offset`.
-    pub fn new(replicas: &[(NodeId, u64)], offset: u64) -> Self {
+    pub fn new(replicas: &[(NodeId, Millis)], offset: u64) -> Self {
         let links = replicas.iter().map(|&(node, lag_ms)| Link { node, lag_ms, held: Vec::new(), acked: 0 }).collect();
         Replication { links, offset, ..Replication::default() }
     }
 
     /// Sends every replica the whole dataset, replacing whatever it has, `delay_ms` from now
     /// (plus each link's lag).
-    pub fn resync(&mut self, cx: &mut Cx, key: Option<Key>, counter: u64, delay_ms: u64) {
+    pub fn resync(&mut self, cx: &mut Cx, key: Option<Key>, counter: u64, delay_ms: Millis) {
         self.push(cx, Change::Sync(key, counter));
         for (i, link) in self.links.iter().enumerate() {
             cx.after(Timer::Service(i as u8), link.lag_ms + delay_ms);
@@ -112,9 +113,9 @@ impl Replication {
 
     /// `WAIT replicas timeout_ms` from `client`: answers at once if enough replicas have its
     /// last write, else blocks it and asks the replicas for their offsets.
-    pub fn wait(&mut self, cx: &mut Cx, client: NodeId, replicas: u64, timeout_ms: u64) {
+    pub fn wait(&mut self, cx: &mut Cx, client: NodeId, replicas: u64, timeout_ms: Millis) {
         let offset = self.writes.iter().find(|(c, _)| *c == client).map_or(0, |w| w.1);
-        let wait = Wait { client, offset, replicas, deadline: cx.now + timeout_ms as i64 };
+        let wait = Wait { client, offset, replicas, deadline: cx.now + timeout_ms };
         if self.acked(offset) >= replicas {
             return self.answer(cx, wait);
         }

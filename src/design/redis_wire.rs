@@ -3,6 +3,7 @@
 
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{DesignMsg, MsgKind};
+use crate::engine::time::{LocalMillis, Millis};
 use crate::present::number::ms;
 use serde::Serialize;
 
@@ -16,13 +17,13 @@ pub fn short(value: u64) -> String {
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum RedisMsg {
     /// `SET lock <value> NX PX <px_ms>`.
-    Set { value: u64, px_ms: u64 },
+    Set { value: u64, px_ms: Millis },
     /// `OK`, with the `INCR` counter's value when the design hands out tokens.
     SetOk { token: Option<u64> },
     /// `(nil)`: the key exists.
     Nil,
     /// The compare-and-`PEXPIRE` script: extend only if the key still holds `value`.
-    Extend { value: u64, px_ms: u64 },
+    Extend { value: u64, px_ms: Millis },
     /// The script's answer: 1 extended, 0 not.
     Extended { done: bool },
     /// Delete the key: with the compare-and-delete script if `checked`, else a plain `DEL`.
@@ -34,7 +35,7 @@ pub enum RedisMsg {
     /// The primary streams a key to its replica, asynchronously, with its expiry as an absolute
     /// time (as Redis propagates `PXAT`: the lag does not stretch the lease), and the `INCR`
     /// counter's value with it.
-    Replicate { holder: NodeId, value: u64, token: u64, expires_at: i64, offset: u64 },
+    Replicate { holder: NodeId, value: u64, token: u64, expires_at: LocalMillis, offset: u64 },
     /// The primary streams a key's deletion to its replica.
     ReplicateDel { value: u64, offset: u64 },
     /// `REPLCONF GETACK`: the primary asks a replica how far it has got.
@@ -42,7 +43,7 @@ pub enum RedisMsg {
     /// `REPLCONF ACK`: the replica's offset.
     Ack { offset: u64 },
     /// `WAIT replicas timeout_ms`: block until that many replicas have this client's last write.
-    Wait { replicas: u64, timeout_ms: u64 },
+    Wait { replicas: u64, timeout_ms: Millis },
     /// `WAIT`'s answer: how many replicas acknowledged.
     Acked { replicas: u64 },
     /// A promoted replica's whole dataset, replacing what another replica holds.
@@ -159,5 +160,5 @@ pub struct Key {
     pub holder: NodeId,
     pub value: u64,
     pub token: u64,
-    pub expires_local: i64,
+    pub expires_local: LocalMillis,
 }

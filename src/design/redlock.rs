@@ -16,6 +16,8 @@ use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Protocol, Release};
 use crate::engine::spec::{AcquirePolicy, ResourceMode};
+use crate::engine::time::LocalMillis;
+use crate::engine::time::Millis;
 use crate::error::ScenarioError;
 use crate::limits::{MAX_SETTING_MS, MAX_SHORT_SETTING_MS};
 use crate::present::number::ms;
@@ -72,10 +74,10 @@ impl Factory for RedlockSettings {
     fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
         let d = RedlockDesign {
             values: self.to_values(),
-            ttl_ms: self.ttl_ms,
+            ttl_ms: Millis::from_ms(self.ttl_ms),
             retry_count: self.retry_count as u32,
-            retry_delay_ms: self.retry_delay_ms,
-            instance_timeout_ms: self.instance_timeout_ms,
+            retry_delay_ms: Millis::from_ms(self.retry_delay_ms),
+            instance_timeout_ms: Millis::from_ms(self.instance_timeout_ms),
         };
         if d.instance_timeout_ms >= d.ttl_ms {
             return Err(ScenarioError::new(Self::instance_timeout_ms.path(), "must be at least 1 and much smaller than ttl_ms"));
@@ -102,10 +104,10 @@ impl Kind for Redlock {
 #[derive(Debug)]
 pub struct RedlockDesign {
     values: Values,
-    ttl_ms: u64,
+    ttl_ms: Millis,
     retry_count: u32,
-    retry_delay_ms: u64,
-    instance_timeout_ms: u64,
+    retry_delay_ms: Millis,
+    instance_timeout_ms: Millis,
 }
 
 impl Protocol for RedlockDesign {
@@ -124,7 +126,7 @@ impl Protocol for RedlockDesign {
             value: 0,
             next: 0,
             granted: 0,
-            started_at: 0,
+            started_at: LocalMillis::ZERO,
         }))
     }
 
@@ -184,7 +186,7 @@ impl Vocabulary for RedlockDesign {
         msg.get::<RedisMsg>().map_or_else(String::new, |m| m.sending(me, to))
     }
 
-    fn granted(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
+    fn granted(&self, me: &str, holder: &str, _token: u64, expires_local: Option<LocalMillis>) -> String {
         format!(
             "{me} sets the key for {holder}, one vote toward the majority it needs, and will delete it {}.",
             deleted_when(expires_local)
@@ -195,7 +197,7 @@ impl Vocabulary for RedlockDesign {
         key_ended(me, holder, how, None)
     }
 
-    fn believes(&self, until_local: Option<i64>) -> String {
+    fn believes(&self, until_local: Option<LocalMillis>) -> String {
         match until_local {
             Some(t) => format!("until {} on its own clock (what is left of the validity time)", crate::present::number::local(t)),
             None => "with no end it can foresee".into(),
@@ -216,17 +218,17 @@ impl Vocabulary for RedlockDesign {
 /// A client running Redlock's acquisition across the masters.
 struct RedlockClient {
     masters: Vec<NodeId>,
-    ttl_ms: u64,
+    ttl_ms: Millis,
     retry_count: u32,
-    retry_delay_ms: u64,
-    instance_timeout_ms: u64,
+    retry_delay_ms: Millis,
+    instance_timeout_ms: Millis,
     /// The random value of the current attempt, the same on every master.
     value: u64,
     /// The master asked now.
     next: usize,
     /// How many masters set the key in this attempt.
     granted: usize,
-    started_at: i64,
+    started_at: LocalMillis,
 }
 
 impl RedlockClient {
@@ -245,10 +247,10 @@ impl RedlockClient {
             return Progress::Pending;
         }
         let elapsed = cx.now - self.started_at;
-        let validity = validity_ms(self.ttl_ms, elapsed);
+        let validity = validity_ms(self.ttl_ms.as_ms(), elapsed);
         if self.granted >= quorum(self.masters.len()) && validity > 0 {
             // The lock is good for the validity left, counted from now.
-            return Progress::Granted { token: 0, until_local: Some(cx.now + validity) };
+            return Progress::Granted { token: 0, until_local: Some(cx.now.shifted(validity)) };
         }
         // Failed: unlock every master; the runner retries after a random delay.
         self.release_all(cx, true);
@@ -263,7 +265,7 @@ impl RedlockClient {
 }
 
 impl LockClient for RedlockClient {
-    fn acquire(&mut self, cx: &mut Cx, _timeout_ms: u64) {
+    fn acquire(&mut self, cx: &mut Cx, _timeout_ms: Millis) {
         self.value = cx.rng.next_u64();
         self.next = 0;
         self.granted = 0;
@@ -283,12 +285,12 @@ impl LockClient for RedlockClient {
         }
     }
 
-    fn on_timeout(&mut self, cx: &mut Cx, _timeout_ms: u64) -> Progress {
+    fn on_timeout(&mut self, cx: &mut Cx, _timeout_ms: Millis) -> Progress {
         self.step(cx, false)
     }
 
-    fn retry(&mut self, cx: &mut Cx, attempts: u32, _policy: &AcquirePolicy) -> Option<u64> {
-        (attempts < self.retry_count).then(|| cx.rng.range_inclusive(0, self.retry_delay_ms))
+    fn retry(&mut self, cx: &mut Cx, attempts: u32, _policy: &AcquirePolicy) -> Option<Millis> {
+        (attempts < self.retry_count).then(|| Millis::from_ms(cx.rng.range_inclusive(0, self.retry_delay_ms.as_ms())))
     }
 
     fn renew(&mut self, _cx: &mut Cx, _held: Option<u64>) {}

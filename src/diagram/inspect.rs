@@ -5,6 +5,7 @@
 
 use crate::engine::event::EventKind;
 use crate::engine::holdings::{Change, Holdings};
+use crate::engine::time::{LocalMillis, Millis};
 use crate::engine::{NodeId, NodeKind, Trace};
 
 /// Whether a node is running.
@@ -18,14 +19,14 @@ pub enum Status {
 /// What one node looks like at the cursor.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeState {
-    pub local_ms: i64,
+    pub local_ms: LocalMillis,
     pub status: Status,
     /// A client's belief: (token, until local ms, if it foresees an end).
-    pub belief: Option<(u64, Option<i64>)>,
+    pub belief: Option<(u64, Option<LocalMillis>)>,
     /// Whether the lock services agree that this client holds the lock.
     pub holds: bool,
     /// What a lock-service node holds: (holder, token, expires at local ms, if it expires).
-    pub key: Option<(NodeId, u64, Option<i64>)>,
+    pub key: Option<(NodeId, u64, Option<LocalMillis>)>,
     /// The data this node stores, if it has taken a write: a resource's, or a lock service's
     /// when the data lives there.
     pub data: Option<ResourceState>,
@@ -44,7 +45,7 @@ pub struct ResourceState {
 /// Everything the inspector shows after one event.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Snapshot {
-    pub at_ms: u64,
+    pub at_ms: Millis,
     pub nodes: Vec<NodeState>,
 }
 
@@ -70,11 +71,18 @@ impl Timeline {
     pub fn new(trace: &Trace) -> Timeline {
         let mut cur = State {
             snap: Snapshot {
-                at_ms: 0,
+                at_ms: Millis::ZERO,
                 nodes: trace
                     .participants
                     .iter()
-                    .map(|_| NodeState { local_ms: 0, status: Status::Up, belief: None, holds: false, key: None, data: None })
+                    .map(|_| NodeState {
+                        local_ms: LocalMillis::ZERO,
+                        status: Status::Up,
+                        belief: None,
+                        holds: false,
+                        key: None,
+                        data: None,
+                    })
                     .collect(),
             },
             holdings: Holdings::new(trace.quorum),

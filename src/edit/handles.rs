@@ -25,16 +25,16 @@ impl<'a> Axis<'a> {
     }
 
     fn at(&self, i: usize) -> (f32, u64) {
-        (self.rows[i], self.trace.events[i].at_ms)
+        (self.rows[i], self.trace.events[i].at_ms.as_ms())
     }
 
     /// Returns the y where simulated time `ms` is drawn: the row of the first event at that time,
     /// or a point between the events around it; past the last event, the bottom.
     pub fn y(&self, ms: u64) -> f32 {
         let events = &self.trace.events;
-        let next = events.partition_point(|e| e.at_ms < ms);
+        let next = events.partition_point(|e| e.at_ms.as_ms() < ms);
         match (next.checked_sub(1), next < events.len()) {
-            (_, true) if events[next].at_ms == ms => self.rows[next],
+            (_, true) if events[next].at_ms.as_ms() == ms => self.rows[next],
             (Some(prev), true) => {
                 let ((y0, t0), (y1, t1)) = (self.at(prev), self.at(next));
                 y0 + (y1 - y0) * (ms - t0) as f32 / (t1 - t0).max(1) as f32
@@ -259,9 +259,13 @@ pub fn messages(scenario: &Scenario, trace: &Trace, layout: &Layout) -> Vec<Mess
         .filter_map(|item| match item.shape {
             Shape::Arrow { x1, y1, x2, y2, arrow } if arrow != Arrow::Lost && !taken.contains(&item.events.0) => {
                 match &trace.events[item.events.0] {
-                    e @ crate::engine::Event { kind: EventKind::Send { to, .. }, .. } => {
-                        Some(Message { send: item.events.0, from: id(e.node), to: id(*to), at_ms: e.at_ms, arrow: (x1, y1, x2, y2) })
-                    }
+                    e @ crate::engine::Event { kind: EventKind::Send { to, .. }, .. } => Some(Message {
+                        send: item.events.0,
+                        from: id(e.node),
+                        to: id(*to),
+                        at_ms: e.at_ms.as_ms(),
+                        arrow: (x1, y1, x2, y2),
+                    }),
                     _ => None,
                 }
             }

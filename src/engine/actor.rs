@@ -7,6 +7,7 @@ use super::event::EventKind;
 use super::ids::NodeId;
 use super::msg::Msg;
 use super::rng::Rng;
+use super::time::{LocalMillis, Millis};
 
 /// A node's named timers; setting one again replaces it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -33,7 +34,7 @@ pub enum Timer {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
     Send { to: NodeId, msg: Msg },
-    SetTimer { timer: Timer, at_local: i64 },
+    SetTimer { timer: Timer, at_local: LocalMillis },
     CancelTimer(Timer),
     Note(EventKind),
 }
@@ -42,7 +43,7 @@ pub enum Command {
 pub struct Cx<'a> {
     pub me: NodeId,
     /// This node's local clock reading now.
-    pub now: i64,
+    pub now: LocalMillis,
     pub rng: &'a mut Rng,
     pub out: &'a mut Vec<Command>,
 }
@@ -54,12 +55,12 @@ impl Cx<'_> {
     }
 
     /// Sets a timer to fire `after_ms` from now on this node's clock.
-    pub fn after(&mut self, timer: Timer, after_ms: u64) {
-        self.at(timer, self.now.saturating_add_unsigned(after_ms));
+    pub fn after(&mut self, timer: Timer, after_ms: Millis) {
+        self.at(timer, self.now + after_ms);
     }
 
     /// Sets a timer to fire when this node's clock reads `at_local`.
-    pub fn at(&mut self, timer: Timer, at_local: i64) {
+    pub fn at(&mut self, timer: Timer, at_local: LocalMillis) {
         self.out.push(Command::SetTimer { timer, at_local });
     }
 
@@ -98,25 +99,26 @@ pub(crate) mod testing {
     use crate::engine::ids::NodeId;
     use crate::engine::msg::Msg;
     use crate::engine::rng::Rng;
+    use crate::engine::time::LocalMillis;
 
-    /// Delivers `msg` from node `from` at local time `now` and returns every command written.
+    /// Delivers `msg` from node `from` at local time `now` (ms) and returns every command written.
     pub fn call(node: &mut dyn Actor, now: i64, from: usize, msg: Msg) -> Vec<Command> {
         let (mut rng, mut out) = (Rng::new(0), Vec::new());
-        node.on_message(&mut Cx { me: NodeId(99), now, rng: &mut rng, out: &mut out }, NodeId(from), &msg);
+        node.on_message(&mut Cx { me: NodeId(99), now: LocalMillis::from_ms(now), rng: &mut rng, out: &mut out }, NodeId(from), &msg);
         out
     }
 
-    /// Fires `timer` on the node at local time `now` and returns every command written.
+    /// Fires `timer` on the node at local time `now` (ms) and returns every command written.
     pub fn fire(node: &mut dyn Actor, now: i64, timer: super::Timer) -> Vec<Command> {
         let (mut rng, mut out) = (Rng::new(0), Vec::new());
-        node.on_timer(&mut Cx { me: NodeId(99), now, rng: &mut rng, out: &mut out }, timer);
+        node.on_timer(&mut Cx { me: NodeId(99), now: LocalMillis::from_ms(now), rng: &mut rng, out: &mut out }, timer);
         out
     }
 
-    /// Restarts the node without its state at local time `now` and returns every command written.
+    /// Restarts the node without its state at local time `now` (ms) and returns every command written.
     pub fn restart(node: &mut dyn Actor, now: i64) -> Vec<Command> {
         let (mut rng, mut out) = (Rng::new(0), Vec::new());
-        node.on_restart(&mut Cx { me: NodeId(99), now, rng: &mut rng, out: &mut out }, false);
+        node.on_restart(&mut Cx { me: NodeId(99), now: LocalMillis::from_ms(now), rng: &mut rng, out: &mut out }, false);
         out
     }
 

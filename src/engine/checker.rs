@@ -25,6 +25,7 @@ use super::event::{Event, EventKind};
 use super::holdings::{Change, Holdings};
 use super::ids::{NodeId, NodeMap};
 use super::msg::{Msg, Rejection};
+use super::time::Millis;
 use serde::Serialize;
 
 /// What a finding says about the run.
@@ -114,7 +115,7 @@ pub enum Found {
 pub struct Finding {
     /// Index of the proving event in the trace.
     pub event: usize,
-    pub at_ms: u64,
+    pub at_ms: Millis,
     pub found: Found,
 }
 

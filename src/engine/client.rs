@@ -13,6 +13,7 @@ use super::ids::NodeId;
 use super::msg::Msg;
 use super::protocol::{ClientView, LockClient, Progress, Release};
 use super::spec::{ClientSpec, RenewFailure, RenewPolicy, Step};
+use super::time::{LocalMillis, Millis};
 
 /// What the client is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +32,7 @@ enum Wait {
 #[derive(Clone, Copy, Debug)]
 struct Holding {
     token: u64,
-    until_local: Option<i64>,
+    until_local: Option<LocalMillis>,
 }
 
 /// Builds a fresh client side of the lock protocol (a restarted client starts over).
@@ -128,7 +129,7 @@ impl Client {
                 }
                 Step::Work { ms } => {
                     self.wait = Wait::Work;
-                    return cx.after(Timer::Step, ms);
+                    return cx.after(Timer::Step, Millis::from_ms(ms));
                 }
                 Step::Read => {
                     cx.send(self.data, Msg::Read);
@@ -151,8 +152,10 @@ impl Client {
                 }
                 Step::Check { margin_ms } => {
                     // A lock with no end the client can foresee passes; no lock at all does not.
-                    let left_ms = self.holding.and_then(|h| h.until_local).map(|t| t - cx.now);
-                    let enough = self.holding.is_some() && left_ms.is_none_or(|l| l >= margin_ms as i64);
+                    let margin_ms = Millis::from_ms(margin_ms);
+                    let until_local = self.holding.and_then(|h| h.until_local);
+                    let left_ms = until_local.map(|t| t - cx.now);
+                    let enough = self.holding.is_some() && until_local.is_none_or(|t| t >= cx.now + margin_ms);
                     cx.note(EventKind::LockChecked { token: self.holding.map(|h| h.token), left_ms, margin_ms, ok: enough });
                     if !enough {
                         if let Some(h) = self.holding.take() {
@@ -195,7 +198,7 @@ impl Client {
 
     fn await_reply(&mut self, cx: &mut Cx, wait: Wait) {
         self.wait = wait;
-        cx.after(Timer::Timeout, self.spec.acquire.timeout_ms);
+        cx.after(Timer::Timeout, self.spec.acquire.timeout());
     }
 
     fn advance(&mut self, cx: &mut Cx) {
@@ -208,7 +211,7 @@ impl Client {
     fn send_acquire(&mut self, cx: &mut Cx) {
         self.wait = Wait::Acquire;
         match self.protocol.as_mut() {
-            Some(p) => p.acquire(cx, self.spec.acquire.timeout_ms),
+            Some(p) => p.acquire(cx, self.spec.acquire.timeout()),
             // Validation keeps lock steps out of lock-free scripts; skip one all the same.
             None => self.advance(cx),
         }
@@ -238,7 +241,7 @@ impl Client {
                 self.queued = true;
                 let renews = self.protocol.as_ref().is_some_and(|p| p.renews_while_queued());
                 if let (Some(renew), true) = (self.renew, renews) {
-                    cx.after(Timer::Renew, renew.every_ms);
+                    cx.after(Timer::Renew, renew.every());
                 }
             }
             Progress::Released if self.wait == Wait::Release => self.advance(cx),
@@ -248,7 +251,7 @@ impl Client {
             Progress::RenewRetry => {
                 cx.cancel(Timer::RenewTimeout);
                 if let Some(renew) = self.renew {
-                    cx.after(Timer::Renew, renew.every_ms);
+                    cx.after(Timer::Renew, renew.every());
                 }
             }
             Progress::RenewFailed => self.renewal_failed(cx, true),
@@ -258,7 +261,7 @@ impl Client {
         }
     }
 
-    fn on_granted(&mut self, cx: &mut Cx, token: u64, until_local: Option<i64>) {
+    fn on_granted(&mut self, cx: &mut Cx, token: u64, until_local: Option<LocalMillis>) {
         self.queued = false;
         // A stacked request (PostgreSQL) only extends what the client already believes.
         let stacked = self.holding.is_some_and(|h| h.token == token);
@@ -270,7 +273,7 @@ impl Client {
         } else {
             cx.note(EventKind::BeliefStart { token, until_local });
             if let Some(renew) = self.renew {
-                cx.after(Timer::Renew, renew.every_ms);
+                cx.after(Timer::Renew, renew.every());
             }
         }
         self.advance(cx);
@@ -284,14 +287,14 @@ impl Client {
         if let Some(p) = self.protocol.as_mut() {
             p.renew(cx, held);
         }
-        cx.after(Timer::RenewTimeout, self.spec.acquire.timeout_ms);
+        cx.after(Timer::RenewTimeout, self.spec.acquire.timeout());
     }
 
-    fn on_renewed(&mut self, cx: &mut Cx, until_local: Option<i64>) {
+    fn on_renewed(&mut self, cx: &mut Cx, until_local: Option<LocalMillis>) {
         if (self.queued || self.reconnecting) && self.holding.is_none() {
             cx.cancel(Timer::RenewTimeout);
             if let Some(renew) = self.renew {
-                cx.after(Timer::Renew, renew.every_ms);
+                cx.after(Timer::Renew, renew.every());
             }
             return;
         }
@@ -301,7 +304,7 @@ impl Client {
         cx.cancel(Timer::RenewTimeout);
         cx.note(EventKind::BeliefExtended { token, until_local });
         if let Some(renew) = self.renew {
-            cx.after(Timer::Renew, renew.every_ms);
+            cx.after(Timer::Renew, renew.every());
         }
     }
 
@@ -315,7 +318,7 @@ impl Client {
                 cx.cancel(Timer::RenewTimeout);
                 self.reconnecting = retry;
                 if retry {
-                    cx.after(Timer::Renew, renew.every_ms);
+                    cx.after(Timer::Renew, renew.every());
                 }
             }
             return;
@@ -331,11 +334,11 @@ impl Client {
             }
             self.reconnecting = self.protocol.as_ref().is_some_and(|p| p.session_outlives_work());
             if self.reconnecting {
-                cx.after(Timer::Renew, renew.every_ms);
+                cx.after(Timer::Renew, renew.every());
             }
             self.finish(cx);
         } else if retry {
-            cx.after(Timer::Renew, renew.every_ms);
+            cx.after(Timer::Renew, renew.every());
         }
     }
 }
@@ -343,7 +346,7 @@ impl Client {
 impl Actor for Client {
     fn on_start(&mut self, cx: &mut Cx) {
         self.wait = Wait::StartTime;
-        cx.at(Timer::Start, self.spec.start_ms as i64);
+        cx.at(Timer::Start, self.spec.start_ms);
     }
 
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &Msg) {
@@ -389,7 +392,7 @@ impl Actor for Client {
             (Timer::Step, Wait::Work) => self.advance(cx),
             (Timer::Step, Wait::RetryDelay) => self.send_acquire(cx),
             (Timer::Timeout, Wait::Acquire) => {
-                let timeout_ms = self.spec.acquire.timeout_ms;
+                let timeout_ms = self.spec.acquire.timeout();
                 let outcome = self.protocol.as_mut().map_or(Progress::Refused, |p| p.on_timeout(cx, timeout_ms));
                 self.apply(cx, outcome);
             }

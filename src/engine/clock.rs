@@ -3,13 +3,14 @@
 //! A clock is a pure function of true time, so the simulator can say exactly when a timer set
 //! on a node's local clock fires, even across a later jump. Pure: no IO, no wall clock.
 
+use super::time::{LocalMillis, Millis};
 use crate::limits::{MAX_DRIFT_PPM, MIN_DRIFT_PPM};
 use serde::Serialize;
 
 /// A scheduled step of a node's clock at a true instant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ClockJump {
-    pub at_ms: u64,
+    pub at_ms: Millis,
     pub by_ms: i64,
 }
 
@@ -42,41 +43,43 @@ impl Clock {
 
     /// Reads this clock at a true instant. (A run's times are bounded by its limits, far below
     /// where the drift's product could leave `i64`; it saturates rather than wrap.)
-    pub fn local_at(&self, true_ms: u64) -> i64 {
-        let drift = (true_ms as i64).saturating_mul(self.drift_ppm).div_euclid(1_000_000);
-        true_ms as i64 + self.offset_ms + drift + self.jumped_by(true_ms)
+    pub fn local_at(&self, true_ms: Millis) -> LocalMillis {
+        let perfect = LocalMillis::perfect(true_ms);
+        let drift = perfect.as_ms().saturating_mul(self.drift_ppm).div_euclid(1_000_000);
+        perfect.shifted(self.offset_ms + drift + self.jumped_by(true_ms))
     }
 
-    fn jumped_by(&self, true_ms: u64) -> i64 {
+    fn jumped_by(&self, true_ms: Millis) -> i64 {
         self.jumps.iter().take_while(|j| j.at_ms <= true_ms).map(|j| j.by_ms).sum()
     }
 
     /// Finds the earliest true instant at or after `from_ms` (and no later than `horizon_ms`)
     /// at which this clock reads at least `deadline_local`.
-    pub fn true_when_reaches(&self, deadline_local: i64, from_ms: u64, horizon_ms: u64) -> Option<u64> {
+    pub fn true_when_reaches(&self, deadline_local: LocalMillis, from_ms: Millis, horizon_ms: Millis) -> Option<Millis> {
+        let one = Millis::from_ms(1);
         let mut start = from_ms;
         loop {
             if start > horizon_ms {
                 return None;
             }
             // Jumps split true time into segments on which the clock is monotone.
-            let end = self.jumps.iter().map(|j| j.at_ms).find(|&at| at > start).map_or(horizon_ms, |at| (at - 1).min(horizon_ms));
+            let end = self.jumps.iter().map(|j| j.at_ms).find(|&at| at > start).map_or(horizon_ms, |at| (at - one).min(horizon_ms));
             if self.local_at(end) >= deadline_local {
-                let (mut lo, mut hi) = (start, end);
+                let (mut lo, mut hi) = (start.as_ms(), end.as_ms());
                 while lo < hi {
                     let mid = lo + (hi - lo) / 2;
-                    if self.local_at(mid) >= deadline_local {
+                    if self.local_at(Millis::from_ms(mid)) >= deadline_local {
                         hi = mid;
                     } else {
                         lo = mid + 1;
                     }
                 }
-                return Some(lo);
+                return Some(Millis::from_ms(lo));
             }
             if end >= horizon_ms {
                 return None;
             }
-            start = end + 1;
+            start = end + one;
         }
     }
 }
@@ -85,39 +88,47 @@ impl Clock {
 mod tests {
     use super::*;
 
+    fn ms(ms: u64) -> Millis {
+        Millis::from_ms(ms)
+    }
+
+    fn local(ms: i64) -> LocalMillis {
+        LocalMillis::from_ms(ms)
+    }
+
     #[test]
     fn perfect_clock_reads_true_time() {
         let c = Clock::default();
-        assert_eq!(c.local_at(1234), 1234);
-        assert_eq!(c.true_when_reaches(1500, 0, 10_000), Some(1500));
+        assert_eq!(c.local_at(ms(1234)), local(1234));
+        assert_eq!(c.true_when_reaches(local(1500), Millis::ZERO, ms(10_000)), Some(ms(1500)));
     }
 
     #[test]
     fn drift_and_offset_shift_readings() {
         let c = Clock::new(-20, 100_000, vec![]);
-        assert_eq!(c.local_at(1000), 1000 - 20 + 100);
+        assert_eq!(c.local_at(ms(1000)), local(1000 - 20 + 100));
         // 1.1 * t - 20 >= 1080  =>  t >= 1000
-        assert_eq!(c.true_when_reaches(1080, 0, 10_000), Some(1000));
+        assert_eq!(c.true_when_reaches(local(1080), Millis::ZERO, ms(10_000)), Some(ms(1000)));
     }
 
     #[test]
     fn forward_jump_makes_deadline_arrive_early() {
-        let c = Clock::new(0, 0, vec![ClockJump { at_ms: 300, by_ms: 5_000 }]);
-        assert_eq!(c.local_at(299), 299);
-        assert_eq!(c.local_at(300), 5_300);
-        assert_eq!(c.true_when_reaches(1_000, 0, 10_000), Some(300));
+        let c = Clock::new(0, 0, vec![ClockJump { at_ms: ms(300), by_ms: 5_000 }]);
+        assert_eq!(c.local_at(ms(299)), local(299));
+        assert_eq!(c.local_at(ms(300)), local(5_300));
+        assert_eq!(c.true_when_reaches(local(1_000), Millis::ZERO, ms(10_000)), Some(ms(300)));
     }
 
     #[test]
     fn backward_jump_delays_deadline() {
-        let c = Clock::new(0, 0, vec![ClockJump { at_ms: 500, by_ms: -400 }]);
-        assert_eq!(c.true_when_reaches(600, 0, 10_000), Some(1_000));
-        assert_eq!(c.true_when_reaches(400, 0, 10_000), Some(400));
+        let c = Clock::new(0, 0, vec![ClockJump { at_ms: ms(500), by_ms: -400 }]);
+        assert_eq!(c.true_when_reaches(local(600), Millis::ZERO, ms(10_000)), Some(ms(1_000)));
+        assert_eq!(c.true_when_reaches(local(400), Millis::ZERO, ms(10_000)), Some(ms(400)));
     }
 
     #[test]
     fn unreachable_deadline_is_none() {
         let c = Clock::default();
-        assert_eq!(c.true_when_reaches(50_000, 0, 10_000), None);
+        assert_eq!(c.true_when_reaches(local(50_000), Millis::ZERO, ms(10_000)), None);
     }
 }

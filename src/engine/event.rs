@@ -2,6 +2,7 @@
 
 use super::ids::NodeId;
 use super::msg::{Msg, Rejection};
+use super::time::{LocalMillis, Millis};
 use serde::Serialize;
 
 /// Why a lock-service node stopped holding a client's lock.
@@ -59,17 +60,17 @@ pub enum EventKind {
         msg_id: u64,
         from: NodeId,
         msg: Msg,
-        sent_at_ms: u64,
+        sent_at_ms: Millis,
     },
     Drop {
         msg_id: u64,
         from: NodeId,
         msg: Msg,
-        sent_at_ms: u64,
+        sent_at_ms: Millis,
         reason: DropReason,
     },
     PauseStart {
-        until_ms: u64,
+        until_ms: Millis,
     },
     PauseEnd,
     Crash,
@@ -83,7 +84,7 @@ pub enum EventKind {
         from: Vec<NodeId>,
         to: Vec<NodeId>,
         two_way: bool,
-        until_ms: u64,
+        until_ms: Millis,
     },
     PartitionEnd {
         from: Vec<NodeId>,
@@ -91,20 +92,20 @@ pub enum EventKind {
     },
     LinkSlow {
         to: NodeId,
-        extra_ms: u64,
-        until_ms: u64,
+        extra_ms: Millis,
+        until_ms: Millis,
     },
     /// This lock-service node now holds the lock for `holder`, until its own clock reads
     /// `expires_local` (`None`: until released or the session ends).
     LockGranted {
         holder: NodeId,
         token: u64,
-        expires_local: Option<i64>,
+        expires_local: Option<LocalMillis>,
     },
     LockExtended {
         holder: NodeId,
         token: u64,
-        expires_local: Option<i64>,
+        expires_local: Option<LocalMillis>,
     },
     LockEnded {
         holder: NodeId,
@@ -115,7 +116,7 @@ pub enum EventKind {
     LockReplicated {
         holder: NodeId,
         token: u64,
-        expires_local: Option<i64>,
+        expires_local: Option<LocalMillis>,
     },
     /// A replica became the primary; locks it never received are gone.
     Promoted,
@@ -123,11 +124,11 @@ pub enum EventKind {
     /// (`None`: with no end it can foresee).
     BeliefStart {
         token: u64,
-        until_local: Option<i64>,
+        until_local: Option<LocalMillis>,
     },
     BeliefExtended {
         token: u64,
-        until_local: Option<i64>,
+        until_local: Option<LocalMillis>,
     },
     BeliefEnd {
         token: u64,
@@ -142,7 +143,7 @@ pub enum EventKind {
     LockChecked {
         token: Option<u64>,
         left_ms: Option<i64>,
-        margin_ms: u64,
+        margin_ms: Millis,
         ok: bool,
     },
     GaveUp {
@@ -172,11 +173,11 @@ pub enum EventKind {
 /// One entry of the trace.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Event {
-    pub at_ms: u64,
+    pub at_ms: Millis,
     /// The node the event happens at.
     pub node: NodeId,
     /// That node's clock reading at `at_ms`.
-    pub local_ms: i64,
+    pub local_ms: LocalMillis,
     #[serde(flatten)]
     pub kind: EventKind,
 }

@@ -21,6 +21,8 @@ macro_rules! mapped {
     };
 }
 
+use super::time::Millis;
+
 /// Declares the kinds of fault: the enum, when each happens, and how its participants are named.
 macro_rules! faults {
     ($($(#[$doc:meta])* $kind:ident { $($field:ident: $t:ident $(<$inner:ident>)?),* })+) => {
@@ -74,6 +76,6 @@ faults! {
 }
 
 /// A validated time or length, which is never negative, as the engine counts it.
-pub fn span(ms: i64) -> u64 {
-    ms.unsigned_abs()
+pub fn span(ms: i64) -> Millis {
+    Millis::from_ms(ms.unsigned_abs())
 }

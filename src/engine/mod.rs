@@ -5,7 +5,7 @@
 //! interprets them. Lock designs plug in through [`protocol::Protocol`]; the engine never names
 //! one. Nothing here names a UI crate, a wall clock or a hash map.
 //!
-//! Layers, bottom up: `ids`, `clock`, `rng`; `msg` and `event`; `policy`, `actor`, `fault`, `spec` and `protocol`;
+//! Layers, bottom up: `ids`, `time`, `clock`, `rng`; `msg` and `event`; `policy`, `actor`, `fault`, `spec` and `protocol`;
 //! the node kinds `client` and `resource`, and `network`; `sim`; then `holdings`, `checker` and
 //! `metrics` reading the finished events, and `trace` putting a run together.
 
@@ -27,6 +27,7 @@ pub mod resource;
 pub mod rng;
 pub mod sim;
 pub mod spec;
+pub mod time;
 pub mod trace;
 
 pub use checker::{Finding, FindingKind, Found, Verdict};
@@ -35,4 +36,5 @@ pub use event::{Event, EventKind};
 pub use ids::{NodeId, NodeKind};
 pub use metrics::Metrics;
 pub use spec::Spec;
+pub use time::{LocalMillis, Millis};
 pub use trace::{run, Trace};

@@ -5,6 +5,7 @@ use super::event::DropReason;
 use super::ids::NodeId;
 use super::rng::Rng;
 use super::spec::{LinkSpec, NetworkSpec};
+use super::time::Millis;
 
 /// A partition in force: messages from `from` to `to` (and back if two-way) are dropped.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,9 +21,9 @@ struct Cut {
 struct Slow {
     from: NodeId,
     to: NodeId,
-    extra_ms: u64,
-    start_ms: u64,
-    end_ms: u64,
+    extra_ms: Millis,
+    start_ms: Millis,
+    end_ms: Millis,
 }
 
 /// A fault waiting for the next message on one link: it drops it, or delays it by `extra_ms`.
@@ -31,13 +32,13 @@ struct Armed {
     fault: usize,
     from: NodeId,
     to: NodeId,
-    extra_ms: Option<u64>,
+    extra_ms: Option<Millis>,
 }
 
 /// What the network decides for a message at send time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fate {
-    Arrives { after_ms: u64 },
+    Arrives { after_ms: Millis },
     Lost(DropReason),
 }
 
@@ -50,7 +51,7 @@ pub struct Transport {
     armed: Vec<Armed>,
     /// The latest arrival scheduled on each link: a link delivers in order, as a TCP
     /// connection does, so a delayed message holds back those sent after it.
-    last_arrival: Vec<((NodeId, NodeId), u64)>,
+    last_arrival: Vec<((NodeId, NodeId), Millis)>,
 }
 
 impl Transport {
@@ -66,7 +67,7 @@ impl Transport {
     /// Decides whether a message sent now arrives, and after how long, and names the fault
     /// scheduled for this one message, if one was waiting. (The random draws are the same with
     /// or without such a fault, so it changes no other message.)
-    pub fn send(&mut self, from: NodeId, to: NodeId, now_ms: u64) -> (Fate, Option<usize>) {
+    pub fn send(&mut self, from: NodeId, to: NodeId, now_ms: Millis) -> (Fate, Option<usize>) {
         let armed = self.armed.iter().position(|a| a.from == from && a.to == to).map(|k| self.armed.remove(k));
         let fate = match (self.fate(from, to, now_ms), armed.map(|a| a.extra_ms)) {
             (_, Some(None)) => Fate::Lost(DropReason::Dropped),
@@ -81,7 +82,7 @@ impl Transport {
     }
 
     /// Returns when a message due at `due_ms` arrives: no sooner than the last one on its link.
-    fn in_order(&mut self, from: NodeId, to: NodeId, due_ms: u64) -> u64 {
+    fn in_order(&mut self, from: NodeId, to: NodeId, due_ms: Millis) -> Millis {
         match self.last_arrival.iter_mut().find(|l| l.0 == (from, to)) {
             Some(l) => {
                 l.1 = l.1.max(due_ms);
@@ -94,7 +95,7 @@ impl Transport {
         }
     }
 
-    fn fate(&mut self, from: NodeId, to: NodeId, now_ms: u64) -> Fate {
+    fn fate(&mut self, from: NodeId, to: NodeId, now_ms: Millis) -> Fate {
         if self.is_cut(from, to) {
             return Fate::Lost(DropReason::Partitioned);
         }
@@ -102,8 +103,8 @@ impl Transport {
         if self.rng.chance(link.loss) {
             return Fate::Lost(DropReason::Lost);
         }
-        let base = self.rng.range_inclusive(link.latency.min_ms, link.latency.max_ms);
-        let extra: u64 = self
+        let base = Millis::from_ms(self.rng.range_inclusive(link.latency.min_ms, link.latency.max_ms));
+        let extra: Millis = self
             .slows
             .iter()
             .filter(|s| s.from == from && s.to == to && (s.start_ms..s.end_ms).contains(&now_ms))
@@ -131,12 +132,12 @@ impl Transport {
 
     /// Waits for the next message from `from` to `to`: fault `fault` drops it (`extra_ms` is
     /// `None`) or delays it.
-    pub fn arm(&mut self, fault: usize, from: NodeId, to: NodeId, extra_ms: Option<u64>) {
+    pub fn arm(&mut self, fault: usize, from: NodeId, to: NodeId, extra_ms: Option<Millis>) {
         self.armed.push(Armed { fault, from, to, extra_ms });
     }
 
     /// Slows one link for messages sent in `start_ms..end_ms`.
-    pub fn slow(&mut self, from: NodeId, to: NodeId, extra_ms: u64, start_ms: u64, end_ms: u64) {
+    pub fn slow(&mut self, from: NodeId, to: NodeId, extra_ms: Millis, start_ms: Millis, end_ms: Millis) {
         self.slows.push(Slow { from, to, extra_ms, start_ms, end_ms });
     }
 }

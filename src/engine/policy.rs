@@ -1,4 +1,8 @@
-//! How a client retries a busy lock and keeps renewing one: policies from its script.
+//! How a client retries a busy lock and keeps renewing one: policies from its script. Their
+//! fields are the numbers as the scenario file writes them; the engine reads each as a time
+//! through the accessor beside it.
+
+use super::time::Millis;
 
 /// How a client retries a busy lock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -9,6 +13,18 @@ pub struct AcquirePolicy {
     pub max_attempts: u32,
     /// How long to wait for any reply before treating the request as failed.
     pub timeout_ms: u64,
+}
+
+impl AcquirePolicy {
+    /// The delay before the next attempt, before jitter.
+    pub fn retry(&self) -> Millis {
+        Millis::from_ms(self.retry_ms)
+    }
+
+    /// How long to wait for a reply.
+    pub fn timeout(&self) -> Millis {
+        Millis::from_ms(self.timeout_ms)
+    }
 }
 
 impl Default for AcquirePolicy {
@@ -22,6 +38,13 @@ impl Default for AcquirePolicy {
 pub struct RenewPolicy {
     pub every_ms: u64,
     pub on_failure: RenewFailure,
+}
+
+impl RenewPolicy {
+    /// The time between renewals.
+    pub fn every(&self) -> Millis {
+        Millis::from_ms(self.every_ms)
+    }
 }
 
 /// What a client does when a renewal is refused or unanswered.

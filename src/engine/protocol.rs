@@ -6,6 +6,7 @@ use super::actor::{Actor, Cx};
 use super::ids::NodeId;
 use super::msg::{LockMsg, ReleaseMode};
 use super::policy::{AcquirePolicy, RenewPolicy};
+use super::time::{LocalMillis, Millis};
 use std::fmt::Debug;
 
 /// A configured lock design, as the simulator sees it.
@@ -51,13 +52,13 @@ pub enum Progress {
     Pending,
     /// The lock is held under `token`; the client believes so until its clock reads
     /// `until_local` (`None`: no end it can foresee).
-    Granted { token: u64, until_local: Option<i64> },
+    Granted { token: u64, until_local: Option<LocalMillis> },
     /// This attempt failed; the runner retries as [`LockClient::retry`] says.
     Refused,
     /// The request waits in the lock service's queue; keep the session alive meanwhile.
     Queued,
     /// The renewal (or keep-alive) succeeded; the belief now runs until `until_local`.
-    Renewed { until_local: Option<i64> },
+    Renewed { until_local: Option<LocalMillis> },
     /// This renewal attempt failed, but the design tries again before giving up.
     RenewRetry,
     /// Renewal failed for good: the client's renewal policy decides what happens.
@@ -86,19 +87,19 @@ pub enum Release {
 /// [`Timer::Timeout`](super::actor::Timer::Timeout) and `Timer::Client` timers.
 pub trait LockClient {
     /// Starts one acquisition attempt; replies are due within `timeout_ms`.
-    fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64);
+    fn acquire(&mut self, cx: &mut Cx, timeout_ms: Millis);
     /// Handles a lock-service message.
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &LockMsg, view: ClientView) -> Progress;
     /// Handles the acquisition's reply timer.
-    fn on_timeout(&mut self, cx: &mut Cx, timeout_ms: u64) -> Progress;
+    fn on_timeout(&mut self, cx: &mut Cx, timeout_ms: Millis) -> Progress;
     /// Handles one of the design's own client timers.
     fn on_timer(&mut self, _cx: &mut Cx, _id: u8) -> Progress {
         Progress::Pending
     }
     /// Returns the delay before attempt `attempts + 1`, or `None` to give up. By default, the
     /// client's acquire policy: a fixed delay plus seeded jitter, up to its attempt limit.
-    fn retry(&mut self, cx: &mut Cx, attempts: u32, policy: &AcquirePolicy) -> Option<u64> {
-        (attempts < policy.max_attempts).then(|| policy.retry_ms + cx.rng.range_inclusive(0, policy.jitter_ms))
+    fn retry(&mut self, cx: &mut Cx, attempts: u32, policy: &AcquirePolicy) -> Option<Millis> {
+        (attempts < policy.max_attempts).then(|| policy.retry() + Millis::from_ms(cx.rng.range_inclusive(0, policy.jitter_ms)))
     }
     /// Returns how the client renews while it holds or waits, given its script's policy.
     fn renewal(&self, policy: Option<RenewPolicy>) -> Option<RenewPolicy> {

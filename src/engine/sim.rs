@@ -13,6 +13,7 @@ use super::network::{Fate, Transport};
 use super::resource::Resource;
 use super::rng::Rng;
 use super::spec::{Role, Spec};
+use super::time::Millis;
 use crate::limits::{EXTRA_POPS, MAX_POPS_PER_EVENT};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -29,7 +30,7 @@ pub fn simulate(spec: &Spec) -> Result<(Vec<Event>, Vec<Option<usize>>), RunErro
 #[derive(Clone, Debug)]
 enum Pending {
     Start(NodeId),
-    Deliver { msg_id: u64, from: NodeId, to: NodeId, msg: Msg, sent_at_ms: u64 },
+    Deliver { msg_id: u64, from: NodeId, to: NodeId, msg: Msg, sent_at_ms: Millis },
     Timer { node: NodeId, timer: Timer, gen: u64 },
     Fault(usize),
     Resume(NodeId),
@@ -48,7 +49,7 @@ impl Pending {
 }
 
 struct Scheduled {
-    at_ms: u64,
+    at_ms: Millis,
     seq: u64,
     what: Pending,
 }
@@ -74,7 +75,7 @@ impl Ord for Scheduled {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Status {
     Up,
-    Paused { until_ms: u64 },
+    Paused { until_ms: Millis },
     Down,
 }
 
@@ -98,7 +99,7 @@ impl Slot {
 
 struct Sim<'s> {
     spec: &'s Spec,
-    now_ms: u64,
+    now_ms: Millis,
     seq: u64,
     queue: BinaryHeap<Scheduled>,
     nodes: Vec<Slot>,
@@ -140,7 +141,7 @@ impl<'s> Sim<'s> {
         }
         let mut sim = Sim {
             spec,
-            now_ms: 0,
+            now_ms: Millis::ZERO,
             seq: 0,
             queue: BinaryHeap::new(),
             nodes,
@@ -151,7 +152,7 @@ impl<'s> Sim<'s> {
             fault_events: vec![None; spec.faults.len()],
         };
         for i in 0..spec.nodes.len() {
-            sim.schedule(0, Pending::Start(NodeId(i)));
+            sim.schedule(Millis::ZERO, Pending::Start(NodeId(i)));
         }
         for (i, f) in spec.faults.iter().enumerate() {
             sim.schedule(span(f.at_ms()), Pending::Fault(i));
@@ -159,7 +160,7 @@ impl<'s> Sim<'s> {
         Ok(sim)
     }
 
-    fn schedule(&mut self, at_ms: u64, what: Pending) {
+    fn schedule(&mut self, at_ms: Millis, what: Pending) {
         self.seq += 1;
         self.queue.push(Scheduled { at_ms, seq: self.seq, what });
     }
@@ -353,7 +354,7 @@ impl<'s> Sim<'s> {
                     None => slot.timers.push((timer, gen)),
                 }
                 let clock = &self.nodes[node.0].clock;
-                if let Some(at_ms) = clock.true_when_reaches(at_local, self.now_ms, self.spec.limits.max_time_ms + 1) {
+                if let Some(at_ms) = clock.true_when_reaches(at_local, self.now_ms, self.spec.limits.max_time_ms + Millis::from_ms(1)) {
                     self.schedule(at_ms, Pending::Timer { node, timer, gen });
                 }
             }

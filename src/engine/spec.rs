@@ -9,6 +9,7 @@ use super::ids::{NodeId, NodeKind};
 use super::msg::ReleaseMode;
 pub use super::policy::{AcquirePolicy, RenewFailure, RenewPolicy};
 use super::protocol::Protocol;
+use super::time::{LocalMillis, Millis};
 use crate::limits::{DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME_MS};
 use std::rc::Rc;
 
@@ -55,7 +56,8 @@ impl Role {
 /// A client's script and policies.
 #[derive(Clone, Debug)]
 pub struct ClientSpec {
-    pub start_ms: u64,
+    /// The client starts when its own clock reads this.
+    pub start_ms: LocalMillis,
     pub script: Vec<Step>,
     pub acquire: AcquirePolicy,
     pub renew: Option<RenewPolicy>,
@@ -149,12 +151,12 @@ pub struct LinkSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunLimits {
     pub max_events: usize,
-    pub max_time_ms: u64,
+    pub max_time_ms: Millis,
 }
 
 impl Default for RunLimits {
     fn default() -> Self {
-        RunLimits { max_events: DEFAULT_MAX_EVENTS, max_time_ms: DEFAULT_MAX_TIME_MS }
+        RunLimits { max_events: DEFAULT_MAX_EVENTS, max_time_ms: Millis::from_ms(DEFAULT_MAX_TIME_MS) }
     }
 }
 

@@ -51,7 +51,7 @@ impl Words<'_> {
                 format!("From here {} acts as the holder, and nothing will tell it when that stops being true.", n(e.node)),
             )),
             EventKind::PauseStart { until_ms } => Some((
-                format!("{} pauses for {}", n(e.node), ms(until_ms - e.at_ms)),
+                format!("{} pauses for {}", n(e.node), ms(*until_ms - e.at_ms)),
                 "A paused process runs no code: it cannot notice time passing or its lock running out.".to_string(),
             )),
             EventKind::LockEnded { token, how, holder } if *how != LockEnd::Released && !ended.contains(&(*holder, *token)) => {

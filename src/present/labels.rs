@@ -9,6 +9,7 @@ use super::words::Words;
 use crate::engine::checker::FindingKind;
 use crate::engine::event::EventKind;
 use crate::engine::msg::{Msg, Rejection};
+use crate::engine::time::Millis;
 use crate::engine::NodeId;
 
 /// The label of a client's belief once the lock service has let its lock go.
@@ -36,7 +37,7 @@ impl Words<'_> {
     }
 
     /// Labels a process pause of `for_ms`.
-    pub fn paused(&self, for_ms: u64) -> String {
+    pub fn paused(&self, for_ms: Millis) -> String {
         format!("paused {}", ms(for_ms))
     }
 

@@ -5,7 +5,7 @@ use super::quoted::Quoted;
 use super::words::Words;
 use crate::engine::event::{BeliefEnd, EventKind};
 use crate::engine::msg::Msg;
-use crate::engine::{NodeId, NodeKind};
+use crate::engine::{Millis, NodeId, NodeKind};
 
 impl Words<'_> {
     /// Returns a message's label in quotes.
@@ -107,12 +107,12 @@ impl Words<'_> {
 
     /// Tells `me`'s check of its own lock before going on: whether it `holds` one, how long is
     /// `left_ms` of it, and whether that is at least the `margin_ms` it wants.
-    fn checking(&self, me: &str, holds: bool, left_ms: Option<i64>, margin_ms: u64, ok: bool) -> String {
+    fn checking(&self, me: &str, holds: bool, left_ms: Option<i64>, margin_ms: Millis, ok: bool) -> String {
         let v = self.vocabulary();
         if !holds {
             return format!("{me} checks before going on and finds it holds no lock: it stops.");
         }
-        let left = left_ms.map_or("no end it can foresee".to_string(), |l| format!("{} left", ms(l.max(0) as u64)));
+        let left = left_ms.map_or("no end it can foresee".to_string(), |l| format!("{} left", ms(l.max(0).unsigned_abs())));
         if ok {
             format!("{me} checks {} on its own clock before going on: {left}, at least the {} it wants, so it goes on. Nothing tells it what happens after this check.", v.held(), ms(margin_ms))
         } else {

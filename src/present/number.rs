@@ -1,5 +1,7 @@
 //! Numbers for people: thousands separators and milliseconds.
 
+use crate::engine::time::{LocalMillis, Millis};
+
 /// Formats an integer with thousands separators: `-1,234,567`.
 pub fn group(v: i64) -> String {
     let digits = v.unsigned_abs().to_string();
@@ -16,9 +18,9 @@ pub fn group(v: i64) -> String {
     out
 }
 
-/// Formats milliseconds with thousands separators: `1,500 ms`.
-pub fn ms(v: u64) -> String {
-    format!("{} ms", group_u(v))
+/// Formats milliseconds with thousands separators: `1,500 ms`; a typed time or a count of them.
+pub fn ms(v: impl Into<Millis>) -> String {
+    format!("{} ms", group_u(v.into().as_ms()))
 }
 
 /// Formats an unsigned integer with thousands separators.
@@ -26,9 +28,14 @@ pub fn group_u(v: u64) -> String {
     i64::try_from(v).map_or_else(|_| v.to_string(), group)
 }
 
-/// Formats a local clock reading: `local 1,005`.
-pub fn local(v: i64) -> String {
-    format!("local {}", group(v))
+/// Formats a local clock reading: `local 1,005`; a typed reading or a count of milliseconds.
+pub fn local(v: impl Into<LocalMillis>) -> String {
+    format!("local {}", group(v.into().as_ms()))
+}
+
+/// Formats a local clock reading's number with thousands separators: `1,005`.
+pub fn reading(v: LocalMillis) -> String {
+    group(v.as_ms())
 }
 
 /// Upper-cases the first letter of a sentence if it is an ASCII letter. Sentences start with

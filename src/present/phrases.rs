@@ -3,6 +3,7 @@
 
 use super::number::ms;
 use crate::engine::spec::Guard;
+use crate::engine::time::Millis;
 
 /// A crash.
 pub const CRASH: &str = "crash";
@@ -31,12 +32,14 @@ pub fn renewal_failed(renewal: &str, abort: bool) -> String {
 }
 
 /// A client's check of its lock, in a few words: `checks: 590 ms left ≥ 300 ms, goes on`.
-pub fn checked(held: bool, left_ms: Option<i64>, margin_ms: u64, ok: bool) -> String {
+pub fn checked(held: bool, left_ms: Option<i64>, margin_ms: Millis, ok: bool) -> String {
     let verdict = if ok { "goes on" } else { "stops" };
     match (held, left_ms) {
         (false, _) => "checks: holds no lock, stops".into(),
         (true, None) => format!("checks: no end in sight, {verdict}"),
-        (true, Some(l)) => format!("checks: {} left {} {}, {verdict}", ms(l.max(0) as u64), if ok { "≥" } else { "<" }, ms(margin_ms)),
+        (true, Some(l)) => {
+            format!("checks: {} left {} {}, {verdict}", ms(l.max(0).unsigned_abs()), if ok { "≥" } else { "<" }, ms(margin_ms))
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! did, and the table as fixed-width text for the command line.
 
 use super::number::{capital, ms};
+use crate::engine::time::Millis;
 
 /// What "safe" means in the table: safe under the column's schedule, not under every schedule.
 pub const SAFE_MEANS: &str = "Safe means the data came to no harm under that column's schedule: no acknowledged update lost, no write applied out of token order, no effect done twice. Two clients holding the lock at once, or a stale write let in before the new holder's first, are shown and explained in the cell's run, but are not harm by themselves (the lessons \u{201c}Fencing: a stale write first, with blind writes\u{201d} and \u{201c}Fencing: a stale write before the new holder\u{2019}s first\u{201d}). Find a failure on a cell searches other schedules.";
@@ -27,7 +28,7 @@ pub fn takeaway(outcome: &str, why: &str) -> String {
 }
 
 /// Why a cell is unsafe: what was found, and when.
-pub fn violated(finding: &str, at_ms: u64) -> String {
+pub fn violated(finding: &str, at_ms: Millis) -> String {
     format!("{} at {}.", capital(finding), ms(at_ms))
 }
 
@@ -37,7 +38,7 @@ pub fn never_held(held: &str) -> String {
 }
 
 /// Why a cell stalls: B held the lock only once A was back.
-pub fn held_late(held: &str, at_ms: u64, back_ms: u64) -> String {
+pub fn held_late(held: &str, at_ms: Millis, back_ms: Millis) -> String {
     format!("Client B got {held} only at {}, after A came back at {}: everyone waited for A.", ms(at_ms), ms(back_ms))
 }
 
@@ -47,7 +48,7 @@ pub fn refused(writer: &str, why: &str) -> String {
 }
 
 /// Why a cell is safe: B held the lock and nothing stale reached the data.
-pub fn held_safely(held: &str, at_ms: u64) -> String {
+pub fn held_safely(held: &str, at_ms: Millis) -> String {
     format!("Client B got {held} at {} and the data came to no harm.", ms(at_ms))
 }
 

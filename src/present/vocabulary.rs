@@ -2,10 +2,11 @@
 //! read, and how its lock service describes a grant, an extension and an end. `Words` builds
 //! every sentence from these; the defaults speak of a plain lease.
 
-use super::number::{group, local};
+use super::number::{local, reading};
 use super::quoted::Quoted;
 use crate::engine::event::LockEnd;
 use crate::engine::msg::LockMsg;
+use crate::engine::time::LocalMillis;
 use crate::engine::trace::NodeInfo;
 use crate::engine::NodeId;
 
@@ -54,7 +55,7 @@ pub trait Vocabulary {
     }
 
     /// Says how long a grant lasts on the service's clock: `until local 1,005`.
-    fn lasts(&self, expires_local: Option<i64>) -> String {
+    fn lasts(&self, expires_local: Option<LocalMillis>) -> String {
         match expires_local {
             Some(t) => format!("until {}", local(t)),
             None => "with no expiry".into(),
@@ -62,7 +63,7 @@ pub trait Vocabulary {
     }
 
     /// Says how long a client believes it holds the lock, on its own clock.
-    fn believes(&self, until_local: Option<i64>) -> String {
+    fn believes(&self, until_local: Option<LocalMillis>) -> String {
         match until_local {
             Some(t) => format!("until {} on its own clock", local(t)),
             None => "with no end it can foresee".into(),
@@ -70,19 +71,19 @@ pub trait Vocabulary {
     }
 
     /// Says that the lock-service node `me` now holds the lock for `holder`.
-    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<LocalMillis>) -> String {
         let whom = match self.token(token) {
             Some(t) => format!("{holder} ({t})"),
             None => holder.to_string(),
         };
         match expires_local {
-            Some(t) => format!("{me} grants the lock to {whom}; it ends when {me}'s clock reads {}.", group(t)),
+            Some(t) => format!("{me} grants the lock to {whom}; it ends when {me}'s clock reads {}.", reading(t)),
             None => format!("{me} grants the lock to {whom}; it does not expire on its own."),
         }
     }
 
     /// Says that `me` extended `holder`'s lock.
-    fn extended(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+    fn extended(&self, me: &str, holder: &str, token: u64, expires_local: Option<LocalMillis>) -> String {
         format!("{me} extends {holder}'s {} {}.", self.lock(token), self.lasts(expires_local))
     }
 

@@ -2,12 +2,13 @@
 //! sentence per event for the narration, a few words per event for the text trace and the event
 //! log, labels for arrows and marks, findings, the verdict and the metrics.
 
-use super::number::{group, group_u, local, ms};
+use super::number::{group_u, local, ms, reading};
 use super::phrases::{self, checked};
 use super::quoted::Quoted;
 use super::vocabulary::{Names, Vocabulary};
 use crate::engine::event::{BeliefEnd, DropReason, EventKind, LockEnd};
 use crate::engine::msg::{Msg, Rejection};
+use crate::engine::time::LocalMillis;
 use crate::engine::{NodeId, NodeKind, Trace};
 
 /// A trace and the vocabulary of its design: everything needed to put it in words.
@@ -228,7 +229,15 @@ impl<'a> Words<'a> {
         let width = t.participants.iter().map(|p| p.name.chars().count()).max().unwrap_or(4).max(4);
         writeln!(out, "{:>4} {:>9} {:<width$} {:>9}  event", "#", "true_ms", "node", "local_ms")?;
         for (i, e) in t.events.iter().enumerate() {
-            writeln!(out, "{:>4} {:>9} {:<width$} {:>9}  {}", i, group_u(e.at_ms), t.name(e.node), group(e.local_ms), self.summary(i))?;
+            writeln!(
+                out,
+                "{:>4} {:>9} {:<width$} {:>9}  {}",
+                i,
+                group_u(e.at_ms.as_ms()),
+                t.name(e.node),
+                reading(e.local_ms),
+                self.summary(i)
+            )?;
         }
         out.write_str(&self.verdict())?;
         out.write_str(&self.metrics())
@@ -270,12 +279,12 @@ impl<'a> Words<'a> {
     }
 
     /// Describes a client's belief for the inspector.
-    pub fn belief(&self, token: u64, until_local: Option<i64>) -> String {
+    pub fn belief(&self, token: u64, until_local: Option<LocalMillis>) -> String {
         format!("believes it holds {} {}", self.held(token), until(until_local))
     }
 
     /// Describes what a lock-service node holds for the inspector.
-    pub fn service_holds(&self, holder: NodeId, token: u64, expires_local: Option<i64>) -> String {
+    pub fn service_holds(&self, holder: NodeId, token: u64, expires_local: Option<LocalMillis>) -> String {
         format!("holds {} for {}, {}", self.vocab.lock(token), self.name(holder), self.vocab.lasts(expires_local))
     }
 
@@ -296,7 +305,7 @@ impl<'a> Words<'a> {
 }
 
 /// Says until when on a node's own clock, briefly: `until local 1,005`.
-fn until(until_local: Option<i64>) -> String {
+fn until(until_local: Option<LocalMillis>) -> String {
     match until_local {
         Some(t) => format!("until {}", local(t)),
         None => "with no foreseeable end".into(),

@@ -13,6 +13,7 @@ use crate::design::{Row, REGISTRY};
 use crate::engine::event::EventKind;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::spec::{AcquirePolicy, RenewFailure, RenewPolicy, Spec, Step};
+use crate::engine::time::Millis;
 use crate::engine::{self, Trace};
 use crate::error::{quote, unknown, ScenarioError};
 use crate::present::{generated, table, Words};
@@ -278,7 +279,7 @@ pub fn judge(words: &Words) -> (Outcome, String) {
         EventKind::WriteRejected { writer, reason, .. } => Some(table::refused(trace.name(*writer), &words.rejection(reason))),
         _ => None,
     });
-    (Outcome::Safe, rejected.unwrap_or_else(|| table::held_safely(held, b_got_lock.unwrap_or(0))))
+    (Outcome::Safe, rejected.unwrap_or_else(|| table::held_safely(held, b_got_lock.unwrap_or(Millis::ZERO))))
 }
 
 /// Runs one cell.

@@ -245,6 +245,6 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         let d = crate::engine::spec::RunLimits::default();
-        Limits { max_events: d.max_events as u64, max_time_ms: d.max_time_ms }
+        Limits { max_events: d.max_events as u64, max_time_ms: d.max_time_ms.as_ms() }
     }
 }

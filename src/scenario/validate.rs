@@ -12,6 +12,7 @@ use crate::engine::clock::{Clock, ClockJump};
 use crate::engine::fault::span;
 use crate::engine::ids::NodeId;
 use crate::engine::spec::{self, ClientSpec, LinkSpec, NetworkSpec, NodeSpec, ResourceMode, Role, Spec, Step};
+use crate::engine::time::{LocalMillis, Millis};
 pub use crate::error::ScenarioError;
 use crate::limits::{
     MAX_ACQUIRE_ATTEMPTS, MAX_DRIFT_PPM, MAX_EVENTS, MAX_FAULTS, MAX_LATENCY_MS, MAX_NAME_CHARS, MAX_PARTICIPANTS, MAX_RESOURCES,
@@ -115,7 +116,7 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     }
     let limits = spec::RunLimits {
         max_events: within("limits", "max_events", s.limits.max_events, 1, MAX_EVENTS as u64)? as usize,
-        max_time_ms: within("limits", "max_time_ms", s.limits.max_time_ms, 1, MAX_TIME_MS)?,
+        max_time_ms: Millis::from_ms(within("limits", "max_time_ms", s.limits.max_time_ms, 1, MAX_TIME_MS)?),
     };
     let network = compile_network(s, &ids)?;
     if s.faults.len() > MAX_FAULTS {
@@ -274,7 +275,12 @@ fn compile_participant(
             if let Some(r) = renew {
                 within(path, "renew.every_ms", r.every_ms, 1, MAX_SPAN_MS as u64)?;
             }
-            Role::Client(ClientSpec { start_ms, script: script.clone(), acquire: *acquire, renew: *renew })
+            Role::Client(ClientSpec {
+                start_ms: LocalMillis::perfect(Millis::from_ms(start_ms)),
+                script: script.clone(),
+                acquire: *acquire,
+                renew: *renew,
+            })
         }
         Participant::LockService { .. } => Role::LockService,
         Participant::Resource { mode, .. } => Role::Resource(*mode),
@@ -311,7 +317,7 @@ fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError
 
 /// Checks every declared field of a fault against its range, then names its participants by
 /// node id.
-fn compile_fault(path: &str, f: &Fault<String>, ids: &Ids, max_time_ms: u64) -> Result<Fault<NodeId>, ScenarioError> {
+fn compile_fault(path: &str, f: &Fault<String>, ids: &Ids, max_time_ms: Millis) -> Result<Fault<NodeId>, ScenarioError> {
     for (field, value) in f.decl().fields.iter().zip(f.values()) {
         if let Some(problem) = field.problem(&value) {
             return Err(err_at(path, field.name, problem));

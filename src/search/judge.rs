@@ -2,6 +2,7 @@
 //! lost update), or a client kept waiting for the lock longer than the stall limit.
 
 use crate::engine::msg::MsgKind;
+use crate::engine::time::Millis;
 use crate::engine::{EventKind, FindingKind, NodeKind, Trace};
 use serde::Serialize;
 
@@ -17,7 +18,7 @@ pub enum Failure {
 /// The first failure in a run, and when it showed.
 pub fn judge(trace: &Trace, stall_ms: u64) -> Option<(Failure, u64)> {
     if let Some(f) = trace.verdict.findings.iter().find(|f| f.kind().is_harm()) {
-        return Some((Failure::Safety(f.kind()), f.at_ms));
+        return Some((Failure::Safety(f.kind()), f.at_ms.as_ms()));
     }
     stalled(trace, stall_ms).map(|at| (Failure::Liveness, at))
 }
@@ -34,7 +35,7 @@ fn stalled(trace: &Trace, stall_ms: u64) -> Option<u64> {
     // Each lock-service node's holder, and each client's counted wait, if it waits.
     let mut holder: Vec<Option<usize>> = vec![None; n];
     let mut waited: Vec<Option<u64>> = vec![None; n];
-    let mut last_ms = 0;
+    let mut last_ms = Millis::ZERO;
     // A client is cut off when a partition puts it and a lock-service node on opposite sides.
     let cut_off = |from: &[crate::engine::NodeId], to: &[crate::engine::NodeId]| -> Vec<usize> {
         let has_service = |side: &[crate::engine::NodeId]| side.iter().any(|n| service(n.0));
@@ -53,7 +54,7 @@ fn stalled(trace: &Trace, stall_ms: u64) -> Option<u64> {
         if stuck {
             for (c, w) in waited.iter_mut().enumerate() {
                 if let Some(w) = w.as_mut().filter(|_| !nodes[c].down()) {
-                    *w += e.at_ms - last_ms;
+                    *w += (e.at_ms - last_ms).as_ms();
                 }
             }
         }
@@ -69,13 +70,13 @@ fn stalled(trace: &Trace, stall_ms: u64) -> Option<u64> {
             EventKind::LockGranted { holder: h, .. } if service(i) => holder[i] = Some(h.0),
             EventKind::LockEnded { .. } if service(i) => holder[i] = None,
             EventKind::Send { msg, .. } if msg.kind() == MsgKind::Acquire && waited[i].is_none() && !service(i) => waited[i] = Some(0),
-            EventKind::BeliefStart { .. } if waited[i].take().is_some_and(|w| w > stall_ms) => return Some(e.at_ms),
+            EventKind::BeliefStart { .. } if waited[i].take().is_some_and(|w| w > stall_ms) => return Some(e.at_ms.as_ms()),
             // A client that gave up (or lost its place with its session) chose to stop waiting.
             EventKind::GaveUp { .. } | EventKind::Done => waited[i] = None,
             _ => {}
         }
     }
-    waited.iter().flatten().any(|&w| w > stall_ms).then_some(last_ms)
+    waited.iter().flatten().any(|&w| w > stall_ms).then_some(last_ms.as_ms())
 }
 
 /// Whether a node can act: not paused, not crashed, and in no partition that cuts it off from

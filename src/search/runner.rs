@@ -7,6 +7,7 @@ use super::shrink;
 use super::space::{self, Bounds};
 use crate::engine::rng::Rng;
 use crate::engine::spec::RunLimits;
+use crate::engine::time::Millis;
 use crate::engine::{self, Finding, Trace};
 use crate::error::ScenarioError;
 use crate::limits::{
@@ -73,9 +74,9 @@ impl Search {
         let targets = space::Targets::of(base, &trace);
         let grid = space::grid(&bounds, &targets, &space::times(&trace));
         let systematic = if bounds.systematic { grid.len().min(bounds.budget / 2) } else { 0 };
-        let end_ms = trace.events.last().map_or(0, |e| e.at_ms);
+        let end_ms = trace.events.last().map_or(Millis::ZERO, |e| e.at_ms);
         let max_events = (trace.events.len() * SEARCH_EVENTS_PER_BASE_EVENT).max(SEARCH_MIN_EVENTS);
-        let limits = RunLimits { max_events, max_time_ms: end_ms + SEARCH_EXTRA_TIME_MS };
+        let limits = RunLimits { max_events, max_time_ms: end_ms + Millis::from_ms(SEARCH_EXTRA_TIME_MS) };
         let rng = Rng::derive(bounds.seed, "search");
         Ok(Search {
             base: base.clone(),
@@ -83,7 +84,7 @@ impl Search {
             grid,
             systematic,
             targets,
-            horizon_ms: end_ms + 1_000,
+            horizon_ms: end_ms.as_ms() + 1_000,
             limits,
             rng,
             tried: 0,
@@ -160,7 +161,7 @@ impl Search {
         spec.limits.max_time_ms = spec.limits.max_time_ms.min(self.limits.max_time_ms);
         // A run still going at the horizon (its timers past it are dropped, so it may end
         // quietly there) is as unjudged as one stopped by a limit.
-        let horizon = self.limits.max_time_ms.saturating_sub(1_000);
+        let horizon = self.limits.max_time_ms.saturating_sub(Millis::from_ms(1_000));
         let run = engine::run(&spec).ok().filter(|t| t.events.last().is_none_or(|e| e.at_ms < horizon));
         if run.is_none() {
             self.unjudged.set(self.unjudged.get() + 1);

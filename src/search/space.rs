@@ -130,7 +130,7 @@ impl Targets {
 /// hold the lock first (a fault there lands while it holds it), then the rest in order.
 pub fn times(base: &Trace) -> Vec<u64> {
     let mut holding: Vec<u64> =
-        base.events.iter().filter(|e| matches!(e.kind, EventKind::BeliefStart { .. })).map(|e| e.at_ms + 1).collect();
+        base.events.iter().filter(|e| matches!(e.kind, EventKind::BeliefStart { .. })).map(|e| e.at_ms.as_ms() + 1).collect();
     holding.dedup();
     let mut rest = spread(base);
     rest.retain(|t| !holding.contains(t));
@@ -154,7 +154,8 @@ fn spread(base: &Trace) -> Vec<u64> {
                     | EventKind::BeliefStart { .. }
             )
         })
-        .flat_map(|e| [e.at_ms.saturating_sub(1), e.at_ms, e.at_ms + 1])
+        .map(|e| e.at_ms.as_ms())
+        .flat_map(|t| [t.saturating_sub(1), t, t + 1])
         .collect();
     t.sort_unstable();
     t.dedup();

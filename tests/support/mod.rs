@@ -57,10 +57,10 @@ pub fn writes(ran: &Ran) -> Vec<Write> {
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::WriteAccepted { writer, token, value, version } => {
-                Some((e.at_ms, ran.name(*writer).to_string(), *token, value.clone(), Ok(*version)))
+                Some((e.at_ms.as_ms(), ran.name(*writer).to_string(), *token, value.clone(), Ok(*version)))
             }
             EventKind::WriteRejected { writer, token, value, reason } => {
-                Some((e.at_ms, ran.name(*writer).to_string(), *token, value.clone(), Err(words.rejection(reason))))
+                Some((e.at_ms.as_ms(), ran.name(*writer).to_string(), *token, value.clone(), Err(words.rejection(reason))))
             }
             _ => None,
         })
@@ -69,7 +69,7 @@ pub fn writes(ran: &Ran) -> Vec<Write> {
 
 /// Lists the findings as (kind, true ms).
 pub fn findings(trace: &Trace) -> Vec<(FindingKind, u64)> {
-    trace.verdict.findings.iter().map(|f| (f.kind(), f.at_ms)).collect()
+    trace.verdict.findings.iter().map(|f| (f.kind(), f.at_ms.as_ms())).collect()
 }
 
 /// Lists lock grants as (true ms, holder, token).
@@ -83,7 +83,7 @@ pub fn lease_ends(trace: &Trace) -> Vec<(u64, u64, String)> {
         .events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::LockEnded { token, how, .. } => Some((e.at_ms, *token, format!("{how:?}"))),
+            EventKind::LockEnded { token, how, .. } => Some((e.at_ms.as_ms(), *token, format!("{how:?}"))),
             _ => None,
         })
         .collect()
@@ -105,7 +105,7 @@ pub fn grants_named(trace: &Trace) -> Vec<(u64, &str, u64)> {
         .events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::LockGranted { token, holder, .. } => Some((e.at_ms, trace.name(*holder), *token)),
+            EventKind::LockGranted { token, holder, .. } => Some((e.at_ms.as_ms(), trace.name(*holder), *token)),
             _ => None,
         })
         .collect()

@@ -6,6 +6,7 @@ use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Release};
 use crate::engine::spec::{RenewFailure, RenewPolicy};
+use crate::engine::time::Millis;
 
 /// A consumer's side of the group protocol.
 pub struct Member {
@@ -23,7 +24,7 @@ impl Member {
 }
 
 impl LockClient for Member {
-    fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64) {
+    fn acquire(&mut self, cx: &mut Cx, timeout_ms: Millis) {
         cx.send(self.coordinator, Msg::lock(GroupMsg::Join));
         cx.after(Timer::Timeout, timeout_ms);
     }
@@ -54,7 +55,7 @@ impl LockClient for Member {
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: Millis) -> Progress {
         // A JoinGroup is answered when the rebalance completes: keep waiting.
         Progress::Pending
     }

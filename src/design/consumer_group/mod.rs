@@ -24,6 +24,7 @@ use crate::engine::actor::Actor;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::{LockClient, Protocol};
+use crate::engine::time::Millis;
 use crate::present::number::ms;
 pub use client::Member;
 pub use messages::{GroupError, GroupMsg};
@@ -50,12 +51,12 @@ impl Kind for ConsumerGroup {
     }
 }
 
-/// The coordinator's timeouts, in ms.
+/// The coordinator's timeouts.
 #[derive(Clone, Copy, Debug)]
 struct Times {
-    session_ms: u64,
-    initial_delay_ms: u64,
-    rebalance_ms: u64,
+    session_ms: Millis,
+    initial_delay_ms: Millis,
+    rebalance_ms: Millis,
 }
 
 /// The consumer group, configured.

@@ -5,12 +5,13 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{Msg, Rejection};
+use crate::engine::time::LocalMillis;
 
 /// One member of the group, as the coordinator sees it.
 #[derive(Clone, Copy, Debug)]
 struct Seat {
     node: NodeId,
-    session_ends: i64,
+    session_ends: LocalMillis,
     /// Whether it has joined the rebalance under way (waiting for its answer).
     rejoined: bool,
 }
@@ -56,7 +57,7 @@ impl Coordinator {
     }
 
     fn keep_alive(&mut self, cx: &mut Cx, node: NodeId) {
-        let ends = cx.now + self.times.session_ms as i64;
+        let ends = cx.now + self.times.session_ms;
         if let Some(s) = self.seat(node) {
             s.session_ends = ends;
             cx.at(Timer::Expiry(node.0 as u64), ends);
@@ -91,7 +92,7 @@ impl Coordinator {
 
     fn join(&mut self, cx: &mut Cx, from: NodeId) {
         if self.seat(from).is_none() {
-            let ends = cx.now + self.times.session_ms as i64;
+            let ends = cx.now + self.times.session_ms;
             self.seats.push(Seat { node: from, session_ends: ends, rejoined: false });
         }
         self.keep_alive(cx, from);

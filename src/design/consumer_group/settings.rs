@@ -3,6 +3,7 @@
 use super::{Group, Times};
 use crate::design::param::settings;
 use crate::design::{Design, Factory, Settings};
+use crate::engine::time::Millis;
 use crate::error::ScenarioError;
 use crate::limits::MAX_SETTING_MS;
 use std::rc::Rc;
@@ -29,9 +30,9 @@ impl Factory for ConsumerGroupSettings {
         Ok(Rc::new(Group {
             values: self.to_values(),
             times: Times {
-                session_ms: self.session_timeout_ms,
-                initial_delay_ms: self.initial_rebalance_delay_ms,
-                rebalance_ms: self.rebalance_timeout_ms,
+                session_ms: Millis::from_ms(self.session_timeout_ms),
+                initial_delay_ms: Millis::from_ms(self.initial_rebalance_delay_ms),
+                rebalance_ms: Millis::from_ms(self.rebalance_timeout_ms),
             },
             heartbeat_ms: self.heartbeat_interval_ms,
             first_generation: self.first_generation,

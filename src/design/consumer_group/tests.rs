@@ -5,9 +5,13 @@ use super::*;
 use crate::engine::actor::testing::{call, fire, sent};
 use crate::engine::actor::Timer;
 use crate::engine::msg::{Msg, Rejection};
+use crate::engine::time::Millis;
 
 fn coordinator() -> Coordinator {
-    Coordinator::new(Times { session_ms: 1_000, initial_delay_ms: 100, rebalance_ms: 1_000 }, 1)
+    Coordinator::new(
+        Times { session_ms: Millis::from_ms(1_000), initial_delay_ms: Millis::from_ms(100), rebalance_ms: Millis::from_ms(1_000) },
+        1,
+    )
 }
 
 fn say(c: &mut Coordinator, now: i64, from: usize, msg: GroupMsg) -> Vec<(usize, Msg)> {

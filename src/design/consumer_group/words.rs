@@ -3,7 +3,8 @@
 use super::{Group, GroupError, GroupMsg};
 use crate::engine::event::LockEnd;
 use crate::engine::msg::LockMsg;
-use crate::present::number::group;
+use crate::engine::time::LocalMillis;
+use crate::present::number::reading;
 use crate::present::quoted::Quoted;
 use crate::present::{Names, Vocabulary};
 
@@ -63,27 +64,27 @@ impl Vocabulary for Group {
         }
     }
 
-    fn lasts(&self, expires_local: Option<i64>) -> String {
+    fn lasts(&self, expires_local: Option<LocalMillis>) -> String {
         match expires_local {
-            Some(t) => format!("while heartbeats arrive: its session ends at local {} without one", group(t)),
+            Some(t) => format!("while heartbeats arrive: its session ends at local {} without one", reading(t)),
             None => "until told of a rebalance".into(),
         }
     }
 
-    fn believes(&self, _until_local: Option<i64>) -> String {
+    fn believes(&self, _until_local: Option<LocalMillis>) -> String {
         "until it is told of a rebalance: a consumer keeps no timer of its own".into()
     }
 
-    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<LocalMillis>) -> String {
         format!(
             "{me} completes a rebalance: generation {token} begins, with partition 0 assigned to {holder} {}. Offset commits must carry generation {token}.",
             self.lasts(expires_local)
         )
     }
 
-    fn extended(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
+    fn extended(&self, me: &str, holder: &str, _token: u64, expires_local: Option<LocalMillis>) -> String {
         match expires_local {
-            Some(t) => format!("{me} counts {holder}'s heartbeat: its session now ends at local {} unless another arrives.", group(t)),
+            Some(t) => format!("{me} counts {holder}'s heartbeat: its session now ends at local {} unless another arrives.", reading(t)),
             None => format!("{me} counts {holder}'s heartbeat."),
         }
     }

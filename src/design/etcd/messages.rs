@@ -1,6 +1,7 @@
 //! What a client and etcd say about the lock keys and session leases.
 
 use crate::engine::msg::{DesignMsg, MsgKind};
+use crate::engine::time::Millis;
 use serde::Serialize;
 
 /// etcd requests and replies, as the mutex uses them.
@@ -21,7 +22,7 @@ pub enum EtcdMsg {
     /// Keep my session lease alive.
     KeepAlive,
     KeptAlive {
-        ttl_ms: u64,
+        ttl_ms: Millis,
     },
     /// That lease no longer exists.
     LeaseNotFound,

@@ -25,6 +25,7 @@ use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::{LockClient, Protocol};
 use crate::engine::spec::ResourceMode;
+use crate::engine::time::Millis;
 use crate::present::number::ms;
 use client::EtcdClient;
 pub use messages::EtcdMsg;
@@ -66,7 +67,7 @@ impl Kind for Etcd {
 #[derive(Debug)]
 pub struct EtcdDesign {
     values: Values,
-    ttl_ms: u64,
+    ttl_ms: Millis,
     first_revision: u64,
     data_in_etcd: bool,
 }

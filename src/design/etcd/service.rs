@@ -5,20 +5,22 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{Msg, Rejection};
+use crate::engine::time::LocalMillis;
+use crate::engine::time::Millis;
 
 /// One contender's key, attached to its session lease.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Key {
     holder: NodeId,
     create_revision: u64,
-    lease_expires_local: i64,
+    lease_expires_local: LocalMillis,
     /// Whether the holder has been told it owns the lock.
     owner: bool,
 }
 
 /// An etcd node (the whole cluster, as one linearizable service).
 pub struct EtcdNode {
-    ttl_ms: u64,
+    ttl_ms: Millis,
     pub(super) revision: u64,
     /// Contenders in create-revision order.
     keys: Vec<Key>,
@@ -28,7 +30,7 @@ pub struct EtcdNode {
 
 impl EtcdNode {
     /// Builds a cluster whose next write gets `first_revision`.
-    pub fn new(ttl_ms: u64, first_revision: u64) -> Self {
+    pub fn new(ttl_ms: Millis, first_revision: u64) -> Self {
         EtcdNode { ttl_ms, revision: first_revision.saturating_sub(1), keys: Vec::new(), data_version: 0 }
     }
 
@@ -66,8 +68,7 @@ impl EtcdNode {
             EtcdMsg::Lock if self.keys.iter().any(|k| k.holder == from) => {}
             EtcdMsg::Lock => {
                 self.revision += 1;
-                let key =
-                    Key { holder: from, create_revision: self.revision, lease_expires_local: cx.now + self.ttl_ms as i64, owner: false };
+                let key = Key { holder: from, create_revision: self.revision, lease_expires_local: cx.now + self.ttl_ms, owner: false };
                 cx.at(Timer::Expiry(key.create_revision), key.lease_expires_local);
                 self.keys.push(key);
                 if self.keys.len() == 1 {
@@ -80,7 +81,7 @@ impl EtcdNode {
             // A keep-alive extends the session lease, whether or not the lock is owned yet.
             EtcdMsg::KeepAlive => match self.keys.iter_mut().find(|k| k.holder == from) {
                 Some(k) => {
-                    k.lease_expires_local = cx.now + self.ttl_ms as i64;
+                    k.lease_expires_local = cx.now + self.ttl_ms;
                     let (expires_local, rev, owner) = (k.lease_expires_local, k.create_revision, k.owner);
                     cx.at(Timer::Expiry(rev), expires_local);
                     if owner {

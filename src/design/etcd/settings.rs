@@ -3,6 +3,7 @@
 use super::EtcdDesign;
 use crate::design::param::settings;
 use crate::design::{Design, Factory, Settings};
+use crate::engine::time::Millis;
 use crate::error::ScenarioError;
 use crate::limits::MAX_SETTING_MS;
 use std::rc::Rc;
@@ -25,7 +26,7 @@ impl Factory for EtcdSettings {
     fn build(&self) -> Result<Rc<dyn Design>, ScenarioError> {
         Ok(Rc::new(EtcdDesign {
             values: self.to_values(),
-            ttl_ms: self.ttl_ms,
+            ttl_ms: Millis::from_ms(self.ttl_ms),
             first_revision: self.first_revision,
             data_in_etcd: self.data_in_etcd,
         }))

@@ -6,6 +6,7 @@ use crate::engine::actor::Command;
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{Msg, Rejection};
+use crate::engine::time::Millis;
 
 fn to(client: usize, msg: EtcdMsg) -> (usize, Msg) {
     (client, Msg::lock(msg))
@@ -17,7 +18,7 @@ fn send(e: &mut EtcdNode, now: i64, from: usize, msg: EtcdMsg) -> Vec<(usize, Ms
 
 #[test]
 fn lowest_create_revision_owns_and_the_next_waits_on_its_predecessor() {
-    let mut e = EtcdNode::new(1000, 10);
+    let mut e = EtcdNode::new(Millis::from_ms(1000), 10);
     assert_eq!(send(&mut e, 0, 1, EtcdMsg::Lock), vec![to(1, EtcdMsg::Owner { revision: 10 })]);
     assert_eq!(send(&mut e, 5, 2, EtcdMsg::Lock), vec![to(2, EtcdMsg::Queued { revision: 11, behind: 10 })]);
     assert_eq!(send(&mut e, 6, 3, EtcdMsg::Lock), vec![to(3, EtcdMsg::Queued { revision: 12, behind: 11 })]);
@@ -29,7 +30,7 @@ fn lowest_create_revision_owns_and_the_next_waits_on_its_predecessor() {
 
 #[test]
 fn a_guarded_put_commits_only_while_the_lock_key_keeps_its_create_revision() {
-    let mut e = EtcdNode::new(1000, 1);
+    let mut e = EtcdNode::new(Millis::from_ms(1000), 1);
     send(&mut e, 0, 1, EtcdMsg::Lock);
     send(&mut e, 0, 2, EtcdMsg::Lock);
     let put = |token| Msg::Write { token, value: "v".into(), expected_version: None };
@@ -44,7 +45,7 @@ fn a_guarded_put_commits_only_while_the_lock_key_keeps_its_create_revision() {
 
 #[test]
 fn an_expired_session_deletes_the_key_and_hands_the_lock_on() {
-    let mut e = EtcdNode::new(1000, 1);
+    let mut e = EtcdNode::new(Millis::from_ms(1000), 1);
     send(&mut e, 0, 1, EtcdMsg::Lock);
     send(&mut e, 0, 2, EtcdMsg::Lock);
     // Client 2 keeps its session alive; client 1 does not.

@@ -3,7 +3,8 @@
 use super::{EtcdDesign, EtcdMsg};
 use crate::engine::event::LockEnd;
 use crate::engine::msg::LockMsg;
-use crate::present::number::{group, local, ms};
+use crate::engine::time::LocalMillis;
+use crate::present::number::{local, ms, reading};
 use crate::present::quoted::Quoted;
 use crate::present::{Names, Vocabulary};
 
@@ -60,14 +61,14 @@ impl Vocabulary for EtcdDesign {
         }
     }
 
-    fn lasts(&self, expires_local: Option<i64>) -> String {
+    fn lasts(&self, expires_local: Option<LocalMillis>) -> String {
         match expires_local {
             Some(t) => format!("while its session lease lives (ending at {} without a keep-alive)", local(t)),
             None => "while its session lease lives".into(),
         }
     }
 
-    fn believes(&self, until_local: Option<i64>) -> String {
+    fn believes(&self, until_local: Option<LocalMillis>) -> String {
         match until_local {
             Some(t) => format!(
                 "as long as it thinks its session lease is alive: until {} on its own clock unless a keep-alive is answered",
@@ -77,17 +78,17 @@ impl Vocabulary for EtcdDesign {
         }
     }
 
-    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<LocalMillis>) -> String {
         let lease = expires_local.map_or_else(String::new, |t| {
             format!(
                 " The key is attached to {holder}'s session lease, which {me} revokes when its clock reads {} unless a keep-alive arrives.",
-                group(t)
+                reading(t)
             )
         });
         format!("{holder}'s key has the lowest create revision under the lock prefix: {holder} owns the lock, and revision {token} is its fencing token.{lease}")
     }
 
-    fn extended(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
+    fn extended(&self, me: &str, holder: &str, _token: u64, expires_local: Option<LocalMillis>) -> String {
         let until = expires_local.map_or_else(String::new, |t| format!(": it now ends at {}", local(t)));
         format!("A keep-alive from {holder} extends its session lease on {me}{until}.")
     }

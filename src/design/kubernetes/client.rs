@@ -6,6 +6,7 @@ use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Release};
 use crate::engine::spec::{AcquirePolicy, RenewFailure, RenewPolicy};
+use crate::engine::time::{LocalMillis, Millis};
 
 /// The request a candidate or leader is waiting on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +43,7 @@ pub(super) struct Elector {
     /// The Lease as last observed, its resourceVersion, and when (on this clock) it last changed.
     observed: Option<LeaseSpec>,
     observed_version: u64,
-    observed_time: i64,
+    observed_time: LocalMillis,
     /// Whether a round of renewing is under way (and its deadline set).
     renewing: bool,
 }
@@ -59,7 +60,7 @@ impl Elector {
             in_flight: InFlight::Nothing,
             observed: None,
             observed_version: 0,
-            observed_time: 0,
+            observed_time: LocalMillis::ZERO,
             renewing: false,
         }
     }
@@ -69,8 +70,8 @@ impl Elector {
     }
 
     /// Says whether the observed Lease is still valid by this candidate's clock.
-    fn lease_valid(&self, now: i64) -> bool {
-        self.observed.is_some_and(|l| self.observed_time + (l.duration_s * 1000) as i64 > now)
+    fn lease_valid(&self, now: LocalMillis) -> bool {
+        self.observed.is_some_and(|l| self.observed_time + Millis::from_ms(l.duration_s * 1000) > now)
     }
 
     fn send(&mut self, cx: &mut Cx, msg: impl FnOnce(u32) -> ApiMsg) {
@@ -162,13 +163,13 @@ impl Elector {
     }
 
     /// Returns when the leader's renew deadline would pass if renewals failed from now on.
-    fn deadline_after(&self, now: i64) -> Option<i64> {
-        Some(now + (self.retry_period_ms + self.renew_deadline_ms) as i64)
+    fn deadline_after(&self, now: LocalMillis) -> Option<LocalMillis> {
+        Some(now + Millis::from_ms(self.retry_period_ms + self.renew_deadline_ms))
     }
 }
 
 impl LockClient for Elector {
-    fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64) {
+    fn acquire(&mut self, cx: &mut Cx, timeout_ms: Millis) {
         self.try_acquire_or_renew(cx);
         cx.after(Timer::Timeout, timeout_ms);
     }
@@ -202,7 +203,7 @@ impl LockClient for Elector {
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: Millis) -> Progress {
         self.in_flight = InFlight::Nothing;
         Progress::Refused
     }
@@ -218,10 +219,10 @@ impl LockClient for Elector {
         }
     }
 
-    fn retry(&mut self, cx: &mut Cx, attempts: u32, policy: &AcquirePolicy) -> Option<u64> {
+    fn retry(&mut self, cx: &mut Cx, attempts: u32, policy: &AcquirePolicy) -> Option<Millis> {
         // wait.JitterUntil: RetryPeriod plus up to 1.2 × RetryPeriod at random.
         let rp = self.retry_period_ms;
-        (attempts < policy.max_attempts).then(|| rp + cx.rng.range_inclusive(0, rp * JITTER_TENTHS / 10))
+        (attempts < policy.max_attempts).then(|| Millis::from_ms(rp + cx.rng.range_inclusive(0, rp * JITTER_TENTHS / 10)))
     }
 
     fn renewal(&self, _policy: Option<RenewPolicy>) -> Option<RenewPolicy> {
@@ -232,7 +233,7 @@ impl LockClient for Elector {
         if !self.renewing {
             // A new round of renewing: it has RenewDeadline to succeed.
             self.renewing = true;
-            cx.after(Timer::Client(DEADLINE), self.renew_deadline_ms);
+            cx.after(Timer::Client(DEADLINE), Millis::from_ms(self.renew_deadline_ms));
         }
         self.try_acquire_or_renew(cx);
     }

@@ -2,6 +2,7 @@
 
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{DesignMsg, MsgKind};
+use crate::engine::time::LocalMillis;
 use serde::Serialize;
 
 /// The Lease's spec, as the model keeps it.
@@ -10,9 +11,9 @@ pub struct LeaseSpec {
     pub holder: Option<NodeId>,
     pub duration_s: u64,
     /// When the holder acquired it, on the holder's clock.
-    pub acquire_time: i64,
+    pub acquire_time: LocalMillis,
     /// When the holder last renewed it, on the holder's clock.
-    pub renew_time: i64,
+    pub renew_time: LocalMillis,
     pub transitions: u64,
 }
 

@@ -7,9 +7,16 @@ use crate::engine::actor::Command;
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::Msg;
+use crate::engine::time::LocalMillis;
 
 fn lease(holder: usize, renew_time: i64, transitions: u64) -> LeaseSpec {
-    LeaseSpec { holder: Some(NodeId(holder)), duration_s: 15, acquire_time: 0, renew_time, transitions }
+    LeaseSpec {
+        holder: Some(NodeId(holder)),
+        duration_s: 15,
+        acquire_time: LocalMillis::ZERO,
+        renew_time: LocalMillis::from_ms(renew_time),
+        transitions,
+    }
 }
 
 fn answer(api: &mut ApiServer, from: usize, msg: ApiMsg) -> (Vec<Command>, Msg) {

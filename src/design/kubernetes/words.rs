@@ -3,7 +3,8 @@
 use super::{ApiMsg, K8sDesign};
 use crate::engine::event::LockEnd;
 use crate::engine::msg::LockMsg;
-use crate::present::number::{group, local, ms};
+use crate::engine::time::LocalMillis;
+use crate::present::number::{local, ms, reading};
 use crate::present::{Names, Vocabulary};
 
 /// Formats `a / b` to at most two decimals: `1.5`, `1.25`, `3`.
@@ -58,7 +59,7 @@ impl Vocabulary for K8sDesign {
                 Some(h) => format!(
                     "{me} answers {to} with the Lease: holder {}, renewTime {} on the holder's clock, leaseTransitions {}, resourceVersion {version}. {to} times the Lease from when it last saw the record change, on its own clock.",
                     names.of(h),
-                    group(lease.renew_time),
+                    reading(lease.renew_time),
                     lease.transitions
                 ),
                 None => format!("{me} answers {to} with the Lease: nobody holds it (resourceVersion {version})."),
@@ -74,32 +75,32 @@ impl Vocabulary for K8sDesign {
             }
             ApiMsg::Update { lease, version, .. } => format!(
                 "{me} renews: it asks {to} to set renewTime to {} (its own clock), if the Lease is still at resourceVersion {version}.",
-                group(lease.renew_time)
+                reading(lease.renew_time)
             ),
             ApiMsg::Stored { version, .. } => format!("{me} answers {to}: stored, the Lease is now at resourceVersion {version}."),
             ApiMsg::Conflict { .. } => format!("{me} answers {to}: 409 Conflict, someone else updated the Lease first."),
         }
     }
 
-    fn lasts(&self, _expires_local: Option<i64>) -> String {
+    fn lasts(&self, _expires_local: Option<LocalMillis>) -> String {
         format!("until a candidate sees it unrenewed for {}", ms(self.lease_duration_ms))
     }
 
-    fn believes(&self, until_local: Option<i64>) -> String {
+    fn believes(&self, until_local: Option<LocalMillis>) -> String {
         match until_local {
             Some(t) => format!("until {} on its own clock, when its renew deadline would pass if renewals kept failing", local(t)),
             None => "while it keeps renewing".into(),
         }
     }
 
-    fn granted(&self, me: &str, holder: &str, token: u64, _expires_local: Option<i64>) -> String {
+    fn granted(&self, me: &str, holder: &str, token: u64, _expires_local: Option<LocalMillis>) -> String {
         format!(
             "{me} now records {holder} as the Lease's holder, with leaseTransitions {token}. {me} judges no time: each candidate decides by its own clock when the Lease has gone {} without a renewal.",
             ms(self.lease_duration_ms)
         )
     }
 
-    fn extended(&self, me: &str, holder: &str, _token: u64, _expires_local: Option<i64>) -> String {
+    fn extended(&self, me: &str, holder: &str, _token: u64, _expires_local: Option<LocalMillis>) -> String {
         format!("{me} stores {holder}'s renewal: a new renewTime, so every candidate starts its wait again.")
     }
 

@@ -5,29 +5,30 @@ use crate::engine::actor::{Cx, Timer};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Release};
+use crate::engine::time::{LocalMillis, Millis};
 
 /// A client's side: one session, kept alive while it holds (while it waits, its lock call
 /// keeps the session busy).
 pub(super) struct PgClient {
     server: NodeId,
-    idle_timeout_ms: Option<u64>,
-    acquire_sent_at: i64,
-    renew_sent_at: i64,
+    idle_timeout_ms: Option<Millis>,
+    acquire_sent_at: LocalMillis,
+    renew_sent_at: LocalMillis,
 }
 
 impl PgClient {
     /// Builds a client whose session on `server` ends after `idle_timeout_ms` of silence, if set.
-    pub(super) fn new(server: NodeId, idle_timeout_ms: Option<u64>) -> Self {
-        PgClient { server, idle_timeout_ms, acquire_sent_at: 0, renew_sent_at: 0 }
+    pub(super) fn new(server: NodeId, idle_timeout_ms: Option<Millis>) -> Self {
+        PgClient { server, idle_timeout_ms, acquire_sent_at: LocalMillis::ZERO, renew_sent_at: LocalMillis::ZERO }
     }
 
-    fn until(&self, since: i64) -> Option<i64> {
-        self.idle_timeout_ms.map(|t| since + t as i64)
+    fn until(&self, since: LocalMillis) -> Option<LocalMillis> {
+        self.idle_timeout_ms.map(|t| since + t)
     }
 }
 
 impl LockClient for PgClient {
-    fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64) {
+    fn acquire(&mut self, cx: &mut Cx, timeout_ms: Millis) {
         self.acquire_sent_at = cx.now;
         cx.send(self.server, Msg::lock(PgMsg::Lock));
         cx.after(Timer::Timeout, timeout_ms);
@@ -54,7 +55,7 @@ impl LockClient for PgClient {
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: Millis) -> Progress {
         Progress::Refused
     }
 

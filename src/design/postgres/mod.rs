@@ -32,6 +32,7 @@ use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::{LockClient, Protocol};
 use crate::engine::spec::ResourceMode;
+use crate::engine::time::Millis;
 use crate::present::number::ms;
 use client::PgClient;
 pub use service::PgServer;
@@ -88,7 +89,7 @@ pub struct PgDesign {
     values: Values,
     /// The timeout that ends a silent holder's session: `idle_session_timeout`, or inside a
     /// transaction (transaction-level locks) `idle_in_transaction_session_timeout`.
-    idle_timeout_ms: Option<u64>,
+    idle_timeout_ms: Option<Millis>,
     same_database: bool,
     transaction_level: bool,
     /// Server connections behind a transaction-pooling PgBouncer, if clients go through one.

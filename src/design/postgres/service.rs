@@ -5,15 +5,16 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{Msg, Rejection};
+use crate::engine::time::{LocalMillis, Millis};
 use std::collections::VecDeque;
 
 /// A PostgreSQL server holding one advisory lock key.
 pub struct PgServer {
-    idle_timeout_ms: Option<u64>,
+    idle_timeout_ms: Option<Millis>,
     /// Whether locks are transaction-level (`pg_advisory_xact_lock`).
     transaction_level: bool,
     /// Live sessions and when the server last heard from each, on its clock.
-    sessions: Vec<(NodeId, i64)>,
+    sessions: Vec<(NodeId, LocalMillis)>,
     /// Sessions the server ended: nothing more runs on them.
     ended: Vec<NodeId>,
     /// The holder and how many times its session has locked the key.
@@ -25,7 +26,7 @@ pub struct PgServer {
 
 impl PgServer {
     /// Builds a server; without a timeout, sessions of silent clients never end.
-    pub fn new(idle_timeout_ms: Option<u64>, transaction_level: bool) -> Self {
+    pub fn new(idle_timeout_ms: Option<Millis>, transaction_level: bool) -> Self {
         PgServer {
             idle_timeout_ms,
             transaction_level,
@@ -43,7 +44,7 @@ impl PgServer {
             None => self.sessions.push((client, cx.now)),
         }
         if let Some(t) = self.idle_timeout_ms {
-            cx.at(Timer::Expiry(client.0 as u64), cx.now + t as i64);
+            cx.at(Timer::Expiry(client.0 as u64), cx.now + t);
         }
     }
 
@@ -55,7 +56,7 @@ impl PgServer {
     fn grant(&mut self, cx: &mut Cx, client: NodeId) {
         self.heard(cx, client);
         self.holder = Some((client, 1));
-        let expires_local = self.idle_timeout_ms.map(|t| cx.now + t as i64);
+        let expires_local = self.idle_timeout_ms.map(|t| cx.now + t);
         cx.note(EventKind::LockGranted { holder: client, token: 0, expires_local });
         cx.send(client, Msg::lock(PgMsg::Locked));
     }
@@ -76,8 +77,7 @@ impl PgServer {
     /// waiting in its lock call is running a statement, so it is not idle.
     fn end_silent_sessions(&mut self, cx: &mut Cx) {
         let Some(t) = self.idle_timeout_ms else { return };
-        let silent: Vec<NodeId> =
-            self.sessions.iter().filter(|s| cx.now - s.1 >= t as i64 && !self.waiters.contains(&s.0)).map(|s| s.0).collect();
+        let silent: Vec<NodeId> = self.sessions.iter().filter(|s| cx.now >= s.1 + t && !self.waiters.contains(&s.0)).map(|s| s.0).collect();
         for client in silent {
             self.sessions.retain(|s| s.0 != client);
             self.ended.push(client);

@@ -3,6 +3,7 @@
 use super::PgDesign;
 use crate::design::param::settings;
 use crate::design::{Design, Factory, Settings};
+use crate::engine::time::Millis;
 use crate::error::ScenarioError;
 use crate::limits::MAX_SETTING_MS;
 use std::rc::Rc;
@@ -34,6 +35,7 @@ impl Factory for PostgresSettings {
         // in-transaction timeout applies.
         let idle_timeout_ms =
             if self.transaction_level { self.idle_in_transaction_session_timeout_ms } else { self.idle_session_timeout_ms };
+        let idle_timeout_ms = idle_timeout_ms.map(Millis::from_ms);
         if self.pgbouncer_pool_size.is_some() {
             let alone = [
                 (Self::transaction_level, self.transaction_level),

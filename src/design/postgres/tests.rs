@@ -5,6 +5,7 @@ use crate::design::pg_wire::PgMsg;
 use crate::engine::actor::testing::{self, sent};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{Msg, Rejection};
+use crate::engine::time::Millis;
 
 fn call(node: &mut PgServer, now: i64, from: usize, msg: PgMsg) -> Vec<(usize, Msg)> {
     sent(&testing::call(node, now, from, Msg::lock(msg)))
@@ -29,7 +30,7 @@ fn requests_stack_and_need_as_many_unlocks() {
 
 #[test]
 fn a_silent_session_ends_and_its_locks_go_with_it() {
-    let mut pg = PgServer::new(Some(1000), false);
+    let mut pg = PgServer::new(Some(Millis::from_ms(1000)), false);
     call(&mut pg, 0, 1, PgMsg::Lock);
     call(&mut pg, 10, 2, PgMsg::Lock);
     call(&mut pg, 900, 2, PgMsg::KeepAlive);
@@ -41,7 +42,7 @@ fn a_silent_session_ends_and_its_locks_go_with_it() {
 
 #[test]
 fn a_waiting_session_is_busy_not_idle_and_its_idle_time_starts_at_the_grant() {
-    let mut pg = PgServer::new(Some(1000), false);
+    let mut pg = PgServer::new(Some(Millis::from_ms(1000)), false);
     call(&mut pg, 0, 1, PgMsg::Lock);
     call(&mut pg, 10, 2, PgMsg::Lock);
     // A's session ends at 1,000; B, silent in its lock call since 10, gets the lock.
@@ -52,7 +53,7 @@ fn a_waiting_session_is_busy_not_idle_and_its_idle_time_starts_at_the_grant() {
 
 #[test]
 fn nothing_runs_on_a_terminated_session() {
-    let mut pg = PgServer::new(Some(1000), false);
+    let mut pg = PgServer::new(Some(Millis::from_ms(1000)), false);
     call(&mut pg, 0, 1, PgMsg::Lock);
     call(&mut pg, 1000, 2, PgMsg::KeepAlive);
     assert_eq!(call(&mut pg, 1001, 1, PgMsg::Unlock), vec![to(1, PgMsg::SessionEnded)]);

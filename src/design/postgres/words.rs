@@ -4,7 +4,8 @@ use super::PgDesign;
 use crate::design::pg_wire::PgMsg;
 use crate::engine::event::LockEnd;
 use crate::engine::msg::LockMsg;
-use crate::present::number::{group, local};
+use crate::engine::time::LocalMillis;
+use crate::present::number::{local, reading};
 use crate::present::quoted::Quoted;
 use crate::present::{Names, Vocabulary};
 
@@ -114,21 +115,21 @@ impl Vocabulary for PgDesign {
         }
     }
 
-    fn lasts(&self, expires_local: Option<i64>) -> String {
+    fn lasts(&self, expires_local: Option<LocalMillis>) -> String {
         match expires_local {
             Some(t) => format!("while its session lives (ended at {} if it runs no statement by then)", local(t)),
             None => format!("while its session lives (no {} ends it)", self.timeout_name()),
         }
     }
 
-    fn believes(&self, until_local: Option<i64>) -> String {
+    fn believes(&self, until_local: Option<LocalMillis>) -> String {
         match until_local {
             Some(t) => format!("as long as its session lives: until {} on its own clock unless it runs a statement first", local(t)),
             None => "for as long as its session lives; nothing ends it on a timer".into(),
         }
     }
 
-    fn granted(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
+    fn granted(&self, me: &str, holder: &str, _token: u64, expires_local: Option<LocalMillis>) -> String {
         if self.pool_size.is_some() {
             return format!(
                 "{me} runs {holder}'s lock call on the most recently used free server connection. That connection's session now holds the lock, or held it already for whichever client's statement took it there: a session's locks stack, so the call returns at once. The lock is the session's, not {holder}'s."
@@ -137,7 +138,10 @@ impl Vocabulary for PgDesign {
         let timeout = self.timeout_name();
         let end = match expires_local {
             Some(t) => {
-                format!(", which {me} does if {holder}'s session has run no statement by the time its clock reads {} ({timeout})", group(t))
+                format!(
+                    ", which {me} does if {holder}'s session has run no statement by the time its clock reads {} ({timeout})",
+                    reading(t)
+                )
             }
             None => format!("; with no {timeout}, nothing ends a silent session"),
         };

@@ -5,23 +5,24 @@ use crate::engine::actor::{Cx, Timer};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Release};
+use crate::engine::time::{LocalMillis, Millis};
 
 /// A client's side of the Redis lock, failing over to the next node when one refuses or is silent.
 pub(super) struct RedisClient {
     nodes: Vec<NodeId>,
     /// The node it talks to now.
     node: usize,
-    px_ms: u64,
+    px_ms: Millis,
     /// The random value of the current acquisition.
     value: u64,
-    acquire_sent_at: i64,
-    renew_sent_at: i64,
+    acquire_sent_at: LocalMillis,
+    renew_sent_at: LocalMillis,
     /// Whether its token comes from an `INCR` of its own after the `SET`.
     incr_separate: bool,
     /// `WAIT` for this many replicas, with this timeout, before taking the lock as its own.
-    wait: Option<(u64, u64)>,
+    wait: Option<(u64, Millis)>,
     /// The acquisition's timeout, kept to stretch it over a `WAIT`.
-    timeout_ms: u64,
+    timeout_ms: Millis,
     /// The token of a key set but not yet confirmed by `WAIT`.
     token: u64,
 }
@@ -29,17 +30,17 @@ pub(super) struct RedisClient {
 impl RedisClient {
     /// Builds a client of `nodes` that sets keys for `px_ms`, taking its token by a separate
     /// `INCR` if `incr_separate`, and running `WAIT` after each `SET` if `wait` says so.
-    pub(super) fn new(nodes: &[NodeId], px_ms: u64, incr_separate: bool, wait: Option<(u64, u64)>) -> Self {
+    pub(super) fn new(nodes: &[NodeId], px_ms: Millis, incr_separate: bool, wait: Option<(u64, Millis)>) -> Self {
         RedisClient {
             nodes: nodes.to_vec(),
             node: 0,
             px_ms,
             value: 0,
-            acquire_sent_at: 0,
-            renew_sent_at: 0,
+            acquire_sent_at: LocalMillis::ZERO,
+            renew_sent_at: LocalMillis::ZERO,
             incr_separate,
             wait,
-            timeout_ms: 0,
+            timeout_ms: Millis::ZERO,
             token: 0,
         }
     }
@@ -67,12 +68,12 @@ impl RedisClient {
 
     /// The client counts the PX from when it sent the SET: the safe side.
     fn granted(&self, token: u64) -> Progress {
-        Progress::Granted { token, until_local: Some(self.acquire_sent_at + self.px_ms as i64) }
+        Progress::Granted { token, until_local: Some(self.acquire_sent_at + self.px_ms) }
     }
 }
 
 impl LockClient for RedisClient {
-    fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64) {
+    fn acquire(&mut self, cx: &mut Cx, timeout_ms: Millis) {
         self.value = cx.rng.next_u64();
         self.acquire_sent_at = cx.now;
         self.timeout_ms = timeout_ms;
@@ -101,7 +102,7 @@ impl LockClient for RedisClient {
                 Progress::Refused
             }
             RedisMsg::Extended { done: true } if view.held.is_some() => {
-                Progress::Renewed { until_local: Some(self.renew_sent_at + self.px_ms as i64) }
+                Progress::Renewed { until_local: Some(self.renew_sent_at + self.px_ms) }
             }
             RedisMsg::Extended { done: false } if view.held.is_some() => Progress::Lost,
             RedisMsg::Deleted { .. } => Progress::Released,
@@ -122,7 +123,7 @@ impl LockClient for RedisClient {
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: Millis) -> Progress {
         self.fail_over();
         Progress::Refused
     }

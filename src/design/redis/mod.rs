@@ -31,6 +31,7 @@ use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::{LockClient, Protocol};
 use crate::engine::spec::ResourceMode;
+use crate::engine::time::Millis;
 use crate::present::number::ms;
 use client::RedisClient;
 pub use service::{Incr, RedisNode, RedisRole};
@@ -75,21 +76,21 @@ impl Kind for Redis {
 #[derive(Debug)]
 pub struct RedisDesign {
     values: Values,
-    ttl_ms: u64,
+    ttl_ms: Millis,
     incr_token: bool,
     incr_separate: bool,
     /// Each replica's lag, in the order the replicas are declared.
-    lags_ms: [u64; MOST_REPLICAS],
+    lags_ms: [Millis; MOST_REPLICAS],
     /// How long a promoted replica waits before resyncing the others.
-    resync_delay_ms: u64,
+    resync_delay_ms: Millis,
     /// `WAIT` for this many replicas, with this timeout, after each `SET`.
-    wait: Option<(u64, u64)>,
+    wait: Option<(u64, Millis)>,
 }
 
 impl Protocol for RedisDesign {
     fn service(&self, index: usize, nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
         // The replicas, less this node: a promoted replica streams to the others.
-        let replicas: Vec<(NodeId, u64)> =
+        let replicas: Vec<(NodeId, Millis)> =
             nodes.iter().skip(1).copied().zip(self.lags_ms).filter(|&(n, _)| Some(&n) != nodes.get(index)).collect();
         let role = if index == 0 { RedisRole::Primary } else { RedisRole::Replica };
         let incr = match (self.incr_token, self.incr_separate) {

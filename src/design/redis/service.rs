@@ -6,6 +6,7 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::Msg;
+use crate::engine::time::Millis;
 
 /// How a node hands out `INCR` tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +30,7 @@ pub enum RedisRole {
 
 /// A Redis node holding the lock key.
 pub struct RedisNode {
-    ttl_ms: u64,
+    ttl_ms: Millis,
     incr: Incr,
     counter: u64,
     pub(super) key: Option<Key>,
@@ -39,17 +40,27 @@ pub struct RedisNode {
     /// A replica's offset: the latest change it has from the primary.
     applied: u64,
     /// The replicas it streams to, or will once promoted, each with its lag.
-    replicas: Vec<(NodeId, u64)>,
+    replicas: Vec<(NodeId, Millis)>,
     /// Once promoted, how long it waits before resyncing the other replicas.
-    pub(super) resync_delay_ms: u64,
+    pub(super) resync_delay_ms: Millis,
 }
 
 impl RedisNode {
     /// Builds an empty node that streams to `replicas` (each with its lag) as primary, now or
     /// once promoted.
-    pub fn new(ttl_ms: u64, incr: Incr, role: RedisRole, replicas: &[(NodeId, u64)]) -> Self {
+    pub fn new(ttl_ms: Millis, incr: Incr, role: RedisRole, replicas: &[(NodeId, Millis)]) -> Self {
         let replication = Replication::new(if role == RedisRole::Primary { replicas } else { &[] }, 0);
-        RedisNode { ttl_ms, incr, counter: 0, key: None, role, replication, applied: 0, replicas: replicas.to_vec(), resync_delay_ms: 0 }
+        RedisNode {
+            ttl_ms,
+            incr,
+            counter: 0,
+            key: None,
+            role,
+            replication,
+            applied: 0,
+            replicas: replicas.to_vec(),
+            resync_delay_ms: Millis::ZERO,
+        }
     }
 
     /// Deletes the key, as `by` asks (or on its own); a primary streams the deletion.
@@ -133,14 +144,14 @@ impl RedisNode {
                 } else {
                     0
                 };
-                let key = Key { holder: from, value, token, expires_local: cx.now + px_ms as i64 };
+                let key = Key { holder: from, value, token, expires_local: cx.now + px_ms };
                 self.store(cx, from, key);
                 cx.note(EventKind::LockGranted { holder: from, token, expires_local: Some(key.expires_local) });
                 RedisMsg::SetOk { token: (self.incr == Incr::WithSet).then_some(token) }
             }
             RedisMsg::Extend { value, .. } => match self.key {
                 Some(k) if k.value == value => {
-                    let key = Key { expires_local: cx.now + self.ttl_ms as i64, ..k };
+                    let key = Key { expires_local: cx.now + self.ttl_ms, ..k };
                     self.store(cx, from, key);
                     cx.note(EventKind::LockExtended { holder: k.holder, token: k.token, expires_local: Some(key.expires_local) });
                     RedisMsg::Extended { done: true }

@@ -4,6 +4,7 @@ use super::RedisDesign;
 use crate::design::param::settings;
 use crate::design::redis_replication::MOST_REPLICAS;
 use crate::design::{Design, Factory, Settings};
+use crate::engine::time::Millis;
 use crate::error::ScenarioError;
 use crate::limits::{MAX_SETTING_MS, MAX_SHORT_SETTING_MS};
 use std::rc::Rc;
@@ -40,14 +41,14 @@ impl Factory for RedisSettings {
         }
         Ok(Rc::new(RedisDesign {
             values: self.to_values(),
-            ttl_ms: self.ttl_ms,
+            ttl_ms: Millis::from_ms(self.ttl_ms),
             incr_token: self.incr_token,
             incr_separate: self.incr_separate,
-            lags_ms: [self.replication_lag_ms, self.second_replica_lag_ms],
-            resync_delay_ms: self.repl_diskless_sync_delay_ms,
+            lags_ms: [Millis::from_ms(self.replication_lag_ms), Millis::from_ms(self.second_replica_lag_ms)],
+            resync_delay_ms: Millis::from_ms(self.repl_diskless_sync_delay_ms),
             wait: match self.wait_replicas {
                 0 => None,
-                n => Some((n, self.wait_timeout_ms)),
+                n => Some((n, Millis::from_ms(self.wait_timeout_ms))),
             },
         }))
     }

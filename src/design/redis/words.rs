@@ -4,7 +4,8 @@ use super::RedisDesign;
 use crate::design::redis_wire::RedisMsg;
 use crate::engine::event::LockEnd;
 use crate::engine::msg::LockMsg;
-use crate::present::number::group;
+use crate::engine::time::LocalMillis;
+use crate::present::number::reading;
 use crate::present::{Names, Vocabulary};
 
 impl Vocabulary for RedisDesign {
@@ -25,7 +26,7 @@ impl Vocabulary for RedisDesign {
         msg.get::<RedisMsg>().map_or_else(String::new, |m| m.sending(me, to))
     }
 
-    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<LocalMillis>) -> String {
         if let (true, Some(t)) = (self.incr_separate, self.token(token)) {
             return format!(
                 "The INCR hands {holder} {t}, a fencing token. The counter knows nothing of the key: {holder}'s key, set by its SET before, is deleted {}.",
@@ -39,7 +40,7 @@ impl Vocabulary for RedisDesign {
         format!("{me} sets the key for {holder} and will delete it {}.{token}", deleted_when(expires_local))
     }
 
-    fn extended(&self, me: &str, holder: &str, _token: u64, expires_local: Option<i64>) -> String {
+    fn extended(&self, me: &str, holder: &str, _token: u64, expires_local: Option<LocalMillis>) -> String {
         format!("{me} pushes back the expiry of {holder}'s key: it now goes {}.", deleted_when(expires_local))
     }
 
@@ -57,9 +58,9 @@ impl Vocabulary for RedisDesign {
 }
 
 /// Says when a Redis node deletes a key: `when its own clock reads 1,005`.
-pub fn deleted_when(expires_local: Option<i64>) -> String {
+pub fn deleted_when(expires_local: Option<LocalMillis>) -> String {
     match expires_local {
-        Some(t) => format!("when its own clock reads {}", group(t)),
+        Some(t) => format!("when its own clock reads {}", reading(t)),
         None => "never on its own".into(),
     }
 }

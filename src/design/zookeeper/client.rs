@@ -5,26 +5,27 @@ use crate::engine::actor::{Cx, Timer};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Release};
+use crate::engine::time::{LocalMillis, Millis};
 
 /// A client's side of the recipe.
 pub(super) struct ZkClient {
     ensemble: NodeId,
-    session_timeout_ms: u64,
+    session_timeout_ms: Millis,
     /// The sequence of its znode, once the ensemble has said.
     seq: Option<u64>,
-    acquire_sent_at: i64,
-    renew_sent_at: i64,
+    acquire_sent_at: LocalMillis,
+    renew_sent_at: LocalMillis,
 }
 
 impl ZkClient {
     /// Builds a contender whose session on `ensemble` lasts `session_timeout_ms` without a heartbeat.
-    pub(super) fn new(ensemble: NodeId, session_timeout_ms: u64) -> Self {
-        ZkClient { ensemble, session_timeout_ms, seq: None, acquire_sent_at: 0, renew_sent_at: 0 }
+    pub(super) fn new(ensemble: NodeId, session_timeout_ms: Millis) -> Self {
+        ZkClient { ensemble, session_timeout_ms, seq: None, acquire_sent_at: LocalMillis::ZERO, renew_sent_at: LocalMillis::ZERO }
     }
 }
 
 impl LockClient for ZkClient {
-    fn acquire(&mut self, cx: &mut Cx, timeout_ms: u64) {
+    fn acquire(&mut self, cx: &mut Cx, timeout_ms: Millis) {
         self.acquire_sent_at = cx.now;
         cx.send(self.ensemble, Msg::lock(ZkMsg::Create));
         cx.after(Timer::Timeout, timeout_ms);
@@ -37,7 +38,7 @@ impl LockClient for ZkClient {
                 self.seq = Some(seq);
                 // A queued client's session was last extended by its latest heartbeat.
                 let since = if view.queued { self.acquire_sent_at.max(self.renew_sent_at) } else { self.acquire_sent_at };
-                Progress::Granted { token: czxid, until_local: Some(since + self.session_timeout_ms as i64) }
+                Progress::Granted { token: czxid, until_local: Some(since + self.session_timeout_ms) }
             }
             ZkMsg::Waiting { seq, .. } => {
                 self.seq = Some(seq);
@@ -48,7 +49,7 @@ impl LockClient for ZkClient {
                 cx.send(self.ensemble, Msg::lock(ZkMsg::GetChildren));
                 Progress::Pending
             }
-            ZkMsg::Pong => Progress::Renewed { until_local: Some(self.renew_sent_at + self.session_timeout_ms as i64) },
+            ZkMsg::Pong => Progress::Renewed { until_local: Some(self.renew_sent_at + self.session_timeout_ms) },
             // Its delete failed with the session, whose znode is already gone.
             ZkMsg::SessionExpired if view.held.is_none() && !view.acquiring => Progress::Released,
             ZkMsg::SessionExpired => Progress::Lost,
@@ -62,7 +63,7 @@ impl LockClient for ZkClient {
         }
     }
 
-    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: u64) -> Progress {
+    fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: Millis) -> Progress {
         Progress::Refused
     }
 

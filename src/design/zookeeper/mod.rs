@@ -22,6 +22,7 @@ use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::{LockClient, Protocol};
 use crate::engine::spec::ResourceMode;
+use crate::engine::time::Millis;
 use crate::present::number::ms;
 use client::ZkClient;
 pub use messages::ZkMsg;
@@ -62,8 +63,8 @@ impl Kind for Zookeeper {
 #[derive(Debug)]
 pub struct ZkDesign {
     values: Values,
-    tick_ms: u64,
-    session_timeout_ms: u64,
+    tick_ms: Millis,
+    session_timeout_ms: Millis,
     herd: bool,
 }
 

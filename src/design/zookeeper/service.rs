@@ -5,6 +5,7 @@ use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::Msg;
+use crate::engine::time::{LocalMillis, Millis};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Znode {
@@ -16,13 +17,13 @@ struct Znode {
 
 /// A ZooKeeper ensemble, as one service.
 pub struct Ensemble {
-    tick_ms: u64,
-    session_timeout_ms: u64,
+    tick_ms: Millis,
+    session_timeout_ms: Millis,
     herd: bool,
     zxid: u64,
     next_seq: u64,
     /// Live sessions: (client, expires at local ms).
-    sessions: Vec<(NodeId, i64)>,
+    sessions: Vec<(NodeId, LocalMillis)>,
     /// Clients whose session expired.
     expired: Vec<NodeId>,
     /// Children of the lock node, in sequence order.
@@ -34,8 +35,8 @@ pub struct Ensemble {
 impl Ensemble {
     /// Builds an ensemble ticking every `tick_ms`, with sessions of `session_timeout_ms`; `herd`
     /// watches the lock node.
-    pub fn new(tick_ms: u64, session_timeout_ms: u64, herd: bool) -> Self {
-        let tick_ms = tick_ms.max(1);
+    pub fn new(tick_ms: Millis, session_timeout_ms: Millis, herd: bool) -> Self {
+        let tick_ms = tick_ms.max(Millis::from_ms(1));
         Ensemble {
             tick_ms,
             session_timeout_ms,
@@ -52,8 +53,8 @@ impl Ensemble {
     /// Hearing from a client keeps its session alive: it now expires at the first tick after a
     /// whole timeout from now, as ZooKeeper's session tracker rounds it.
     fn touch(&mut self, cx: &mut Cx, client: NodeId) {
-        let tick = self.tick_ms as i64;
-        let expires = ((cx.now + self.session_timeout_ms as i64) / tick + 1) * tick;
+        let tick = LocalMillis::perfect(self.tick_ms).as_ms();
+        let expires = LocalMillis::from_ms(((cx.now + self.session_timeout_ms).as_ms() / tick + 1) * tick);
         match self.sessions.iter_mut().find(|s| s.0 == client) {
             Some(s) => s.1 = expires,
             None => self.sessions.push((client, expires)),

@@ -3,6 +3,7 @@
 use super::ZkDesign;
 use crate::design::param::{choice, settings};
 use crate::design::{Design, Factory, Settings};
+use crate::engine::time::Millis;
 use crate::error::ScenarioError;
 use crate::limits::MAX_SHORT_SETTING_MS;
 use std::rc::Rc;
@@ -41,6 +42,11 @@ impl Factory for ZookeeperSettings {
                 format!("must be between {} and {} (2 to 20 ticks of {tick} ms), got {timeout}", 2 * tick, 20 * tick),
             ));
         }
-        Ok(Rc::new(ZkDesign { values: self.to_values(), tick_ms: tick, session_timeout_ms: timeout, herd: self.watch == Watch::LockNode }))
+        Ok(Rc::new(ZkDesign {
+            values: self.to_values(),
+            tick_ms: Millis::from_ms(tick),
+            session_timeout_ms: Millis::from_ms(timeout),
+            herd: self.watch == Watch::LockNode,
+        }))
     }
 }

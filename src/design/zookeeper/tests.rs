@@ -3,6 +3,7 @@
 use super::*;
 use crate::engine::actor::testing::{self, sent};
 use crate::engine::msg::{Msg, MsgKind};
+use crate::engine::time::Millis;
 
 fn call(node: &mut Ensemble, now: i64, from: usize, msg: ZkMsg) -> Vec<(usize, Msg)> {
     sent(&testing::call(node, now, from, Msg::lock(msg)))
@@ -14,7 +15,7 @@ fn to(client: usize, msg: ZkMsg) -> (usize, Msg) {
 
 #[test]
 fn each_waiter_watches_its_predecessor_and_one_wakes_per_release() {
-    let mut zk = Ensemble::new(100, 1000, false);
+    let mut zk = Ensemble::new(Millis::from_ms(100), Millis::from_ms(1000), false);
     assert_eq!(call(&mut zk, 0, 1, ZkMsg::Create), vec![to(1, ZkMsg::Owner { seq: 0, czxid: 1 })]);
     assert_eq!(call(&mut zk, 1, 2, ZkMsg::Create), vec![to(2, ZkMsg::Waiting { seq: 1, watching: Some(0) })]);
     assert_eq!(call(&mut zk, 2, 3, ZkMsg::Create), vec![to(3, ZkMsg::Waiting { seq: 2, watching: Some(1) })]);
@@ -26,7 +27,7 @@ fn each_waiter_watches_its_predecessor_and_one_wakes_per_release() {
 
 #[test]
 fn the_herd_variant_wakes_every_waiter_on_every_change() {
-    let mut zk = Ensemble::new(100, 1000, true);
+    let mut zk = Ensemble::new(Millis::from_ms(100), Millis::from_ms(1000), true);
     let woken = |out: Vec<(usize, Msg)>| {
         let mut w: Vec<usize> = out.iter().filter(|(_, m)| m.kind() == MsgKind::WakeUp).map(|(to, _)| *to).collect();
         w.sort_unstable();
@@ -46,7 +47,7 @@ fn the_herd_variant_wakes_every_waiter_on_every_change() {
 
 #[test]
 fn the_ensemble_expires_a_silent_session_on_a_tick_and_deletes_its_znode() {
-    let mut zk = Ensemble::new(100, 1000, false);
+    let mut zk = Ensemble::new(Millis::from_ms(100), Millis::from_ms(1000), false);
     call(&mut zk, 5, 1, ZkMsg::Create);
     call(&mut zk, 6, 2, ZkMsg::Create);
     // Heard at 5: due at 1,005, expired at the next tick, 1,100.
@@ -61,7 +62,7 @@ fn the_ensemble_expires_a_silent_session_on_a_tick_and_deletes_its_znode() {
 
 #[test]
 fn every_request_keeps_the_session_alive() {
-    let mut zk = Ensemble::new(100, 1000, false);
+    let mut zk = Ensemble::new(Millis::from_ms(100), Millis::from_ms(1000), false);
     call(&mut zk, 0, 1, ZkMsg::Create);
     call(&mut zk, 0, 2, ZkMsg::Create);
     call(&mut zk, 900, 1, ZkMsg::GetChildren);

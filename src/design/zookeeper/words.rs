@@ -3,7 +3,8 @@
 use super::{ZkDesign, ZkMsg};
 use crate::engine::event::LockEnd;
 use crate::engine::msg::LockMsg;
-use crate::present::number::{group, local};
+use crate::engine::time::LocalMillis;
+use crate::present::number::{local, reading};
 use crate::present::{Names, Vocabulary};
 
 /// Formats a sequential znode's name, as ZooKeeper does: `lock-` and ten digits.
@@ -83,14 +84,14 @@ impl Vocabulary for ZkDesign {
         }
     }
 
-    fn lasts(&self, expires_local: Option<i64>) -> String {
+    fn lasts(&self, expires_local: Option<LocalMillis>) -> String {
         match expires_local {
             Some(t) => format!("while its session lives (ending at {} without a heartbeat)", local(t)),
             None => "while its session lives".into(),
         }
     }
 
-    fn believes(&self, until_local: Option<i64>) -> String {
+    fn believes(&self, until_local: Option<LocalMillis>) -> String {
         match until_local {
             Some(t) => {
                 format!("as long as it thinks its session is alive: until {} on its own clock unless a heartbeat is answered", local(t))
@@ -99,9 +100,9 @@ impl Vocabulary for ZkDesign {
         }
     }
 
-    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<i64>) -> String {
+    fn granted(&self, me: &str, holder: &str, token: u64, expires_local: Option<LocalMillis>) -> String {
         let session = expires_local.map_or_else(String::new, |t| {
-            format!(" The znode is ephemeral: it lives as long as {holder}'s session, which {me} ends when its clock reads {} unless a heartbeat arrives.", group(t))
+            format!(" The znode is ephemeral: it lives as long as {holder}'s session, which {me} ends when its clock reads {} unless a heartbeat arrives.", reading(t))
         });
         format!("{holder}'s znode is the lowest child of the lock node: {holder} owns the lock, and its czxid, {token}, can serve as a fencing token.{session}")
     }

@@ -3,6 +3,7 @@
 
 use super::items::{Gap, Tick};
 use crate::engine::event::EventKind;
+use crate::engine::time::Millis;
 use crate::engine::Trace;
 
 pub const TOP: f32 = 64.0;
@@ -49,7 +50,7 @@ fn scale(last_ms: u64) -> f32 {
 /// One simulated millisecond at which events happen, on a [`TimeAxis`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Slot {
-    at_ms: u64,
+    at_ms: Millis,
     /// The y just before the millisecond's first row.
     top: f32,
 }
@@ -70,7 +71,7 @@ pub struct TimeAxis {
 /// before the first event (0 or 1).
 #[derive(Clone, Copy, Debug)]
 struct Moment {
-    at_ms: u64,
+    at_ms: Millis,
     rows: u32,
     first: u32,
 }
@@ -130,11 +131,11 @@ impl TimeAxis {
     }
 
     fn from_moments(all: &[Moment]) -> TimeAxis {
-        let px_per_ms = scale(all.last().map_or(1, |m| m.at_ms));
+        let px_per_ms = scale(all.last().map_or(1, |m| m.at_ms.as_ms()));
         let (mut slots, mut gaps, mut ticks) = (Vec::with_capacity(all.len()), Vec::new(), Vec::new());
-        let (mut y, mut last_ms) = (TOP, 0u64);
+        let (mut y, mut last_ms) = (TOP, Millis::ZERO);
         for m in all {
-            let dt = m.at_ms - last_ms;
+            let dt = (m.at_ms - last_ms).as_ms();
             let to_scale = dt as f32 * px_per_ms;
             if to_scale > MAX_IDLE_PX {
                 gaps.push(Gap { y0: y + 4.0, y1: y + MAX_IDLE_PX - 4.0, skipped_ms: dt });
@@ -145,7 +146,7 @@ impl TimeAxis {
             // The label goes on the first row of the millisecond far enough below the last one.
             let rows = (m.first..=m.rows.max(m.first)).map(|k| y + k as f32 * ROW);
             if let Some(at) = rows.into_iter().find(|&r| ticks.last().is_none_or(|t: &Tick| r - t.y >= ROW * 0.75)) {
-                ticks.push(Tick { y: at, at_ms: m.at_ms });
+                ticks.push(Tick { y: at, at_ms: m.at_ms.as_ms() });
             }
             slots.push(Slot { at_ms: m.at_ms, top: y });
             y += m.rows as f32 * ROW;

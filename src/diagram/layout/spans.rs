@@ -9,6 +9,7 @@ use super::sheet::{At, Sheet};
 use crate::engine::event::LockEnd;
 use crate::engine::holdings::{Change, Holdings};
 use crate::engine::ids::NodeMap;
+use crate::engine::time::Millis;
 use crate::engine::NodeId;
 use crate::present::labels::STALE_BELIEF;
 
@@ -78,7 +79,7 @@ impl Spans {
     }
 
     /// Opens a pause `at`, labelled with how long it lasts.
-    pub(super) fn pause_start(&mut self, sheet: &Sheet, at: At, until_ms: u64) {
+    pub(super) fn pause_start(&mut self, sheet: &Sheet, at: At, until_ms: Millis) {
         let label = Some(sheet.words.paused(until_ms - at.e.at_ms));
         *self.slot(at.e.node, SpanKey::Pause) = Some(Open { start: at.i, token: 0, label });
     }

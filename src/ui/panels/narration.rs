@@ -4,7 +4,7 @@ use super::{Escaped, ROUTE_ATTRIBUTE};
 use crate::engine::checker::FindingKind;
 use crate::engine::Trace;
 use crate::present::beats::CHOICES;
-use crate::present::number::group;
+use crate::present::number::{group_u, reading};
 use crate::present::{Beat, Prediction, Words};
 use crate::scenario::lessons::Entry;
 use crate::scenario::Scenario;
@@ -99,9 +99,9 @@ pub fn narration(
     let e = &trace.events[c];
     let mut s = format!(
         r#"<div class="told"><h2><span class="when">{} ms</span><span class="who">{}</span><span class="local">its clock: {} ms</span></h2><p class="now" data-testid="narration-text">{}</p>"#,
-        group(e.at_ms as i64),
+        group_u(e.at_ms.as_ms()),
         Escaped(trace.name(e.node)),
-        group(e.local_ms),
+        reading(e.local_ms),
         Escaped(&words.narrate(c))
     );
     if let Some(next) = next.filter(|_| c + 1 == trace.events.len()) {

@@ -4,15 +4,16 @@
 use super::Escaped;
 use crate::diagram::inspect::{ResourceState, Snapshot, Status};
 use crate::diagram::svg::role_class;
+use crate::engine::time::Millis;
 use crate::engine::{NodeKind, Trace};
-use crate::present::number::group;
+use crate::present::number::{group_u, reading};
 use crate::present::Words;
 use std::fmt::Write;
 
 /// The inspector's heading and one row per participant, at `snap` (`None`: before any event).
 pub fn state(trace: &Trace, words: &Words, snap: Option<&Snapshot>) -> String {
     let mut s = String::new();
-    let now_ms = snap.map_or(0, |s| s.at_ms);
+    let now_ms = snap.map_or(Millis::ZERO, |s| s.at_ms);
     // What a node stores, as its row shows it.
     let data = |r: Option<&ResourceState>| match r.and_then(|r| Some((r.data.as_ref()?, r.writer?, r))) {
         Some((value, writer, r)) => {
@@ -20,10 +21,10 @@ pub fn state(trace: &Trace, words: &Words, snap: Option<&Snapshot>) -> String {
         }
         None => format!(r#"<span class="muted">empty, version {}</span>"#, r.map_or(0, |r| r.version)),
     };
-    let _ = write!(s, r#"<h2>State at {} ms</h2><ul class="nodes">"#, group(now_ms as i64));
+    let _ = write!(s, r#"<h2>State at {} ms</h2><ul class="nodes">"#, group_u(now_ms.as_ms()));
     for (i, p) in trace.participants.iter().enumerate() {
         let node = snap.map(|s| &s.nodes[i]);
-        let local = node.map_or(p.clock.local_at(0), |n| n.local_ms);
+        let local = node.map_or(p.clock.local_at(Millis::ZERO), |n| n.local_ms);
         let status = match node.map(|n| n.status) {
             Some(Status::Paused) => r#"<span class="pill pill--paused">paused</span>"#,
             Some(Status::Down) => r#"<span class="pill pill--down">down</span>"#,
@@ -35,7 +36,7 @@ pub fn state(trace: &Trace, words: &Words, snap: Option<&Snapshot>) -> String {
             role_class(p.role),
             Escaped(&p.key),
             Escaped(&p.name),
-            group(local)
+            reading(local)
         );
         match p.role {
             NodeKind::Client => match node.and_then(|n| n.belief) {

@@ -174,7 +174,7 @@ impl AppState {
     /// Returns the simulated time at the cursor.
     pub fn now_ms(&self) -> u64 {
         match (&self.run, self.player.cursor()) {
-            (Some(run), Some(c)) => run.trace.events[c].at_ms,
+            (Some(run), Some(c)) => run.trace.events[c].at_ms.as_ms(),
             _ => 0,
         }
     }

@@ -1,7 +1,7 @@
 //! Playback controls: jump, step, play, speed and a scrubber over the steps. The buttons
 //! name their command (`data-action`, see [`crate::ui::shell::binding`]); the page's click handler does it.
 
-use crate::present::number::{group, group_u};
+use crate::present::number::group_u;
 use crate::ui::panels::Escaped;
 use crate::ui::player::{Playback, Player, Speed};
 use crate::ui::shell::state::ZOOMS;
@@ -76,7 +76,7 @@ fn zoom_buttons(zoom: usize) -> String {
 /// speed choice ask `on_action`.
 pub fn controls(run: &RunRef, p: Player, zoom: usize, on_action: &Callback<Playback>) -> Html {
     let events = &run.trace.events;
-    let now_ms = p.cursor().map_or(0, |c| events[c].at_ms);
+    let now_ms = p.cursor().map_or(0, |c| events[c].at_ms.as_ms());
     // The scrubber moves by events, so each arrow key press is one step.
     let on_scrub = {
         let on_action = on_action.clone();
@@ -108,14 +108,14 @@ pub fn controls(run: &RunRef, p: Player, zoom: usize, on_action: &Callback<Playb
             <div class="scrubber">
                 <div class="scrub-track">
                 <input type="range" min="0" max={p.steps.to_string()} value={p.step.to_string()} step="1"
-                    aria-label="Step" aria-valuetext={format!("step {} of {}, {} ms", group_u(p.step as u64), group_u(p.steps as u64), group(now_ms as i64))}
+                    aria-label="Step" aria-valuetext={format!("step {} of {}, {} ms", group_u(p.step as u64), group_u(p.steps as u64), group_u(now_ms))}
                     oninput={on_scrub} data-testid="scrubber" />
                 { beat_ticks(run, p) }
                 </div>
                 // The narration is the live region that announces each step; this count is not.
                 { Html::from_html_unchecked(format!(
                     r#"<span class="step-count" data-testid="step-count">Step {} of {}<span class="step-time"> · {} ms</span></span>"#,
-                    group_u(p.step as u64), group_u(p.steps as u64), group(now_ms as i64)).into()) }
+                    group_u(p.step as u64), group_u(p.steps as u64), group_u(now_ms)).into()) }
             </div>
         </div>
     }

@@ -3,7 +3,7 @@
 //! fixed height, so the list scrolls as if all were there). Each row's button names the step it
 //! opens (`data-step`); the page's click handler opens it.
 
-use crate::present::number::group;
+use crate::present::number::group_u;
 use crate::ui::panels::Escaped;
 use crate::ui::shell::RunRef;
 use std::fmt::Write;
@@ -74,7 +74,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             i + 1,
             Escaped(&summary),
             i + 1,
-            group(e.at_ms as i64),
+            group_u(e.at_ms.as_ms()),
             Escaped(t.name(e.node)),
             Escaped(&summary)
         );
