@@ -130,7 +130,7 @@ impl Service for EtcdService {
                     // etcd answers an expired lease with TTL 0 or with "requested lease not found".
                     Err(e) if e.to_string().contains("lease not found") => EtcdMsg::LeaseNotFound,
                     Ok(ttl) if ttl <= 0 => EtcdMsg::LeaseNotFound,
-                    Ok(ttl) => EtcdMsg::KeptAlive { ttl_ms: ttl as u64 * 1000 / SCALE },
+                    Ok(ttl) => EtcdMsg::KeptAlive { ttl_ms: lockstep::engine::Millis::from_ms(ttl as u64 * 1000 / SCALE) },
                     Err(e) => return Err(e),
                 }),
                 Request::Lock(EtcdMsg::Unlock { .. }) => {

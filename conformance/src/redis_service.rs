@@ -109,16 +109,16 @@ impl Service for RedisService {
         let reply = match Request::<RedisMsg>::of(msg)? {
             Request::Lock(RedisMsg::Set { value, px_ms }) if incr_with_set => {
                 let r: redis::RedisResult<Option<u64>> =
-                    redis::Script::new(SET_INCR).key("lock").key("fencing").arg(value.to_string()).arg(px_ms).invoke(con);
+                    redis::Script::new(SET_INCR).key("lock").key("fencing").arg(value.to_string()).arg(px_ms.as_ms()).invoke(con);
                 refused(r.map(|t| t.map_or(RedisMsg::Nil, |t| RedisMsg::SetOk { token: Some(t) })))?
             }
             Request::Lock(RedisMsg::Set { value, px_ms }) => {
                 let r: redis::RedisResult<Option<String>> =
-                    redis::cmd("SET").arg("lock").arg(value.to_string()).arg("NX").arg("PX").arg(px_ms).query(con);
+                    redis::cmd("SET").arg("lock").arg(value.to_string()).arg("NX").arg("PX").arg(px_ms.as_ms()).query(con);
                 refused(r.map(|ok| if ok.is_some() { RedisMsg::SetOk { token: None } } else { RedisMsg::Nil }))?
             }
             Request::Lock(RedisMsg::Wait { replicas, timeout_ms }) => {
-                let r: redis::RedisResult<u64> = redis::cmd("WAIT").arg(replicas).arg(timeout_ms).query(con);
+                let r: redis::RedisResult<u64> = redis::cmd("WAIT").arg(replicas).arg(timeout_ms.as_ms()).query(con);
                 refused(r.map(|n| RedisMsg::Acked { replicas: n }))?
             }
             Request::Lock(RedisMsg::Incr) => {
@@ -126,7 +126,8 @@ impl Service for RedisService {
                 refused(r.map(|v| RedisMsg::Counter { value: v }))?
             }
             Request::Lock(RedisMsg::Extend { value, px_ms }) => {
-                let r: redis::RedisResult<u64> = redis::Script::new(EXTEND).key("lock").arg(value.to_string()).arg(px_ms).invoke(con);
+                let r: redis::RedisResult<u64> =
+                    redis::Script::new(EXTEND).key("lock").arg(value.to_string()).arg(px_ms.as_ms()).invoke(con);
                 refused(r.map(|n| RedisMsg::Extended { done: n == 1 }))?
             }
             Request::Lock(RedisMsg::Del { value, checked }) => {

@@ -59,7 +59,7 @@ pub fn of(trace: &Trace) -> Replay {
     let mut step = |at_ms, action| steps.push(ReplayStep { at_ms, action });
     for e in &trace.events {
         let node = key(e.node);
-        let at = e.at_ms;
+        let at = e.at_ms.as_ms();
         let service = role(e.node) == NodeKind::LockService;
         match &e.kind {
             EventKind::Deliver { from, msg, .. } if service && role(*from) == NodeKind::Client => {
@@ -92,7 +92,7 @@ pub fn of(trace: &Trace) -> Replay {
             _ => {}
         }
     }
-    let end_ms = trace.events.last().map_or(0, |e| e.at_ms);
+    let end_ms = trace.events.last().map_or(0, |e| e.at_ms.as_ms());
     Replay { steps, heard, unreplayable, end_ms }
 }
 
