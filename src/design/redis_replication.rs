@@ -14,7 +14,7 @@
 //! default, waiting for more replicas to join it), and a replica acknowledges nothing until then.
 
 use super::redis_wire::{Key, RedisMsg};
-use crate::engine::actor::{Cx, Timer};
+use crate::engine::actor::{Cx, DesignTimer, Timer};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::Msg;
 use crate::engine::time::{LocalMillis, Millis};
@@ -22,8 +22,31 @@ use crate::engine::time::{LocalMillis, Millis};
 /// Most replicas a primary streams to.
 pub const MOST_REPLICAS: usize = 2;
 
-/// The timer of blocked `WAIT`s; link `i` uses `Timer::Service(i)`.
-const WAIT_TIMER: u8 = MOST_REPLICAS as u8;
+/// The primary's replication timers: a link's changes are due, or a blocked `WAIT` times out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ReplicationTimer {
+    /// What link `i` holds is due at its replica.
+    Flush(usize),
+    /// The earliest blocked `WAIT`'s timeout.
+    Wait,
+}
+
+impl DesignTimer for ReplicationTimer {
+    fn slot(self) -> u8 {
+        match self {
+            ReplicationTimer::Flush(i) => i as u8,
+            ReplicationTimer::Wait => MOST_REPLICAS as u8,
+        }
+    }
+
+    fn of_slot(slot: u8) -> Option<Self> {
+        match usize::from(slot) {
+            i if i < MOST_REPLICAS => Some(ReplicationTimer::Flush(i)),
+            MOST_REPLICAS => Some(ReplicationTimer::Wait),
+            _ => None,
+        }
+    }
+}
 
 /// A change on its way down a link.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,7 +99,7 @@ impl Replication {
     pub fn resync(&mut self, cx: &mut Cx, key: Option<Key>, counter: u64, delay_ms: Millis) {
         self.push(cx, Change::Sync(key, counter));
         for (i, link) in self.links.iter().enumerate() {
-            cx.after(Timer::Service(i as u8), link.lag_ms + delay_ms);
+            cx.after(Timer::service(ReplicationTimer::Flush(i)), link.lag_ms + delay_ms);
         }
     }
 
@@ -105,7 +128,7 @@ impl Replication {
     fn push(&mut self, cx: &mut Cx, change: Change) {
         for (i, link) in self.links.iter_mut().enumerate() {
             if link.held.is_empty() {
-                cx.after(Timer::Service(i as u8), link.lag_ms);
+                cx.after(Timer::service(ReplicationTimer::Flush(i)), link.lag_ms);
             }
             link.held.push(change);
         }
@@ -136,12 +159,12 @@ impl Replication {
 
     /// Handles a replication or `WAIT` timer.
     pub fn on_timer(&mut self, cx: &mut Cx, timer: Timer) {
-        match timer {
-            Timer::Service(WAIT_TIMER) => {
+        match timer.as_service() {
+            Some(ReplicationTimer::Wait) => {
                 let now = cx.now;
                 self.settle(cx, |_, w| w.deadline <= now)
             }
-            Timer::Service(i) if usize::from(i) < self.links.len() => self.flush(cx, usize::from(i)),
+            Some(ReplicationTimer::Flush(i)) if i < self.links.len() => self.flush(cx, i),
             _ => {}
         }
     }
@@ -174,8 +197,8 @@ impl Replication {
 
     fn arm(&mut self, cx: &mut Cx) {
         match self.waits.iter().map(|w| w.deadline).min() {
-            Some(at) => cx.at(Timer::Service(WAIT_TIMER), at),
-            None => cx.cancel(Timer::Service(WAIT_TIMER)),
+            Some(at) => cx.at(Timer::service(ReplicationTimer::Wait), at),
+            None => cx.cancel(Timer::service(ReplicationTimer::Wait)),
         }
     }
 

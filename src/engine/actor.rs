@@ -30,6 +30,36 @@ pub enum Timer {
     Service(u8),
 }
 
+/// A lock design's own timers, as a plain enum of its own: the engine keeps each in a numbered
+/// slot of [`Timer::Client`] or [`Timer::Service`], and the design reads the slot back as its
+/// timer, so no design handles a bare number.
+pub trait DesignTimer: Copy {
+    /// The slot the timer uses.
+    fn slot(self) -> u8;
+    /// The design's timer in `slot`, if it has one there.
+    fn of_slot(slot: u8) -> Option<Self>;
+}
+
+impl Timer {
+    /// A design's client-side timer.
+    pub fn client<T: DesignTimer>(timer: T) -> Timer {
+        Timer::Client(timer.slot())
+    }
+
+    /// A design's service timer.
+    pub fn service<T: DesignTimer>(timer: T) -> Timer {
+        Timer::Service(timer.slot())
+    }
+
+    /// Returns the design's service timer this is, if it is one.
+    pub fn as_service<T: DesignTimer>(self) -> Option<T> {
+        match self {
+            Timer::Service(slot) => T::of_slot(slot),
+            _ => None,
+        }
+    }
+}
+
 /// What a node asks the simulator to do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {

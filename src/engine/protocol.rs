@@ -92,8 +92,8 @@ pub trait LockClient {
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &LockMsg, view: ClientView) -> Progress;
     /// Handles the acquisition's reply timer.
     fn on_timeout(&mut self, cx: &mut Cx, timeout_ms: Millis) -> Progress;
-    /// Handles one of the design's own client timers.
-    fn on_timer(&mut self, _cx: &mut Cx, _id: u8) -> Progress {
+    /// Handles one of the design's own client timers, by its slot (see [`super::actor::DesignTimer`]).
+    fn on_timer(&mut self, _cx: &mut Cx, _slot: u8) -> Progress {
         Progress::Pending
     }
     /// Returns the delay before attempt `attempts + 1`, or `None` to give up. By default, the

@@ -1,7 +1,7 @@
 //! The group coordinator: members, generations and rebalances, and the offset commits it takes.
 
 use super::{GroupError, GroupMsg, Times};
-use crate::engine::actor::{Actor, Cx, Timer};
+use crate::engine::actor::{Actor, Cx, DesignTimer, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{Msg, Rejection};
@@ -25,7 +25,21 @@ enum Phase {
 }
 
 /// The rebalance's deadline timer.
-pub(super) const REBALANCE: Timer = Timer::Service(0);
+/// The coordinator's own timer: the rebalance's deadline (or the first one's delay).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum GroupTimer {
+    Rebalance,
+}
+
+impl DesignTimer for GroupTimer {
+    fn slot(self) -> u8 {
+        0
+    }
+
+    fn of_slot(slot: u8) -> Option<Self> {
+        (slot == 0).then_some(GroupTimer::Rebalance)
+    }
+}
 
 /// The group coordinator: membership, generations, the assignment and the committed offsets.
 pub struct Coordinator {
@@ -76,7 +90,7 @@ impl Coordinator {
         if self.seats.is_empty() {
             self.revoke(cx, how);
             self.phase = Phase::Empty;
-            cx.cancel(REBALANCE);
+            cx.cancel(Timer::service(GroupTimer::Rebalance));
             return;
         }
         if self.phase != Phase::Stable {
@@ -87,7 +101,7 @@ impl Coordinator {
             s.rejoined = false;
         }
         self.phase = Phase::Rebalancing { first: false };
-        cx.after(REBALANCE, self.times.rebalance_ms);
+        cx.after(Timer::service(GroupTimer::Rebalance), self.times.rebalance_ms);
     }
 
     fn join(&mut self, cx: &mut Cx, from: NodeId) {
@@ -99,7 +113,7 @@ impl Coordinator {
         match self.phase {
             Phase::Empty => {
                 self.phase = Phase::Rebalancing { first: true };
-                cx.after(REBALANCE, self.times.initial_delay_ms);
+                cx.after(Timer::service(GroupTimer::Rebalance), self.times.initial_delay_ms);
             }
             // A join into a settled group (new or returning) starts a new generation.
             Phase::Stable => self.rebalance(cx, LockEnd::Replaced),
@@ -121,7 +135,7 @@ impl Coordinator {
 
     /// Drops the members that did not rejoin, opens the next generation and answers every joiner.
     fn complete(&mut self, cx: &mut Cx) {
-        cx.cancel(REBALANCE);
+        cx.cancel(Timer::service(GroupTimer::Rebalance));
         for s in self.seats.iter().filter(|s| !s.rejoined) {
             cx.cancel(Timer::Expiry(s.node.0 as u64));
         }
@@ -233,9 +247,9 @@ impl Actor for Coordinator {
     }
 
     fn on_timer(&mut self, cx: &mut Cx, timer: Timer) {
-        match timer {
-            Timer::Expiry(node) => self.expire(cx, NodeId(node as usize)),
-            REBALANCE if matches!(self.phase, Phase::Rebalancing { .. }) => self.complete(cx),
+        match (timer, timer.as_service()) {
+            (Timer::Expiry(node), _) => self.expire(cx, NodeId(node as usize)),
+            (_, Some(GroupTimer::Rebalance)) if matches!(self.phase, Phase::Rebalancing { .. }) => self.complete(cx),
             _ => {}
         }
     }
@@ -250,7 +264,7 @@ impl Actor for Coordinator {
                 cx.at(Timer::Expiry(s.node.0 as u64), s.session_ends);
             }
             if matches!(self.phase, Phase::Rebalancing { .. }) {
-                cx.after(REBALANCE, self.times.rebalance_ms);
+                cx.after(Timer::service(GroupTimer::Rebalance), self.times.rebalance_ms);
             }
         }
     }

@@ -1,6 +1,6 @@
 //! Tests of the coordinator.
 
-use super::service::REBALANCE;
+use super::service::GroupTimer;
 use super::*;
 use crate::engine::actor::testing::{call, fire, sent};
 use crate::engine::actor::Timer;
@@ -35,7 +35,7 @@ fn formed() -> Coordinator {
     let mut c = coordinator();
     assert_eq!(say(&mut c, 0, 1, GroupMsg::Join), vec![], "a JoinGroup is answered when the rebalance completes");
     assert_eq!(say(&mut c, 10, 2, GroupMsg::Join), vec![]);
-    assert_eq!(sent(&fire(&mut c, 100, REBALANCE)), vec![(1, joined(1, true)), (2, joined(1, false))]);
+    assert_eq!(sent(&fire(&mut c, 100, Timer::service(GroupTimer::Rebalance))), vec![(1, joined(1, true)), (2, joined(1, false))]);
     c
 }
 

@@ -1,7 +1,7 @@
 //! A candidate: client-go's leader elector, acquiring, renewing and releasing the Lease.
 
 use super::{ApiMsg, LeaseSpec, JITTER_TENTHS};
-use crate::engine::actor::{Cx, Timer};
+use crate::engine::actor::{Cx, DesignTimer, Timer};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
 use crate::engine::protocol::{ClientView, LockClient, Progress, Release};
@@ -28,8 +28,21 @@ enum Tried {
     Failed,
 }
 
-/// The renew round's deadline timer.
-const DEADLINE: u8 = 0;
+/// The elector's own timer: the renew round's deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ElectorTimer {
+    RenewDeadline,
+}
+
+impl DesignTimer for ElectorTimer {
+    fn slot(self) -> u8 {
+        0
+    }
+
+    fn of_slot(slot: u8) -> Option<Self> {
+        (slot == 0).then_some(ElectorTimer::RenewDeadline)
+    }
+}
 
 /// One candidate's leader elector.
 pub(super) struct Elector {
@@ -195,7 +208,7 @@ impl LockClient for Elector {
             Tried::Succeeded if view.acquiring => Progress::Granted { token, until_local: self.deadline_after(cx.now) },
             Tried::Succeeded => {
                 self.renewing = false;
-                cx.cancel(Timer::Client(DEADLINE));
+                cx.cancel(Timer::client(ElectorTimer::RenewDeadline));
                 Progress::Renewed { until_local: self.deadline_after(cx.now) }
             }
             Tried::Failed if view.acquiring => Progress::Refused,
@@ -208,9 +221,9 @@ impl LockClient for Elector {
         Progress::Refused
     }
 
-    fn on_timer(&mut self, _cx: &mut Cx, id: u8) -> Progress {
-        match id {
-            DEADLINE if self.renewing => {
+    fn on_timer(&mut self, _cx: &mut Cx, slot: u8) -> Progress {
+        match ElectorTimer::of_slot(slot) {
+            Some(ElectorTimer::RenewDeadline) if self.renewing => {
                 self.renewing = false;
                 self.in_flight = InFlight::Nothing;
                 Progress::RenewFailed
@@ -233,7 +246,7 @@ impl LockClient for Elector {
         if !self.renewing {
             // A new round of renewing: it has RenewDeadline to succeed.
             self.renewing = true;
-            cx.after(Timer::Client(DEADLINE), Millis::from_ms(self.renew_deadline_ms));
+            cx.after(Timer::client(ElectorTimer::RenewDeadline), Millis::from_ms(self.renew_deadline_ms));
         }
         self.try_acquire_or_renew(cx);
     }
@@ -246,7 +259,7 @@ impl LockClient for Elector {
     fn release(&mut self, cx: &mut Cx, held: Option<u64>, _last: u64, _mode: ReleaseMode) -> Release {
         let (Some(_), Some(lease)) = (held, self.observed) else { return Release::Nothing };
         self.renewing = false;
-        cx.cancel(Timer::Client(DEADLINE));
+        cx.cancel(Timer::client(ElectorTimer::RenewDeadline));
         let lease = LeaseSpec { holder: None, duration_s: 1, acquire_time: cx.now, renew_time: cx.now, ..lease };
         let version = self.observed_version;
         self.in_flight = InFlight::Release;
