@@ -164,13 +164,25 @@ fn lockstep_designs_lists_every_design_and_parameter() {
 fn every_design_builds_its_comparison_rows_for_any_ttl_a_scenario_may_have() {
     // Switching a lesson to another design takes that design's rows at the lesson's TTL, which
     // may be anything from 1 ms to an hour.
+    // Each row's settings lie within their declared ranges.
     let mut failed = Vec::new();
     for kind in REGISTRY {
         for ttl in [1, 2, 3, 150, 999, 1_000, 1_001, 10_000, 59_999, 1_200_000, 1_200_001, 3_600_000] {
-            if std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| kind.rows(ttl).len())).is_err() {
-                failed.push(format!("{} at {ttl} ms", kind.tag()));
+            match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| kind.rows(ttl))) {
+                Ok(rows) => {
+                    for row in rows {
+                        for (p, (_, v)) in kind.params().iter().zip(row.design.values().iter()) {
+                            if let ParamValue::Number(n) = v {
+                                if let Err(e) = p.check_number(n) {
+                                    failed.push(format!("{} at {ttl} ms: {e}", kind.tag()));
+                                }
+                            }
+                        }
+                    }
+                }
+                Err(_) => failed.push(format!("{} at {ttl} ms", kind.tag())),
             }
         }
     }
-    assert!(failed.is_empty(), "no comparison rows for {failed:?}");
+    assert!(failed.is_empty(), "no comparison rows, or rows out of range, for {failed:?}");
 }

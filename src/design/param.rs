@@ -132,6 +132,11 @@ impl Values {
         Ok(Values(values))
     }
 
+    /// Returns the values of settings, one for each of `params`, in order.
+    pub fn declared(params: &'static [Param], values: Vec<ParamValue>) -> Values {
+        Values(params.iter().map(|p| p.name).zip(values).collect())
+    }
+
     /// Returns every value with its parameter's name.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, ParamValue)> + '_ {
         self.0.iter().copied()
@@ -275,24 +280,27 @@ const fn trim_start(s: &'static str) -> &'static str {
 
 /// Reads the next value as the setting `param` declares. Used by `settings!`.
 #[doc(hidden)]
-pub fn read<T: Setting>(values: &mut impl Iterator<Item = (&'static str, ParamValue)>, param: &Param) -> T {
+/// (Settings pass a parameter's name, not its declaration: a reference to a constant would put
+/// another copy of the declaration in the program for each use.)
+pub fn read<T: Setting>(values: &mut impl Iterator<Item = (&'static str, ParamValue)>, name: &'static str) -> T {
     match values.next() {
-        Some((name, v)) if name == param.name => match T::from_value(v) {
-            Some(t) => t,
-            None => panic!("`{name}` holds {v:?}, which is not of its declared kind"),
-        },
-        other => panic!("values made for another design: expected `{}`, found {other:?}", param.name),
+        Some((given, v)) if given == name => T::from_value(v),
+        _ => None,
     }
+    .unwrap_or_else(|| mismatch(name))
+}
+
+/// Values made for another design's declarations, or of another kind than declared: a bug.
+#[cold]
+fn mismatch(name: &str) -> ! {
+    panic!("values made for another design's declarations at `{name}`")
 }
 
 /// Returns the setting's declared default. Used by `settings!`, which checks when compiling
 /// that there is one.
 #[doc(hidden)]
-pub fn default<T: Setting>(param: &Param) -> T {
-    match param.default().and_then(T::from_value) {
-        Some(t) => t,
-        None => panic!("`{}` has no default of its declared kind", param.name),
-    }
+pub fn default<T: Setting>(name: &'static str, default: Option<ParamValue>) -> T {
+    default.and_then(T::from_value).unwrap_or_else(|| mismatch(name))
 }
 
 /// Declares a design's settings once: a struct with one public field per parameter, each with
@@ -356,7 +364,7 @@ macro_rules! settings {
                 $(const { assert!(Self::$field.default().is_some(), "a setting not under `required` has a default") };)*
                 Self {
                     $($($rfield,)*)?
-                    $($field: $crate::design::param::default(&Self::$field),)*
+                    $($field: $crate::design::param::default(stringify!($field), const { Self::$field.default() }),)*
                 }
             }
         }
@@ -368,22 +376,18 @@ macro_rules! settings {
             fn from_values(values: &$crate::design::param::Values) -> Self {
                 let mut values = values.iter();
                 let settings = Self {
-                    $($($rfield: $crate::design::param::read(&mut values, &Self::$rfield),)*)?
-                    $($field: $crate::design::param::read(&mut values, &Self::$field),)*
+                    $($($rfield: $crate::design::param::read(&mut values, stringify!($rfield)),)*)?
+                    $($field: $crate::design::param::read(&mut values, stringify!($field)),)*
                 };
                 assert!(values.next().is_none(), "values made for another design: more values than settings");
                 settings
             }
 
             fn to_values(&self) -> $crate::design::param::Values {
-                let given: Vec<(&str, $crate::design::param::ParamValue)> = vec![
-                    $($((stringify!($rfield), $crate::design::param::Setting::to_value(&self.$rfield)),)*)?
-                    $((stringify!($field), $crate::design::param::Setting::to_value(&self.$field)),)*
-                ];
-                match $crate::design::param::Values::new(Self::PARAMS, &given) {
-                    Ok(values) => values,
-                    Err(e) => panic!("every setting has a value: {e}"),
-                }
+                $crate::design::param::Values::declared(Self::PARAMS, vec![
+                    $($($crate::design::param::Setting::to_value(&self.$rfield),)*)?
+                    $($crate::design::param::Setting::to_value(&self.$field),)*
+                ])
             }
         }
     };

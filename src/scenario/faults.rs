@@ -76,8 +76,8 @@ macro_rules! declare {
 
             /// Returns the fault's values, one for each field its kind declares, in order.
             pub fn values(&self) -> Vec<FieldValue> {
-                match self.clone() {
-                    $(Fault::$kind { at_ms, $($field),* } => vec![at_ms.into(), $($field.into()),*],)+
+                match self {
+                    $(Fault::$kind { at_ms, $($field),* } => vec![(*at_ms).into(), $($field.clone().into()),*],)+
                 }
             }
         }
