@@ -23,6 +23,28 @@ macro_rules! mapped {
 
 use super::time::Millis;
 
+/// Shows a field to a visitor: a time or a list's length; a participant or a flag it skips.
+macro_rules! visited {
+    (i64, $v:ident, $see:ident) => {
+        $see(stringify!($v), Seen::Time(*$v))
+    };
+    (Vec, $v:ident, $see:ident) => {
+        $see(stringify!($v), Seen::List($v.len()))
+    };
+    ($other:ident, $v:ident, $see:ident) => {{
+        let _ = $v;
+    }};
+}
+
+/// What [`Fault::visit`] shows of a field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seen {
+    /// A time, in milliseconds as written.
+    Time(i64),
+    /// A list of participants, by its length.
+    List(usize),
+}
+
 /// Declares the kinds of fault: the enum, when each happens, and how its participants are named.
 macro_rules! faults {
     ($($(#[$doc:meta])* $kind:ident { $($field:ident: $t:ident $(<$inner:ident>)?),* })+) => {
@@ -37,6 +59,17 @@ macro_rules! faults {
             pub fn at_ms(&self) -> i64 {
                 match self {
                     $(Fault::$kind { at_ms, .. })|+ => *at_ms,
+                }
+            }
+
+            /// Shows each time and list of the fault, by its field's name, to `see`: what
+            /// validation checks against the declared ranges.
+            pub fn visit(&self, mut see: impl FnMut(&'static str, Seen)) {
+                match self {
+                    $(Fault::$kind { at_ms, $($field),* } => {
+                        see("at_ms", Seen::Time(*at_ms));
+                        $(visited!($t, $field, see);)*
+                    })+
                 }
             }
 

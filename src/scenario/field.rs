@@ -97,6 +97,14 @@ impl Field {
         }
     }
 
+    /// Says what is wrong with a list of `len` participants for this field, if anything: a side
+    /// of a partition names someone.
+    pub fn list_problem(&self, len: usize) -> Option<String> {
+        let side = matches!(self.kind, FieldKind::From { many: true } | FieldKind::To { many: true });
+        let problem = "must name at least one participant";
+        (side && len == 0).then(|| problem.to_string())
+    }
+
     /// Says what is wrong with a value for this field, if anything: out of the declared range,
     /// too long, or an empty list.
     pub fn problem(&self, value: &FieldValue) -> Option<String> {
@@ -115,9 +123,7 @@ impl Field {
             (FieldKind::Text { .. }, FieldValue::Text(t)) if t.is_empty() || t.chars().count() > MAX_NAME_CHARS => {
                 format!("must be 1 to {MAX_NAME_CHARS} characters")
             }
-            (FieldKind::From { many: true } | FieldKind::To { many: true }, FieldValue::Ids(ids)) if ids.is_empty() => {
-                "must name at least one participant".to_string()
-            }
+            (_, FieldValue::Ids(ids)) => return self.list_problem(ids.len()),
             _ => return None,
         })
     }

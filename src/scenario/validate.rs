@@ -9,7 +9,7 @@ use super::tags::Tagged;
 use super::{decode, json};
 use crate::design::Design;
 use crate::engine::clock::{Clock, ClockJump};
-use crate::engine::fault::span;
+use crate::engine::fault::{span, Seen};
 use crate::engine::ids::NodeId;
 use crate::engine::spec::{self, ClientSpec, LinkSpec, NetworkSpec, NodeSpec, ResourceMode, Role, Spec, Step};
 use crate::engine::time::{LocalMillis, Millis};
@@ -315,13 +315,22 @@ fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError
     Ok(NetworkSpec { default, links })
 }
 
-/// Checks every declared field of a fault against its range, then names its participants by
-/// node id.
+/// Checks each time of a fault against its declared range and that each list names someone,
+/// then names its participants by node id.
 fn compile_fault(path: &str, f: &Fault<String>, ids: &Ids, max_time_ms: Millis) -> Result<Fault<NodeId>, ScenarioError> {
-    for (field, value) in f.decl().fields.iter().zip(f.values()) {
-        if let Some(problem) = field.problem(&value) {
-            return Err(err_at(path, field.name, problem));
+    let decl = f.decl();
+    let mut problem = None;
+    f.visit(|name, seen| {
+        let found = decl.field(name).and_then(|field| match seen {
+            Seen::Time(ms) => field.problem(&FieldValue::Ms(ms)),
+            Seen::List(len) => field.list_problem(len),
+        });
+        if problem.is_none() {
+            problem = found.map(|p| err_at(path, name, p));
         }
+    });
+    if let Some(problem) = problem {
+        return Err(problem);
     }
     if span(f.at_ms()) > max_time_ms {
         return err(format!("{path}.at_ms"), "is after limits.max_time_ms");
