@@ -337,6 +337,6 @@ fn compile_fault(path: &str, f: &Fault<String>, ids: &Ids, max_time_ms: Millis) 
     }
     f.try_map(|field, index, id| match index {
         None => ids.get(path, field, id),
-        Some(i) => ids.get(path, field, id).map_err(|e| err_at(path, &format!("{field}[{i}]"), e.problem)),
+        Some(i) => ids.get(path, &format!("{field}[{i}]"), id),
     })
 }
