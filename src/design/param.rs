@@ -278,16 +278,13 @@ const fn trim_start(s: &'static str) -> &'static str {
     }
 }
 
-/// Reads the next value as the setting `param` declares. Used by `settings!`.
+/// Reads the next value as the setting named `name` declares: values are made for the design's
+/// declarations, in their order (checked in debug builds). Used by `settings!`.
 #[doc(hidden)]
-/// (Settings pass a parameter's name, not its declaration: a reference to a constant would put
-/// another copy of the declaration in the program for each use.)
 pub fn read<T: Setting>(values: &mut impl Iterator<Item = (&'static str, ParamValue)>, name: &'static str) -> T {
-    match values.next() {
-        Some((given, v)) if given == name => T::from_value(v),
-        _ => None,
-    }
-    .unwrap_or_else(|| mismatch(name))
+    let (given, value) = values.next().unwrap_or_else(|| mismatch(name));
+    debug_assert_eq!(given, name, "values made for another design's declarations");
+    T::from_value(value).unwrap_or_else(|| mismatch(name))
 }
 
 /// Values made for another design's declarations, or of another kind than declared: a bug.
@@ -379,7 +376,7 @@ macro_rules! settings {
                     $($($rfield: $crate::design::param::read(&mut values, stringify!($rfield)),)*)?
                     $($field: $crate::design::param::read(&mut values, stringify!($field)),)*
                 };
-                assert!(values.next().is_none(), "values made for another design: more values than settings");
+                debug_assert!(values.next().is_none(), "values made for another design: more values than settings");
                 settings
             }
 

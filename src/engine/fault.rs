@@ -23,16 +23,16 @@ macro_rules! mapped {
 
 use super::time::Millis;
 
-/// Shows a field to a visitor: a time or a list's length; a participant or a flag it skips.
+/// Shows field `at` to a visitor: a time or a list's length; a participant or a flag it skips.
 macro_rules! visited {
-    (i64, $v:ident, $see:ident) => {
-        $see(stringify!($v), Seen::Time(*$v))
+    (i64, $v:ident, $at:ident, $see:ident) => {
+        $see($at, Seen::Time(*$v))
     };
-    (Vec, $v:ident, $see:ident) => {
-        $see(stringify!($v), Seen::List($v.len()))
+    (Vec, $v:ident, $at:ident, $see:ident) => {
+        $see($at, Seen::List($v.len()))
     };
-    ($other:ident, $v:ident, $see:ident) => {{
-        let _ = $v;
+    ($other:ident, $v:ident, $at:ident, $see:ident) => {{
+        let _ = ($v, $at);
     }};
 }
 
@@ -62,13 +62,18 @@ macro_rules! faults {
                 }
             }
 
-            /// Shows each time and list of the fault, by its field's name, to `see`: what
-            /// validation checks against the declared ranges.
-            pub fn visit(&self, mut see: impl FnMut(&'static str, Seen)) {
+            /// Shows each time and list of the fault to `see`, by the place of its field among
+            /// the fault's fields (`at_ms` first, then in the order above, as the scenario's
+            /// declarations list them): what validation checks against the declared ranges.
+            pub fn visit(&self, mut see: impl FnMut(usize, Seen)) {
                 match self {
                     $(Fault::$kind { at_ms, $($field),* } => {
-                        see("at_ms", Seen::Time(*at_ms));
-                        $(visited!($t, $field, see);)*
+                        let at = 0;
+                        see(at, Seen::Time(*at_ms));
+                        $(
+                            let at = at + 1;
+                            visited!($t, $field, at, see);
+                        )*
                     })+
                 }
             }

@@ -320,13 +320,14 @@ fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError
 fn compile_fault(path: &str, f: &Fault<String>, ids: &Ids, max_time_ms: Millis) -> Result<Fault<NodeId>, ScenarioError> {
     let decl = f.decl();
     let mut problem = None;
-    f.visit(|name, seen| {
-        let found = decl.field(name).and_then(|field| match seen {
+    f.visit(|at, seen| {
+        let Some(field) = decl.fields.get(at) else { return };
+        let found = match seen {
             Seen::Time(ms) => field.problem(&FieldValue::Ms(ms)),
             Seen::List(len) => field.list_problem(len),
-        });
+        };
         if problem.is_none() {
-            problem = found.map(|p| err_at(path, name, p));
+            problem = found.map(|p| err_at(path, field.name, p));
         }
     });
     if let Some(problem) = problem {

@@ -70,7 +70,7 @@ impl Search {
     /// Prepares a search of `base` within `bounds`; the base run itself is the first schedule.
     pub fn new(base: &Scenario, bounds: Bounds) -> Result<Search, ScenarioError> {
         check_bounds(&bounds)?;
-        let trace = engine::run(&compile(base)?).map_err(|e| ScenarioError::new("limits", format!("{e:?}")))?;
+        let trace = engine::run(&compile(base)?)?;
         let targets = space::Targets::of(base, &trace);
         let grid = space::grid(&bounds, &targets, &space::times(&trace));
         let systematic = if bounds.systematic { grid.len().min(bounds.budget / 2) } else { 0 };

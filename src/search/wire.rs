@@ -9,6 +9,7 @@ use super::runner::{Search, State};
 use super::space::Bounds;
 use crate::edit::link;
 use crate::error::ScenarioError;
+use crate::present::quoted::Quoted;
 use crate::scenario::compare;
 use crate::scenario::encode::scenario as document;
 use crate::scenario::format::Scenario;
@@ -104,14 +105,14 @@ pub fn read_request(request: &str) -> Result<(Scenario, Bounds), ScenarioError> 
             };
             match (k.as_str(), v) {
                 ("faults", Value::Array(list)) => {
-                    bounds.classes =
-                        list.iter()
-                            .map(|t| match t {
-                                Value::String(t) => Class::named(t)
-                                    .ok_or_else(|| ScenarioError::new("bounds.faults", format!("unknown kind of fault {t:?}"))),
-                                _ => Err(ScenarioError::new("bounds.faults", "must list names")),
-                            })
-                            .collect::<Result<_, _>>()?
+                    bounds.classes = list
+                        .iter()
+                        .map(|t| match t {
+                            Value::String(t) => Class::named(t)
+                                .ok_or_else(|| ScenarioError::new("bounds.faults", format!("unknown kind of fault {}", Quoted(t)))),
+                            _ => Err(ScenarioError::new("bounds.faults", "must list names")),
+                        })
+                        .collect::<Result<_, _>>()?
                 }
                 ("max_faults", _) => bounds.max_faults = whole()? as usize,
                 ("budget", _) => bounds.budget = whole()? as usize,
