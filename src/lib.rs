@@ -29,4 +29,5 @@ pub mod limits;
 pub mod present;
 pub mod scenario;
 pub mod search;
+pub mod sort;
 pub mod ui;

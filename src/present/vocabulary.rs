@@ -21,7 +21,9 @@ impl<'a> Names<'a> {
     }
 }
 
-/// The words one lock design uses. NodeInfo names arrive already resolved.
+/// The words one lock design uses. NodeInfo names arrive already resolved. (A default that
+/// builds a sentence around the design's own words does so in an inner function, so each
+/// design's copy of the default is only the call.)
 pub trait Vocabulary {
     /// Names a fencing token with its value (`token 41`, `czxid 3`), or `None` if the design
     /// hands out none.
@@ -84,43 +86,57 @@ pub trait Vocabulary {
 
     /// Says that `me` extended `holder`'s lock.
     fn extended(&self, me: &str, holder: &str, token: u64, expires_local: Option<LocalMillis>) -> String {
-        format!("{me} extends {holder}'s {} {}.", self.lock(token), self.lasts(expires_local))
+        fn words(me: &str, holder: &str, lock: String, lasts: String) -> String {
+            format!("{me} extends {holder}'s {lock} {lasts}.")
+        }
+        words(me, holder, self.lock(token), self.lasts(expires_local))
     }
 
     /// Says that `me` no longer holds `holder`'s lock, and why.
     fn ended(&self, me: &str, holder: &str, token: u64, how: LockEnd) -> String {
-        let lock = self.lock(token);
-        match how {
-            LockEnd::Expired => format!(
-                "{} expires on {me}'s clock. Nobody tells {holder}: it may still think the lock is its own.",
-                super::number::capital(&lock)
-            ),
-            LockEnd::Released => format!("{holder} released {lock}; the lock is free."),
-            LockEnd::DeletedByOther => {
-                format!("An unchecked release deletes {lock}, which belongs to {holder}: the lock is free while {holder} still works.")
+        fn words(me: &str, holder: &str, lock: String, how: LockEnd) -> String {
+            match how {
+                LockEnd::Expired => format!(
+                    "{} expires on {me}'s clock. Nobody tells {holder}: it may still think the lock is its own.",
+                    super::number::capital(&lock)
+                ),
+                LockEnd::Released => format!("{holder} released {lock}; the lock is free."),
+                LockEnd::DeletedByOther => {
+                    format!("An unchecked release deletes {lock}, which belongs to {holder}: the lock is free while {holder} still works.")
+                }
+                LockEnd::LostOnRestart => {
+                    format!("{me} comes back without {lock} of {holder}: it was lost with the memory when {me} crashed.")
+                }
+                LockEnd::Replaced => format!("{holder} no longer holds {lock}: another client wrote itself in as holder."),
+                LockEnd::Resynced => {
+                    format!("{me} drops its copy of {lock} of {holder}: it takes its new primary's whole dataset instead.")
+                }
             }
-            LockEnd::LostOnRestart => format!("{me} comes back without {lock} of {holder}: it was lost with the memory when {me} crashed."),
-            LockEnd::Replaced => format!("{holder} no longer holds {lock}: another client wrote itself in as holder."),
-            LockEnd::Resynced => format!("{me} drops its copy of {lock} of {holder}: it takes its new primary's whole dataset instead."),
         }
+        words(me, holder, self.lock(token), how)
     }
 
     /// Labels the mark where a lock-service node stopped holding `holder`'s lock.
     fn ended_mark(&self, holder: &str, token: u64, how: LockEnd) -> String {
-        let lock = self.lock(token);
-        match how {
-            LockEnd::Expired => format!("{lock} expires"),
-            LockEnd::Released => format!("{lock} released"),
-            LockEnd::DeletedByOther => format!("{lock} of {holder} deleted"),
-            LockEnd::LostOnRestart => format!("{lock} lost"),
-            LockEnd::Replaced => format!("{lock} of {holder} taken over"),
-            LockEnd::Resynced => format!("copy of {lock} dropped"),
+        fn words(holder: &str, lock: String, how: LockEnd) -> String {
+            match how {
+                LockEnd::Expired => format!("{lock} expires"),
+                LockEnd::Released => format!("{lock} released"),
+                LockEnd::DeletedByOther => format!("{lock} of {holder} deleted"),
+                LockEnd::LostOnRestart => format!("{lock} lost"),
+                LockEnd::Replaced => format!("{lock} of {holder} taken over"),
+                LockEnd::Resynced => format!("copy of {lock} dropped"),
+            }
         }
+        words(holder, self.lock(token), how)
     }
 
     /// Says that the replica `me` now keeps a copy of `holder`'s lock.
     fn replicated(&self, me: &str, holder: &str, token: u64) -> String {
-        format!("{me} stores its copy of {} held by {holder}.", self.lock(token))
+        fn words(me: &str, holder: &str, lock: String) -> String {
+            format!("{me} stores its copy of {lock} held by {holder}.")
+        }
+        words(me, holder, self.lock(token))
     }
 
     /// Says that `me`'s renewal failed for good, and whether it aborts or carries on.
@@ -139,16 +155,22 @@ pub trait Vocabulary {
 
     /// Labels a write to data kept in the lock service itself.
     fn write_to_service(&self, token: u64, value: &str) -> String {
-        match self.token(token) {
-            Some(t) => format!("write {value_q} with {t}", value_q = Quoted(value)),
-            None => format!("write {value_q}", value_q = Quoted(value)),
+        fn words(token: Option<String>, value: &str) -> String {
+            match token {
+                Some(t) => format!("write {value_q} with {t}", value_q = Quoted(value)),
+                None => format!("write {value_q}", value_q = Quoted(value)),
+            }
         }
+        words(self.token(token), value)
     }
 
     /// Says why the lock service refused a write to the data it keeps, for a writer that
     /// held the lock under `token`.
     fn guard_refused(&self, token: u64) -> String {
-        format!("{} no longer guards the data", self.lock(token))
+        fn words(lock: String) -> String {
+            format!("{lock} no longer guards the data")
+        }
+        words(self.lock(token))
     }
 
     /// Names the thing clients take turns holding: `the lock`, `partition 0`.

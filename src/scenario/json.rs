@@ -4,6 +4,7 @@
 use crate::error::ScenarioError;
 use crate::limits::{MAX_FILE_BYTES, MAX_JSON_DEPTH, MAX_JSON_NUMBER_CHARS, MAX_JSON_STRING_BYTES};
 use crate::present::quoted::Quoted;
+use crate::sort::heap_sort;
 use std::fmt::Write;
 
 /// A JSON value. Numbers keep their text, so each field can read it as the type it needs.
@@ -287,33 +288,6 @@ impl Parser<'_> {
     }
 }
 
-/// Sorts `v` by `less`, in place, in n log n steps. (A heap sort: a few hundred bytes of
-/// WebAssembly, where the standard library's sort is several kilobytes, and this is the page's
-/// only sort.)
-fn heap_sort<T: Copy>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
-    let sift = |v: &mut [T], mut root: usize, end: usize| loop {
-        let mut child = 2 * root + 1;
-        if child >= end {
-            return;
-        }
-        if child + 1 < end && less(&v[child], &v[child + 1]) {
-            child += 1;
-        }
-        if !less(&v[root], &v[child]) {
-            return;
-        }
-        v.swap(root, child);
-        root = child;
-    };
-    for root in (0..v.len() / 2).rev() {
-        sift(v, root, v.len());
-    }
-    for end in (1..v.len()).rev() {
-        v.swap(0, end);
-        sift(v, 0, end);
-    }
-}
-
 /// Writes a document as JSON: compact when `indent` is `None`, else indented by that many spaces
 /// per level (as exported files are).
 pub fn write(v: &Value, indent: Option<usize>) -> String {
@@ -385,23 +359,6 @@ fn write_string(s: &mut String, text: &str) {
 
 #[cfg(test)]
 mod tests {
-    #[test]
-    fn the_heap_sort_sorts() {
-        let mut seed = 7u64;
-        for n in [0, 1, 2, 3, 10, 257] {
-            let mut v: Vec<u64> = (0..n)
-                .map(|_| {
-                    seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                    seed >> 58
-                })
-                .collect();
-            let mut want = v.clone();
-            want.sort();
-            super::heap_sort(&mut v, |a, b| a < b);
-            assert_eq!(v, want, "{n}");
-        }
-    }
-
     use super::*;
 
     #[test]

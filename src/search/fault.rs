@@ -198,9 +198,27 @@ impl Added {
                 format!("{}'s clock jumps {dir} by {} at {at}", name(node), crate::present::number::ms(ms.unsigned_abs()))
             }
             Added::Drift { node, ppm } => {
-                let pct = *ppm as f64 / 10_000.0;
-                format!("{}'s clock runs {} by {:.1}%", name(node), if *ppm < 0 { "slow" } else { "fast" }, pct.abs())
+                // A percent to one decimal place, rounded half up, in whole numbers (no float
+                // formatting in the worker): 10,000 ppm is 1%.
+                let tenths = (ppm.unsigned_abs() + 500) / 1_000;
+                format!("{}'s clock runs {} by {}.{}%", name(node), if *ppm < 0 { "slow" } else { "fast" }, tenths / 10, tenths % 10)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Added;
+    use crate::scenario::lessons;
+
+    #[test]
+    fn a_drift_reads_as_a_percent_to_one_place() {
+        let s = lessons::find("lease-race-unfenced").expect("a lesson").scenario;
+        let drift = |ppm| Added::Drift { node: "A".into(), ppm }.describe(&s);
+        assert_eq!(drift(500_000), "Client A's clock runs fast by 50.0%");
+        assert_eq!(drift(-12_345), "Client A's clock runs slow by 1.2%");
+        assert_eq!(drift(1_250), "Client A's clock runs fast by 0.1%");
+        assert_eq!(drift(1_550), "Client A's clock runs fast by 0.2%");
     }
 }

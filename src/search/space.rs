@@ -6,6 +6,7 @@ use crate::engine::rng::Rng;
 use crate::engine::{EventKind, Trace};
 use crate::limits::MAX_SEARCH_TIMES;
 use crate::scenario::format::{Participant, Scenario};
+use crate::sort::heap_sort;
 
 /// How far a search may go.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,9 +93,7 @@ impl Targets {
             Participant::LockService { .. } => 1,
             Participant::Resource { .. } => 2,
         };
-        let mut ordered: Vec<&Participant> = s.participants.iter().collect();
-        ordered.sort_by_key(|p| rank(p));
-        let everyone = ordered.iter().map(|p| p.id().to_string()).collect();
+        let everyone = (0..3).flat_map(|r| s.participants.iter().filter(move |p| rank(p) == r)).map(|p| p.id().to_string()).collect();
         let services = s.participants.iter().filter(|p| matches!(p, Participant::LockService { .. })).map(|p| p.id().to_string()).collect();
         let mut links: Vec<(String, String)> = base
             .events
@@ -104,7 +103,7 @@ impl Targets {
                 _ => None,
             })
             .collect();
-        links.sort();
+        heap_sort(&mut links, |a, b| a < b);
         links.dedup();
         let elapsed_timers = s.lock.kind.rows(1_000).first().is_some_and(|r| r.elapsed_timers);
         Targets { everyone, services, links, elapsed_timers }
@@ -157,7 +156,7 @@ fn spread(base: &Trace) -> Vec<u64> {
         .map(|e| e.at_ms.as_ms())
         .flat_map(|t| [t.saturating_sub(1), t, t + 1])
         .collect();
-    t.sort_unstable();
+    heap_sort(&mut t, |a, b| a < b);
     t.dedup();
     if t.len() > MAX_SEARCH_TIMES {
         let step = t.len() as f64 / MAX_SEARCH_TIMES as f64;
