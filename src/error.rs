@@ -49,14 +49,23 @@ pub fn unknown(what: &str, wanted: &str, known: &[&str]) -> ScenarioError {
 /// [`QUOTE_CHARS`] characters of `wanted` count, so the cost is bounded for any input.
 fn closest<'a>(wanted: &str, known: &[&'a str], n: usize) -> Vec<&'a str> {
     let wanted: Vec<char> = wanted.chars().take(QUOTE_CHARS).collect();
-    let scored: Vec<(usize, &str)> = known
-        .iter()
-        .map(|k| (edit_distance(&wanted, &k.chars().collect::<Vec<_>>()), *k))
-        .filter(|&(d, k)| d <= k.chars().count().div_ceil(3))
-        .collect();
+    let mut scored: Vec<(usize, &str)> = Vec::new();
+    for k in known {
+        let d = edit_distance(&wanted, &k.chars().collect::<Vec<_>>());
+        if d <= k.chars().count().div_ceil(3) {
+            scored.push((d, k));
+        }
+    }
     // Distance by distance, each in `known` order: a few passes over a short list, no sort.
-    let farthest = scored.iter().map(|s| s.0).max().unwrap_or(0);
-    (0..=farthest).flat_map(|d| scored.iter().filter(move |s| s.0 == d).map(|s| s.1)).take(n).collect()
+    let mut near = Vec::with_capacity(n);
+    for d in 0..=scored.iter().map(|s| s.0).max().unwrap_or(0) {
+        for &(_, k) in scored.iter().filter(|s| s.0 == d) {
+            if near.len() < n {
+                near.push(k);
+            }
+        }
+    }
+    near
 }
 
 /// Levenshtein distance: the fewest insertions, deletions and substitutions from `a` to `b`.

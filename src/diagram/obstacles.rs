@@ -69,7 +69,14 @@ impl Shafts {
     /// Says whether a shaft other than `own` runs through `r`.
     pub fn cross(&self, r: Rect, own: Option<Segment>) -> bool {
         let hi = band(r.3).min(self.bands.len().saturating_sub(1));
-        (band(r.1)..=hi).any(|k| self.bands.get(k).is_some_and(|b| b.iter().any(|&s| Some(s) != own && crosses(s, r))))
+        for shafts in self.bands.get(band(r.1)..=hi).unwrap_or_default() {
+            for &s in shafts {
+                if Some(s) != own && crosses(s, r) {
+                    return true;
+                }
+            }
+        }
+        false
     }
 }
 

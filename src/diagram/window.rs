@@ -77,7 +77,15 @@ impl Window {
         let mut pieces = vec![(x0, x1)];
         for (a, b) in self.labels_across(layout, y) {
             let (a, b) = (a - margin, b + margin);
-            pieces = pieces.into_iter().flat_map(|(p, q)| [(p, q.min(a)), (p.max(b), q)]).filter(|(p, q)| q > p).collect();
+            let mut left = Vec::with_capacity(pieces.len() + 1);
+            for (p, q) in pieces {
+                for (p, q) in [(p, q.min(a)), (p.max(b), q)] {
+                    if q > p {
+                        left.push((p, q));
+                    }
+                }
+            }
+            pieces = left;
         }
         pieces
     }

@@ -13,9 +13,13 @@ macro_rules! mapped {
     (Id, $v:ident, $name:ident) => {
         $name(stringify!($v), None, $v)?
     };
-    (Vec, $v:ident, $name:ident) => {
-        $v.iter().enumerate().map(|(i, id)| $name(stringify!($v), Some(i), id)).collect::<Result<Vec<_>, _>>()?
-    };
+    (Vec, $v:ident, $name:ident) => {{
+        let mut ids = Vec::with_capacity($v.len());
+        for (i, id) in $v.iter().enumerate() {
+            ids.push($name(stringify!($v), Some(i), id)?);
+        }
+        ids
+    }};
     ($plain:ident, $v:ident, $name:ident) => {
         *$v
     };

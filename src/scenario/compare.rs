@@ -146,7 +146,11 @@ pub use crate::present::table::SAFE_MEANS;
 
 /// Returns every row of the table, in the registry's order.
 pub fn rows() -> Vec<Row> {
-    REGISTRY.iter().flat_map(|k| k.rows(TTL_MS)).collect()
+    let mut rows = Vec::new();
+    for kind in REGISTRY {
+        rows.extend(kind.rows(TTL_MS));
+    }
+    rows
 }
 
 /// One schedule run against one row.
@@ -303,7 +307,15 @@ pub fn cell(schedule: Schedule, row: &Row) -> Result<(Cell, Scenario, Trace), Sc
 
 /// Runs every row against every schedule: rows of the table, columns schedules.
 pub fn table() -> Result<Vec<Vec<Cell>>, ScenarioError> {
-    rows().iter().map(|r| Schedule::ALL.iter().map(|&s| cell(s, r).map(|c| c.0)).collect()).collect()
+    let mut table = Vec::new();
+    for r in rows() {
+        let mut cells = Vec::with_capacity(Schedule::ALL.len());
+        for s in Schedule::ALL {
+            cells.push(cell(s, &r)?.0);
+        }
+        table.push(cells);
+    }
+    Ok(table)
 }
 
 /// Renders the table as fixed-width text, for the command line.
