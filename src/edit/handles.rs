@@ -245,33 +245,25 @@ pub fn handles(scenario: &Scenario, trace: &Trace, layout: &Layout) -> Vec<Handl
 /// Returns the messages of the run that a new fault could drop or delay: each drawn arrow that a
 /// message fault does not already name.
 pub fn messages(scenario: &Scenario, trace: &Trace, layout: &Layout) -> Vec<Message> {
-    let taken: Vec<usize> = scenario
-        .faults
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| matches!(f, Fault::DropMessage { .. } | Fault::DelayMessage { .. }))
-        .filter_map(|(i, _)| trace.fault_events.get(i).copied().flatten())
-        .collect();
+    let mut taken = Vec::new();
+    for (i, f) in scenario.faults.iter().enumerate() {
+        if let (Fault::DropMessage { .. } | Fault::DelayMessage { .. }, Some(Some(send))) = (f, trace.fault_events.get(i)) {
+            taken.push(*send);
+        }
+    }
     let id = |n: crate::engine::NodeId| trace.participants[n.0].key.clone();
-    layout
-        .items
-        .iter()
-        .filter_map(|item| match item.shape {
-            Shape::Arrow { x1, y1, x2, y2, arrow } if arrow != Arrow::Lost && !taken.contains(&item.events.0) => {
-                match &trace.events[item.events.0] {
-                    e @ crate::engine::Event { kind: EventKind::Send { to, .. }, .. } => Some(Message {
-                        send: item.events.0,
-                        from: id(e.node),
-                        to: id(*to),
-                        at_ms: e.at_ms.as_ms(),
-                        arrow: (x1, y1, x2, y2),
-                    }),
-                    _ => None,
-                }
-            }
-            _ => None,
-        })
-        .collect()
+    let mut messages = Vec::new();
+    for item in &layout.items {
+        let Shape::Arrow { x1, y1, x2, y2, arrow } = item.shape else { continue };
+        let send = item.events.0;
+        if arrow == Arrow::Lost || taken.contains(&send) {
+            continue;
+        }
+        if let e @ crate::engine::Event { kind: EventKind::Send { to, .. }, .. } = &trace.events[send] {
+            messages.push(Message { send, from: id(e.node), to: id(*to), at_ms: e.at_ms.as_ms(), arrow: (x1, y1, x2, y2) });
+        }
+    }
+    messages
 }
 
 fn number(n: impl ToString) -> Option<Value> {

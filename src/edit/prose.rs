@@ -30,14 +30,15 @@ const WRITTEN_FOR: &str = "(Written for the lesson's own numbers.)";
 
 /// Returns each participant whose name the change altered: (old name, new name), by id.
 fn renames(before: &Scenario, after: &Scenario) -> Vec<(String, String)> {
-    after
-        .participants
-        .iter()
-        .filter_map(|p| {
-            let old = before.participants.iter().find(|b| b.id() == p.id())?.name();
-            (old != p.name() && !old.is_empty()).then(|| (old.to_string(), p.name().to_string()))
-        })
-        .collect()
+    let mut renamed = Vec::new();
+    for p in &after.participants {
+        if let Some(old) = before.participants.iter().find(|b| b.id() == p.id()).map(|b| b.name()) {
+            if old != p.name() && !old.is_empty() {
+                renamed.push((old.to_string(), p.name().to_string()));
+            }
+        }
+    }
+    renamed
 }
 
 /// Renames `old` to `new` wherever it stands as a whole name in the scenario's prose: its title,

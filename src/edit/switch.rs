@@ -58,7 +58,12 @@ type Given = Vec<(&'static str, ParamValue)>;
 /// Returns the design `kind` builds from the `old` design's values carried over, and the values
 /// given; or, if those do not fit together, the `typical` row's design and values.
 fn built(kind: &dyn Kind, old: &Values, typical: Option<&Row>) -> Result<(Rc<dyn Design>, Given), ScenarioError> {
-    let given: Given = kind.params().iter().filter_map(|p| Some((p.name, carried(p, old, typical.map(|t| t.design.values()))?))).collect();
+    let mut given = Given::new();
+    for p in kind.params() {
+        if let Some(v) = carried(p, old, typical.map(|t| t.design.values())) {
+            given.push((p.name, v));
+        }
+    }
     // Values carried over may not fit together in the new design; its own choice always does.
     match (kind.build(&Values::new(kind.params(), &given)?), typical) {
         (Ok(design), _) => Ok((design, given)),

@@ -191,7 +191,8 @@ impl<'a> Obj<'a> {
     /// order, each checked against its declaration; a field a file may leave out takes the value
     /// a new one starts with.
     fn fields(&self, tag: &str, fields: &[Field]) -> Result<Vec<FieldValue>> {
-        let names: Vec<&str> = std::iter::once(tag).chain(fields.iter().map(|f| f.name)).collect();
+        let mut names = vec![tag];
+        names.extend(fields.iter().map(|f| f.name));
         self.only(&names)?;
         let mut values = Vec::with_capacity(fields.len());
         for f in fields {
@@ -317,8 +318,11 @@ impl FromJson for LockChoice {
             None => return err(path, "missing field `design`".into()),
         };
         let kind = design::find(&tag).map_err(|e| ScenarioError::new(&tag_path, e.problem))?;
-        let names: Vec<&str> =
-            std::iter::once("design").chain(kind.params().iter().flat_map(|p| std::iter::once(p.name).chain(p.formerly))).collect();
+        let mut names = vec!["design"];
+        for p in kind.params() {
+            names.push(p.name);
+            names.extend(p.formerly);
+        }
         o.only(&names)?;
         let mut given = Vec::new();
         for p in kind.params() {

@@ -77,7 +77,12 @@ impl PgServer {
     /// waiting in its lock call is running a statement, so it is not idle.
     fn end_silent_sessions(&mut self, cx: &mut Cx) {
         let Some(t) = self.idle_timeout_ms else { return };
-        let silent: Vec<NodeId> = self.sessions.iter().filter(|s| cx.now >= s.1 + t && !self.waiters.contains(&s.0)).map(|s| s.0).collect();
+        let mut silent: Vec<NodeId> = Vec::new();
+        for &(client, last) in &self.sessions {
+            if cx.now >= last + t && !self.waiters.contains(&client) {
+                silent.push(client);
+            }
+        }
         for client in silent {
             self.sessions.retain(|s| s.0 != client);
             self.ended.push(client);

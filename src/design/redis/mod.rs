@@ -90,8 +90,12 @@ pub struct RedisDesign {
 impl Protocol for RedisDesign {
     fn service(&self, index: usize, nodes: &[NodeId]) -> Option<Box<dyn Actor>> {
         // The replicas, less this node: a promoted replica streams to the others.
-        let replicas: Vec<(NodeId, Millis)> =
-            nodes.iter().skip(1).copied().zip(self.lags_ms).filter(|&(n, _)| Some(&n) != nodes.get(index)).collect();
+        let mut replicas: Vec<(NodeId, Millis)> = Vec::new();
+        for (&n, lag) in nodes.iter().skip(1).zip(self.lags_ms) {
+            if Some(&n) != nodes.get(index) {
+                replicas.push((n, lag));
+            }
+        }
         let role = if index == 0 { RedisRole::Primary } else { RedisRole::Replica };
         let incr = match (self.incr_token, self.incr_separate) {
             (false, _) => Incr::None,

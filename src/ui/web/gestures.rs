@@ -47,7 +47,7 @@ fn number(el: &Element, name: &str) -> Option<f32> {
 /// Returns the layer's screen pixels per diagram unit, and its top in client pixels.
 fn scale(layer: &Element) -> (f32, f32) {
     let rect = layer.get_bounding_client_rect();
-    let units = layer.get_attribute("viewBox").and_then(|v| decimal(v.split(' ').nth(3)?)).unwrap_or(1.0);
+    let units = layer.get_attribute("viewBox").and_then(|v| decimal(v.rsplit_once(' ')?.1)).unwrap_or(1.0);
     (rect.height() as f32 / units.max(1.0), rect.top() as f32)
 }
 
