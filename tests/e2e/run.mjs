@@ -102,6 +102,9 @@ async function check(name, body, expected = null, limitMs = CHECK_MS) {
   } catch (e) {
     failed += 1;
     console.log(`FAIL ${name}\n     ${String(e.message || e).split('\n').join('\n     ')}`);
+    // What the page showed when the check failed, to look at afterwards.
+    const file = `FAIL-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`;
+    await page.screenshot({ path: path.join(SHOTS, file), timeout: 5000 }).then(() => console.log(`     screenshot: test-output/screenshots/${file}`), () => {});
   } finally {
     clearTimeout(timer);
     await page.close().catch(() => {});
@@ -1173,7 +1176,11 @@ await check('on a phone the diagram comes first, the lesson list is a menu, and 
   const problems = [];
   for (const id of lessons) problems.push(...await misfits(page, id, true));
   expect(problems.length === 0, problems.join('\n'));
+  // The menu as a newcomer meets it: on a page just opened, not one stepped through every lesson.
+  await page.goto(`${url}#/lease-race-unfenced/0`);
+  await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
   await page.click('[data-testid=menu]');
+  await page.waitForFunction(() => getComputedStyle(document.querySelector('.sidebar')).visibility === 'visible', null, { timeout: 10000 });
   await page.locator('.lesson-link[data-route="#/short-pause/0"]').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]')?.innerText === 'A pause shorter than the lease');
   await page.waitForFunction(() => getComputedStyle(document.querySelector('.sidebar')).visibility === 'hidden');
