@@ -3,6 +3,7 @@
 //! scenario and what it promises).
 
 use super::param::{Param, Settings, Values};
+use crate::engine::clock::TimerClock;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::Protocol;
 use crate::engine::spec::ResourceMode;
@@ -164,9 +165,14 @@ pub struct Row {
     pub services: usize,
     /// The lock-service nodes' display name.
     pub service_name: &'static str,
-    /// Says whether a step of the lock service's wall clock leaves every expiry where it was
-    /// (session timers that measure elapsed time).
-    pub elapsed_timers: bool,
+}
+
+impl Row {
+    /// Says whether a step of the lock service's wall clock leaves every expiry where it was:
+    /// the design times them by elapsed time.
+    pub fn elapsed_timers(&self) -> bool {
+        self.design.service_clock() == TimerClock::Monotonic
+    }
 }
 
 /// What the rows of one design configuration share; [`Rows::row`] adds the rest.
@@ -174,21 +180,11 @@ pub struct Rows {
     pub design: Rc<dyn Design>,
     pub services: usize,
     pub service_name: &'static str,
-    pub elapsed_timers: bool,
 }
 
 impl Rows {
     /// Returns a row with this id, heading, token source and resource.
     pub fn row(&self, id: &'static str, title: &'static str, token: &'static str, resource: Option<ResourceMode>) -> Row {
-        Row {
-            id,
-            title,
-            token,
-            design: self.design.clone(),
-            resource,
-            services: self.services,
-            service_name: self.service_name,
-            elapsed_timers: self.elapsed_timers,
-        }
+        Row { id, title, token, design: self.design.clone(), resource, services: self.services, service_name: self.service_name }
     }
 }

@@ -4,6 +4,7 @@
 use super::param::settings;
 use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Settings, Summary, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
+use crate::engine::clock::TimerClock;
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{DesignMsg, LockMsg, Msg, MsgKind, ReleaseMode};
@@ -52,7 +53,7 @@ impl Kind for Lease {
 
     fn rows(&self, ttl_ms: u64) -> Vec<Row> {
         let design = LeaseSettings::new(ttl_ms, 33).configure();
-        let rows = Rows { design, services: 1, service_name: "Lock service", elapsed_timers: false };
+        let rows = Rows { design, services: 1, service_name: "Lock service" };
         vec![
             rows.row("lease", "Lease, resource checks nothing", "lease generation, unchecked", Some(ResourceMode::Unfenced)),
             rows.row("lease-fenced", "Lease + fencing token", "lease generation", Some(ResourceMode::Fenced)),
@@ -75,6 +76,11 @@ impl Protocol for LeaseDesign {
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
         Some(Box::new(LeaseClient::new(nodes[0])))
+    }
+
+    /// The seed's lease service expires a lease by its wall clock, as Redis does (the clock-jump lesson).
+    fn service_clock(&self) -> TimerClock {
+        TimerClock::Wall
     }
 }
 

@@ -4,6 +4,7 @@
 use super::param::settings;
 use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Services, Settings, Summary, Values};
 use crate::engine::actor::Actor;
+use crate::engine::clock::TimerClock;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, ReleaseMode};
 use crate::engine::protocol::{LockClient, Protocol};
@@ -59,6 +60,11 @@ impl Protocol for Nothing {
 
     fn quorum(&self, _lock_nodes: usize) -> usize {
         0
+    }
+
+    /// There is no lock service to time anything.
+    fn service_clock(&self) -> TimerClock {
+        TimerClock::Monotonic
     }
 }
 

@@ -11,6 +11,7 @@ use super::redis::{deleted_when, key_ended, Incr, RedisNode, RedisRole};
 use super::redis_wire::RedisMsg;
 use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Settings, Summary, Values};
 use crate::engine::actor::{Actor, Cx, Timer};
+use crate::engine::clock::TimerClock;
 use crate::engine::event::LockEnd;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{LockMsg, Msg, ReleaseMode};
@@ -95,7 +96,7 @@ impl Kind for Redlock {
         // A master's timeout must be below the TTL: 50 ms, or a tenth of a short TTL.
         let ttl_ms = ttl_ms.max(2);
         let settings = RedlockSettings { retry_count: 30, instance_timeout_ms: (ttl_ms / 10).clamp(1, 50), ..RedlockSettings::new(ttl_ms) };
-        let rows = Rows { design: settings.configure(), services: 5, service_name: "Redis", elapsed_timers: false };
+        let rows = Rows { design: settings.configure(), services: 5, service_name: "Redis" };
         vec![rows.row("redlock", "Redlock, 5 masters", "none (random value)", Some(ResourceMode::Unfenced))]
     }
 }
@@ -132,6 +133,11 @@ impl Protocol for RedlockDesign {
 
     fn quorum(&self, lock_nodes: usize) -> usize {
         quorum(lock_nodes)
+    }
+
+    /// Each master is a Redis, which expires keys by its wall clock.
+    fn service_clock(&self) -> TimerClock {
+        TimerClock::Wall
     }
 }
 

@@ -1,5 +1,10 @@
 //! Local clocks: each node reads true time through its own offset, drift and scheduled jumps.
 //!
+//! A node has two clocks, as a real machine does: the wall clock, which a jump steps (an NTP
+//! step, an operator setting the date), and the monotonic clock, which counts elapsed time and
+//! never jumps. Drift moves both: it is the rate of the machine's oscillator. Each design says
+//! which of the two its timers read ([`TimerClock`]), as the real system does.
+//!
 //! A clock is a pure function of true time, so the simulator can say exactly when a timer set
 //! on a node's local clock fires, even across a later jump. Pure: no IO, no wall clock.
 
@@ -12,6 +17,15 @@ use serde::Serialize;
 pub struct ClockJump {
     pub at_ms: Millis,
     pub by_ms: i64,
+}
+
+/// Which of a node's clocks its timers and its readings of the time use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimerClock {
+    /// The wall clock: a jump moves every deadline set on it (Redis key expiry).
+    Wall,
+    /// Elapsed time: a jump moves nothing, only drift does (etcd, ZooKeeper, client-go).
+    Monotonic,
 }
 
 /// How one node's local clock relates to simulated true time.
@@ -41,12 +55,22 @@ impl Clock {
         self.jumps.insert(at, jump);
     }
 
-    /// Reads this clock at a true instant. (A run's times are bounded by its limits, far below
-    /// where the drift's product could leave `i64`; it saturates rather than wrap.)
+    /// Reads the wall clock at a true instant. (A run's times are bounded by its limits, far
+    /// below where the drift's product could leave `i64`; it saturates rather than wrap.)
     pub fn local_at(&self, true_ms: Millis) -> LocalMillis {
+        self.reading(TimerClock::Wall, true_ms)
+    }
+
+    /// Reads the node's clock `which` at a true instant: the monotonic clock reads as the wall
+    /// clock does until the wall clock's first jump, and never jumps itself.
+    pub fn reading(&self, which: TimerClock, true_ms: Millis) -> LocalMillis {
         let perfect = LocalMillis::perfect(true_ms);
         let drift = perfect.as_ms().saturating_mul(self.drift_ppm).div_euclid(1_000_000);
-        perfect.shifted(self.offset_ms + drift + self.jumped_by(true_ms))
+        let jumped = match which {
+            TimerClock::Wall => self.jumped_by(true_ms),
+            TimerClock::Monotonic => 0,
+        };
+        perfect.shifted(self.offset_ms + drift + jumped)
     }
 
     fn jumped_by(&self, true_ms: Millis) -> i64 {
@@ -54,8 +78,12 @@ impl Clock {
     }
 
     /// Finds the earliest true instant at or after `from_ms` (and no later than `horizon_ms`)
-    /// at which this clock reads at least `deadline_local`.
-    pub fn true_when_reaches(&self, deadline_local: LocalMillis, from_ms: Millis, horizon_ms: Millis) -> Option<Millis> {
+    /// at which clock `which` reads at least `deadline_local`.
+    pub fn true_when_reaches(&self, which: TimerClock, deadline_local: LocalMillis, from_ms: Millis, horizon_ms: Millis) -> Option<Millis> {
+        let jumps: &[ClockJump] = match which {
+            TimerClock::Wall => &self.jumps,
+            TimerClock::Monotonic => &[],
+        };
         let one = Millis::from_ms(1);
         let mut start = from_ms;
         loop {
@@ -63,12 +91,12 @@ impl Clock {
                 return None;
             }
             // Jumps split true time into segments on which the clock is monotone.
-            let end = self.jumps.iter().map(|j| j.at_ms).find(|&at| at > start).map_or(horizon_ms, |at| (at - one).min(horizon_ms));
-            if self.local_at(end) >= deadline_local {
+            let end = jumps.iter().map(|j| j.at_ms).find(|&at| at > start).map_or(horizon_ms, |at| (at - one).min(horizon_ms));
+            if self.reading(which, end) >= deadline_local {
                 let (mut lo, mut hi) = (start.as_ms(), end.as_ms());
                 while lo < hi {
                     let mid = lo + (hi - lo) / 2;
-                    if self.local_at(Millis::from_ms(mid)) >= deadline_local {
+                    if self.reading(which, Millis::from_ms(mid)) >= deadline_local {
                         hi = mid;
                     } else {
                         lo = mid + 1;
@@ -100,7 +128,7 @@ mod tests {
     fn perfect_clock_reads_true_time() {
         let c = Clock::default();
         assert_eq!(c.local_at(ms(1234)), local(1234));
-        assert_eq!(c.true_when_reaches(local(1500), Millis::ZERO, ms(10_000)), Some(ms(1500)));
+        assert_eq!(c.true_when_reaches(TimerClock::Wall, local(1500), Millis::ZERO, ms(10_000)), Some(ms(1500)));
     }
 
     #[test]
@@ -108,7 +136,7 @@ mod tests {
         let c = Clock::new(-20, 100_000, vec![]);
         assert_eq!(c.local_at(ms(1000)), local(1000 - 20 + 100));
         // 1.1 * t - 20 >= 1080  =>  t >= 1000
-        assert_eq!(c.true_when_reaches(local(1080), Millis::ZERO, ms(10_000)), Some(ms(1000)));
+        assert_eq!(c.true_when_reaches(TimerClock::Wall, local(1080), Millis::ZERO, ms(10_000)), Some(ms(1000)));
     }
 
     #[test]
@@ -116,19 +144,29 @@ mod tests {
         let c = Clock::new(0, 0, vec![ClockJump { at_ms: ms(300), by_ms: 5_000 }]);
         assert_eq!(c.local_at(ms(299)), local(299));
         assert_eq!(c.local_at(ms(300)), local(5_300));
-        assert_eq!(c.true_when_reaches(local(1_000), Millis::ZERO, ms(10_000)), Some(ms(300)));
+        assert_eq!(c.true_when_reaches(TimerClock::Wall, local(1_000), Millis::ZERO, ms(10_000)), Some(ms(300)));
     }
 
     #[test]
     fn backward_jump_delays_deadline() {
         let c = Clock::new(0, 0, vec![ClockJump { at_ms: ms(500), by_ms: -400 }]);
-        assert_eq!(c.true_when_reaches(local(600), Millis::ZERO, ms(10_000)), Some(ms(1_000)));
-        assert_eq!(c.true_when_reaches(local(400), Millis::ZERO, ms(10_000)), Some(ms(400)));
+        assert_eq!(c.true_when_reaches(TimerClock::Wall, local(600), Millis::ZERO, ms(10_000)), Some(ms(1_000)));
+        assert_eq!(c.true_when_reaches(TimerClock::Wall, local(400), Millis::ZERO, ms(10_000)), Some(ms(400)));
+    }
+
+    #[test]
+    fn a_jump_moves_the_wall_clock_only_and_drift_moves_both() {
+        let c = Clock::new(0, 100_000, vec![ClockJump { at_ms: ms(300), by_ms: 5_000 }]);
+        assert_eq!(c.reading(TimerClock::Wall, ms(1_000)), local(1_100 + 5_000));
+        assert_eq!(c.reading(TimerClock::Monotonic, ms(1_000)), local(1_100));
+        // 1.1 t >= 1,100 at t = 1,000 on the monotonic clock; the wall clock passed it at the jump.
+        assert_eq!(c.true_when_reaches(TimerClock::Monotonic, local(1_100), Millis::ZERO, ms(10_000)), Some(ms(1_000)));
+        assert_eq!(c.true_when_reaches(TimerClock::Wall, local(1_100), Millis::ZERO, ms(10_000)), Some(ms(300)));
     }
 
     #[test]
     fn unreachable_deadline_is_none() {
         let c = Clock::default();
-        assert_eq!(c.true_when_reaches(local(50_000), Millis::ZERO, ms(10_000)), None);
+        assert_eq!(c.true_when_reaches(TimerClock::Wall, local(50_000), Millis::ZERO, ms(10_000)), None);
     }
 }

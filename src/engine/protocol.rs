@@ -3,6 +3,7 @@
 //! traits in `crate::design`.
 
 use super::actor::{Actor, Cx};
+use super::clock::TimerClock;
 use super::ids::NodeId;
 use super::msg::{LockMsg, ReleaseMode};
 use super::policy::{AcquirePolicy, RenewPolicy};
@@ -25,6 +26,9 @@ pub trait Protocol {
     fn data_in_service(&self) -> bool {
         false
     }
+    /// Says which clock the lock service's timers read, as the real system's do: its wall clock
+    /// (a jump moves every expiry) or elapsed time (a jump moves none).
+    fn service_clock(&self) -> TimerClock;
 }
 
 /// A spec prints its protocol by name only: protocols carry no printing code of their own.

@@ -3,7 +3,7 @@
 
 use super::actor::{Actor, Command, Cx, Timer};
 use super::client::Client;
-use super::clock::Clock;
+use super::clock::{Clock, TimerClock};
 use super::error::RunError;
 use super::event::{DropReason, Event, EventKind};
 use super::fault::{span, Fault};
@@ -82,6 +82,8 @@ enum Status {
 struct Slot {
     actor: Box<dyn Actor>,
     clock: Clock,
+    /// The clock the node's timers and its readings of the time use.
+    reads: TimerClock,
     rng: Rng,
     status: Status,
     /// Deliveries and timers that arrived while the node was paused, in arrival order.
@@ -119,6 +121,12 @@ impl<'s> Sim<'s> {
         }
         let mut nodes = Vec::with_capacity(spec.nodes.len());
         for (i, n) in spec.nodes.iter().enumerate() {
+            // A client times its waits and checks its lease by elapsed time, as client libraries
+            // do (Go's and Java's timers, Redisson's watchdog); a lock service as its design says.
+            let reads = match &n.role {
+                Role::LockService => spec.lock.service_clock(),
+                Role::Client(_) | Role::Resource(_) => TimerClock::Monotonic,
+            };
             let actor: Box<dyn Actor> = match &n.role {
                 Role::Client(c) => {
                     let (design, locks) = (spec.lock.clone(), locks.clone());
@@ -133,6 +141,7 @@ impl<'s> Sim<'s> {
             nodes.push(Slot {
                 actor,
                 clock: n.clock.clone(),
+                reads,
                 rng: Rng::derive(spec.seed, &format!("node:{i}")),
                 status: Status::Up,
                 held: Vec::new(),
@@ -308,7 +317,7 @@ impl<'s> Sim<'s> {
     fn call_notes_only(&mut self, node: NodeId) {
         let mut out = Vec::new();
         let slot = &mut self.nodes[node.0];
-        let now = slot.clock.local_at(self.now_ms);
+        let now = slot.clock.reading(slot.reads, self.now_ms);
         slot.actor.on_crash(&mut Cx { me: node, now, rng: &mut slot.rng, out: &mut out });
         for c in out {
             if let Command::Note(kind) = c {
@@ -320,7 +329,7 @@ impl<'s> Sim<'s> {
     fn call(&mut self, node: NodeId, f: impl FnOnce(&mut dyn Actor, &mut Cx)) {
         let mut out = Vec::new();
         let slot = &mut self.nodes[node.0];
-        let now = slot.clock.local_at(self.now_ms);
+        let now = slot.clock.reading(slot.reads, self.now_ms);
         f(slot.actor.as_mut(), &mut Cx { me: node, now, rng: &mut slot.rng, out: &mut out });
         for c in out {
             self.interpret(node, c);
@@ -353,8 +362,10 @@ impl<'s> Sim<'s> {
                     Some(at) => slot.timers[at].1 = gen,
                     None => slot.timers.push((timer, gen)),
                 }
-                let clock = &self.nodes[node.0].clock;
-                if let Some(at_ms) = clock.true_when_reaches(at_local, self.now_ms, self.spec.limits.max_time_ms + Millis::from_ms(1)) {
+                let slot = &self.nodes[node.0];
+                if let Some(at_ms) =
+                    slot.clock.true_when_reaches(slot.reads, at_local, self.now_ms, self.spec.limits.max_time_ms + Millis::from_ms(1))
+                {
                     self.schedule(at_ms, Pending::Timer { node, timer, gen });
                 }
             }

@@ -107,7 +107,7 @@ impl Schedule {
                 vec![Fault::Partition { at_ms: 50, from: vec!["A".into()], to: locks.to_vec(), two_way: true, for_ms: 10_000 }]
             }
             // Redlock's clock jump hits one master of five; timers that measure elapsed time ignore it.
-            Schedule::ClockJump if !row.elapsed_timers => {
+            Schedule::ClockJump if !row.elapsed_timers() => {
                 vec![Fault::ClockJump { at_ms: 50, node: locks[0].clone(), by_ms: 2 * TTL_MS as i64 }]
             }
             Schedule::ClockJump => Vec::new(),
@@ -117,7 +117,7 @@ impl Schedule {
     /// Says whether a row's design ignores the schedule altogether (a wall-clock jump against
     /// timers that measure elapsed time).
     fn ignored_by(self, row: &Row) -> bool {
-        self == Schedule::ClockJump && row.elapsed_timers
+        self == Schedule::ClockJump && row.elapsed_timers()
     }
 }
 

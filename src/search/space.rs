@@ -2,6 +2,7 @@
 //! the run's interesting times, and the systematic grid and seeded random schedules over them.
 
 use super::fault::{Added, Class, Cut};
+use crate::engine::clock::TimerClock;
 use crate::engine::rng::Rng;
 use crate::engine::{EventKind, Trace};
 use crate::limits::MAX_SEARCH_TIMES;
@@ -79,9 +80,9 @@ pub struct Targets {
     pub everyone: Vec<String>,
     pub services: Vec<String>,
     pub links: Vec<(String, String)>,
-    /// Whether the lock service times its expiries by elapsed time, so a step of its wall clock
-    /// moves none of them (the design says so): its clock is then not jumped.
-    pub elapsed_timers: bool,
+    /// The clock the lock service times its expiries by (the design says which): a jump of its
+    /// wall clock moves them only if it is the wall clock.
+    pub service_clock: TimerClock,
 }
 
 impl Targets {
@@ -105,17 +106,16 @@ impl Targets {
             .collect();
         heap_sort(&mut links, |a, b| a < b);
         links.dedup();
-        let elapsed_timers = s.lock.kind.rows(1_000).first().is_some_and(|r| r.elapsed_timers);
-        Targets { everyone, services, links, elapsed_timers }
+        Targets { everyone, services, links, service_clock: s.lock.design.service_clock() }
     }
 
     /// The nodes a class of fault can hit, the likeliest to matter first: clients for pauses
-    /// and partitions, the lock service for clock faults (its clock times the lease), the lock
-    /// service alone for crashes.
+    /// and partitions, the lock service first for clock faults (its clock times the lease), the
+    /// lock service alone for crashes. Clock faults hit every node, servers included: what a jump
+    /// moves is the node's to say, by the clock its timers read.
     fn nodes(&self, class: Class) -> Vec<&String> {
         match class {
             Class::Crash => self.services.iter().collect(),
-            Class::ClockJump if self.elapsed_timers => self.everyone.iter().filter(|n| !self.services.contains(n)).collect(),
             Class::ClockJump | Class::Drift => {
                 self.services.iter().chain(self.everyone.iter().filter(|n| !self.services.contains(n))).collect()
             }

@@ -21,6 +21,7 @@ mod words;
 
 use super::{Design, Guarantees, Kind, LockKind, Row, Services, Summary, Values};
 use crate::engine::actor::Actor;
+use crate::engine::clock::TimerClock;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::{LockClient, Protocol};
@@ -79,6 +80,11 @@ impl Protocol for Group {
 
     fn data_in_service(&self) -> bool {
         true
+    }
+
+    /// The coordinator's session timers run on Kafka's high-resolution (monotonic) clock.
+    fn service_clock(&self) -> TimerClock {
+        TimerClock::Monotonic
     }
 }
 

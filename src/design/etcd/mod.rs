@@ -21,6 +21,7 @@ mod words;
 
 use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Summary, Values};
 use crate::engine::actor::Actor;
+use crate::engine::clock::TimerClock;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::{LockClient, Protocol};
@@ -52,7 +53,6 @@ impl Kind for Etcd {
             design: EtcdSettings { first_revision: 33, data_in_etcd, ..EtcdSettings::new(ttl_ms) }.configure(),
             services: 1,
             service_name: "etcd",
-            elapsed_timers: true,
         };
         let separate = rows(false);
         vec![
@@ -83,6 +83,11 @@ impl Protocol for EtcdDesign {
 
     fn data_in_service(&self) -> bool {
         self.data_in_etcd
+    }
+
+    /// The lessor expires leases by elapsed time (Go's monotonic clock).
+    fn service_clock(&self) -> TimerClock {
+        TimerClock::Monotonic
     }
 }
 

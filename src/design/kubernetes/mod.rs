@@ -26,6 +26,7 @@ mod words;
 
 use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Summary, Values};
 use crate::engine::actor::Actor;
+use crate::engine::clock::TimerClock;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::{LockClient, Protocol};
@@ -60,7 +61,7 @@ impl Kind for Kubernetes {
         let lease = ttl_ms.div_ceil(1000).max(1) * 1000;
         let settings = KubernetesSettings { lease_duration_ms: lease, renew_deadline_ms: lease * 3 / 5, retry_period_ms: lease / 5 };
         let design = settings.configure();
-        let rows = Rows { design, services: 1, service_name: "API server", elapsed_timers: true };
+        let rows = Rows { design, services: 1, service_name: "API server" };
         vec![
             rows.row("k8s", "Kubernetes Lease (client-go)", "leaseTransitions, unchecked", Some(ResourceMode::Unfenced)),
             rows.row("k8s-fenced", "Kubernetes + leaseTransitions check", "leaseTransitions", Some(ResourceMode::Fenced)),
@@ -84,6 +85,11 @@ impl Protocol for K8sDesign {
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
         Some(Box::new(Elector::new(nodes[0], self.lease_duration_ms, self.renew_deadline_ms, self.retry_period_ms)))
+    }
+
+    /// The API server keeps no lease time; the electors time it (client-go, monotonic).
+    fn service_clock(&self) -> TimerClock {
+        TimerClock::Monotonic
     }
 }
 

@@ -28,6 +28,7 @@ pub use super::pg_wire::PgMsg;
 use super::pgbouncer::PooledServer;
 use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Summary, Values};
 use crate::engine::actor::Actor;
+use crate::engine::clock::TimerClock;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::{LockClient, Protocol};
@@ -58,7 +59,7 @@ impl Kind for Postgres {
             let settings =
                 PostgresSettings { idle_session_timeout_ms: timeout.then_some(ttl_ms), same_database: same, ..PostgresSettings::new() };
             let design = settings.configure();
-            Rows { design, services: 1, service_name: "PostgreSQL", elapsed_timers: true }
+            Rows { design, services: 1, service_name: "PostgreSQL" }
         };
         vec![
             rows(true, true).row(
@@ -110,6 +111,11 @@ impl Protocol for PgDesign {
 
     fn data_in_service(&self) -> bool {
         self.same_database
+    }
+
+    /// PostgreSQL's timeouts are interval timers: they count elapsed time.
+    fn service_clock(&self) -> TimerClock {
+        TimerClock::Monotonic
     }
 }
 

@@ -27,6 +27,7 @@ mod words;
 use super::redis_replication::MOST_REPLICAS;
 use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Summary, Values};
 use crate::engine::actor::Actor;
+use crate::engine::clock::TimerClock;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::{LockClient, Protocol};
@@ -58,7 +59,6 @@ impl Kind for Redis {
             design: RedisSettings { incr_token: incr, replication_lag_ms: 0, ..RedisSettings::new(ttl_ms) }.configure(),
             services: 1,
             service_name: "Redis",
-            elapsed_timers: false,
         };
         vec![
             rows(false).row("redis", "Redis SET NX PX", "none (random value)", Some(ResourceMode::Unfenced)),
@@ -109,6 +109,11 @@ impl Protocol for RedisDesign {
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
         Some(Box::new(RedisClient::new(nodes, self.ttl_ms, self.incr_separate, self.wait)))
+    }
+
+    /// Redis expires keys by its wall clock: the Redis docs say it uses no monotonic clock for TTLs.
+    fn service_clock(&self) -> TimerClock {
+        TimerClock::Wall
     }
 }
 

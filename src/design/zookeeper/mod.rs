@@ -18,6 +18,7 @@ mod words;
 
 use super::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Summary, Values};
 use crate::engine::actor::Actor;
+use crate::engine::clock::TimerClock;
 use crate::engine::ids::NodeId;
 use crate::engine::msg::ReleaseMode;
 use crate::engine::protocol::{LockClient, Protocol};
@@ -51,7 +52,7 @@ impl Kind for Zookeeper {
         let session = ttl_ms.clamp(2, 1_200_000);
         let tick = (session / 2).min(100).max(session.div_ceil(20));
         let design = ZookeeperSettings::new(tick, session).configure();
-        let rows = Rows { design, services: 1, service_name: "ZooKeeper", elapsed_timers: true };
+        let rows = Rows { design, services: 1, service_name: "ZooKeeper" };
         vec![
             rows.row("zookeeper", "ZooKeeper recipe", "czxid, unchecked", Some(ResourceMode::Unfenced)),
             rows.row("zookeeper-fenced", "ZooKeeper + czxid check", "czxid of the lock znode", Some(ResourceMode::Fenced)),
@@ -75,6 +76,11 @@ impl Protocol for ZkDesign {
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
         Some(Box::new(ZkClient::new(nodes[0], self.session_timeout_ms)))
+    }
+
+    /// The session tracker expires sessions by elapsed time (`Time.currentElapsedTime`).
+    fn service_clock(&self) -> TimerClock {
+        TimerClock::Monotonic
     }
 }
 
