@@ -71,7 +71,8 @@ pub fn of(trace: &Trace) -> Replay {
             EventKind::Crash if service => step(at, ReplayAction::Crash { node }),
             EventKind::Restart { keep_state } if service => step(at, ReplayAction::Restart { node, keep_state: *keep_state }),
             EventKind::Promoted => step(at, ReplayAction::Promote { node }),
-            EventKind::ClockJump { by_ms } if service => {
+            // A server that times by elapsed time feels no step of its wall clock: nothing to replay.
+            EventKind::ClockJump { by_ms, elapsed: false } if service => {
                 unreplayable = Some(format!(
                     "{} jumps its clock by {by_ms} ms; one server's wall clock cannot be moved on a shared host",
                     trace.participants[e.node.0].name

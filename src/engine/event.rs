@@ -77,8 +77,12 @@ pub enum EventKind {
     Restart {
         keep_state: bool,
     },
+    /// The node's wall clock steps by `by_ms`. A node that times by elapsed time (`elapsed`)
+    /// reads its monotonic clock, which the step does not move: none of its timers move.
     ClockJump {
         by_ms: i64,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        elapsed: bool,
     },
     PartitionStart {
         from: Vec<NodeId>,

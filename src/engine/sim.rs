@@ -289,7 +289,10 @@ impl<'s> Sim<'s> {
                 self.record(node, EventKind::Restart { keep_state });
                 self.call(node, |a, cx| a.on_restart(cx, keep_state));
             }
-            Fault::ClockJump { node, by_ms, .. } => self.record(node, EventKind::ClockJump { by_ms }),
+            Fault::ClockJump { node, by_ms, .. } => {
+                let elapsed = self.nodes[node.0].reads == TimerClock::Monotonic;
+                self.record(node, EventKind::ClockJump { by_ms, elapsed })
+            }
             Fault::Promote { node, .. } => {
                 if self.nodes[node.0].status == Status::Down {
                     return;
@@ -379,8 +382,11 @@ impl<'s> Sim<'s> {
         }
     }
 
+    /// Records an event at the node's reading of the clock it times by, so its deadlines and
+    /// its readings agree.
     fn record(&mut self, node: NodeId, kind: EventKind) {
-        let local_ms = self.nodes[node.0].clock.local_at(self.now_ms);
+        let slot = &self.nodes[node.0];
+        let local_ms = slot.clock.reading(slot.reads, self.now_ms);
         self.events.push(Event { at_ms: self.now_ms, node, local_ms, kind });
     }
 }

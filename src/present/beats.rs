@@ -76,9 +76,20 @@ impl Words<'_> {
                 format!("{} becomes the primary", n(e.node)),
                 "It serves with only what had reached it before the failover.".to_string(),
             )),
-            EventKind::ClockJump { by_ms } => Some((
-                format!("{}'s clock jumps {}{}", n(e.node), if *by_ms >= 0 { "+" } else { "−" }, ms(by_ms.unsigned_abs())),
-                "Every time it measures on that clock, such as a lease's end, moves with it.".to_string(),
+            EventKind::ClockJump { by_ms, elapsed } => Some((
+                format!(
+                    "{}'s {}clock jumps {}{}",
+                    n(e.node),
+                    if *elapsed { "wall " } else { "" },
+                    if *by_ms >= 0 { "+" } else { "−" },
+                    ms(by_ms.unsigned_abs())
+                ),
+                if *elapsed {
+                    "It times leases by elapsed time, which the step does not move: no deadline moves."
+                } else {
+                    "Every time it measures on that clock, such as a lease's end, moves with it."
+                }
+                .to_string(),
             )),
             EventKind::PartitionStart { .. } => {
                 Some(("The network splits".to_string(), "Messages across the cut are lost; each side only sees silence.".to_string()))

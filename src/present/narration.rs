@@ -37,10 +37,12 @@ impl Words<'_> {
             EventKind::Crash => format!("{me} crashes: everything in its memory is gone."),
             EventKind::Restart { keep_state: true } => format!("{me} restarts and reloads its saved state."),
             EventKind::Restart { keep_state: false } => format!("{me} restarts with nothing it kept in memory before the crash."),
-            EventKind::ClockJump { by_ms } => format!(
-                "{me}'s clock jumps {} by {} (an NTP step or an operator's fix); true time is unchanged.",
+            EventKind::ClockJump { by_ms, elapsed } => format!(
+                "{me}'s {}clock jumps {} by {} (an NTP step or an operator's fix); true time is unchanged.{}",
+                if *elapsed { "wall " } else { "" },
                 if *by_ms >= 0 { "forward" } else { "back" },
-                ms(by_ms.unsigned_abs())
+                ms(by_ms.unsigned_abs()),
+                if *elapsed { " It times its leases and sessions by elapsed time, which a step does not move: none of its timers move." } else { "" }
             ),
             EventKind::PartitionStart { from, to, two_way, until_ms } => format!(
                 "The network splits: messages from {} to {}{} are dropped until {}.",

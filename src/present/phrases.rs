@@ -20,6 +20,16 @@ pub fn restart(keep_state: bool) -> &'static str {
     }
 }
 
+/// A clock jump as a log line: a node that times by elapsed time (`elapsed`) feels it on its
+/// wall clock only.
+pub fn clock_jump(by_ms: i64, elapsed: bool) -> String {
+    if elapsed {
+        format!("wall clock jumps {by_ms:+} ms; timers read elapsed time")
+    } else {
+        format!("clock jumps {by_ms:+} ms")
+    }
+}
+
 /// A client giving up on the lock.
 pub fn gave_up(attempts: u32) -> String {
     format!("gives up after {attempts} attempts")

@@ -7,12 +7,12 @@ use crate::engine::time::Millis;
 /// What "safe" means in the table: safe under the column's schedule, not under every schedule.
 pub const SAFE_MEANS: &str = "Safe means the data came to no harm under that column's schedule: no acknowledged update lost, no write applied out of token order, no effect done twice. Two clients holding the lock at once, or a stale write let in before the new holder's first, are shown and explained in the cell's run, but are not harm by themselves (the lessons \u{201c}Fencing: a stale write first, with blind writes\u{201d} and \u{201c}Fencing: a stale write before the new holder\u{2019}s first\u{201d}). Find a failure on a cell searches other schedules.";
 
-/// Introduces a cell: its schedule's story, then the design; a design whose timers ignore the
-/// schedule's clock jump is told so.
-pub fn intro(schedule: &str, design: &str, token: &str, jump_left_out: bool) -> String {
+/// Introduces a cell: its schedule's story, then the design; a design whose timers a clock
+/// jump does not move is told so.
+pub fn intro(schedule: &str, design: &str, token: &str, jump_moves_nothing: bool) -> String {
     let mut intro = format!("{schedule} Design: {design} (fencing token: {token}).");
-    if jump_left_out {
-        intro.push_str(" This design times its leases and sessions with elapsed-time timers, so the jump does not move any expiry and is left out of this run.");
+    if jump_moves_nothing {
+        intro.push_str(" This design times its leases and sessions by elapsed time (a monotonic clock), so the jump steps the service's wall clock and moves no expiry.");
     }
     intro
 }

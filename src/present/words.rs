@@ -139,7 +139,7 @@ impl<'a> Words<'a> {
             EventKind::PauseEnd => "resume".into(),
             EventKind::Crash => phrases::CRASH.into(),
             EventKind::Restart { keep_state } => phrases::restart(*keep_state).into(),
-            EventKind::ClockJump { by_ms } => format!("clock jumps {by_ms:+} ms"),
+            EventKind::ClockJump { by_ms, elapsed } => phrases::clock_jump(*by_ms, *elapsed),
             EventKind::LockChecked { token, left_ms, margin_ms, ok } => checked(token.is_some(), *left_ms, *margin_ms, *ok),
             EventKind::PartitionStart { from, to, two_way, until_ms } => format!(
                 "partition {} {} {} until {}",
@@ -253,7 +253,7 @@ impl<'a> Words<'a> {
             EventKind::Crash => "crash".into(),
             EventKind::Restart { keep_state } => format!("restart{}", if *keep_state { "" } else { ", state lost" }),
             EventKind::Promoted => phrases::PROMOTED.into(),
-            EventKind::ClockJump { by_ms } => format!("clock jumps {by_ms:+} ms"),
+            EventKind::ClockJump { by_ms, elapsed } => phrases::clock_jump(*by_ms, *elapsed),
             EventKind::LockChecked { token, left_ms, margin_ms, ok } => checked(token.is_some(), *left_ms, *margin_ms, *ok),
             EventKind::LockEnded { how: LockEnd::Released, .. } => return None,
             EventKind::LockEnded { holder, token, how } => v.ended_mark(self.name(*holder), *token, *how),

@@ -100,23 +100,21 @@ impl Schedule {
     }
 
     /// The faults the schedule adds for a row whose lock services are `locks`.
-    fn faults(self, row: &Row, locks: &[String]) -> Vec<Fault<String>> {
+    fn faults(self, locks: &[String]) -> Vec<Fault<String>> {
         match self {
             Schedule::Pause => vec![Fault::Pause { at_ms: 80, node: "A".into(), for_ms: 2 * TTL_MS as i64 }],
             Schedule::Partition | Schedule::PartitionStop => {
                 vec![Fault::Partition { at_ms: 50, from: vec!["A".into()], to: locks.to_vec(), two_way: true, for_ms: 10_000 }]
             }
-            // Redlock's clock jump hits one master of five; timers that measure elapsed time ignore it.
-            Schedule::ClockJump if !row.elapsed_timers() => {
-                vec![Fault::ClockJump { at_ms: 50, node: locks[0].clone(), by_ms: 2 * TTL_MS as i64 }]
-            }
-            Schedule::ClockJump => Vec::new(),
+            // Redlock's clock jump hits one master of five. It steps the wall clock: a design
+            // whose service times by elapsed time runs it too, and nothing moves.
+            Schedule::ClockJump => vec![Fault::ClockJump { at_ms: 50, node: locks[0].clone(), by_ms: 2 * TTL_MS as i64 }],
         }
     }
 
-    /// Says whether a row's design ignores the schedule altogether (a wall-clock jump against
-    /// timers that measure elapsed time).
-    fn ignored_by(self, row: &Row) -> bool {
+    /// Says whether the schedule's fault moves nothing in a row's design (a step of the wall
+    /// clock of a service that times by elapsed time).
+    fn moves_nothing_in(self, row: &Row) -> bool {
         self == Schedule::ClockJump && row.elapsed_timers()
     }
 }
@@ -161,8 +159,8 @@ pub struct Cell {
     pub outcome: Outcome,
     /// One sentence on why.
     pub detail: String,
-    /// Whether the schedule's fault does not touch this design at all (a wall-clock jump
-    /// against timers that measure elapsed time).
+    /// Whether the schedule's fault moves nothing in this design (a wall-clock jump against
+    /// timers that measure elapsed time).
     pub unaffected: bool,
 }
 
@@ -223,8 +221,8 @@ pub fn scenario(schedule: Schedule, row: &Row) -> Result<(Scenario, Spec), Scena
         participants.push(Participant::Resource { id: "R".into(), name: generated::RESOURCE.into(), clock: ClockSpec::default(), mode });
     }
     participants.push(client("B", 20, 50, renew));
-    let faults = schedule.faults(row, &locks);
-    let intro = table::intro(schedule.about(), row.title, row.token, schedule.ignored_by(row));
+    let faults = schedule.faults(&locks);
+    let intro = table::intro(schedule.about(), row.title, row.token, schedule.moves_nothing_in(row));
     let design = row.design.clone();
     let lock = LockChoice { kind: design.kind(), values: design.values().clone(), design };
     let scenario = Scenario {
@@ -292,7 +290,7 @@ pub fn cell(schedule: Schedule, row: &Row) -> Result<(Cell, Scenario, Trace), Sc
     let trace = engine::run(&spec)?;
     let words = Words::new(&trace, &*row.design);
     let (outcome, mut detail) = judge(&words);
-    let unaffected = schedule.ignored_by(row);
+    let unaffected = schedule.moves_nothing_in(row);
     if unaffected {
         detail = table::jump_ignored(&detail, row.design.expires());
     } else if schedule == Schedule::ClockJump && outcome == Outcome::Safe {

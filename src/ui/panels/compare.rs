@@ -61,7 +61,7 @@ pub fn compare_table(rows: &[Vec<Cell>]) -> String {
         r#"</dl><p class="compare-key"><span class="cell cell--safe">✓ safe</span> the data came to no harm "#,
         r#"<span class="cell cell--unsafe">✗ unsafe</span> an update was lost or writes were applied out of order "#,
         r#"<span class="cell cell--stalls">‖ stalls</span> safe, but B waited for A to come back"#,
-        r#"<span class="compare-dagger">† the fault does not touch this design: its session timers measure elapsed time, not the wall clock</span></p>"#,
+        r#"<span class="compare-dagger">† the jump moves nothing in this design: its lock service times leases by elapsed time, not by the wall clock it steps</span></p>"#,
     ));
     s
 }
