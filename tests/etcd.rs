@@ -63,3 +63,19 @@ fn a_transaction_guarded_by_the_create_revision_refuses_the_expired_holder() {
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_010), (StaleWriteRejected, 1_555)]);
 }
+
+#[test]
+fn a_step_of_the_etcd_wall_clock_moves_no_lease() {
+    let t = run_lesson("etcd-clock-jump");
+    let jump = t.events.iter().find_map(|e| match e.kind {
+        EventKind::ClockJump { by_ms, elapsed } => Some((e.at_ms.as_ms(), t.name(e.node), by_ms, elapsed)),
+        _ => None,
+    });
+    assert_eq!(jump, Some((400, "etcd", 2_000, true)));
+    // etcd times leases by elapsed time: A keeps the lock until it releases it, and B waits.
+    assert!(lease_ends(&t).iter().all(|e| e.2 == "Released"), "{:?}", lease_ends(&t));
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 7), (725, "Client B", 8)]);
+    assert_eq!(writes(&t), vec![ok(715, "Client A", 7, "A", 1), ok(785, "Client B", 8, "B", 2)]);
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![]);
+}

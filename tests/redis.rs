@@ -216,3 +216,14 @@ fn wait_counts_a_replica_that_is_not_the_one_promoted() {
     assert!(!t.events.iter().any(|e| matches!(e.kind, EventKind::BeliefStart { .. })));
     assert!(t.verdict.safe);
 }
+
+#[test]
+fn a_step_of_the_redis_wall_clock_expires_the_key_at_once() {
+    let t = run_lesson("redis-clock-jump");
+    // Redis expires keys by its wall clock: the jump at 400 ms ends A's key there and then.
+    assert_eq!(lease_ends(&t)[0], (400, 0, "Expired".into()));
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (455, "Client B", 0)]);
+    assert_eq!(writes(&t), vec![ok(515, "Client B", 0, "B", 1), ok(715, "Client A", 0, "A", 2)]);
+    assert!(!t.verdict.safe);
+    assert_eq!(findings(&t), vec![(TwoHolders, 460), (StaleWriteAccepted, 715), (OutOfOrder, 715)]);
+}

@@ -30,6 +30,8 @@ struct Row {
     model: String,
     server: String,
     verdict: Verdict,
+    /// What the replay left out of the lesson's schedule, and why.
+    left_out: Option<String>,
 }
 
 enum Verdict {
@@ -134,8 +136,14 @@ fn main() {
 
 /// Runs one lesson in the model and on the real server.
 fn replay(lesson: &lessons::Lesson, system: &System) -> Row {
-    let mut row =
-        Row { lesson: lesson.id().to_string(), system: system.name, model: String::new(), server: String::new(), verdict: Verdict::Match };
+    let mut row = Row {
+        lesson: lesson.id().to_string(),
+        system: system.name,
+        model: String::new(),
+        server: String::new(),
+        verdict: Verdict::Match,
+        left_out: None,
+    };
     let trace = match lockstep::engine::run(&lesson.spec) {
         Ok(t) => t,
         Err(e) => {
@@ -154,6 +162,7 @@ fn replay(lesson: &lessons::Lesson, system: &System) -> Row {
         row.verdict = Verdict::Reasoned(why);
         return row;
     }
+    row.left_out = schedule.left_out.take();
     let services: Vec<String> =
         trace.participants.iter().filter(|p| p.role == lockstep::engine::NodeKind::LockService).map(|p| p.key.clone()).collect();
     let ears = Ears::new(schedule.heard.keys());
@@ -174,7 +183,10 @@ fn replay(lesson: &lessons::Lesson, system: &System) -> Row {
 
 fn print_row(row: &Row, markdown: bool, first: bool) {
     let verdict = match &row.verdict {
-        Verdict::Match => "match".to_string(),
+        Verdict::Match => match &row.left_out {
+            Some(what) => format!("match, with this left out: {what}"),
+            None => "match".to_string(),
+        },
         Verdict::Differs(d) => format!("DIFFERS: {d}"),
         Verdict::Failed(e) => format!("FAILED: {e}"),
         Verdict::Reasoned(why) => format!("reasoned, not replayed: {why}"),

@@ -42,6 +42,8 @@ pub struct Replay {
     pub heard: Heard,
     /// Why the schedule cannot be replayed on one machine, if it cannot.
     pub unreplayable: Option<String>,
+    /// What the replay leaves out because, in the model, it changes nothing the server does.
+    pub left_out: Option<String>,
     /// When the run's last event happened.
     pub end_ms: u64,
 }
@@ -52,7 +54,7 @@ pub fn of(trace: &Trace) -> Replay {
     let role = |id: lockstep::engine::ids::NodeId| trace.participants[id.0].role;
     let mut steps = Vec::new();
     let mut heard = Heard::new();
-    let mut unreplayable = None;
+    let (mut unreplayable, mut left_out) = (None, None);
     for p in trace.participants.iter().filter(|p| p.role == NodeKind::Client) {
         heard.insert(p.key.clone(), Vec::new());
     }
@@ -71,7 +73,12 @@ pub fn of(trace: &Trace) -> Replay {
             EventKind::Crash if service => step(at, ReplayAction::Crash { node }),
             EventKind::Restart { keep_state } if service => step(at, ReplayAction::Restart { node, keep_state: *keep_state }),
             EventKind::Promoted => step(at, ReplayAction::Promote { node }),
-            // A server that times by elapsed time feels no step of its wall clock: nothing to replay.
+            EventKind::ClockJump { by_ms, elapsed: true } if service => {
+                left_out = Some(format!(
+                    "{} steps its wall clock by {by_ms} ms, which moves none of its timers (they read elapsed time): the server's clock is not stepped",
+                    trace.participants[e.node.0].name
+                ))
+            }
             EventKind::ClockJump { by_ms, elapsed: false } if service => {
                 unreplayable = Some(format!(
                     "{} jumps its clock by {by_ms} ms; one server's wall clock cannot be moved on a shared host",
@@ -94,7 +101,7 @@ pub fn of(trace: &Trace) -> Replay {
         }
     }
     let end_ms = trace.events.last().map_or(0, |e| e.at_ms.as_ms());
-    Replay { steps, heard, unreplayable, end_ms }
+    Replay { steps, heard, unreplayable, left_out, end_ms }
 }
 
 /// The clients a partition cuts off from a lock service.
