@@ -81,7 +81,7 @@ pub fn of(trace: &Trace) -> Replay {
             }
             EventKind::ClockJump { by_ms, elapsed: false } if service => {
                 unreplayable = Some(format!(
-                    "{} jumps its clock by {by_ms} ms; one server's wall clock cannot be moved on a shared host",
+                    "{} steps its wall clock by {by_ms} ms; one server's wall clock cannot be stepped on a shared host",
                     trace.participants[e.node.0].name
                 ))
             }
