@@ -19,7 +19,6 @@ pub enum Status {
 /// What one node looks like at the cursor.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeState {
-    pub local_ms: LocalMillis,
     pub status: Status,
     /// A client's belief: (token, until local ms, if it foresees an end).
     pub belief: Option<(u64, Option<LocalMillis>)>,
@@ -75,14 +74,7 @@ impl Timeline {
                 nodes: trace
                     .participants
                     .iter()
-                    .map(|_| NodeState {
-                        local_ms: LocalMillis::ZERO,
-                        status: Status::Up,
-                        belief: None,
-                        holds: false,
-                        key: None,
-                        data: None,
-                    })
+                    .map(|_| NodeState { status: Status::Up, belief: None, holds: false, key: None, data: None })
                     .collect(),
             },
             holdings: Holdings::new(trace.quorum),
@@ -114,9 +106,6 @@ fn apply(state: &mut State, trace: &Trace, i: usize) {
     let e = &trace.events[i];
     let cur = &mut state.snap;
     cur.at_ms = e.at_ms;
-    for (n, p) in cur.nodes.iter_mut().zip(&trace.participants) {
-        n.local_ms = p.clock.local_at(e.at_ms);
-    }
     for change in state.holdings.apply(e) {
         match change {
             Change::Gained { holder, .. } => cur.nodes[holder.0].holds = true,

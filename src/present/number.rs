@@ -1,5 +1,6 @@
 //! Numbers for people: thousands separators and milliseconds.
 
+use crate::engine::clock::{Clock, TimerClock};
 use crate::engine::time::{LocalMillis, Millis};
 
 /// Formats an integer with thousands separators: `-1,234,567`.
@@ -38,6 +39,17 @@ pub fn reading(v: LocalMillis) -> String {
     group(v.as_ms())
 }
 
+/// Formats what a node's clocks read at a true instant, in milliseconds: `2,400`, or, once its
+/// wall clock has been stepped, both clocks: `wall 2,400 · monotonic 400`.
+pub fn clocks(clock: &Clock, at: Millis) -> String {
+    let (wall, monotonic) = (clock.reading(TimerClock::Wall, at), clock.reading(TimerClock::Monotonic, at));
+    if wall == monotonic {
+        reading(wall)
+    } else {
+        format!("wall {} · monotonic {}", reading(wall), reading(monotonic))
+    }
+}
+
 /// Upper-cases the first letter of a sentence if it is an ASCII letter. Sentences start with
 /// the tool's own words or a name, and a name stays as its author wrote it.
 pub fn capital(s: &str) -> String {
@@ -51,6 +63,13 @@ pub fn capital(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stepped_wall_clock_reads_beside_the_monotonic_one() {
+        let clock = Clock::new(0, 0, vec![crate::engine::clock::ClockJump { at_ms: Millis::from_ms(400), by_ms: 2_000 }]);
+        assert_eq!(clocks(&clock, Millis::from_ms(399)), "399");
+        assert_eq!(clocks(&clock, Millis::from_ms(400)), "wall 2,400 · monotonic 400");
+    }
 
     #[test]
     fn groups_thousands() {

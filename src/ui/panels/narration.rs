@@ -4,7 +4,7 @@ use super::{Escaped, ROUTE_ATTRIBUTE};
 use crate::engine::checker::FindingKind;
 use crate::engine::Trace;
 use crate::present::beats::CHOICES;
-use crate::present::number::{group_u, reading};
+use crate::present::number::{clocks, group_u};
 use crate::present::{Beat, Prediction, Words};
 use crate::scenario::lessons::Entry;
 use crate::scenario::Scenario;
@@ -101,7 +101,7 @@ pub fn narration(
         r#"<div class="told"><h2><span class="when">{} ms</span><span class="who">{}</span><span class="local">its clock: {} ms</span></h2><p class="now" data-testid="narration-text">{}</p>"#,
         group_u(e.at_ms.as_ms()),
         Escaped(trace.name(e.node)),
-        reading(e.local_ms),
+        clocks(&trace.participants[e.node.0].clock, e.at_ms),
         Escaped(&words.narrate(c))
     );
     if let Some(next) = next.filter(|_| c + 1 == trace.events.len()) {

@@ -6,7 +6,7 @@ use crate::diagram::inspect::{ResourceState, Snapshot, Status};
 use crate::diagram::svg::role_class;
 use crate::engine::time::Millis;
 use crate::engine::{NodeKind, Trace};
-use crate::present::number::{group_u, reading};
+use crate::present::number::{clocks, group_u};
 use crate::present::Words;
 use std::fmt::Write;
 
@@ -24,7 +24,6 @@ pub fn state(trace: &Trace, words: &Words, snap: Option<&Snapshot>) -> String {
     let _ = write!(s, r#"<h2>State at {} ms</h2><ul class="nodes">"#, group_u(now_ms.as_ms()));
     for (i, p) in trace.participants.iter().enumerate() {
         let node = snap.map(|s| &s.nodes[i]);
-        let local = node.map_or(p.clock.local_at(Millis::ZERO), |n| n.local_ms);
         let status = match node.map(|n| n.status) {
             Some(Status::Paused) => r#"<span class="pill pill--paused">paused</span>"#,
             Some(Status::Down) => r#"<span class="pill pill--down">down</span>"#,
@@ -36,7 +35,7 @@ pub fn state(trace: &Trace, words: &Words, snap: Option<&Snapshot>) -> String {
             role_class(p.role),
             Escaped(&p.key),
             Escaped(&p.name),
-            reading(local)
+            clocks(&p.clock, now_ms)
         );
         match p.role {
             NodeKind::Client => match node.and_then(|n| n.belief) {
