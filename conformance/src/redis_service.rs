@@ -164,6 +164,13 @@ impl Service for RedisService {
         Ok(())
     }
 
+    fn step_clock(&mut self, node: &str, by_ms: i64) -> Result<(), String> {
+        match &self.node(node)?.server {
+            Some(server) => server.step_wall_clock(by_ms),
+            None => Err(format!("{node} is down: its clock cannot be stepped")),
+        }
+    }
+
     fn promote(&mut self, node: &str) -> Result<(), String> {
         let port = self.node(node)?.port;
         replicaof(port, None)?;

@@ -76,6 +76,10 @@ pub trait Service {
     fn promote(&mut self, node: &str) -> Result<(), String> {
         Err(format!("promoting {node} is not replayed for this design"))
     }
+    /// Steps a node's wall clock by `by_ms` real milliseconds.
+    fn step_clock(&mut self, node: &str, by_ms: i64) -> Result<(), String> {
+        Err(format!("stepping {node}'s wall clock by {by_ms} ms is not replayed for this design"))
+    }
     /// Moves the replay's start to suit the server's own clock (by default, leaves it).
     fn align(&self, start: Instant) -> Instant {
         start
@@ -100,6 +104,7 @@ pub fn run(schedule: &Replay, service: &mut dyn Service, scale: u64, ears: &Ears
             ReplayAction::Crash { node } => service.crash(node),
             ReplayAction::Restart { node, keep_state } => service.restart(node, *keep_state),
             ReplayAction::Promote { node } => service.promote(node),
+            ReplayAction::StepClock { node, by_ms } => service.step_clock(node, by_ms.saturating_mul(scale as i64)),
             ReplayAction::Stop { client } => service.stop(client, true),
             ReplayAction::Go { client } => service.stop(client, false),
         }

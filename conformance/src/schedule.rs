@@ -19,6 +19,8 @@ pub enum ReplayAction {
     Restart { node: String, keep_state: bool },
     /// A replica became the primary.
     Promote { node: String },
+    /// A lock-service node's wall clock stepped by `by_ms` (model milliseconds).
+    StepClock { node: String, by_ms: i64 },
     /// A client stopped (paused, or cut off from the service): its connection carries nothing.
     Stop { client: String },
     /// The client runs (or reaches the service) again.
@@ -54,7 +56,11 @@ pub fn of(trace: &Trace) -> Replay {
     let role = |id: lockstep::engine::ids::NodeId| trace.participants[id.0].role;
     let mut steps = Vec::new();
     let mut heard = Heard::new();
-    let (mut unreplayable, mut left_out) = (None, None);
+    let mut left_out = None;
+    // The suite steps a server's wall clock but cannot change the rate its clocks run at.
+    let unreplayable = trace.participants.iter().find(|p| p.role == NodeKind::LockService && p.clock.drift_ppm != 0).map(|p| {
+        format!("{}'s clock runs at another rate ({} ppm); a server's clock rate cannot be changed here", p.name, p.clock.drift_ppm)
+    });
     for p in trace.participants.iter().filter(|p| p.role == NodeKind::Client) {
         heard.insert(p.key.clone(), Vec::new());
     }
@@ -79,12 +85,7 @@ pub fn of(trace: &Trace) -> Replay {
                     trace.participants[e.node.0].name
                 ))
             }
-            EventKind::ClockJump { by_ms, elapsed: false } if service => {
-                unreplayable = Some(format!(
-                    "{} steps its wall clock by {by_ms} ms; one server's wall clock cannot be stepped on a shared host",
-                    trace.participants[e.node.0].name
-                ))
-            }
+            EventKind::ClockJump { by_ms, elapsed: false } if service => step(at, ReplayAction::StepClock { node, by_ms: *by_ms }),
             EventKind::PauseStart { .. } if !service => step(at, ReplayAction::Stop { client: node }),
             EventKind::PauseEnd if !service => step(at, ReplayAction::Go { client: node }),
             EventKind::PartitionStart { from, to, .. } => {
@@ -140,5 +141,37 @@ pub fn message(msg: &Msg) -> Value {
         Msg::WriteRejected { reason } => json!({"op": "write_rejected", "why": serde_json::to_value(reason).unwrap_or(Value::Null)["why"]}),
         Msg::Read => json!({"op": "read"}),
         Msg::ReadResult { .. } => json!({"op": "read_result"}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{of, ReplayAction};
+    use lockstep::scenario::lessons;
+
+    fn replay(id: &str) -> super::Replay {
+        let lesson = lessons::find(id).expect("a lesson");
+        of(&lockstep::engine::run(&lesson.spec).expect("the lesson runs"))
+    }
+
+    #[test]
+    fn a_step_of_a_wall_clock_server_is_replayed_and_one_of_an_elapsed_time_server_left_out() {
+        let redis = replay("redis-clock-jump");
+        assert!(redis.steps.iter().any(|s| s.at_ms == 400 && s.action == ReplayAction::StepClock { node: "L".into(), by_ms: 2_000 }));
+        assert_eq!((redis.unreplayable, redis.left_out), (None, None));
+        let etcd = replay("etcd-clock-jump");
+        assert!(!etcd.steps.iter().any(|s| matches!(s.action, ReplayAction::StepClock { .. })));
+        assert!(etcd.left_out.is_some_and(|why| why.starts_with("etcd steps its wall clock by 2000 ms")));
+    }
+
+    #[test]
+    fn a_server_whose_clock_drifts_is_reasoned_not_replayed() {
+        let mut lesson = lessons::find("redis-safe-release").expect("a lesson");
+        lesson.spec.nodes.iter_mut().find(|n| n.key == "L").expect("Redis").clock.drift_ppm = 100_000;
+        let replay = of(&lockstep::engine::run(&lesson.spec).expect("the lesson runs"));
+        assert_eq!(
+            replay.unreplayable.as_deref(),
+            Some("Redis's clock runs at another rate (100000 ppm); a server's clock rate cannot be changed here")
+        );
     }
 }

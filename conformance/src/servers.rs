@@ -6,6 +6,7 @@ use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 /// How every scratch directory of a run is named; `scripts/conformance` removes what a killed
@@ -36,6 +37,14 @@ impl Drop for Server {
 }
 
 impl Server {
+    /// Steps the server's wall clock by `by_ms` (a Redis server, started with the wall-clock
+    /// shim); its monotonic clock goes on as it was.
+    pub fn step_wall_clock(&self, by_ms: i64) -> Result<(), String> {
+        let file = self.dir.join(WALL_STEP_FILE);
+        let stepped: i64 = std::fs::read_to_string(&file).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+        std::fs::write(&file, (stepped + by_ms).to_string()).map_err(|e| format!("cannot step {}'s clock: {e}", self.name))
+    }
+
     /// Kills the server at once, as a crash does (its data directory stays for a restart).
     pub fn kill(&mut self) {
         let _ = self.child.kill();
@@ -92,11 +101,39 @@ fn tail(dir: &Path) -> String {
     lines[lines.len().saturating_sub(5)..].join(" / ")
 }
 
+/// The file in a server's directory that holds how far its wall clock is stepped, in ms.
+const WALL_STEP_FILE: &str = "wall-step";
+
+/// Builds the wall-clock shim (`wallclock.c`) once per run with the system's C compiler (the
+/// one Rust links with), and returns the library's path.
+fn wall_clock_shim() -> Result<&'static Path, String> {
+    static SHIM: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let built = SHIM.get_or_init(|| {
+        let dir = scratch("wallclock")?;
+        let (source, library) = (dir.join("wallclock.c"), dir.join("wallclock.so"));
+        std::fs::write(&source, include_str!("wallclock.c")).map_err(|e| e.to_string())?;
+        let out = Command::new("cc")
+            .args(["-shared", "-fPIC", "-O2", "-o"])
+            .arg(&library)
+            .arg(&source)
+            .output()
+            .map_err(|e| format!("cannot run cc to build the wall-clock shim: {e}"))?;
+        if !out.status.success() {
+            return Err(format!("cc could not build the wall-clock shim: {}", String::from_utf8_lossy(&out.stderr)));
+        }
+        Ok(library)
+    });
+    built.as_deref().map_err(Clone::clone)
+}
+
 /// Starts `redis-server` with no persistence (a restart loses every key), optionally as a
-/// replica of the server on `primary_port`.
+/// replica of the server on `primary_port`. Its wall clock can be stepped
+/// ([`Server::step_wall_clock`]): Redis expires keys by it.
 pub fn redis(port: u16, primary_port: Option<u16>, sync_delay_s: u64) -> Result<Server, String> {
     let dir = scratch("redis")?;
+    std::fs::write(dir.join(WALL_STEP_FILE), "0").map_err(|e| e.to_string())?;
     let mut cmd = Command::new("redis-server");
+    cmd.env("LD_PRELOAD", wall_clock_shim()?).env("LOCKSTEP_WALL_STEP_FILE", dir.join(WALL_STEP_FILE));
     cmd.args(["--port", &port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
         .args(["--protected-mode", "no", "--repl-diskless-sync-delay", &sync_delay_s.to_string(), "--dir"])
         .arg(&dir);
