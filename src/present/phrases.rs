@@ -2,6 +2,7 @@
 //! giving up, a failed renewal and a check of the lock alike.
 
 use super::number::ms;
+use crate::engine::clock::TimerClock;
 use crate::engine::spec::Guard;
 use crate::engine::time::Millis;
 
@@ -17,6 +18,19 @@ pub fn restart(keep_state: bool) -> &'static str {
         "restart with saved state"
     } else {
         "restart, state lost"
+    }
+}
+
+/// Says what a step of a wall clock moves in a design whose lock service times expiry by
+/// `clock` (clients time by elapsed time).
+pub fn what_a_step_moves(clock: TimerClock) -> &'static str {
+    match clock {
+        TimerClock::Wall => {
+            "the lock service times expiry by its wall clock, so a step of that clock moves every expiry; clients time by elapsed time"
+        }
+        TimerClock::Monotonic => {
+            "the lock service and the clients time by elapsed time, so a step of a wall clock moves no expiry; only a clock running fast or slow changes their timing"
+        }
     }
 }
 

@@ -5,7 +5,6 @@ use super::fault::{Added, Class};
 use super::judge::{self, Failure};
 use super::shrink;
 use super::space::{self, Bounds};
-use crate::engine::clock::TimerClock;
 use crate::engine::rng::Rng;
 use crate::engine::spec::RunLimits;
 use crate::engine::time::Millis;
@@ -16,6 +15,7 @@ use crate::limits::{
     SEARCH_MIN_EVENTS,
 };
 use crate::present::number::{capital, group_u, ms};
+use crate::present::phrases::what_a_step_moves;
 use crate::present::Words;
 use crate::scenario::format::Scenario;
 use crate::scenario::validate::compile;
@@ -205,7 +205,11 @@ impl Search {
             .classes
             .iter()
             .map(|&c| match c {
-                Class::ClockJump => format!("clock jumps up to ±{} ({})", ms(b.jump_ms), jumps_move(self.targets.service_clock)),
+                Class::ClockJump => format!(
+                    "clock jumps up to ±{} (of every node's wall clock: {})",
+                    ms(b.jump_ms),
+                    what_a_step_moves(self.targets.service_clock)
+                ),
                 Class::Drift => format!("clock drift up to ±{}%", b.drift_ppm / 10_000),
                 _ => format!("{} up to {}", c.plural(), ms(b.limit(c))),
             })
@@ -293,17 +297,5 @@ fn join(parts: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// Says what a clock jump moves in a design whose lock service times expiry by `clock`.
-fn jumps_move(clock: TimerClock) -> &'static str {
-    match clock {
-        TimerClock::Wall => {
-            "of every node's wall clock; the lock service times expiry by its wall clock, so a jump there moves every expiry, while clients time by elapsed time"
-        }
-        TimerClock::Monotonic => {
-            "of every node's wall clock; the lock service and the clients time by elapsed time, so a jump moves no expiry and only drift changes their timing"
-        }
     }
 }

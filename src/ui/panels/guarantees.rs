@@ -4,6 +4,7 @@ use super::Escaped;
 use crate::design::{Design, Guarantees, LockKind};
 use crate::engine::spec::Guard;
 use crate::engine::Trace;
+use crate::present::number::capital;
 use crate::present::phrases::{self, VERDICT_MEANS};
 use std::fmt::Write;
 
@@ -21,8 +22,13 @@ pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees, guard: Gua
         ),
         (false, _) => ("guard guard--short", "Falls short of a correctness lock", ""),
     };
+    // What a clock step does here, where there is a lock service to time anything.
+    let clocks = match trace.quorum {
+        0 => String::new(),
+        _ => format!("<dt>Clocks</dt><dd>{}.</dd>", capital(phrases::what_a_step_moves(design.service_clock()))),
+    };
     let mut s = format!(
-        r#"<h2>{}<span class="pill pill--{}">{}</span></h2><p class="{class}" data-testid="guard"><strong>{bar}:</strong> {}.{still}</p><dl><dt>Safety</dt><dd>{}</dd><dt>If a holder dies</dt><dd>{}</dd><dt>Assumes</dt><dd>{}</dd></dl><h3>Whole run</h3><div class="metrics" data-testid="metrics">"#,
+        r#"<h2>{}<span class="pill pill--{}">{}</span></h2><p class="{class}" data-testid="guard"><strong>{bar}:</strong> {}.{still}</p><dl><dt>Safety</dt><dd>{}</dd><dt>If a holder dies</dt><dd>{}</dd>{clocks}<dt>Assumes</dt><dd>{}</dd></dl><h3>Whole run</h3><div class="metrics" data-testid="metrics">"#,
         if g.lock == LockKind::None { "What keeps the data safe" } else { "What this lock promises" },
         if g.lock == LockKind::Correctness { "correctness" } else { "efficiency" },
         g.lock.label(),
