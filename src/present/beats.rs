@@ -4,6 +4,7 @@
 //! findings, so every lesson, comparison cell and edited scenario has them.
 
 use super::number::{capital, ms};
+use super::phrases;
 use super::words::Words;
 use crate::engine::checker::FindingKind;
 use crate::engine::event::{EventKind, LockEnd};
@@ -77,13 +78,7 @@ impl Words<'_> {
                 "It serves with only what had reached it before the failover.".to_string(),
             )),
             EventKind::ClockJump { by_ms, elapsed } => Some((
-                format!(
-                    "{}'s {}clock jumps {}{}",
-                    n(e.node),
-                    if *elapsed { "wall " } else { "" },
-                    if *by_ms >= 0 { "+" } else { "−" },
-                    ms(by_ms.unsigned_abs())
-                ),
+                format!("{}'s {} jumps {}", n(e.node), phrases::stepped_clock(*elapsed), phrases::signed_ms(*by_ms)),
                 if *elapsed {
                     "It times leases by elapsed time, which the step does not move: no deadline moves."
                 } else {

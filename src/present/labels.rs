@@ -72,9 +72,7 @@ impl Words<'_> {
             EventKind::GaveUp { attempts } => phrases::gave_up(*attempts),
             EventKind::RenewalFailed { abort, .. } => phrases::renewal_failed(self.vocabulary().renewal(), *abort),
             EventKind::LockChecked { token, left_ms, margin_ms, ok } => phrases::checked(token.is_some(), *left_ms, *margin_ms, *ok),
-            EventKind::ClockJump { by_ms, elapsed } => {
-                format!("{}clock {}{}", if *elapsed { "wall " } else { "" }, if *by_ms >= 0 { "+" } else { "−" }, ms(by_ms.unsigned_abs()))
-            }
+            EventKind::ClockJump { by_ms, elapsed } => format!("{} {}", phrases::stepped_clock(*elapsed), phrases::signed_ms(*by_ms)),
             EventKind::LinkSlow { to, extra_ms, .. } => format!("link to {} +{}", self.trace().name(*to), ms(*extra_ms)),
             _ => return None,
         })

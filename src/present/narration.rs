@@ -1,6 +1,7 @@
 //! The narration: each event told in one plain sentence, for a learner.
 
 use super::number::{capital, ms};
+use super::phrases;
 use super::quoted::Quoted;
 use super::words::Words;
 use crate::engine::event::{BeliefEnd, EventKind};
@@ -38,8 +39,8 @@ impl Words<'_> {
             EventKind::Restart { keep_state: true } => format!("{me} restarts and reloads its saved state."),
             EventKind::Restart { keep_state: false } => format!("{me} restarts with nothing it kept in memory before the crash."),
             EventKind::ClockJump { by_ms, elapsed } => format!(
-                "{me}'s {}clock jumps {} by {} (an NTP step or an operator's fix); true time is unchanged.{}",
-                if *elapsed { "wall " } else { "" },
+                "{me}'s {} jumps {} by {} (an NTP step or an operator's fix); true time is unchanged.{}",
+                phrases::stepped_clock(*elapsed),
                 if *by_ms >= 0 { "forward" } else { "back" },
                 ms(by_ms.unsigned_abs()),
                 if *elapsed { " It times its leases and sessions by elapsed time, which a step does not move: none of its timers move." } else { "" }

@@ -34,6 +34,21 @@ pub fn what_a_step_moves(clock: TimerClock) -> &'static str {
     }
 }
 
+/// Names the clock a step moves: the wall clock of a node that times by elapsed time (`elapsed`),
+/// where saying only "clock" would suggest its timers moved too.
+pub fn stepped_clock(elapsed: bool) -> &'static str {
+    if elapsed {
+        "wall clock"
+    } else {
+        "clock"
+    }
+}
+
+/// A step of `by_ms`, signed: `+2,000 ms`, `−500 ms`.
+pub fn signed_ms(by_ms: i64) -> String {
+    format!("{}{}", if by_ms >= 0 { "+" } else { "−" }, ms(by_ms.unsigned_abs()))
+}
+
 /// A clock jump as a log line: a node that times by elapsed time (`elapsed`) feels it on its
 /// wall clock only.
 pub fn clock_jump(by_ms: i64, elapsed: bool) -> String {
