@@ -1177,7 +1177,9 @@ await check('on a phone the diagram comes first, the lesson list is a menu, and 
   for (const id of lessons) problems.push(...await misfits(page, id, true));
   expect(problems.length === 0, problems.join('\n'));
   // The menu as a newcomer meets it: on a page just opened, not one stepped through every lesson.
+  // (A goto that changes only the hash loads no page, and its route change could close the menu.)
   await page.goto(`${url}#/lease-race-unfenced/0`);
+  await page.reload();
   await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
   await page.click('[data-testid=menu]');
   await page.waitForFunction(() => getComputedStyle(document.querySelector('.sidebar')).visibility === 'visible', null, { timeout: 10000 });
