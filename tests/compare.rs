@@ -57,7 +57,7 @@ fn details_name_the_token_the_reason_and_the_time() {
     assert_eq!(detail("partition", "pg-same"), "Client A's late write was refused (session terminated: cannot commit).");
     assert_eq!(
         detail("partition", "pg-no-timeout"),
-        "Client B got the lock only at 10,530 ms, after A came back at 10,050 ms: everyone waited for A."
+        "Client B got the lock only at 10,060 ms, after A came back at 10,050 ms: everyone waited for A."
     );
     assert_eq!(
         detail("clock-jump", "redis"),

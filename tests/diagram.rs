@@ -351,3 +351,11 @@ fn the_inspector_keeps_each_resources_data_apart() {
     let last = timeline.at(&t, t.events.len() - 1);
     assert_eq!(stored(&last, 1), Some((None, 2)), "the hotel after its undo: empty at version 2");
 }
+
+#[test]
+fn a_long_camel_cased_word_breaks_after_a_hyphen_and_other_words_at_spaces() {
+    use lockstep::diagram::layout::wrap;
+    assert_eq!(wrap("accepted, leaseTransitions 0: STALE", 91.5), "accepted,\nlease-\nTransitions\n0: STALE");
+    assert_eq!(wrap("a verylongwordwithoutcaps here", 60.0), "a\nverylongwordwithoutcaps\nhere");
+    assert_eq!(wrap("short words only", 200.0), "short words only");
+}

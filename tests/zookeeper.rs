@@ -59,16 +59,16 @@ fn the_ensemble_expires_the_partitioned_session_and_the_old_holder_learns_late()
         .events
         .iter()
         .find(|e| matches!(&e.kind, EventKind::Deliver { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::SessionExpired)));
-    assert_eq!(learned.map(|e| (e.at_ms.as_ms(), t.name(e.node))), Some((2_720, "Client A")));
+    assert_eq!(learned.map(|e| (e.at_ms.as_ms(), t.name(e.node))), Some((2_110, "Client A")));
     // An expired session is dead: A's library reports it once and stops heartbeating it (its
     // application carries on, by its policy, until it releases at 3,520 ms).
     let pings_after = t.events.iter().filter(|e| {
-        e.at_ms.as_ms() > 2_720 && matches!(&e.kind, EventKind::Send { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::Ping))
+        e.at_ms.as_ms() > 2_110 && matches!(&e.kind, EventKind::Send { msg: Msg::Lock { msg }, .. } if msg.get() == Some(&ZkMsg::Ping))
     });
     assert_eq!(pings_after.count(), 0, "no heartbeats for an expired session");
     let failed: Vec<u64> =
         t.events.iter().filter(|e| matches!(e.kind, EventKind::RenewalFailed { abort: false, .. })).map(|e| e.at_ms.as_ms()).collect();
-    assert_eq!(failed.last(), Some(&2_720), "the last failed heartbeat is the one answered 'session expired'");
+    assert_eq!(failed.last(), Some(&2_110), "the last failed heartbeat is the one answered 'session expired'");
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 1_115), (StaleWriteRejected, 1_515)]);
 }
@@ -98,7 +98,7 @@ fn a_client_in_safe_mode_stops_before_its_session_expires() {
         })
         .map(|e| e.at_ms.as_ms())
         .collect();
-    assert_eq!(expired, vec![2_720]);
+    assert_eq!(expired, vec![2_110]);
     assert!(t.verdict.safe);
     assert_eq!(findings(&t), vec![]);
     // The same client frozen by a 2 s pause instead runs no code to notice anything: it wakes

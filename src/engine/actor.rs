@@ -63,10 +63,21 @@ impl Timer {
 /// What a node asks the simulator to do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
-    Send { to: NodeId, msg: Msg },
-    SetTimer { timer: Timer, at_local: LocalMillis },
+    Send {
+        to: NodeId,
+        msg: Msg,
+    },
+    SetTimer {
+        timer: Timer,
+        at_local: LocalMillis,
+    },
     CancelTimer(Timer),
     Note(EventKind),
+    /// Closes the connection to `to` (to every lock service node if `None`) after a reply went
+    /// unanswered for too long, losing what a partition holds on it.
+    Break {
+        to: Option<NodeId>,
+    },
 }
 
 /// The context of one handler call: who I am, my local time, my random stream, my outbox.
@@ -103,6 +114,11 @@ impl Cx<'_> {
     pub fn note(&mut self, kind: EventKind) {
         self.out.push(Command::Note(kind));
     }
+
+    /// Gives up on a connection whose reply is overdue: see [`Command::Break`].
+    pub fn hang_up(&mut self, to: Option<NodeId>) {
+        self.out.push(Command::Break { to });
+    }
 }
 
 /// A participant's behaviour.
@@ -120,6 +136,8 @@ pub trait Actor {
     fn on_restart(&mut self, cx: &mut Cx, keep_state: bool);
     /// Becomes the primary; only replicas do anything.
     fn on_promote(&mut self, _cx: &mut Cx) {}
+    /// Hears that `peer` closed its connection to this node; by default, nothing happens.
+    fn on_closed(&mut self, _cx: &mut Cx, _peer: NodeId) {}
 }
 
 /// Drives a node directly in unit tests.

@@ -392,6 +392,7 @@ impl Actor for Client {
             (Timer::Step, Wait::Work) => self.advance(cx),
             (Timer::Step, Wait::RetryDelay) => self.send_acquire(cx),
             (Timer::Timeout, Wait::Acquire) => {
+                cx.hang_up(None);
                 let timeout_ms = self.spec.acquire.timeout();
                 let outcome = self.protocol.as_mut().map_or(Progress::Refused, |p| p.on_timeout(cx, timeout_ms));
                 self.apply(cx, outcome);
@@ -400,14 +401,24 @@ impl Actor for Client {
             // failed, and compensates it too (an undo of a write that never landed changes nothing).
             (Timer::Timeout, Wait::Write) => {
                 if let Some(Step::Write { value, to }) = self.spec.script.get(self.pc) {
+                    let target = self.target(to.as_ref());
+                    cx.hang_up(Some(target));
                     self.refused = true;
-                    self.done.push((self.target(to.as_ref()), value.clone()));
+                    self.done.push((target, value.clone()));
                 }
                 self.advance(cx)
             }
-            (Timer::Timeout, Wait::Read | Wait::Release) => self.advance(cx),
+            (Timer::Timeout, Wait::Read) => {
+                cx.hang_up(Some(self.data));
+                self.advance(cx)
+            }
+            (Timer::Timeout, Wait::Release) => {
+                cx.hang_up(None);
+                self.advance(cx)
+            }
             (Timer::Renew, _) => self.renew(cx),
             (Timer::RenewTimeout, _) => {
+                cx.hang_up(None);
                 let outcome = self.protocol.as_mut().map_or(Progress::RenewFailed, |p| p.on_renew_timeout(cx));
                 self.apply(cx, outcome);
             }

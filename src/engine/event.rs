@@ -16,6 +16,8 @@ pub enum LockEnd {
     DeletedByOther,
     /// Lost when the lock service restarted without its state.
     LostOnRestart,
+    /// Freed when the holder's connection closed and its session ended with it.
+    SessionClosed,
     /// Another client wrote itself in as the holder.
     Replaced,
     /// A replica's copy, dropped when it took a new primary's whole dataset (a full resync).
@@ -37,8 +39,10 @@ pub enum BeliefEnd {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DropReason {
-    /// A partition cut the link.
-    Partitioned,
+    /// A partition held it until the sender's kernel gave up retransmitting, which broke the connection.
+    ConnectionBroken,
+    /// It came back on a connection the receiver had closed.
+    ConnectionClosed,
     /// The link's loss rate took it.
     Lost,
     /// The recipient was down.

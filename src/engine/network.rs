@@ -1,13 +1,23 @@
 //! The network: per-link latency and loss, partitions and slow links that come and go over time.
-//! Each link delivers in the order it was sent, as a connection does.
+//!
+//! Each pair of nodes talks over a connection, as over TCP. A link delivers in the order it was
+//! sent. A partition holds what crosses it (the sender's kernel retransmits) and delivers it when
+//! the partition heals, unless the sender's kernel has given up by then: that breaks the
+//! connection and loses what it held. An end may close a connection (its reply is overdue):
+//! what it sent still arrives, followed by its close, but nothing sent back on that connection
+//! reaches it. Its next message opens a new connection.
+//!
+//! Simplified: a healed partition delivers what it held after the link's shortest latency, where
+//! a real kernel retransmits on its own backoff, up to its longest retransmission timeout later.
 
 use super::event::DropReason;
 use super::ids::NodeId;
+use super::msg::Msg;
 use super::rng::Rng;
 use super::spec::{LinkSpec, NetworkSpec};
 use super::time::Millis;
 
-/// A partition in force: messages from `from` to `to` (and back if two-way) are dropped.
+/// A partition in force: messages from `from` to `to` (and back if two-way) are held.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Cut {
     id: usize,
@@ -38,8 +48,48 @@ struct Armed {
 /// What the network decides for a message at send time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fate {
-    Arrives { after_ms: Millis },
+    Arrives {
+        after_ms: Millis,
+    },
+    /// A partition cuts its link: the connection holds it.
+    Held,
     Lost(DropReason),
+}
+
+/// How long a Linux kernel retransmits unacknowledged data before it breaks the connection:
+/// about 924.6 s with the default `tcp_retries2 = 15`.
+const RETRANSMIT_FOR_MS: Millis = Millis::from_ms(924_600);
+
+/// How long it retransmits for a socket its application has closed: about 102 s with the
+/// default `tcp_orphan_retries` (0, read as 8 retries from a 200 ms timeout).
+const ORPHAN_RETRANSMIT_FOR_MS: Millis = Millis::from_ms(102_200);
+
+/// A message a partition holds on its connection, or (`msg` is `None`) the sender's close.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Held {
+    pub msg_id: u64,
+    pub from: NodeId,
+    pub to: NodeId,
+    /// The connection it was sent on: see [`Transport::connection`].
+    pub conn: u32,
+    pub msg: Option<Msg>,
+    pub sent_at_ms: Millis,
+}
+
+/// A closed connection: the pair, its number, and the end that closed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Closed {
+    pair: (NodeId, NodeId),
+    conn: u32,
+    by: NodeId,
+}
+
+/// What a connection does with a message that reaches its receiver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    Delivered,
+    /// The receiver closed this connection: it reads nothing more from it.
+    Closed,
 }
 
 /// Link state over time.
@@ -52,12 +102,36 @@ pub struct Transport {
     /// The latest arrival scheduled on each link: a link delivers in order, as a TCP
     /// connection does, so a delayed message holds back those sent after it.
     last_arrival: Vec<((NodeId, NodeId), Millis)>,
+    /// What partitions hold, in the order it was sent.
+    held: Vec<Held>,
+    /// Each pair's current connection number (0 until one is closed).
+    conns: Vec<((NodeId, NodeId), u32)>,
+    closed: Vec<Closed>,
+}
+
+/// The key of the connection between two nodes, whichever sends.
+fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {
+    if a.0 <= b.0 {
+        (a, b)
+    } else {
+        (b, a)
+    }
 }
 
 impl Transport {
     /// Builds a network with its own random stream.
     pub fn new(spec: NetworkSpec, rng: Rng) -> Self {
-        Transport { spec, rng, cuts: Vec::new(), slows: Vec::new(), armed: Vec::new(), last_arrival: Vec::new() }
+        Transport {
+            spec,
+            rng,
+            cuts: Vec::new(),
+            slows: Vec::new(),
+            armed: Vec::new(),
+            last_arrival: Vec::new(),
+            held: Vec::new(),
+            conns: Vec::new(),
+            closed: Vec::new(),
+        }
     }
 
     fn link(&self, from: NodeId, to: NodeId) -> LinkSpec {
@@ -97,7 +171,7 @@ impl Transport {
 
     fn fate(&mut self, from: NodeId, to: NodeId, now_ms: Millis) -> Fate {
         if self.is_cut(from, to) {
-            return Fate::Lost(DropReason::Partitioned);
+            return Fate::Held;
         }
         let link = self.link(from, to);
         if self.rng.chance(link.loss) {
@@ -113,7 +187,7 @@ impl Transport {
         Fate::Arrives { after_ms: base + extra }
     }
 
-    /// Says whether messages from `from` to `to` are being dropped.
+    /// Says whether messages from `from` to `to` are being held.
     pub fn is_cut(&self, from: NodeId, to: NodeId) -> bool {
         self.cuts
             .iter()
@@ -125,9 +199,70 @@ impl Transport {
         self.cuts.push(Cut { id, from, to, two_way });
     }
 
-    /// Ends the partition `id`.
-    pub fn heal(&mut self, id: usize) {
+    /// Ends the partition `id` and returns what it held on links now open, in the order it was
+    /// sent: each with when it arrives (the link's shortest latency after now, in order behind
+    /// anything already on its way; no random draw, so no other message changes), or `None` if
+    /// the sender's kernel gave up retransmitting it first.
+    pub fn heal(&mut self, id: usize, now_ms: Millis) -> Vec<(Option<Millis>, Held)> {
         self.cuts.retain(|c| c.id != id);
+        let mut out = Vec::new();
+        let mut k = 0;
+        while k < self.held.len() {
+            let h = &self.held[k];
+            if self.is_cut(h.from, h.to) {
+                k += 1;
+                continue;
+            }
+            let orphaned = self.closed.iter().any(|c| c.pair == pair(h.from, h.to) && c.conn == h.conn && c.by == h.from);
+            let gives_up_after = if orphaned { ORPHAN_RETRANSMIT_FOR_MS } else { RETRANSMIT_FOR_MS };
+            let (from, to, gave_up) = (h.from, h.to, now_ms - h.sent_at_ms > gives_up_after);
+            let due = now_ms + Millis::from_ms(self.link(from, to).latency.min_ms);
+            let at = if gave_up { None } else { Some(self.in_order(from, to, due)) };
+            out.push((at, self.held.remove(k)));
+        }
+        out
+    }
+
+    /// Holds a message a partition cuts off, until the partition heals or its connection breaks.
+    pub fn hold(&mut self, held: Held) {
+        self.held.push(held);
+    }
+
+    /// The number of the connection `from` sends on to `to` now.
+    pub fn connection(&self, from: NodeId, to: NodeId) -> u32 {
+        self.conns.iter().find(|c| c.0 == pair(from, to)).map_or(0, |c| c.1)
+    }
+
+    /// Says whether a partition holds anything on the current connection between `a` and `b`.
+    pub fn stalled(&self, a: NodeId, b: NodeId) -> bool {
+        let conn = self.connection(a, b);
+        self.held.iter().any(|h| pair(h.from, h.to) == pair(a, b) && h.conn == conn)
+    }
+
+    /// `by` closes its current connection to `peer` (the next message opens a new one) and
+    /// sends its close: returns when that arrives, or `None` if a partition holds it.
+    pub fn close(&mut self, by: NodeId, peer: NodeId, now_ms: Millis) -> Option<Millis> {
+        let conn = self.connection(by, peer);
+        self.closed.push(Closed { pair: pair(by, peer), conn, by });
+        match self.conns.iter_mut().find(|c| c.0 == pair(by, peer)) {
+            Some(c) => c.1 += 1,
+            None => self.conns.push((pair(by, peer), 1)),
+        }
+        if self.is_cut(by, peer) {
+            self.hold(Held { msg_id: 0, from: by, to: peer, conn, msg: None, sent_at_ms: now_ms });
+            return None;
+        }
+        let due = now_ms + Millis::from_ms(self.link(by, peer).latency.min_ms);
+        Some(self.in_order(by, peer, due))
+    }
+
+    /// What becomes of a message sent on connection `conn` when it reaches `to`.
+    pub fn arrival(&self, from: NodeId, to: NodeId, conn: u32) -> Arrival {
+        if self.closed.iter().any(|c| c.pair == pair(from, to) && c.conn == conn && c.by == to) {
+            Arrival::Closed
+        } else {
+            Arrival::Delivered
+        }
     }
 
     /// Waits for the next message from `from` to `to`: fault `fault` drops it (`extra_ms` is

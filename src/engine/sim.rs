@@ -9,7 +9,7 @@ use super::event::{DropReason, Event, EventKind};
 use super::fault::{span, Fault};
 use super::ids::NodeId;
 use super::msg::Msg;
-use super::network::{Fate, Transport};
+use super::network::{Arrival, Fate, Held, Transport};
 use super::resource::Resource;
 use super::rng::Rng;
 use super::spec::{Role, Spec};
@@ -30,11 +30,28 @@ pub fn simulate(spec: &Spec) -> Result<(Vec<Event>, Vec<Option<usize>>), RunErro
 #[derive(Clone, Debug)]
 enum Pending {
     Start(NodeId),
-    Deliver { msg_id: u64, from: NodeId, to: NodeId, msg: Msg, sent_at_ms: Millis },
-    Timer { node: NodeId, timer: Timer, gen: u64 },
+    Deliver {
+        msg_id: u64,
+        from: NodeId,
+        to: NodeId,
+        /// The connection it travels on.
+        conn: u32,
+        msg: Msg,
+        sent_at_ms: Millis,
+    },
+    Timer {
+        node: NodeId,
+        timer: Timer,
+        gen: u64,
+    },
     Fault(usize),
     Resume(NodeId),
     Heal(usize),
+    /// `from`'s close of its connection reaches `to`.
+    Closed {
+        from: NodeId,
+        to: NodeId,
+    },
 }
 
 impl Pending {
@@ -42,7 +59,7 @@ impl Pending {
     fn target(&self) -> Option<NodeId> {
         match self {
             Pending::Deliver { to, .. } => Some(*to),
-            Pending::Timer { node, .. } => Some(*node),
+            Pending::Timer { node, .. } | Pending::Closed { to: node, .. } => Some(*node),
             Pending::Start(_) | Pending::Fault(_) | Pending::Resume(_) | Pending::Heal(_) => None,
         }
     }
@@ -110,6 +127,9 @@ struct Sim<'s> {
     net: Transport,
     events: Vec<Event>,
     fault_events: Vec<Option<usize>>,
+    /// While a node handles a message: the node, the sender and their connection, which its
+    /// answer goes back on.
+    answering: Option<(NodeId, NodeId, u32)>,
 }
 
 impl<'s> Sim<'s> {
@@ -159,6 +179,7 @@ impl<'s> Sim<'s> {
             net: Transport::new(spec.network.clone(), Rng::derive(spec.seed, "net")),
             events: Vec::new(),
             fault_events: vec![None; spec.faults.len()],
+            answering: None,
         };
         for i in 0..spec.nodes.len() {
             sim.schedule(Millis::ZERO, Pending::Start(NodeId(i)));
@@ -211,12 +232,19 @@ impl<'s> Sim<'s> {
         }
         match what {
             Pending::Start(node) => self.call(node, |a, cx| a.on_start(cx)),
-            Pending::Deliver { msg_id, from, to, msg, sent_at_ms } => {
+            Pending::Deliver { msg_id, from, to, conn, msg, sent_at_ms } => {
                 if self.net.is_cut(from, to) {
-                    return self.record(to, EventKind::Drop { msg_id, from, msg, sent_at_ms, reason: DropReason::Partitioned });
+                    return self.net.hold(Held { msg_id, from, to, conn, msg: Some(msg), sent_at_ms });
+                }
+                if self.net.arrival(from, to, conn) == Arrival::Closed {
+                    let reason = DropReason::ConnectionClosed;
+                    return self.record(to, EventKind::Drop { msg_id, from, msg, sent_at_ms, reason });
                 }
                 self.record(to, EventKind::Deliver { msg_id, from, msg: msg.clone(), sent_at_ms });
+                // The answer goes back on the connection the message came on.
+                self.answering = Some((to, from, conn));
                 self.call(to, |a, cx| a.on_message(cx, from, &msg));
+                self.answering = None;
             }
             Pending::Timer { node, timer, gen } => {
                 let slot = &mut self.nodes[node.0];
@@ -238,12 +266,15 @@ impl<'s> Sim<'s> {
                 }
             }
             Pending::Heal(i) => {
-                self.net.heal(i);
                 if let Fault::Partition { from, to, .. } = &self.spec.faults[i] {
                     let (from, to) = (from.clone(), to.clone());
                     self.record(from[0], EventKind::PartitionEnd { from, to });
                 }
+                for (at_ms, h) in self.net.heal(i, self.now_ms) {
+                    self.release(at_ms, h);
+                }
             }
+            Pending::Closed { from, to } => self.call(to, |a, cx| a.on_closed(cx, from)),
         }
     }
 
@@ -346,15 +377,26 @@ impl<'s> Sim<'s> {
                 let msg_id = self.next_msg;
                 self.record(node, EventKind::Send { msg_id, to, msg: msg.clone() });
                 let sent_at_ms = self.now_ms;
+                let conn = match self.answering {
+                    Some((me, peer, conn)) if (me, peer) == (node, to) => conn,
+                    _ => self.net.connection(node, to),
+                };
                 let (fate, fault) = self.net.send(node, to, sent_at_ms);
                 if let Some(f) = fault {
                     self.fault_events[f] = Some(self.events.len() - 1);
                 }
                 match fate {
                     Fate::Arrives { after_ms } => {
-                        self.schedule(sent_at_ms + after_ms, Pending::Deliver { msg_id, from: node, to, msg, sent_at_ms })
+                        self.schedule(sent_at_ms + after_ms, Pending::Deliver { msg_id, from: node, to, conn, msg, sent_at_ms })
                     }
+                    Fate::Held => self.net.hold(Held { msg_id, from: node, to, conn, msg: Some(msg), sent_at_ms }),
                     Fate::Lost(reason) => self.record(to, EventKind::Drop { msg_id, from: node, msg, sent_at_ms, reason }),
+                }
+            }
+            Command::Break { to } => {
+                let peers = to.map_or_else(|| self.spec.lock_nodes(), |peer| vec![peer]);
+                for peer in peers {
+                    self.hang_up(node, peer);
                 }
             }
             Command::SetTimer { timer, at_local } => {
@@ -379,6 +421,29 @@ impl<'s> Sim<'s> {
                 }
             }
             Command::Note(kind) => self.record(node, kind),
+        }
+    }
+
+    /// Closes `node`'s connection to `peer` if a partition stalls it; the close reaches `peer`
+    /// once the partition lets it. (A reply that is merely late still arrives, and is ignored.)
+    fn hang_up(&mut self, node: NodeId, peer: NodeId) {
+        if !self.net.stalled(node, peer) {
+            return;
+        }
+        if let Some(at_ms) = self.net.close(node, peer, self.now_ms) {
+            self.schedule(at_ms, Pending::Closed { from: node, to: peer });
+        }
+    }
+
+    /// Schedules what a healed partition held (a message's delivery or a close), or records the
+    /// loss of a message whose sender's kernel gave up on it.
+    fn release(&mut self, at_ms: Option<Millis>, h: Held) {
+        let Held { msg_id, from, to, conn, msg, sent_at_ms } = h;
+        match (at_ms, msg) {
+            (Some(at_ms), Some(msg)) => self.schedule(at_ms, Pending::Deliver { msg_id, from, to, conn, msg, sent_at_ms }),
+            (Some(at_ms), None) => self.schedule(at_ms, Pending::Closed { from, to }),
+            (None, Some(msg)) => self.record(to, EventKind::Drop { msg_id, from, msg, sent_at_ms, reason: DropReason::ConnectionBroken }),
+            (None, None) => {}
         }
     }
 

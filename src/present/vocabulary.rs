@@ -36,7 +36,7 @@ pub trait Vocabulary {
     /// Says briefly how a lock ended: `expired`, `session expired`.
     fn how_ended(&self, how: LockEnd) -> &'static str {
         match how {
-            LockEnd::Expired => "expired",
+            LockEnd::Expired | LockEnd::SessionClosed => "expired",
             LockEnd::Released => "released",
             LockEnd::DeletedByOther => "deleted by another client",
             LockEnd::LostOnRestart => "lost on restart",
@@ -96,7 +96,7 @@ pub trait Vocabulary {
     fn ended(&self, me: &str, holder: &str, token: u64, how: LockEnd) -> String {
         fn words(me: &str, holder: &str, lock: String, how: LockEnd) -> String {
             match how {
-                LockEnd::Expired => format!(
+                LockEnd::Expired | LockEnd::SessionClosed => format!(
                     "{} expires on {me}'s clock. Nobody tells {holder}: it may still think the lock is its own.",
                     super::number::capital(&lock)
                 ),
@@ -120,7 +120,7 @@ pub trait Vocabulary {
     fn ended_mark(&self, holder: &str, token: u64, how: LockEnd) -> String {
         fn words(holder: &str, lock: String, how: LockEnd) -> String {
             match how {
-                LockEnd::Expired => format!("{lock} expires"),
+                LockEnd::Expired | LockEnd::SessionClosed => format!("{lock} expires"),
                 LockEnd::Released => format!("{lock} released"),
                 LockEnd::DeletedByOther => format!("{lock} of {holder} deleted"),
                 LockEnd::LostOnRestart => format!("{lock} lost"),

@@ -117,7 +117,8 @@ impl<'a> Words<'a> {
 
     pub(super) fn drop_reason(&self, reason: DropReason, at: NodeId) -> String {
         match reason {
-            DropReason::Partitioned => "partitioned".into(),
+            DropReason::ConnectionBroken => "held by the partition until the kernel gave up: the connection broke".into(),
+            DropReason::ConnectionClosed => format!("{} had closed this connection", self.name(at)),
             DropReason::Lost => "lost".into(),
             DropReason::Down => format!("{} is down", self.name(at)),
             DropReason::Dropped => "dropped by the fault schedule".into(),

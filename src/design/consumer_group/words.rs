@@ -19,7 +19,7 @@ impl Vocabulary for Group {
 
     fn how_ended(&self, how: LockEnd) -> &'static str {
         match how {
-            LockEnd::Expired => "session timed out",
+            LockEnd::Expired | LockEnd::SessionClosed => "session timed out",
             LockEnd::Released => "left the group",
             LockEnd::DeletedByOther | LockEnd::Replaced => "rebalanced",
             LockEnd::LostOnRestart | LockEnd::Resynced => "lost on restart",
@@ -91,7 +91,7 @@ impl Vocabulary for Group {
 
     fn ended(&self, me: &str, holder: &str, token: u64, how: LockEnd) -> String {
         match how {
-            LockEnd::Expired => format!(
+            LockEnd::Expired | LockEnd::SessionClosed => format!(
                 "{holder}'s session times out on {me}'s clock: {me} removes it from the group and rebalances. Generation {token} is over; nobody tells {holder}, which may still think partition 0 is its own."
             ),
             LockEnd::Released => format!("{holder} has left the group; partition 0 will be assigned anew."),

@@ -19,7 +19,7 @@ impl Vocabulary for EtcdDesign {
 
     fn how_ended(&self, how: LockEnd) -> &'static str {
         match how {
-            LockEnd::Expired => "session lease expired",
+            LockEnd::Expired | LockEnd::SessionClosed => "session lease expired",
             LockEnd::Released => "unlocked",
             LockEnd::DeletedByOther => "deleted by another client",
             LockEnd::LostOnRestart | LockEnd::Resynced => "lost on restart",
@@ -95,7 +95,7 @@ impl Vocabulary for EtcdDesign {
 
     fn ended(&self, me: &str, holder: &str, token: u64, how: LockEnd) -> String {
         match how {
-            LockEnd::Expired => format!(
+            LockEnd::Expired | LockEnd::SessionClosed => format!(
                 "{holder}'s session lease expires on {me}'s clock, so {me} deletes its lock key (revision {token}). Nobody tells {holder}: it may still think the lock is its own."
             ),
             LockEnd::Released => format!("{holder}'s lock key (revision {token}) is deleted; the next waiter sees the deletion."),

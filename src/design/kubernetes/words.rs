@@ -27,7 +27,7 @@ impl Vocabulary for K8sDesign {
         match how {
             LockEnd::Replaced => "taken over",
             LockEnd::Released => "released",
-            LockEnd::Expired => "expired",
+            LockEnd::Expired | LockEnd::SessionClosed => "expired",
             LockEnd::DeletedByOther => "deleted by another client",
             LockEnd::LostOnRestart | LockEnd::Resynced => "lost on restart",
         }
@@ -110,7 +110,7 @@ impl Vocabulary for K8sDesign {
                 "The Lease on {me} no longer names {holder} (leaseTransitions {token}): another candidate judged it expired by its own clock and wrote itself in. Nobody tells {holder}."
             ),
             LockEnd::Released => format!("{holder} gives the Lease up: it now names no holder."),
-            LockEnd::Expired | LockEnd::DeletedByOther | LockEnd::LostOnRestart | LockEnd::Resynced => {
+            LockEnd::Expired | LockEnd::SessionClosed | LockEnd::DeletedByOther | LockEnd::LostOnRestart | LockEnd::Resynced => {
                 format!("The Lease on {me} no longer names {holder}: {}.", self.how_ended(how))
             }
         }
@@ -123,7 +123,12 @@ impl Vocabulary for K8sDesign {
     fn ended_mark(&self, holder: &str, _token: u64, how: LockEnd) -> String {
         match how {
             LockEnd::Replaced => format!("taken over from {holder}"),
-            LockEnd::Released | LockEnd::Expired | LockEnd::DeletedByOther | LockEnd::LostOnRestart | LockEnd::Resynced => {
+            LockEnd::Released
+            | LockEnd::Expired
+            | LockEnd::SessionClosed
+            | LockEnd::DeletedByOther
+            | LockEnd::LostOnRestart
+            | LockEnd::Resynced => {
                 format!("{holder}: {}", self.how_ended(how))
             }
         }

@@ -84,11 +84,18 @@ impl PgServer {
             }
         }
         for client in silent {
-            self.sessions.retain(|s| s.0 != client);
-            self.ended.push(client);
-            if self.holder.is_some_and(|h| h.0 == client) {
-                self.free(cx, LockEnd::Expired);
-            }
+            self.end_session(cx, client, LockEnd::Expired);
+        }
+    }
+
+    /// Ends a client's session: `pg_advisory_unlock_all` runs implicitly, and a waiting lock
+    /// call of that session is gone with it.
+    fn end_session(&mut self, cx: &mut Cx, client: NodeId, how: LockEnd) {
+        self.sessions.retain(|s| s.0 != client);
+        self.waiters.retain(|w| *w != client);
+        self.ended.push(client);
+        if self.holder.is_some_and(|h| h.0 == client) {
+            self.free(cx, how);
         }
     }
 
@@ -181,6 +188,14 @@ impl Actor for PgServer {
     fn on_timer(&mut self, cx: &mut Cx, timer: Timer) {
         if let Timer::Expiry(_) = timer {
             self.end_silent_sessions(cx);
+        }
+    }
+
+    /// The client closed its connection (its statement timed out): its session ends, and
+    /// with it every advisory lock it held, "even if the client disconnects ungracefully".
+    fn on_closed(&mut self, cx: &mut Cx, peer: NodeId) {
+        if self.alive(peer) {
+            self.end_session(cx, peer, LockEnd::SessionClosed);
         }
     }
 

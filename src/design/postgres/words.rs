@@ -50,6 +50,7 @@ impl Vocabulary for PgDesign {
     fn how_ended(&self, how: LockEnd) -> &'static str {
         match how {
             LockEnd::Expired => "session ended",
+            LockEnd::SessionClosed => "connection closed",
             LockEnd::Released => "released",
             LockEnd::DeletedByOther => "released by another session",
             LockEnd::LostOnRestart | LockEnd::Resynced => "server restarted",
@@ -156,6 +157,9 @@ impl Vocabulary for PgDesign {
             LockEnd::Expired => format!(
                 "{me} ends {holder}'s session: it has run no statement for {}. pg_advisory_unlock_all runs implicitly, and nothing {holder} sends over that session can commit any more.",
                 self.timeout_name()
+            ),
+            LockEnd::SessionClosed => format!(
+                "{holder}'s connection closes, so {me} ends its session: pg_advisory_unlock_all runs implicitly, even though the client disconnected ungracefully."
             ),
             LockEnd::Released if self.pool_size.is_some() => {
                 format!("The session's last stacked lock is undone, and with it the hold {holder}'s call took; the next blocked call gets the lock.")

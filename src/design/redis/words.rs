@@ -69,7 +69,7 @@ pub fn deleted_when(expires_local: Option<LocalMillis>) -> String {
 pub fn key_ended(me: &str, holder: &str, how: LockEnd, token: Option<String>) -> String {
     let whose = token.map_or_else(|| format!("{holder}'s key"), |t| format!("{holder}'s key ({t})"));
     match how {
-        LockEnd::Expired => {
+        LockEnd::Expired | LockEnd::SessionClosed => {
             format!("{} expires on {me}'s clock. Nobody tells {holder}: it may still think the lock is its own.", capital_first(&whose))
         }
         LockEnd::Released => format!("{} is deleted; the lock is free.", capital_first(&whose)),

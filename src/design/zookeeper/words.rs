@@ -23,7 +23,7 @@ impl Vocabulary for ZkDesign {
 
     fn how_ended(&self, how: LockEnd) -> &'static str {
         match how {
-            LockEnd::Expired => "session expired",
+            LockEnd::Expired | LockEnd::SessionClosed => "session expired",
             LockEnd::Released => "deleted by its owner",
             LockEnd::DeletedByOther => "deleted by another client",
             LockEnd::LostOnRestart | LockEnd::Resynced => "lost on restart",
@@ -109,7 +109,7 @@ impl Vocabulary for ZkDesign {
 
     fn ended(&self, me: &str, holder: &str, token: u64, how: LockEnd) -> String {
         match how {
-            LockEnd::Expired => format!(
+            LockEnd::Expired | LockEnd::SessionClosed => format!(
                 "{me} expires {holder}'s session and deletes its ephemeral znode (czxid {token}). {holder} is not told: it learns only when it next reaches the ensemble."
             ),
             LockEnd::Released => format!("{holder}'s znode (czxid {token}) is deleted; the lock passes to the next contender."),

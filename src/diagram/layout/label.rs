@@ -39,23 +39,43 @@ impl Label {
     }
 }
 
-/// Breaks `text` at spaces into lines of at most `max` units of label text (a longer word keeps
-/// a line of its own), joined by `\n`.
+/// Breaks `text` at spaces into lines of at most `max` units of label text, joined by `\n`. A
+/// longer word breaks after a hyphen where it is camel-cased (`lease-` `Transitions`), else keeps
+/// a line of its own.
 pub fn wrap(text: &str, max: f32) -> String {
     let per_line = ((max / CHAR_PX) as usize).max(6);
     let mut out = String::with_capacity(text.len() + 4);
     let mut line = 0;
     for word in text.split(' ') {
-        let n = word.chars().count();
-        if line > 0 && line + 1 + n > per_line {
+        let (head, word) = match camel_break(word, per_line) {
+            Some(k) => (Some(&word[..k]), &word[k..]),
+            None => (None, word),
+        };
+        let first = head.map_or(word.chars().count(), |h| h.len() + 1);
+        if line > 0 && line + 1 + first > per_line {
             out.push('\n');
             line = 0;
         } else if line > 0 {
             out.push(' ');
             line += 1;
         }
+        if let Some(head) = head {
+            out.push_str(head);
+            out.push_str("-\n");
+            line = 0;
+        }
         out.push_str(word);
-        line += n;
+        line += word.chars().count();
     }
     out
+}
+
+/// Where a word longer than `per_line` can break: the last point, with room for a hyphen, where
+/// a lower-case letter meets an upper-case one.
+fn camel_break(word: &str, per_line: usize) -> Option<usize> {
+    if word.chars().count() <= per_line {
+        return None;
+    }
+    let b = word.as_bytes();
+    (1..b.len().min(per_line)).rev().find(|&k| b[k - 1].is_ascii_lowercase() && b[k].is_ascii_uppercase())
 }

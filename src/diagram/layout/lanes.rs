@@ -72,7 +72,8 @@ impl Frame {
 
     /// Places a label `offset` beside its lane: to the right, or to the left on the last lane.
     pub(super) fn side_label(&self, x: f32, y: f32, text: String, lanes: usize, node: NodeId, offset: f32) -> Label {
-        let text = self.fit(text, self.gap - offset - 8.0);
+        // Short of the next lane by more than an arrowhead (12), so the heads arriving there stay clear.
+        let text = self.fit(text, self.gap - offset - 14.0);
         if node.0 + 1 == lanes {
             Label { x: x - offset, y, text, anchor: Anchor::End }
         } else {

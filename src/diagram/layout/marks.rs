@@ -19,7 +19,7 @@ pub(super) fn side_mark(sheet: &Sheet, b: &mut Builder, at: At, mark: Mark, text
 /// Returns the mark a lock's end makes on the service's lifeline, if it makes one.
 pub(super) fn ended(how: LockEnd) -> Option<Mark> {
     match how {
-        LockEnd::Expired => Some(Mark::Expired),
+        LockEnd::Expired | LockEnd::SessionClosed => Some(Mark::Expired),
         LockEnd::Released => None,
         LockEnd::DeletedByOther => Some(Mark::DeletedByOther),
         LockEnd::LostOnRestart | LockEnd::Resynced => Some(Mark::Lost),
@@ -40,7 +40,7 @@ pub(super) fn write(sheet: &Sheet, b: &mut Builder, at: At, writer: NodeId) {
     let text = sheet.words.write_mark(&at.e.kind, stale, harm);
     // The reply goes back toward the writer, so the verdict sits on the other side.
     let frame = &sheet.frame;
-    let text = frame.fit(text, frame.gap - 22.0);
+    let text = frame.fit(text, frame.gap - 28.0);
     let (ex, ey) = (at.x, at.y);
     let label = if sheet.x(writer) > ex {
         Label { x: ex - 14.0, y: ey + 4.0, text, anchor: Anchor::End }

@@ -92,8 +92,12 @@ impl Builder {
         const ALONG: [f32; 5] = [0.5, 0.35, 0.65, 0.25, 0.75];
         // A wrapped label's last line sits just above the arrow; below, its first line just under it.
         let up = text.matches('\n').count() as f32 * LINE_H;
-        let label =
-            |t: f32, dy: f32| Label { x: x1 + (x2 - x1) * t, y: y1 + (y2 - y1) * t + dy, text: text.clone(), anchor: Anchor::Middle };
+        // Moved sideways, where it must be, to stay within the frame.
+        let label = |t: f32, dy: f32| {
+            let l = Label { x: x1 + (x2 - x1) * t, y: y1 + (y2 - y1) * t + dy, text: text.clone(), anchor: Anchor::Middle };
+            let (x0, _, xe, _) = l.bbox();
+            Label { x: l.x - (xe - self.span.1).max(0.0) + (self.span.0 - x0).max(0.0), ..l }
+        };
         let above = ALONG.map(|t| label(t, -6.0 - up));
         // Below a sloped arrow the label starts under the shaft's lower end within its width.
         let below = ALONG.map(|t| {

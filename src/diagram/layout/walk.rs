@@ -5,6 +5,7 @@ use super::arrows::{self, Senders};
 use super::axis::TimeAxis;
 use super::bands::Bands;
 use super::items::Layout;
+use super::label::Label;
 use super::lanes::{Room, LEFT};
 use super::marks;
 use super::placing::Builder;
@@ -33,13 +34,16 @@ pub fn layout_on(words: &Words, axis: &TimeAxis, room: Room) -> Layout {
     }
     spans.close(&sheet, &mut b);
     // Wide enough for the last lane's side labels, and for any longer label.
-    let widest = b.items.iter().filter_map(|i| i.label.as_ref()).map(|l| l.bbox().2 + 40.0).fold(0.0, f32::max);
+    let boxes = || b.items.iter().filter_map(|i| i.label.as_ref()).map(Label::bbox);
+    let widest = boxes().map(|(_, _, right, _)| right + 40.0).fold(0.0, f32::max);
     let width = (sheet.last_x() + sheet.frame.right).max(widest);
+    // Tall enough for a label pushed below the last row.
+    let lowest = boxes().map(|(_, _, _, bottom)| bottom + 4.0).fold(0.0, f32::max);
     let Sheet { frame, lanes, rows, bottom, .. } = sheet;
     Layout {
         width,
         head: frame.head,
-        height: bottom + 16.0,
+        height: (bottom + 16.0).max(lowest),
         lanes,
         rows,
         items: b.items,
