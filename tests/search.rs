@@ -6,7 +6,7 @@
 use lockstep::engine::{self, EventKind, FindingKind};
 use lockstep::scenario::compare::{self, Outcome};
 use lockstep::scenario::Scenario;
-use lockstep::search::{Added, Bounds, Class, Failure, Search, Shrunk, State};
+use lockstep::search::{Added, Bounds, Class, Failure, Liveness, Search, Shrunk, State};
 
 /// A cell's scenario without its schedule's faults.
 fn base(cell_id: &str) -> Scenario {
@@ -51,7 +51,7 @@ fn every_unsafe_or_stalling_cell_is_found_from_its_design_without_faults() {
                 cell.id(),
                 found.failure
             ),
-            _ => assert_eq!(found.failure, Failure::Liveness, "{}", cell.id()),
+            _ => assert_eq!(found.failure, Failure::Liveness(Liveness::Stalled), "{}", cell.id()),
         }
         assert!(found.added.len() <= found.first.len());
         checked += 1;

@@ -136,7 +136,8 @@ pub trait Actor {
     fn on_restart(&mut self, cx: &mut Cx, keep_state: bool);
     /// Becomes the primary; only replicas do anything.
     fn on_promote(&mut self, _cx: &mut Cx) {}
-    /// Hears that `peer` closed its connection to this node; by default, nothing happens.
+    /// Hears that `peer` closed its connection to this node, or restarted (which reset it); by
+    /// default, nothing happens.
     fn on_closed(&mut self, _cx: &mut Cx, _peer: NodeId) {}
 }
 

@@ -431,6 +431,12 @@ impl Actor for Client {
         }
     }
 
+    fn on_closed(&mut self, cx: &mut Cx, peer: NodeId) {
+        let view = self.view();
+        let outcome = self.protocol.as_mut().map_or(Progress::Pending, |p| p.on_connection_lost(cx, peer, view));
+        self.apply(cx, outcome);
+    }
+
     fn on_crash(&mut self, cx: &mut Cx) {
         if let Some(h) = self.holding {
             cx.note(EventKind::BeliefEnd { token: h.token, why: BeliefEnd::Crashed });

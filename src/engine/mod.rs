@@ -37,4 +37,4 @@ pub use ids::{NodeId, NodeKind};
 pub use metrics::Metrics;
 pub use spec::Spec;
 pub use time::{LocalMillis, Millis};
-pub use trace::{run, Trace};
+pub use trace::{run, run_to_limit, Trace};

@@ -248,12 +248,18 @@ impl Transport {
             Some(c) => c.1 += 1,
             None => self.conns.push((pair(by, peer), 1)),
         }
-        if self.is_cut(by, peer) {
-            self.hold(Held { msg_id: 0, from: by, to: peer, conn, msg: None, sent_at_ms: now_ms });
+        self.notify(by, peer, conn, now_ms)
+    }
+
+    /// Sends `from`'s close (or reset) of connection `conn` to `to`: returns when it arrives,
+    /// or `None` if a partition holds it.
+    pub fn notify(&mut self, from: NodeId, to: NodeId, conn: u32, now_ms: Millis) -> Option<Millis> {
+        if self.is_cut(from, to) {
+            self.hold(Held { msg_id: 0, from, to, conn, msg: None, sent_at_ms: now_ms });
             return None;
         }
-        let due = now_ms + Millis::from_ms(self.link(by, peer).latency.min_ms);
-        Some(self.in_order(by, peer, due))
+        let due = now_ms + Millis::from_ms(self.link(from, to).latency.min_ms);
+        Some(self.in_order(from, to, due))
     }
 
     /// What becomes of a message sent on connection `conn` when it reaches `to`.

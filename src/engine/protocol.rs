@@ -96,6 +96,11 @@ pub trait LockClient {
     fn on_message(&mut self, cx: &mut Cx, from: NodeId, msg: &LockMsg, view: ClientView) -> Progress;
     /// Handles the acquisition's reply timer.
     fn on_timeout(&mut self, cx: &mut Cx, timeout_ms: Millis) -> Progress;
+    /// Hears that the connection to `from` was closed or reset, losing any request in flight on
+    /// it; by default, nothing is done (the request's timeout, if any, covers it).
+    fn on_connection_lost(&mut self, _cx: &mut Cx, _from: NodeId, _view: ClientView) -> Progress {
+        Progress::Pending
+    }
     /// Handles one of the design's own client timers, by its slot (see [`super::actor::DesignTimer`]).
     fn on_timer(&mut self, _cx: &mut Cx, _slot: u8) -> Progress {
         Progress::Pending

@@ -18,13 +18,21 @@ use crate::limits::{EXTRA_POPS, MAX_POPS_PER_EVENT};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
-/// Runs a spec to completion and returns every event, in order, and for each fault the event
-/// it made: the pause, crash or partition it started, or the sending of the one message it
-/// dropped or delayed (`None` if it changed nothing, such as crashing a node already down).
-pub fn simulate(spec: &Spec) -> Result<(Vec<Event>, Vec<Option<usize>>), RunError> {
+/// What a run did: every event, in order, and for each fault the event it made (the pause,
+/// crash or partition it started, or the sending of the one message it dropped or delayed;
+/// `None` if it changed nothing, such as crashing a node already down).
+pub struct Simulated {
+    pub events: Vec<Event>,
+    pub fault_events: Vec<Option<usize>>,
+    /// The limit that stopped the run before it finished, if one did.
+    pub stopped: Option<RunError>,
+}
+
+/// Runs a spec to completion, or until it passes one of its limits.
+pub fn simulate(spec: &Spec) -> Result<Simulated, RunError> {
     let mut sim = Sim::new(spec)?;
-    sim.run()?;
-    Ok((sim.events, sim.fault_events))
+    let stopped = sim.run().err();
+    Ok(Simulated { events: sim.events, fault_events: sim.fault_events, stopped })
 }
 
 #[derive(Clone, Debug)]
@@ -319,6 +327,13 @@ impl<'s> Sim<'s> {
                 self.nodes[node.0].status = Status::Up;
                 self.record(node, EventKind::Restart { keep_state });
                 self.call(node, |a, cx| a.on_restart(cx, keep_state));
+                // Its old connections were reset: each peer hears so when the network lets it.
+                for peer in (0..self.nodes.len()).map(NodeId).filter(|&p| p != node) {
+                    let conn = self.net.connection(node, peer);
+                    if let Some(at_ms) = self.net.notify(node, peer, conn, now) {
+                        self.schedule(at_ms, Pending::Closed { from: node, to: peer });
+                    }
+                }
             }
             Fault::ClockJump { node, by_ms, .. } => {
                 let elapsed = self.nodes[node.0].reads == TimerClock::Monotonic;

@@ -7,7 +7,7 @@ use super::error::RunError;
 use super::event::Event;
 use super::ids::{NodeId, NodeKind};
 use super::metrics::Metrics;
-use super::sim::simulate;
+use super::sim::{simulate, Simulated};
 use super::spec::{ResourceMode, Role, Spec};
 use serde::Serialize;
 
@@ -55,7 +55,16 @@ impl Trace {
 
 /// Runs a spec to completion and returns its checked trace.
 pub fn run(spec: &Spec) -> Result<Trace, RunError> {
-    let (events, fault_events) = simulate(spec)?;
+    match run_to_limit(spec)? {
+        (trace, None) => Ok(trace),
+        (_, Some(limit)) => Err(limit),
+    }
+}
+
+/// Runs a spec to completion, or until it passes one of its limits (then the limit comes back
+/// with the checked trace of what happened until then).
+pub fn run_to_limit(spec: &Spec) -> Result<(Trace, Option<RunError>), RunError> {
+    let Simulated { events, fault_events, stopped } = simulate(spec)?;
     let participants = spec
         .nodes
         .iter()
@@ -67,5 +76,5 @@ pub fn run(spec: &Spec) -> Result<Trace, RunError> {
         spec.nodes.iter().map(|n| matches!(n.role, Role::Resource(ResourceMode::Deduplicated | ResourceMode::Unique))).collect();
     let verdict = checker::check(&events, quorum, &once);
     let metrics = Metrics::of(&events, &verdict);
-    Ok(Trace { seed: spec.seed, participants, quorum, events, fault_events, verdict, metrics })
+    Ok((Trace { seed: spec.seed, participants, quorum, events, fault_events, verdict, metrics }, stopped))
 }

@@ -1,5 +1,6 @@
 //! What counts as a failure: a safety violation the checker found (a stale write accepted, a
-//! lost update), or a client kept waiting for the lock longer than the stall limit.
+//! lost update), or no progress: a client kept waiting for the lock longer than the stall limit,
+//! or a run still going at the search's limits. Every run is judged.
 
 use crate::engine::msg::MsgKind;
 use crate::engine::time::Millis;
@@ -11,16 +12,39 @@ use serde::Serialize;
 #[serde(tag = "failure", content = "finding", rename_all = "snake_case")]
 pub enum Failure {
     Safety(FindingKind),
-    /// No progress: a client waited for the lock longer than the stall limit.
-    Liveness,
+    Liveness(Liveness),
 }
 
-/// The first failure in a run, and when it showed.
-pub fn judge(trace: &Trace, stall_ms: u64) -> Option<(Failure, u64)> {
+/// Why a run made no progress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Liveness {
+    /// A client waited for the lock longer than the stall limit, behind a holder that could not act.
+    Stalled,
+    /// The run was still going at the search's limit of events or time: a client never finished.
+    Unfinished,
+}
+
+/// Who waited for the lock too long, behind whom, and when that showed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stall {
+    pub at_ms: u64,
+    pub waiter: usize,
+    /// The holder that could not act while the waiter waited, and why it could not.
+    pub holder: usize,
+    pub why: &'static str,
+}
+
+/// The first failure in a run, and when it showed; `unfinished` says the run was stopped at a limit.
+pub fn judge(trace: &Trace, stall_ms: u64, unfinished: bool) -> Option<(Failure, u64)> {
     if let Some(f) = trace.verdict.findings.iter().find(|f| f.kind().is_harm()) {
         return Some((Failure::Safety(f.kind()), f.at_ms.as_ms()));
     }
-    stalled(trace, stall_ms).map(|at| (Failure::Liveness, at))
+    if let Some(s) = stalled(trace, stall_ms) {
+        return Some((Failure::Liveness(Liveness::Stalled), s.at_ms));
+    }
+    let last_ms = trace.events.last().map_or(0, |e| e.at_ms.as_ms());
+    unfinished.then_some((Failure::Liveness(Liveness::Unfinished), last_ms))
 }
 
 /// When a client had waited for the lock for more than `stall_ms` (at the moment it got it, or
@@ -28,13 +52,15 @@ pub fn judge(trace: &Trace, stall_ms: u64) -> Option<(Failure, u64)> {
 /// crashed or cut off from the lock service), with the waiter and the service able to act: a
 /// stall of the design's, such as a paused holder whose lock never expires. Waiting behind a
 /// holder at work, or for a server that is down, is not one.
-fn stalled(trace: &Trace, stall_ms: u64) -> Option<u64> {
+pub fn stalled(trace: &Trace, stall_ms: u64) -> Option<Stall> {
     let n = trace.participants.len();
     let service = |i: usize| trace.participants[i].role == NodeKind::LockService;
     let mut nodes = vec![Availability::default(); n];
     // Each lock-service node's holder, and each client's counted wait, if it waits.
     let mut holder: Vec<Option<usize>> = vec![None; n];
     let mut waited: Vec<Option<u64>> = vec![None; n];
+    // The last holder each waiter was counted waiting behind.
+    let mut behind: Vec<(usize, &'static str)> = vec![(0, ""); n];
     let mut last_ms = Millis::ZERO;
     // A client is cut off when a partition puts it and a lock-service node on opposite sides.
     let cut_off = |from: &[crate::engine::NodeId], to: &[crate::engine::NodeId]| -> Vec<usize> {
@@ -50,11 +76,12 @@ fn stalled(trace: &Trace, stall_ms: u64) -> Option<u64> {
     };
     for e in &trace.events {
         // The conditions held since the last event: count the time for each waiter.
-        let stuck = holder.iter().flatten().any(|&h| nodes[h].down()) && !(0..n).any(|k| service(k) && nodes[k].down());
-        if stuck {
+        let stuck = holder.iter().flatten().copied().find(|&h| nodes[h].down());
+        if let Some(h) = stuck.filter(|_| !(0..n).any(|k| service(k) && nodes[k].down())) {
             for (c, w) in waited.iter_mut().enumerate() {
                 if let Some(w) = w.as_mut().filter(|_| !nodes[c].down()) {
                     *w += (e.at_ms - last_ms).as_ms();
+                    behind[c] = (h, nodes[h].why());
                 }
             }
         }
@@ -70,13 +97,18 @@ fn stalled(trace: &Trace, stall_ms: u64) -> Option<u64> {
             EventKind::LockGranted { holder: h, .. } if service(i) => holder[i] = Some(h.0),
             EventKind::LockEnded { .. } if service(i) => holder[i] = None,
             EventKind::Send { msg, .. } if msg.kind() == MsgKind::Acquire && waited[i].is_none() && !service(i) => waited[i] = Some(0),
-            EventKind::BeliefStart { .. } if waited[i].take().is_some_and(|w| w > stall_ms) => return Some(e.at_ms.as_ms()),
+            EventKind::BeliefStart { .. } if waited[i].take().is_some_and(|w| w > stall_ms) => {
+                let (holder, why) = behind[i];
+                return Some(Stall { at_ms: e.at_ms.as_ms(), waiter: i, holder, why });
+            }
             // A client that gave up (or lost its place with its session) chose to stop waiting.
             EventKind::GaveUp { .. } | EventKind::Done => waited[i] = None,
             _ => {}
         }
     }
-    waited.iter().flatten().any(|&w| w > stall_ms).then_some(last_ms.as_ms())
+    let waiter = waited.iter().position(|w| w.is_some_and(|w| w > stall_ms))?;
+    let (holder, why) = behind[waiter];
+    Some(Stall { at_ms: last_ms.as_ms(), waiter, holder, why })
 }
 
 /// Whether a node can act: not paused, not crashed, and in no partition that cuts it off from
@@ -91,6 +123,17 @@ struct Availability {
 impl Availability {
     fn down(&self) -> bool {
         self.paused || self.crashed || self.cuts > 0
+    }
+
+    /// Why a node that is down cannot act.
+    fn why(&self) -> &'static str {
+        if self.crashed {
+            "crashed"
+        } else if self.paused {
+            "paused"
+        } else {
+            "cut off from the lock service"
+        }
     }
 
     fn apply(&mut self, kind: &EventKind) {

@@ -15,6 +15,6 @@ pub mod space;
 pub mod wire;
 
 pub use fault::{Added, Class, Cut};
-pub use judge::Failure;
+pub use judge::{Failure, Liveness};
 pub use runner::{Search, Shrunk, State};
 pub use space::Bounds;

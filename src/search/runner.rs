@@ -2,13 +2,13 @@
 //! a failure once it is shrunk.
 
 use super::fault::{Added, Class};
-use super::judge::{self, Failure};
+use super::judge::{self, Failure, Liveness};
 use super::shrink;
 use super::space::{self, Bounds};
 use crate::engine::rng::Rng;
 use crate::engine::spec::RunLimits;
 use crate::engine::time::Millis;
-use crate::engine::{self, Finding, Trace};
+use crate::engine::{self, EventKind, Finding, NodeKind, Trace};
 use crate::error::ScenarioError;
 use crate::limits::{
     MAX_SEARCH_BUDGET, MAX_SEARCH_FAULTS, MAX_SEARCH_SPAN_MS, SEARCH_DRIFT_PPM, SEARCH_EVENTS_PER_BASE_EVENT, SEARCH_EXTRA_TIME_MS,
@@ -62,8 +62,6 @@ pub struct Search {
     limits: RunLimits,
     rng: Rng,
     tried: usize,
-    /// Schedules whose run went past the limits (a client retrying for ever, say): not judged.
-    unjudged: std::cell::Cell<usize>,
     state: State,
 }
 
@@ -89,7 +87,6 @@ impl Search {
             limits,
             rng,
             tried: 0,
-            unjudged: std::cell::Cell::new(0),
             state: State::Searching,
         })
     }
@@ -142,8 +139,8 @@ impl Search {
 
     /// Runs the base scenario with `added` faults and judges it.
     fn run(&self, added: &[Added]) -> Option<(Failure, u64)> {
-        let trace = self.trace(added)?;
-        judge::judge(&trace, self.bounds.stall_ms)
+        let (trace, unfinished) = self.trace(added)?;
+        judge::judge(&trace, self.bounds.stall_ms, unfinished)
     }
 
     fn with(&self, added: &[Added]) -> Scenario {
@@ -154,31 +151,28 @@ impl Search {
         s
     }
 
-    /// The run of the base scenario with `added` faults, if the faults make a valid scenario
-    /// and the run stays within its limits.
-    fn trace(&self, added: &[Added]) -> Option<Trace> {
+    /// The run of the base scenario with `added` faults, if the faults make a valid scenario,
+    /// and whether it was still going at the limits: stopped by one, or with events at the
+    /// horizon (its timers past it are dropped, so it may end quietly there).
+    fn trace(&self, added: &[Added]) -> Option<(Trace, bool)> {
         let mut spec = compile(&self.with(added)).ok()?;
         spec.limits.max_events = spec.limits.max_events.min(self.limits.max_events);
         spec.limits.max_time_ms = spec.limits.max_time_ms.min(self.limits.max_time_ms);
-        // A run still going at the horizon (its timers past it are dropped, so it may end
-        // quietly there) is as unjudged as one stopped by a limit.
         let horizon = self.limits.max_time_ms.saturating_sub(Millis::from_ms(1_000));
-        let run = engine::run(&spec).ok().filter(|t| t.events.last().is_none_or(|e| e.at_ms < horizon));
-        if run.is_none() {
-            self.unjudged.set(self.unjudged.get() + 1);
-        }
-        run
+        let (trace, stopped) = engine::run_to_limit(&spec).ok()?;
+        let unfinished = stopped.is_some() || trace.events.last().is_some_and(|e| e.at_ms >= horizon);
+        Some((trace, unfinished))
     }
 
     /// Shrinks a failing schedule and writes it up as a scenario.
     fn finish(&self, first: Vec<Added>, failure: Failure) -> Shrunk {
         let (added, shrink_runs) = shrink::shrink(&first, |c| self.run(c).map(|f| f.0) == Some(failure));
         let mut scenario = self.with(&added);
-        let trace = self.trace(&added).expect("the shrunk schedule ran while shrinking");
-        let sentence = describe_failure(&trace, &scenario, failure, self.bounds.stall_ms);
+        let (trace, _) = self.trace(&added).expect("the shrunk schedule ran while shrinking");
+        let sentence = self.describe_failure(&trace, &scenario, failure);
         let harm = match failure {
             Failure::Safety(kind) => trace.verdict.of(kind).next().cloned(),
-            Failure::Liveness => None,
+            Failure::Liveness(_) => None,
         };
         let faults: Vec<String> = added.iter().map(|f| f.describe(&self.base)).collect();
         let cause = if faults.is_empty() { "Without any added fault".to_string() } else { capital(&join(&faults)) };
@@ -186,6 +180,49 @@ impl Search {
         scenario.title = format!("A failure found in: {}", self.base.title);
         scenario.intro = format!("{cause}: {sentence} The search found this among {} schedules and shrank it.", self.tried);
         Shrunk { added, first, failure, sentence, harm, scenario, runs_to_first: self.tried, shrink_runs }
+    }
+
+    /// Says what failed in the run, in a sentence.
+    fn describe_failure(&self, trace: &Trace, s: &Scenario, failure: Failure) -> String {
+        let words = Words::new(trace, &*s.lock.design);
+        match failure {
+            Failure::Safety(kind) => trace
+                .verdict
+                .findings
+                .iter()
+                .find(|f| f.kind() == kind)
+                .map_or_else(String::new, |f| format!("{} at {}.", capital(&words.finding(f)), ms(f.at_ms))),
+            Failure::Liveness(Liveness::Stalled) => match judge::stalled(trace, self.bounds.stall_ms) {
+                Some(st) => format!(
+                    "{} waited more than {} for the lock, until {}, while {}, which held it, was {}.",
+                    trace.participants[st.waiter].name,
+                    ms(self.bounds.stall_ms),
+                    ms(Millis::from_ms(st.at_ms)),
+                    trace.participants[st.holder].name,
+                    st.why
+                ),
+                None => format!("a client waited more than {} for the lock.", ms(self.bounds.stall_ms)),
+            },
+            Failure::Liveness(Liveness::Unfinished) => {
+                let done: Vec<bool> = (0..trace.participants.len())
+                    .map(|i| trace.events.iter().any(|e| e.node.0 == i && matches!(e.kind, EventKind::Done)))
+                    .collect();
+                let stuck: Vec<String> = trace
+                    .participants
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, p)| p.role == NodeKind::Client && !done[i])
+                    .map(|(_, p)| p.name.clone())
+                    .collect();
+                format!(
+                    "the run was still going after {} events or at {} of simulated time ({} past the end of the run without faults): {} never finished.",
+                    group_u(self.limits.max_events as u64),
+                    ms(self.limits.max_time_ms),
+                    ms(Millis::from_ms(SEARCH_EXTRA_TIME_MS)),
+                    join(&stuck)
+                )
+            }
+        }
     }
 
     /// How many schedules have run.
@@ -223,14 +260,6 @@ impl Search {
             join(&sizes),
             ms(b.stall_ms)
         );
-        if self.unjudged.get() > 0 {
-            text.push_str(&format!(
-                " {} schedules ran past {} events or {} and were not judged (the model's partitions lose messages for good, so a client can wait for ever for a reply a real connection would resend).",
-                group_u(self.unjudged.get() as u64),
-                group_u(self.limits.max_events as u64),
-                ms(self.limits.max_time_ms)
-            ));
-        }
         if !skipped.is_empty() {
             text.push_str(&format!(" Not searched: {}.", join(&skipped.iter().map(|s| s.to_string()).collect::<Vec<_>>())));
         }
@@ -275,20 +304,6 @@ fn check_bounds(b: &Bounds) -> Result<(), ScenarioError> {
         return bad("stall_ms", format!("must be between 1 and {} ms, got {}", group_u(MAX_SEARCH_SPAN_MS), b.stall_ms));
     }
     Ok(())
-}
-
-/// Says what failed in the run, in a sentence.
-fn describe_failure(trace: &Trace, s: &Scenario, failure: Failure, stall_ms: u64) -> String {
-    let words = Words::new(trace, &*s.lock.design);
-    match failure {
-        Failure::Safety(kind) => trace
-            .verdict
-            .findings
-            .iter()
-            .find(|f| f.kind() == kind)
-            .map_or_else(String::new, |f| format!("{} at {}.", capital(&words.finding(f)), ms(f.at_ms))),
-        Failure::Liveness => format!("a client waited more than {} for the lock.", ms(stall_ms)),
-    }
 }
 
 /// Joins phrases with commas and a final "and".

@@ -13,6 +13,8 @@ pub(super) struct ZkClient {
     session_timeout_ms: Millis,
     /// The sequence of its znode, once the ensemble has said.
     seq: Option<u64>,
+    /// Whether it created a znode this acquisition has not heard the outcome of yet.
+    created: bool,
     acquire_sent_at: LocalMillis,
     renew_sent_at: LocalMillis,
 }
@@ -20,19 +22,33 @@ pub(super) struct ZkClient {
 impl ZkClient {
     /// Builds a contender whose session on `ensemble` lasts `session_timeout_ms` without a heartbeat.
     pub(super) fn new(ensemble: NodeId, session_timeout_ms: Millis) -> Self {
-        ZkClient { ensemble, session_timeout_ms, seq: None, acquire_sent_at: LocalMillis::ZERO, renew_sent_at: LocalMillis::ZERO }
+        ZkClient {
+            ensemble,
+            session_timeout_ms,
+            seq: None,
+            created: false,
+            acquire_sent_at: LocalMillis::ZERO,
+            renew_sent_at: LocalMillis::ZERO,
+        }
     }
 }
 
 impl LockClient for ZkClient {
+    /// Creates its znode; a retry whose create went unanswered looks for the znode it may have
+    /// made instead (the recipe's GUID check), so it never makes a second one.
     fn acquire(&mut self, cx: &mut Cx, timeout_ms: Millis) {
         self.acquire_sent_at = cx.now;
-        cx.send(self.ensemble, Msg::lock(ZkMsg::Create));
+        let msg = if self.created { ZkMsg::GetChildren } else { ZkMsg::Create };
+        self.created = true;
+        cx.send(self.ensemble, Msg::lock(msg));
         cx.after(Timer::Timeout, timeout_ms);
     }
 
     fn on_message(&mut self, cx: &mut Cx, _from: NodeId, msg: &LockMsg, view: ClientView) -> Progress {
         let Some(msg) = msg.get::<ZkMsg>() else { return Progress::Pending };
+        if view.acquiring && matches!(msg, ZkMsg::Owner { .. } | ZkMsg::Waiting { .. }) {
+            self.created = false;
+        }
         match *msg {
             ZkMsg::Owner { seq, czxid } => {
                 self.seq = Some(seq);
@@ -65,6 +81,15 @@ impl LockClient for ZkClient {
 
     fn on_timeout(&mut self, _cx: &mut Cx, _timeout_ms: Millis) -> Progress {
         Progress::Refused
+    }
+
+    /// The recipe after a connection loss while waiting: list the children again (the znode
+    /// and the session survive a reconnect within the session timeout).
+    fn on_connection_lost(&mut self, cx: &mut Cx, from: NodeId, view: ClientView) -> Progress {
+        if from == self.ensemble && view.queued && view.held.is_none() {
+            cx.send(self.ensemble, Msg::lock(ZkMsg::GetChildren));
+        }
+        Progress::Pending
     }
 
     fn session_outlives_work(&self) -> bool {

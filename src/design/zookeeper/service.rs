@@ -71,9 +71,8 @@ impl Ensemble {
                 z.owner = true;
                 let expires_local = self.sessions.iter().find(|s| s.0 == client).map_or(cx.now, |s| s.1);
                 cx.note(EventKind::LockGranted { holder: client, token: z.czxid, expires_local: Some(expires_local) });
-                cx.send(client, Msg::lock(ZkMsg::Owner { seq: z.seq, czxid: z.czxid }));
             }
-            return;
+            return cx.send(client, Msg::lock(ZkMsg::Owner { seq: z.seq, czxid: z.czxid }));
         }
         let watching = if self.herd { None } else { Some(self.children[i - 1].seq) };
         self.watches.push((client, watching));
@@ -114,7 +113,15 @@ impl Ensemble {
         }
         self.touch(cx, from);
         match *msg {
-            ZkMsg::Create if self.children.iter().any(|z| z.holder == from) => {}
+            // The recipe's lock is not reentrant: a second create from a session with a znode
+            // makes one that waits behind its own first, for ever. (The model does not keep that
+            // second znode; nothing could ever reach it.)
+            ZkMsg::Create if let Some(own) = self.children.iter().find(|z| z.holder == from).map(|z| z.seq) => {
+                self.zxid += 1;
+                let seq = self.next_seq;
+                self.next_seq += 1;
+                cx.send(from, Msg::lock(ZkMsg::Waiting { seq, watching: Some(own) }));
+            }
             ZkMsg::Create => {
                 self.zxid += 1;
                 let seq = self.next_seq;
