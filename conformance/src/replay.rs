@@ -100,7 +100,9 @@ pub fn run(schedule: &Replay, service: &mut dyn Service, scale: u64, ears: &Ears
     for step in &schedule.steps {
         std::thread::sleep(at(step.at_ms).saturating_duration_since(Instant::now()));
         match &step.action {
-            ReplayAction::Request { client, node, msg } => service.request(client, node, msg, ears),
+            ReplayAction::Request { client, node, msg, answered: true } => service.request(client, node, msg, ears),
+            // The server still gets it; the client, having hung up, hears nothing back.
+            ReplayAction::Request { client, node, msg, answered: false } => service.request(client, node, msg, &Ears::new([])),
             ReplayAction::Crash { node } => service.crash(node),
             ReplayAction::Restart { node, keep_state } => service.restart(node, *keep_state),
             ReplayAction::Promote { node } => service.promote(node),

@@ -11,8 +11,9 @@ use std::collections::BTreeMap;
 /// One thing the replay does at a model time.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ReplayAction {
-    /// A client's request reached a lock-service node: send it to the real server now.
-    Request { client: String, node: String, msg: Msg },
+    /// A client's request reached a lock-service node: send it to the real server now. Unless
+    /// `answered`, the client had hung up on the connection it came on, and hears no answer.
+    Request { client: String, node: String, msg: Msg, answered: bool },
     /// A lock-service node crashed: kill its process.
     Crash { node: String },
     /// A lock-service node restarted, with or without its data.
@@ -40,7 +41,7 @@ pub type Heard = BTreeMap<String, Vec<Value>>;
 /// A lesson's run as a replay needs it.
 pub struct Replay {
     pub steps: Vec<ReplayStep>,
-    /// What the model's lock service said to each client.
+    /// What each client heard from the model's lock service.
     pub heard: Heard,
     /// Why the schedule cannot be replayed on one machine, if it cannot.
     pub unreplayable: Option<String>,
@@ -65,16 +66,29 @@ pub fn of(trace: &Trace) -> Replay {
         heard.insert(p.key.clone(), Vec::new());
     }
     let mut step = |at_ms, action| steps.push(ReplayStep { at_ms, action });
-    for e in &trace.events {
+    // Where each message was sent, and each client's hang-ups (event, client, peer).
+    let mut sent: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut hung_up: Vec<(usize, lockstep::engine::ids::NodeId, lockstep::engine::ids::NodeId)> = Vec::new();
+    for (i, e) in trace.events.iter().enumerate() {
+        match e.kind {
+            EventKind::Send { msg_id, .. } => _ = sent.insert(msg_id, i),
+            EventKind::HungUp { peer } => hung_up.push((i, e.node, peer)),
+            _ => {}
+        }
+    }
+    for (i, e) in trace.events.iter().enumerate() {
         let node = key(e.node);
         let at = e.at_ms.as_ms();
         let service = role(e.node) == NodeKind::LockService;
         match &e.kind {
-            EventKind::Deliver { from, msg, .. } if service && role(*from) == NodeKind::Client => {
-                step(at, ReplayAction::Request { client: key(*from), node, msg: msg.clone() })
+            EventKind::Deliver { from, msg, msg_id, .. } if service && role(*from) == NodeKind::Client => {
+                let since = sent.get(msg_id).copied().unwrap_or(i);
+                let answered = !hung_up.iter().any(|&(k, who, peer)| who == *from && peer == e.node && (since..i).contains(&k));
+                step(at, ReplayAction::Request { client: key(*from), node, msg: msg.clone(), answered })
             }
-            EventKind::Send { to, msg, .. } if service && role(*to) == NodeKind::Client => {
-                heard.entry(key(*to)).or_default().push(message(msg))
+            // What a client heard: a reply on a connection it had closed never reaches it.
+            EventKind::Deliver { from, msg, .. } if role(e.node) == NodeKind::Client && role(*from) == NodeKind::LockService => {
+                heard.entry(node.clone()).or_default().push(message(msg))
             }
             EventKind::Crash if service => step(at, ReplayAction::Crash { node }),
             EventKind::Restart { keep_state } if service => step(at, ReplayAction::Restart { node, keep_state: *keep_state }),

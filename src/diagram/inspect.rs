@@ -154,6 +154,7 @@ fn apply(state: &mut State, trace: &Trace, i: usize) {
         | EventKind::PartitionStart { .. }
         | EventKind::PartitionEnd { .. }
         | EventKind::LinkSlow { .. }
+        | EventKind::HungUp { .. }
         | EventKind::Promoted
         | EventKind::RenewalFailed { .. }
         | EventKind::GaveUp { .. }

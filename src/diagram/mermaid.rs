@@ -51,6 +51,7 @@ pub fn write_to(s: &mut dyn std::fmt::Write, words: &Words) -> std::fmt::Result 
             | EventKind::Restart { .. }
             | EventKind::ClockJump { .. }
             | EventKind::LinkSlow { .. }
+            | EventKind::HungUp { .. }
             | EventKind::LockGranted { .. }
             | EventKind::LockExtended { .. }
             | EventKind::LockEnded { .. }

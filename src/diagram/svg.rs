@@ -248,7 +248,7 @@ pub fn class(kind: ItemKind) -> &'static str {
         ItemKind::Mark(Mark::GaveUp) => "mark mark--gaveup",
         ItemKind::Mark(Mark::Checked) => "mark mark--check",
         ItemKind::Mark(Mark::RenewalFailed) => "mark mark--renewal",
-        ItemKind::Mark(Mark::SlowLink) => "mark mark--slow",
+        ItemKind::Mark(Mark::SlowLink | Mark::HungUp) => "mark mark--slow",
         ItemKind::Mark(Mark::TwoHolders) => "mark mark--hazard",
         ItemKind::Mark(Mark::WriteAccepted) => "write write--accepted",
         ItemKind::Mark(Mark::WriteRejected) => "write write--rejected",

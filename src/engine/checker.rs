@@ -273,6 +273,7 @@ impl Checker<'_> {
             | EventKind::PartitionStart { .. }
             | EventKind::PartitionEnd { .. }
             | EventKind::LinkSlow { .. }
+            | EventKind::HungUp { .. }
             | EventKind::LockGranted { .. }
             | EventKind::LockExtended { .. }
             | EventKind::LockEnded { .. }

@@ -98,6 +98,11 @@ pub enum EventKind {
         from: Vec<NodeId>,
         to: Vec<NodeId>,
     },
+    /// The node gave up on a reply a partition held and closed its connection to `peer`: what
+    /// it sent may still arrive, but no answer on that connection will reach it.
+    HungUp {
+        peer: NodeId,
+    },
     LinkSlow {
         to: NodeId,
         extra_ms: Millis,

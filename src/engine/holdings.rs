@@ -74,6 +74,7 @@ impl Holdings {
             | EventKind::PartitionStart { .. }
             | EventKind::PartitionEnd { .. }
             | EventKind::LinkSlow { .. }
+            | EventKind::HungUp { .. }
             | EventKind::LockExtended { .. }
             | EventKind::BeliefStart { .. }
             | EventKind::BeliefExtended { .. }

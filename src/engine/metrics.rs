@@ -58,6 +58,7 @@ impl Metrics {
                 | EventKind::PartitionStart { .. }
                 | EventKind::PartitionEnd { .. }
                 | EventKind::LinkSlow { .. }
+                | EventKind::HungUp { .. }
                 | EventKind::WriteUndone { .. }
                 | EventKind::LockGranted { .. }
                 | EventKind::LockExtended { .. }

@@ -445,6 +445,7 @@ impl<'s> Sim<'s> {
         if !self.net.stalled(node, peer) {
             return;
         }
+        self.record(node, EventKind::HungUp { peer });
         if let Some(at_ms) = self.net.close(node, peer, self.now_ms) {
             self.schedule(at_ms, Pending::Closed { from: node, to: peer });
         }

@@ -86,9 +86,14 @@ impl Words<'_> {
                 }
                 .to_string(),
             )),
-            EventKind::PartitionStart { .. } => {
-                Some(("The network splits".to_string(), "Messages across the cut are lost; each side only sees silence.".to_string()))
-            }
+            EventKind::PartitionStart { .. } => Some((
+                "The network splits".to_string(),
+                "What crosses the cut is held, not lost: each side sees only silence until it heals, or until one gives up waiting.".to_string(),
+            )),
+            EventKind::HungUp { peer } => Some((
+                format!("{} hangs up on {}", n(e.node), n(*peer)),
+                "It waited past its timeout for a reply the partition holds, so it closes the connection and sees an error. What it sent can still arrive after the heal.".to_string(),
+            )),
             EventKind::WriteAccepted { writer, token, .. } | EventKind::WriteRejected { writer, token, .. } => {
                 Some(self.write_beat(i, *writer, *token, quoted))
             }

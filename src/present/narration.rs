@@ -45,18 +45,8 @@ impl Words<'_> {
                 ms(by_ms.unsigned_abs()),
                 if *elapsed { " It times its leases and sessions by elapsed time, which a step does not move: none of its timers move." } else { "" }
             ),
-            EventKind::PartitionStart { from, to, two_way, until_ms } => format!(
-                "The network splits: messages from {} to {}{} are dropped until {}.",
-                self.list(from, " and "),
-                self.list(to, " and "),
-                if *two_way { " and back" } else { "" },
-                ms(*until_ms)
-            ),
-            EventKind::PartitionEnd { from, to } => {
-                format!("The partition between {} and {} heals.", self.list(from, " and "), self.list(to, " and "))
-            }
-            EventKind::LinkSlow { to, extra_ms, until_ms } => {
-                format!("Messages from {me} to {} now take {} longer (until {}).", n(*to), ms(*extra_ms), ms(*until_ms))
+            EventKind::PartitionStart { .. } | EventKind::PartitionEnd { .. } | EventKind::HungUp { .. } | EventKind::LinkSlow { .. } => {
+                self.network(me, &e.kind)
             }
             EventKind::LockGranted { holder, token, expires_local } => v.granted(me, n(*holder), *token, *expires_local),
             EventKind::LockExtended { holder, token, expires_local } => v.extended(me, n(*holder), *token, *expires_local),
@@ -91,6 +81,34 @@ impl Words<'_> {
                 value_q = Quoted(value)
             ),
             EventKind::Done => format!("{me} has finished its script."),
+        }
+    }
+
+    /// Tells what the network did: a partition, its heal, a client hanging up, a slower link.
+    fn network(&self, me: &str, kind: &EventKind) -> String {
+        let n = |id: NodeId| self.name(id);
+        match kind {
+            EventKind::PartitionStart { from, to, two_way, until_ms } => format!(
+                "The network splits: messages from {} to {}{} are held until {}, when their connections retransmit them, unless an end gives up waiting first.",
+                self.list(from, " and "),
+                self.list(to, " and "),
+                if *two_way { " and back" } else { "" },
+                ms(*until_ms)
+            ),
+            EventKind::PartitionEnd { from, to } => format!(
+                "The partition between {} and {} heals: what it held is delivered, in the order it was sent.",
+                self.list(from, " and "),
+                self.list(to, " and ")
+            ),
+            EventKind::HungUp { peer } => format!(
+                "{me} has waited too long for {}'s reply, which the partition holds: it closes the connection and sees an error. What it sent may still reach {} when the partition heals (its kernel keeps retransmitting for a while); an answer on that connection will not reach {me}.",
+                n(*peer),
+                n(*peer)
+            ),
+            EventKind::LinkSlow { to, extra_ms, until_ms } => {
+                format!("Messages from {me} to {} now take {} longer (until {}).", n(*to), ms(*extra_ms), ms(*until_ms))
+            }
+            _ => String::new(),
         }
     }
 

@@ -153,6 +153,7 @@ impl<'a> Words<'a> {
             EventKind::LinkSlow { to, extra_ms, until_ms } => {
                 format!("link to {} slowed by {} until {}", n(*to), ms(*extra_ms), ms(*until_ms))
             }
+            EventKind::HungUp { peer } => format!("hangs up on {}", n(*peer)),
             EventKind::LockGranted { holder, token, expires_local } => {
                 format!("{} → {} {}", v.lock(*token), n(*holder), v.lasts(*expires_local))
             }
@@ -264,6 +265,7 @@ impl<'a> Words<'a> {
             | EventKind::Deliver { .. }
             | EventKind::Drop { .. }
             | EventKind::LinkSlow { .. }
+            | EventKind::HungUp { .. }
             | EventKind::LockGranted { .. }
             | EventKind::LockExtended { .. }
             | EventKind::LockReplicated { .. }

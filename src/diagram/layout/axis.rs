@@ -31,6 +31,7 @@ fn takes_row(kind: &EventKind) -> bool {
         | EventKind::PartitionStart { .. }
         | EventKind::PartitionEnd { .. }
         | EventKind::LinkSlow { .. }
+        | EventKind::HungUp { .. }
         | EventKind::LockEnded { .. }
         | EventKind::Promoted
         | EventKind::RenewalFailed { .. }

@@ -77,6 +77,8 @@ pub enum Mark {
     Checked,
     RenewalFailed,
     SlowLink,
+    /// A client closed a connection a partition stalled.
+    HungUp,
     /// Two clients believe they hold the lock.
     TwoHolders,
     WriteAccepted,
@@ -97,6 +99,7 @@ impl Mark {
             Mark::ClockJump => "↷",
             Mark::RenewalFailed | Mark::WriteViolation => "!",
             Mark::SlowLink => "»",
+            Mark::HungUp => "⊘",
             Mark::Checked => "?",
             Mark::TwoHolders => "⚠",
             Mark::WriteAccepted => "✓",

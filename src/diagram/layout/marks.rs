@@ -73,6 +73,7 @@ fn on_lifeline(kind: &EventKind) -> Option<Mark> {
         EventKind::LockChecked { .. } => Mark::Checked,
         EventKind::RenewalFailed { .. } => Mark::RenewalFailed,
         EventKind::LinkSlow { .. } => Mark::SlowLink,
+        EventKind::HungUp { .. } => Mark::HungUp,
         _ => return None,
     })
 }

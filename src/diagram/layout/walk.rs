@@ -79,6 +79,7 @@ fn draw(sheet: &Sheet, b: &mut Builder, at: At, senders: &Senders, spans: &mut S
         | EventKind::LockChecked { .. }
         | EventKind::RenewalFailed { .. }
         | EventKind::LinkSlow { .. }
+        | EventKind::HungUp { .. }
         | EventKind::Send { .. }
         | EventKind::LockExtended { .. }
         | EventKind::BeliefExtended { .. }

@@ -27,7 +27,7 @@ fn entry(s: &mut String, kind: ItemKind, text: &str) {
 }
 
 /// Every kind the diagram draws, in the legend's order, with what it means.
-const CATALOGUE: [(ItemKind, &str); 27] = [
+const CATALOGUE: [(ItemKind, &str); 28] = [
     (ItemKind::Arrow(Arrow::Request), "request; slanted while in flight"),
     (ItemKind::Arrow(Arrow::Reply), "reply"),
     (ItemKind::Arrow(Arrow::Refusal), "refusal (busy, not yours)"),
@@ -52,6 +52,7 @@ const CATALOGUE: [(ItemKind, &str); 27] = [
     (ItemKind::Mark(Mark::Promoted), "replica promoted to primary"),
     (ItemKind::Mark(Mark::ClockJump), "clock jump"),
     (ItemKind::Mark(Mark::SlowLink), "link slowed"),
+    (ItemKind::Mark(Mark::HungUp), "gave up on a held reply and closed the connection"),
     (ItemKind::Mark(Mark::RenewalFailed), "renewal failed"),
     (ItemKind::Mark(Mark::GaveUp), "client gave up"),
     (ItemKind::Mark(Mark::Checked), "client checked its own lock"),
