@@ -288,6 +288,8 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "saga-compensation",
             "redis-del-release",
             "redis-safe-release",
+            "redis-partition-short",
+            "redis-partition-long",
             "redis-renewal-abort",
             "redis-renewal-carry-on",
             "redis-value-not-token",

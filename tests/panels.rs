@@ -232,3 +232,26 @@ fn the_drill_card_asks_the_question_then_shows_its_answer_after_the_last_lesson(
     let s = drill_card(&done, false, Some((7, 9)));
     assert!(s.contains("Interview drill: done") && s.contains("1 of 1 predictions right") && s.contains("best drill: 7 of 9"), "{s}");
 }
+
+#[test]
+fn each_design_says_what_breaks_a_connection_with_the_real_names() {
+    let said = |id: &str| {
+        let lesson = lockstep::scenario::lessons::find(id).expect("lesson");
+        let trace = engine::run(&lesson.spec).expect("runs");
+        texts(&panels::guarantees(&trace, &*lesson.scenario.lock.design, &lesson.scenario.guarantees(), lesson.scenario.guard()))
+    };
+    for (id, names) in [
+        ("redis-partition-long", ["socket timeout", "tcp-keepalive"]),
+        ("zk-safe-mode", ["Disconnected", "Expired"]),
+        ("etcd-lease-expires", ["keep-alive", "TTL/3"]),
+        ("pg-no-timeout", ["pg_advisory_unlock_all", "tcp_user_timeout"]),
+        ("k8s-fenced", ["client-go", "leaseDurationSeconds"]),
+        ("partitioned-queue", ["request.timeout.ms", "session.timeout.ms"]),
+    ] {
+        let g = said(id);
+        assert!(g.contains("Connections"), "{id}: {g}");
+        for name in names {
+            assert!(g.contains(name), "{id} names {name}: {g}");
+        }
+    }
+}

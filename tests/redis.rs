@@ -4,6 +4,7 @@
 mod support;
 
 use lockstep::design::redis_wire::RedisMsg;
+use lockstep::engine::event::DropReason;
 use lockstep::engine::msg::Msg;
 use lockstep::engine::EventKind;
 use lockstep::engine::FindingKind::*;
@@ -226,4 +227,40 @@ fn a_step_of_the_redis_wall_clock_expires_the_key_at_once() {
     assert_eq!(writes(&t), vec![ok(515, "Client B", 0, "B", 1), ok(715, "Client A", 0, "A", 2)]);
     assert!(!t.verdict.safe);
     assert_eq!(findings(&t), vec![(TwoHolders, 460), (StaleWriteAccepted, 715), (OutOfOrder, 715)]);
+}
+
+#[test]
+fn a_short_partition_holds_the_set_and_delivers_it_after_the_heal() {
+    let t = run_lesson("redis-partition-short");
+    // A's SET, sent at 100 ms into the cut, arrives at 1,055 ms: B, asking at 300 ms, goes first.
+    assert_eq!(grants_named(&t), vec![(305, "Client B", 0), (1_055, "Client A", 0)]);
+    assert_eq!(writes(&t), vec![ok(415, "Client B", 0, "B", 1), ok(1_265, "Client A", 0, "A", 2)]);
+    // Nothing was lost and nobody hung up: the answer came inside the 2,000 ms socket timeout.
+    assert!(!t.events.iter().any(|e| matches!(e.kind, EventKind::Drop { .. } | EventKind::HungUp { .. } | EventKind::GaveUp { .. })));
+    let arrived = t.events.iter().find(|e| matches!(&e.kind, EventKind::Deliver { sent_at_ms, .. } if sent_at_ms.as_ms() == 100));
+    assert_eq!(arrived.map(|e| e.at_ms.as_ms()), Some(1_055));
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![]);
+}
+
+#[test]
+fn after_a_long_partition_the_set_of_a_client_that_hung_up_takes_the_key_for_nobody() {
+    let t = run_lesson("redis-partition-long");
+    // A's socket timeout: it hangs up at 2,100 ms and gives up.
+    let at = |pred: fn(&EventKind) -> bool| {
+        t.events.iter().filter(|e| pred(&e.kind)).map(|e| (e.at_ms.as_ms(), t.name(e.node))).collect::<Vec<_>>()
+    };
+    assert_eq!(at(|k| matches!(k, EventKind::HungUp { .. })), vec![(2_100, "Client A")]);
+    assert_eq!(at(|k| matches!(k, EventKind::GaveUp { .. })), vec![(2_100, "Client A")]);
+    // Its SET still lands after the heal at 5,050 ms; the OK dies on the closed connection.
+    assert_eq!(grants_named(&t), vec![(5_055, "Client A", 0), (15_605, "Client B", 0)]);
+    let closed = t.events.iter().filter(|e| matches!(e.kind, EventKind::Drop { reason: DropReason::ConnectionClosed, .. }));
+    assert_eq!(closed.map(|e| (e.at_ms.as_ms(), t.name(e.node))).collect::<Vec<_>>(), vec![(5_060, "Client A")]);
+    assert!(!t.events.iter().any(|e| e.node.0 == 0 && matches!(e.kind, EventKind::BeliefStart { .. })), "A never believes it holds it");
+    // B is refused ten times by a key nobody holds, until it expires at 15,055 ms.
+    assert_eq!(lease_ends(&t)[0], (15_055, 0, "Expired".into()));
+    assert_eq!(t.metrics.contended, 10);
+    assert_eq!(writes(&t), vec![ok(15_715, "Client B", 0, "B", 1)]);
+    assert!(t.verdict.safe);
+    assert_eq!(findings(&t), vec![]);
 }

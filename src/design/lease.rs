@@ -82,6 +82,10 @@ impl Protocol for LeaseDesign {
     fn service_clock(&self) -> TimerClock {
         TimerClock::Wall
     }
+
+    fn connections(&self) -> &'static str {
+        "a client closes a connection whose reply is overdue past its request timeout, and what it sent still reaches the service when the network lets it; a lease lives until it expires, whatever becomes of the connection"
+    }
 }
 
 impl Design for LeaseDesign {

@@ -66,6 +66,10 @@ impl Protocol for Nothing {
     fn service_clock(&self) -> TimerClock {
         TimerClock::Monotonic
     }
+
+    fn connections(&self) -> &'static str {
+        "a client closes a connection whose reply is overdue past its request timeout, and what it sent still reaches the resource when the network lets it"
+    }
 }
 
 impl Design for Nothing {

@@ -139,6 +139,10 @@ impl Protocol for RedlockDesign {
     fn service_clock(&self) -> TimerClock {
         TimerClock::Wall
     }
+
+    fn connections(&self) -> &'static str {
+        "each instance gets a short timeout (the Redis page suggests 5–50 ms for a 10 s TTL): the client closes a connection whose reply is overdue and counts that instance as failed, and a SET it sent can still land after a partition heals, where the key then lives until it expires"
+    }
 }
 
 impl Design for RedlockDesign {

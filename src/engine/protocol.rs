@@ -29,6 +29,9 @@ pub trait Protocol {
     /// Says which clock the lock service's timers read, as the real system's do: its wall clock
     /// (a jump moves every expiry) or elapsed time (a jump moves none).
     fn service_clock(&self) -> TimerClock;
+    /// Says what closes or breaks a connection in the real system, with its timers' names and
+    /// defaults, and what each end does then (a phrase that starts in lower case).
+    fn connections(&self) -> &'static str;
 }
 
 /// A spec prints its protocol by name only: protocols carry no printing code of their own.

@@ -64,7 +64,7 @@ impl Words<'_> {
             }
             EventKind::BeliefEnd { token, why } => self.belief_ended(me, *token, *why),
             EventKind::RenewalFailed { abort, .. } => v.renewal_failed(me, *abort),
-            EventKind::GaveUp { attempts } => format!("{me} gives up on {} after {attempts} attempts.", v.held()),
+            EventKind::GaveUp { attempts } => format!("{me} gives up on {} after {}.", v.held(), phrases::attempts_n(*attempts)),
             EventKind::LockChecked { token, left_ms, margin_ms, ok } => self.checking(me, token.is_some(), *left_ms, *margin_ms, *ok),
             EventKind::WriteAccepted { writer, value, version, .. } if !self.has_lock() => {
                 format!("{me} accepts {value_q} from {}; the data is now at version {version}.", n(*writer), value_q = Quoted(value))

@@ -61,7 +61,12 @@ pub fn clock_jump(by_ms: i64, elapsed: bool) -> String {
 
 /// A client giving up on the lock.
 pub fn gave_up(attempts: u32) -> String {
-    format!("gives up after {attempts} attempts")
+    format!("gives up after {}", attempts_n(attempts))
+}
+
+/// "1 attempt", "3 attempts".
+pub fn attempts_n(attempts: u32) -> String {
+    format!("{attempts} attempt{}", if attempts == 1 { "" } else { "s" })
 }
 
 /// A renewal (called `renewal` in the design's words) that failed for good, and what the

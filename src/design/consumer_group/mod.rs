@@ -86,6 +86,10 @@ impl Protocol for Group {
     fn service_clock(&self) -> TimerClock {
         TimerClock::Monotonic
     }
+
+    fn connections(&self) -> &'static str {
+        "a consumer abandons a request whose reply is overdue (request.timeout.ms, 30 s by default); the coordinator removes a member whose heartbeats stop for session.timeout.ms (45 s by default), whatever its connection does"
+    }
 }
 
 impl Design for Group {

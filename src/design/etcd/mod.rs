@@ -89,6 +89,10 @@ impl Protocol for EtcdDesign {
     fn service_clock(&self) -> TimerClock {
         TimerClock::Monotonic
     }
+
+    fn connections(&self) -> &'static str {
+        "the client keeps its lease alive on a keep-alive stream, every TTL/3 in the concurrency package's session, and closes a request whose reply is overdue; etcd revokes a lease that hears no keep-alive for its TTL, with the lock key attached to it, and a closed connection alone ends nothing"
+    }
 }
 
 impl Design for EtcdDesign {

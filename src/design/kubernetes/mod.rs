@@ -91,6 +91,10 @@ impl Protocol for K8sDesign {
     fn service_clock(&self) -> TimerClock {
         TimerClock::Monotonic
     }
+
+    fn connections(&self) -> &'static str {
+        "client-go bounds each API call by a timeout and abandons it when the reply is overdue; the Lease is an object, not a session, so no connection ends it: it runs out only when a candidate sees it unrenewed for leaseDurationSeconds on its own clock"
+    }
 }
 
 impl Design for K8sDesign {

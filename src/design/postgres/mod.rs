@@ -117,6 +117,10 @@ impl Protocol for PgDesign {
     fn service_clock(&self) -> TimerClock {
         TimerClock::Monotonic
     }
+
+    fn connections(&self) -> &'static str {
+        "a session ends when its connection does, and pg_advisory_unlock_all runs implicitly even after an ungraceful disconnect (here, a client that hangs up ends its session when its close arrives); the server finds a silent peer only by TCP keepalive (tcp_keepalives_idle 0: the system's 7,200 s, then 9 probes 75 s apart) or tcp_user_timeout (0: the system's retransmission limit, about 15 minutes), which no lesson here lasts long enough to reach, and a paused client's kernel answers keepalives anyway"
+    }
 }
 
 impl Design for PgDesign {

@@ -115,6 +115,10 @@ impl Protocol for RedisDesign {
     fn service_clock(&self) -> TimerClock {
         TimerClock::Wall
     }
+
+    fn connections(&self) -> &'static str {
+        "a client closes a connection whose reply is overdue past its socket timeout (Jedis's default: 2,000 ms; here the client's request timeout), and what it sent still reaches Redis when the network lets it; Redis keeps a silent client's connection (timeout 0) and finds a dead peer by TCP keepalive (tcp-keepalive 300 s); a key lives until it expires, whatever becomes of the connection that set it"
+    }
 }
 
 impl Design for RedisDesign {

@@ -82,6 +82,10 @@ impl Protocol for ZkDesign {
     fn service_clock(&self) -> TimerClock {
         TimerClock::Monotonic
     }
+
+    fn connections(&self) -> &'static str {
+        "the Java client pings when idle for a third of the session timeout and declares itself Disconnected after two thirds without a reply (here, when a heartbeat goes unanswered past the client's timeout), closes the connection and reconnects; the ensemble expires a session after the session timeout without a heartbeat, deletes its ephemeral znodes and wakes their watchers, and the client hears Expired only once it reconnects"
+    }
 }
 
 impl Design for ZkDesign {

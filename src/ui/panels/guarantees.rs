@@ -22,10 +22,14 @@ pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees, guard: Gua
         ),
         (false, _) => ("guard guard--short", "Falls short of a correctness lock", ""),
     };
-    // What a clock step does here, where there is a lock service to time anything.
+    // What a clock step and a broken connection do here, where there is a lock service.
     let clocks = match trace.quorum {
         0 => String::new(),
-        _ => format!("<dt>Clocks</dt><dd>{}.</dd>", capital(phrases::what_a_step_moves(design.service_clock()))),
+        _ => format!(
+            "<dt>Clocks</dt><dd>{}.</dd><dt>Connections</dt><dd>{}.</dd>",
+            capital(phrases::what_a_step_moves(design.service_clock())),
+            capital(design.connections())
+        ),
     };
     let mut s = format!(
         r#"<h2>{}<span class="pill pill--{}">{}</span></h2><p class="{class}" data-testid="guard"><strong>{bar}:</strong> {}.{still}</p><dl><dt>Safety</dt><dd>{}</dd><dt>If a holder dies</dt><dd>{}</dd>{clocks}<dt>Assumes</dt><dd>{}</dd></dl><h3>Whole run</h3><div class="metrics" data-testid="metrics">"#,
