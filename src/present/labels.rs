@@ -62,7 +62,7 @@ impl Words<'_> {
 
     /// Labels the mark of event `i`, for the kinds drawn as a mark on a lifeline: a crash, a
     /// restart, a promotion, a clock jump, a client giving up, a check of the lock, a failed
-    /// renewal, a slowed link. `None` for any other event.
+    /// renewal, a slowed link, a hang-up. `None` for any other event.
     pub fn mark(&self, i: usize) -> Option<String> {
         let e = &self.trace().events[i];
         Some(match &e.kind {
@@ -74,6 +74,7 @@ impl Words<'_> {
             EventKind::LockChecked { token, left_ms, margin_ms, ok } => phrases::checked(token.is_some(), *left_ms, *margin_ms, *ok),
             EventKind::ClockJump { by_ms, elapsed } => format!("{} {}", phrases::stepped_clock(*elapsed), phrases::signed_ms(*by_ms)),
             EventKind::LinkSlow { to, extra_ms, .. } => format!("link to {} +{}", self.trace().name(*to), ms(*extra_ms)),
+            EventKind::HungUp { peer } => phrases::hung_up(self.trace().name(*peer)),
             _ => return None,
         })
     }

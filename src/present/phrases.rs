@@ -64,6 +64,11 @@ pub fn gave_up(attempts: u32) -> String {
     format!("gives up after {}", attempts_n(attempts))
 }
 
+/// A client closing a connection whose reply a partition holds.
+pub fn hung_up(peer: &str) -> String {
+    format!("hangs up on {peer}")
+}
+
 /// "1 attempt", "3 attempts".
 pub fn attempts_n(attempts: u32) -> String {
     format!("{attempts} attempt{}", if attempts == 1 { "" } else { "s" })

@@ -153,7 +153,7 @@ impl<'a> Words<'a> {
             EventKind::LinkSlow { to, extra_ms, until_ms } => {
                 format!("link to {} slowed by {} until {}", n(*to), ms(*extra_ms), ms(*until_ms))
             }
-            EventKind::HungUp { peer } => format!("hangs up on {}", n(*peer)),
+            EventKind::HungUp { peer } => phrases::hung_up(n(*peer)),
             EventKind::LockGranted { holder, token, expires_local } => {
                 format!("{} → {} {}", v.lock(*token), n(*holder), v.lasts(*expires_local))
             }
@@ -261,11 +261,11 @@ impl<'a> Words<'a> {
             EventKind::LockEnded { holder, token, how } => v.ended_mark(self.name(*holder), *token, *how),
             EventKind::PartitionStart { .. } => "partition".into(),
             EventKind::PartitionEnd { .. } => "partition heals".into(),
+            EventKind::HungUp { peer } => phrases::hung_up(self.name(*peer)),
             EventKind::Send { .. }
             | EventKind::Deliver { .. }
             | EventKind::Drop { .. }
             | EventKind::LinkSlow { .. }
-            | EventKind::HungUp { .. }
             | EventKind::LockGranted { .. }
             | EventKind::LockExtended { .. }
             | EventKind::LockReplicated { .. }
