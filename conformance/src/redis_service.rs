@@ -5,7 +5,7 @@
 //! promoted replica takes the other live replicas, each through a new relay with its lag.
 
 use crate::proxy::Relay;
-use crate::replay::{Ears, Request, Service};
+use crate::replay::{error, Ears, Request, Service};
 use crate::schedule;
 use crate::servers::{self, Server};
 use lockstep::design::redis_wire::RedisMsg;
@@ -38,6 +38,8 @@ pub struct RedisService {
     relays: Vec<Relay>,
     /// `repl-diskless-sync-delay`, in seconds.
     sync_delay_s: u64,
+    /// The last request held for each client and node, still waiting for its reply.
+    held: BTreeMap<(String, String), std::thread::JoinHandle<()>>,
 }
 
 impl RedisService {
@@ -69,7 +71,7 @@ impl RedisService {
         for node in started.values().filter(|n| n.lag.is_some()) {
             wait_linked(node.port)?;
         }
-        Ok(RedisService { nodes: started, incr_with_set, relays, sync_delay_s: sync_delay_ms / 1000 })
+        Ok(RedisService { nodes: started, incr_with_set, relays, sync_delay_s: sync_delay_ms / 1000, held: BTreeMap::new() })
     }
 
     fn node(&mut self, key: &str) -> Result<&mut Node, String> {
@@ -106,41 +108,40 @@ impl Service for RedisService {
                     .map_err(|e| format!("cannot connect to {node}: {e}"))?,
             ),
         };
-        let reply = match Request::<RedisMsg>::of(msg)? {
-            Request::Lock(RedisMsg::Set { value, px_ms }) if incr_with_set => {
-                let r: redis::RedisResult<Option<u64>> =
-                    redis::Script::new(SET_INCR).key("lock").key("fencing").arg(value.to_string()).arg(px_ms.as_ms()).invoke(con);
-                refused(r.map(|t| t.map_or(RedisMsg::Nil, |t| RedisMsg::SetOk { token: Some(t) })))?
-            }
-            Request::Lock(RedisMsg::Set { value, px_ms }) => {
-                let r: redis::RedisResult<Option<String>> =
-                    redis::cmd("SET").arg("lock").arg(value.to_string()).arg("NX").arg("PX").arg(px_ms.as_ms()).query(con);
-                refused(r.map(|ok| if ok.is_some() { RedisMsg::SetOk { token: None } } else { RedisMsg::Nil }))?
-            }
-            Request::Lock(RedisMsg::Wait { replicas, timeout_ms }) => {
-                let r: redis::RedisResult<u64> = redis::cmd("WAIT").arg(replicas).arg(timeout_ms.as_ms()).query(con);
-                refused(r.map(|n| RedisMsg::Acked { replicas: n }))?
-            }
-            Request::Lock(RedisMsg::Incr) => {
-                let r: redis::RedisResult<u64> = redis::cmd("INCR").arg("fencing").query(con);
-                refused(r.map(|v| RedisMsg::Counter { value: v }))?
-            }
-            Request::Lock(RedisMsg::Extend { value, px_ms }) => {
-                let r: redis::RedisResult<u64> =
-                    redis::Script::new(EXTEND).key("lock").arg(value.to_string()).arg(px_ms.as_ms()).invoke(con);
-                refused(r.map(|n| RedisMsg::Extended { done: n == 1 }))?
-            }
-            Request::Lock(RedisMsg::Del { value, checked }) => {
-                let r: redis::RedisResult<u64> = if checked {
-                    redis::Script::new(DEL).key("lock").arg(value.to_string()).invoke(con)
-                } else {
-                    redis::cmd("DEL").arg("lock").query(con)
-                };
-                refused(r.map(|n| RedisMsg::Deleted { done: n == 1 }))?
-            }
-            other => return Err(format!("the Redis replay has no command for {other:?}")),
-        };
+        let reply = command(con, Request::of(msg)?, incr_with_set)?;
         ears.hear(client, schedule::reply(reply));
+        Ok(())
+    }
+
+    /// Opens a connection of its own through a relay, stops the relay, and sends the request
+    /// on a thread that waits for the reply: the bytes sit in the relay, as in a partition,
+    /// until `until`. Requests held for one client and node go in the order they were sent.
+    fn hold(&mut self, client: &str, node: &str, msg: &Msg, ears: Ears, until: Instant) -> Result<(), String> {
+        let incr_with_set = self.incr_with_set;
+        let relay = Relay::start(self.node(node)?.port, Duration::ZERO)?;
+        let mut con = redis::Client::open(format!("redis://127.0.0.1:{}/", relay.port))
+            .and_then(|c| c.get_connection())
+            .map_err(|e| format!("cannot connect to {node}: {e}"))?;
+        // A reply that never comes (its server died) ends the wait, not the replay.
+        con.set_read_timeout(Some(Duration::from_secs(60))).map_err(|e| e.to_string())?;
+        relay.set_stopped(true);
+        let key = (client.to_string(), node.to_string());
+        let before = self.held.remove(&key);
+        let (client, request) = (client.to_string(), Request::<RedisMsg>::of(msg)?);
+        let sent = std::thread::spawn(move || {
+            if let Some(before) = before {
+                let _ = before.join();
+            }
+            let opener = std::thread::spawn(move || {
+                std::thread::sleep(until.saturating_duration_since(Instant::now()));
+                relay.set_stopped(false);
+                relay
+            });
+            let reply = command(&mut con, request, incr_with_set).map_or_else(error, schedule::reply);
+            ears.hear(&client, reply);
+            drop(opener.join());
+        });
+        self.held.insert(key, sent);
         Ok(())
     }
 
@@ -184,6 +185,43 @@ impl Service for RedisService {
         }
         Ok(())
     }
+}
+
+/// Runs a client's request on a connection, as the Redis documentation gives the command.
+fn command(con: &mut redis::Connection, request: Request<RedisMsg>, incr_with_set: bool) -> Result<RedisMsg, String> {
+    Ok(match request {
+        Request::Lock(RedisMsg::Set { value, px_ms }) if incr_with_set => {
+            let r: redis::RedisResult<Option<u64>> =
+                redis::Script::new(SET_INCR).key("lock").key("fencing").arg(value.to_string()).arg(px_ms.as_ms()).invoke(con);
+            refused(r.map(|t| t.map_or(RedisMsg::Nil, |t| RedisMsg::SetOk { token: Some(t) })))?
+        }
+        Request::Lock(RedisMsg::Set { value, px_ms }) => {
+            let r: redis::RedisResult<Option<String>> =
+                redis::cmd("SET").arg("lock").arg(value.to_string()).arg("NX").arg("PX").arg(px_ms.as_ms()).query(con);
+            refused(r.map(|ok| if ok.is_some() { RedisMsg::SetOk { token: None } } else { RedisMsg::Nil }))?
+        }
+        Request::Lock(RedisMsg::Wait { replicas, timeout_ms }) => {
+            let r: redis::RedisResult<u64> = redis::cmd("WAIT").arg(replicas).arg(timeout_ms.as_ms()).query(con);
+            refused(r.map(|n| RedisMsg::Acked { replicas: n }))?
+        }
+        Request::Lock(RedisMsg::Incr) => {
+            let r: redis::RedisResult<u64> = redis::cmd("INCR").arg("fencing").query(con);
+            refused(r.map(|v| RedisMsg::Counter { value: v }))?
+        }
+        Request::Lock(RedisMsg::Extend { value, px_ms }) => {
+            let r: redis::RedisResult<u64> = redis::Script::new(EXTEND).key("lock").arg(value.to_string()).arg(px_ms.as_ms()).invoke(con);
+            refused(r.map(|n| RedisMsg::Extended { done: n == 1 }))?
+        }
+        Request::Lock(RedisMsg::Del { value, checked }) => {
+            let r: redis::RedisResult<u64> = if checked {
+                redis::Script::new(DEL).key("lock").arg(value.to_string()).invoke(con)
+            } else {
+                redis::cmd("DEL").arg("lock").query(con)
+            };
+            refused(r.map(|n| RedisMsg::Deleted { done: n == 1 }))?
+        }
+        other => return Err(format!("the Redis replay has no command for {other:?}")),
+    })
 }
 
 /// Makes the server on `port` a replica of the one on `primary`, or a primary.

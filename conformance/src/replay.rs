@@ -64,6 +64,11 @@ pub fn error(message: String) -> Value {
 pub trait Service {
     /// Sends a client's request to the server and records the reply (now, or when it comes).
     fn request(&mut self, client: &str, node: &str, msg: &Msg, ears: &Ears) -> Result<(), String>;
+    /// Sends a request a partition held: into a stopped relay now, let through at `until`;
+    /// the reply, if any, goes to `ears` when it comes.
+    fn hold(&mut self, client: &str, node: &str, _msg: &Msg, _ears: Ears, _until: Instant) -> Result<(), String> {
+        Err(format!("holding {client}'s request to {node} in a partition is not replayed for this design"))
+    }
     /// Kills a server node at once.
     fn crash(&mut self, node: &str) -> Result<(), String> {
         Err(format!("crashing {node} is not replayed for this design"))
@@ -103,6 +108,10 @@ pub fn run(schedule: &Replay, service: &mut dyn Service, scale: u64, ears: &Ears
             ReplayAction::Request { client, node, msg, answered: true } => service.request(client, node, msg, ears),
             // The server still gets it; the client, having hung up, hears nothing back.
             ReplayAction::Request { client, node, msg, answered: false } => service.request(client, node, msg, &Ears::new([])),
+            ReplayAction::Hold { client, node, msg, answered, until_ms } => {
+                let ears = if *answered { ears.clone() } else { Ears::new([]) };
+                service.hold(client, node, msg, ears, at(*until_ms))
+            }
             ReplayAction::Crash { node } => service.crash(node),
             ReplayAction::Restart { node, keep_state } => service.restart(node, *keep_state),
             ReplayAction::Promote { node } => service.promote(node),

@@ -2,11 +2,12 @@
 //! schedule a replay drives the real server through, and the outcome it is compared with.
 
 use lockstep::engine::event::EventKind;
+use lockstep::engine::ids::NodeId;
 use lockstep::engine::ids::NodeKind;
 use lockstep::engine::msg::{DesignMsg, Msg};
 use lockstep::engine::trace::Trace;
 use serde_json::{json, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One thing the replay does at a model time.
 #[derive(Clone, Debug, PartialEq)]
@@ -14,6 +15,9 @@ pub enum ReplayAction {
     /// A client's request reached a lock-service node: send it to the real server now. Unless
     /// `answered`, the client had hung up on the connection it came on, and hears no answer.
     Request { client: String, node: String, msg: Msg, answered: bool },
+    /// A client's request that a partition held: send it now into a stopped relay, which lets
+    /// it through at `until_ms` (when the model delivered it), as the partition heals.
+    Hold { client: String, node: String, msg: Msg, answered: bool, until_ms: u64 },
     /// A lock-service node crashed: kill its process.
     Crash { node: String },
     /// A lock-service node restarted, with or without its data.
@@ -66,25 +70,20 @@ pub fn of(trace: &Trace) -> Replay {
         heard.insert(p.key.clone(), Vec::new());
     }
     let mut step = |at_ms, action| steps.push(ReplayStep { at_ms, action });
-    // Where each message was sent, and each client's hang-ups (event, client, peer).
-    let mut sent: BTreeMap<u64, usize> = BTreeMap::new();
-    let mut hung_up: Vec<(usize, lockstep::engine::ids::NodeId, lockstep::engine::ids::NodeId)> = Vec::new();
-    for (i, e) in trace.events.iter().enumerate() {
-        match e.kind {
-            EventKind::Send { msg_id, .. } => _ = sent.insert(msg_id, i),
-            EventKind::HungUp { peer } => hung_up.push((i, e.node, peer)),
-            _ => {}
-        }
-    }
+    let links = Links::of(trace);
     for (i, e) in trace.events.iter().enumerate() {
         let node = key(e.node);
         let at = e.at_ms.as_ms();
         let service = role(e.node) == NodeKind::LockService;
         match &e.kind {
-            EventKind::Deliver { from, msg, msg_id, .. } if service && role(*from) == NodeKind::Client => {
-                let since = sent.get(msg_id).copied().unwrap_or(i);
-                let answered = !hung_up.iter().any(|&(k, who, peer)| who == *from && peer == e.node && (since..i).contains(&k));
-                step(at, ReplayAction::Request { client: key(*from), node, msg: msg.clone(), answered })
+            EventKind::Send { msg_id, to, msg } if links.held.contains(msg_id) => {
+                if let Some(&(k, until_ms)) = links.delivered.get(msg_id) {
+                    let answered = links.answered(*msg_id, k);
+                    step(at, ReplayAction::Hold { client: node, node: key(*to), msg: msg.clone(), answered, until_ms })
+                }
+            }
+            EventKind::Deliver { from, msg, msg_id, .. } if service && role(*from) == NodeKind::Client && !links.held.contains(msg_id) => {
+                step(at, ReplayAction::Request { client: key(*from), node, msg: msg.clone(), answered: links.answered(*msg_id, i) })
             }
             // What a client heard: a reply on a connection it had closed never reaches it.
             EventKind::Deliver { from, msg, .. } if role(e.node) == NodeKind::Client && role(*from) == NodeKind::LockService => {
@@ -117,6 +116,71 @@ pub fn of(trace: &Trace) -> Replay {
     }
     let end_ms = trace.events.last().map_or(0, |e| e.at_ms.as_ms());
     Replay { steps, heard, unreplayable, left_out, end_ms }
+}
+
+/// What the network did to each client's requests: which a partition held, where each was sent
+/// and delivered, and the clients' hang-ups.
+struct Links {
+    /// The requests a partition held: sent across a cut, or in flight when one began.
+    held: BTreeSet<u64>,
+    /// Each request to a lock service: the event that sent it, its client and the node.
+    sent: BTreeMap<u64, (usize, NodeId, NodeId)>,
+    /// Each request a lock service received: the event and its time.
+    delivered: BTreeMap<u64, (usize, u64)>,
+    /// Each hang-up: its event, the client, and the node it hung up on.
+    hung_up: Vec<(usize, NodeId, NodeId)>,
+}
+
+impl Links {
+    fn of(trace: &Trace) -> Links {
+        let service = |id: NodeId| trace.participants[id.0].role == NodeKind::LockService;
+        let client = |id: NodeId| trace.participants[id.0].role == NodeKind::Client;
+        let mut links = Links { held: BTreeSet::new(), sent: BTreeMap::new(), delivered: BTreeMap::new(), hung_up: Vec::new() };
+        let mut cuts: Vec<(Vec<NodeId>, Vec<NodeId>, bool)> = Vec::new();
+        let cut = |cuts: &[(Vec<NodeId>, Vec<NodeId>, bool)], a: NodeId, b: NodeId| {
+            cuts.iter().any(|(f, t, two)| (f.contains(&a) && t.contains(&b)) || (*two && f.contains(&b) && t.contains(&a)))
+        };
+        let mut in_flight: BTreeMap<u64, (NodeId, NodeId)> = BTreeMap::new();
+        for (i, e) in trace.events.iter().enumerate() {
+            match &e.kind {
+                EventKind::Send { msg_id, to, .. } if client(e.node) && service(*to) => {
+                    links.sent.insert(*msg_id, (i, e.node, *to));
+                    if cut(&cuts, e.node, *to) {
+                        links.held.insert(*msg_id);
+                    } else {
+                        in_flight.insert(*msg_id, (e.node, *to));
+                    }
+                }
+                EventKind::Deliver { msg_id, from, .. } if service(e.node) && client(*from) => {
+                    in_flight.remove(msg_id);
+                    links.delivered.insert(*msg_id, (i, e.at_ms.as_ms()));
+                }
+                EventKind::PartitionStart { from, to, two_way, .. } => {
+                    cuts.push((from.clone(), to.clone(), *two_way));
+                    let caught: Vec<u64> = in_flight.iter().filter(|(_, &(a, b))| cut(&cuts, a, b)).map(|(&m, _)| m).collect();
+                    for m in caught {
+                        in_flight.remove(&m);
+                        links.held.insert(m);
+                    }
+                }
+                EventKind::PartitionEnd { from, to } => {
+                    if let Some(k) = cuts.iter().position(|(f, t, _)| f == from && t == to) {
+                        cuts.remove(k);
+                    }
+                }
+                EventKind::HungUp { peer } => links.hung_up.push((i, e.node, *peer)),
+                _ => {}
+            }
+        }
+        links
+    }
+
+    /// Whether the answer to request `msg_id`, received at event `at`, reaches its client: not
+    /// if the client hung up on the node, and so on the connection it went on, in between.
+    fn answered(&self, msg_id: u64, at: usize) -> bool {
+        let Some(&(since, client, node)) = self.sent.get(&msg_id) else { return true };
+        !self.hung_up.iter().any(|&(k, who, peer)| who == client && peer == node && k > since && k < at)
+    }
 }
 
 /// The clients a partition cuts off from a lock service.
@@ -187,5 +251,29 @@ mod tests {
             replay.unreplayable.as_deref(),
             Some("Redis's clock runs at another rate (100000 ppm); a server's clock rate cannot be changed here")
         );
+    }
+
+    #[test]
+    fn a_request_sent_across_a_cut_is_held_until_the_model_delivered_it_and_a_hung_up_one_is_unanswered() {
+        let held = |id: &str| {
+            replay(id)
+                .steps
+                .into_iter()
+                .filter_map(|s| match s.action {
+                    ReplayAction::Hold { client, answered, until_ms, .. } => Some((s.at_ms, client, answered, until_ms)),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        // A's SET, sent at 100 ms into the cut, reaches Redis at 1,055 ms; A still waits for it.
+        assert_eq!(held("redis-partition-short"), vec![(100, "A".to_string(), true, 1_055)]);
+        // After a 5 s cut A has hung up: the SET still lands at 5,055 ms, and A hears nothing.
+        assert_eq!(held("redis-partition-long"), vec![(100, "A".to_string(), false, 5_055)]);
+        let sets_at_delivery = replay("redis-partition-long")
+            .steps
+            .iter()
+            .filter(|s| matches!(&s.action, ReplayAction::Request { client, .. } if client == "A"))
+            .count();
+        assert_eq!(sets_at_delivery, 0, "a held request is sent once, into the relay");
     }
 }

@@ -168,6 +168,15 @@ impl Service for ZookeeperService {
         Ok(())
     }
 
+    /// A held heartbeat is the library's business (the client's relay is stopped for the
+    /// partition, heartbeats and all); another held request is not replayed.
+    fn hold(&mut self, client: &str, _node: &str, msg: &Msg, _ears: Ears, _until: Instant) -> Result<(), String> {
+        match Request::<ZkMsg>::of(msg)? {
+            Request::Lock(ZkMsg::Ping) => Ok(()),
+            other => Err(format!("holding {client}'s {other:?} in a partition is not replayed for ZooKeeper")),
+        }
+    }
+
     fn align(&self, start: Instant) -> Instant {
         // ZooKeeper rounds a session's expiry up to a multiple of the tick on the host's
         // monotonic clock (Java's nanoTime, Rust's Instant): start the replay on such a multiple,
