@@ -70,8 +70,8 @@ fn main() {
     for cell in table.iter().flatten().filter(|c| c.outcome != Outcome::Safe) {
         let (_, mut s, _) = compare::cell_by_id(&cell.id()).expect("cell");
         s.faults.clear();
-        // A schedule's id is the tag of the fault it adds, as a class's is.
-        let class = Class::named(cell.schedule.id()).expect("a class for every schedule");
+        // The class of the fault the schedule adds has that fault's tag.
+        let class = Class::named(cell.schedule.fault().tag).expect("a class for every schedule");
         let bounds = Bounds { classes: vec![class], budget: 20_000, seed: 1, ..Bounds::default() };
         let mut both = Search::new(&s, bounds.clone()).expect("bounds");
         let a = timed(&mut both);
