@@ -208,3 +208,39 @@ fn a_fenced_read_modify_write_loses_the_update_when_the_stale_write_lands_first_
     let lockstep::engine::Found::LostUpdate { read, found: at, erased, .. } = &lost.found else { panic!("{lost:?}") };
     assert_eq!((*read, *at, erased.len()), (0, 1, 1), "B read version 0; A's write made version 1, and B's erased it");
 }
+
+#[test]
+fn faults_added_to_a_spec_compiled_once_run_as_the_scenario_compiled_with_them() {
+    use lockstep::scenario::validate::{add_faults, compile};
+    use lockstep::search::Cut;
+    for id in ["lease-race-fenced", "redis-renewal-abort", "zk-session-expiry", "etcd-txn-guard", "pg-no-timeout"] {
+        let base = lesson(id);
+        let once = compile(&base).unwrap();
+        let service =
+            base.participants.iter().find(|p| matches!(p, lockstep::scenario::format::Participant::LockService { .. })).unwrap().id();
+        let added = [
+            Added::Pause { at_ms: 120, node: "A".into(), ms: 1_500 },
+            Added::Partition { at_ms: 300, node: "B".into(), cut: Cut::Both, ms: 2_000 },
+            Added::Crash { at_ms: 50, node: service.into(), ms: 400 },
+            Added::ClockJump { at_ms: 200, node: service.into(), ms: 1_200 },
+            Added::DelayMessage { at_ms: 0, from: "A".into(), to: service.into(), ms: 700 },
+            Added::Drift { node: "A".into(), ppm: 250_000 },
+        ];
+        for pair in added.windows(2) {
+            let mut scenario = base.clone();
+            let mut spec = once.clone();
+            let mut faults = Vec::new();
+            for f in pair {
+                f.apply(&mut scenario);
+                f.push_faults(&base, &mut faults);
+                if let Some((node, ppm)) = f.drift() {
+                    let i = base.participants.iter().position(|p| p.id() == node).unwrap();
+                    spec.nodes[i].clock.drift_ppm = ppm;
+                }
+            }
+            add_faults(&mut spec, &base, &faults).unwrap();
+            let (a, b) = (engine::run(&compile(&scenario).unwrap()).unwrap(), engine::run(&spec).unwrap());
+            assert_eq!(a.events, b.events, "{id} with {pair:?}");
+        }
+    }
+}

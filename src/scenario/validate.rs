@@ -119,19 +119,28 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
         max_time_ms: Millis::from_ms(within("limits", "max_time_ms", s.limits.max_time_ms, 1, MAX_TIME_MS)?),
     };
     let network = compile_network(s, &ids)?;
-    if s.faults.len() > MAX_FAULTS {
-        return err("faults", format!("at most {MAX_FAULTS} faults, got {}", s.faults.len()));
-    }
-    let mut faults = Vec::with_capacity(s.faults.len());
-    for (i, f) in s.faults.iter().enumerate() {
-        let fault = compile_fault(&format!("faults[{i}]"), f, &ids, limits.max_time_ms)?;
-        if let Fault::ClockJump { at_ms, node, by_ms } = fault {
-            nodes[node.0].clock.add_jump(ClockJump { at_ms: span(at_ms), by_ms });
-        }
-        faults.push(fault);
-    }
     let lock: std::rc::Rc<dyn crate::engine::protocol::Protocol> = s.lock.design.clone();
-    Ok(Spec { seed: s.seed, nodes, lock, network, faults, limits })
+    let mut spec = Spec { seed: s.seed, nodes, lock, network, faults: Vec::with_capacity(s.faults.len()), limits };
+    add_faults(&mut spec, s, &s.faults)?;
+    Ok(spec)
+}
+
+/// Validates `faults`, written with the participant ids of `s`, and adds them to `s`'s compiled
+/// spec after those it has: the failure search adds its schedules to a spec compiled once.
+pub fn add_faults(spec: &mut Spec, s: &Scenario, faults: &[Fault<String>]) -> Result<(), ScenarioError> {
+    let total = spec.faults.len() + faults.len();
+    if total > MAX_FAULTS {
+        return err("faults", format!("at most {MAX_FAULTS} faults, got {total}"));
+    }
+    let ids = Ids(s.participants.iter().map(|p| p.id()).collect());
+    for f in faults {
+        let fault = compile_fault(&format!("faults[{}]", spec.faults.len()), f, &ids, spec.limits.max_time_ms)?;
+        if let Fault::ClockJump { at_ms, node, by_ms } = fault {
+            spec.nodes[node.0].clock.add_jump(ClockJump { at_ms: span(at_ms), by_ms });
+        }
+        spec.faults.push(fault);
+    }
+    Ok(())
 }
 
 /// Checks how many participants there are and their ids and names; returns the ids in order.

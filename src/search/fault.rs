@@ -146,30 +146,45 @@ impl Added {
 
     /// Adds the fault to a scenario, as the faults of its file would be written.
     pub fn apply(&self, s: &mut Scenario) {
+        let mut faults = Vec::new();
+        self.push_faults(s, &mut faults);
+        s.faults.extend(faults);
+        if let Some((node, ppm)) = self.drift() {
+            if let Some(p) = s.participants.iter_mut().find(|p| p.id() == node) {
+                let (Participant::Client { clock, .. } | Participant::LockService { clock, .. } | Participant::Resource { clock, .. }) = p;
+                clock.drift_ppm = ppm;
+            }
+        }
+    }
+
+    /// Writes the faults this adds to scenario `s` (none for a drift, which sets a clock's rate).
+    pub fn push_faults(&self, s: &Scenario, out: &mut Vec<Fault<String>>) {
         let t = self.at_ms() as i64;
         match self {
-            Added::Pause { node, ms, .. } => s.faults.push(Fault::Pause { at_ms: t, node: node.clone(), for_ms: *ms as i64 }),
+            Added::Pause { node, ms, .. } => out.push(Fault::Pause { at_ms: t, node: node.clone(), for_ms: *ms as i64 }),
             Added::DelayMessage { from, to, ms, .. } => {
-                s.faults.push(Fault::DelayMessage { at_ms: t, from: from.clone(), to: to.clone(), extra_ms: *ms as i64 })
+                out.push(Fault::DelayMessage { at_ms: t, from: from.clone(), to: to.clone(), extra_ms: *ms as i64 })
             }
             Added::Partition { node, cut, ms, .. } => {
                 let others: Vec<String> = s.participants.iter().map(|p| p.id().to_string()).filter(|id| id != node).collect();
                 let me = vec![node.clone()];
                 let (from, to) = if *cut == Cut::Incoming { (others, me) } else { (me, others) };
-                s.faults.push(Fault::Partition { at_ms: t, from, to, two_way: *cut == Cut::Both, for_ms: *ms as i64 });
+                out.push(Fault::Partition { at_ms: t, from, to, two_way: *cut == Cut::Both, for_ms: *ms as i64 });
             }
             Added::Crash { node, ms, .. } => {
-                s.faults.push(Fault::Crash { at_ms: t, node: node.clone() });
-                s.faults.push(Fault::Restart { at_ms: t + *ms as i64, node: node.clone(), keep_state: false });
+                out.push(Fault::Crash { at_ms: t, node: node.clone() });
+                out.push(Fault::Restart { at_ms: t + *ms as i64, node: node.clone(), keep_state: false });
             }
-            Added::ClockJump { node, ms, .. } => s.faults.push(Fault::ClockJump { at_ms: t, node: node.clone(), by_ms: *ms }),
-            Added::Drift { node, ppm } => {
-                if let Some(p) = s.participants.iter_mut().find(|p| p.id() == node) {
-                    let (Participant::Client { clock, .. } | Participant::LockService { clock, .. } | Participant::Resource { clock, .. }) =
-                        p;
-                    clock.drift_ppm = *ppm;
-                }
-            }
+            Added::ClockJump { node, ms, .. } => out.push(Fault::ClockJump { at_ms: t, node: node.clone(), by_ms: *ms }),
+            Added::Drift { .. } => {}
+        }
+    }
+
+    /// The participant whose clock rate this sets, and the rate, if it is a drift.
+    pub fn drift(&self) -> Option<(&str, i64)> {
+        match self {
+            Added::Drift { node, ppm } => Some((node, *ppm)),
+            _ => None,
         }
     }
 

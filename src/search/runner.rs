@@ -6,19 +6,19 @@ use super::judge::{self, Failure, Liveness};
 use super::shrink;
 use super::space::{self, Bounds};
 use crate::engine::rng::Rng;
-use crate::engine::spec::RunLimits;
+use crate::engine::spec::{RunLimits, Spec};
 use crate::engine::time::Millis;
 use crate::engine::{self, EventKind, Finding, NodeKind, Trace};
 use crate::error::ScenarioError;
 use crate::limits::{
-    MAX_SEARCH_BUDGET, MAX_SEARCH_FAULTS, MAX_SEARCH_SPAN_MS, SEARCH_DRIFT_PPM, SEARCH_EVENTS_PER_BASE_EVENT, SEARCH_EXTRA_TIME_MS,
-    SEARCH_MIN_EVENTS,
+    MAX_DRIFT_PPM, MAX_SEARCH_BUDGET, MAX_SEARCH_FAULTS, MAX_SEARCH_SPAN_MS, MIN_DRIFT_PPM, SEARCH_DRIFT_PPM, SEARCH_EVENTS_PER_BASE_EVENT,
+    SEARCH_EXTRA_TIME_MS, SEARCH_MIN_EVENTS,
 };
 use crate::present::number::{capital, group_u, ms};
 use crate::present::phrases::what_a_step_moves;
 use crate::present::Words;
 use crate::scenario::format::Scenario;
-use crate::scenario::validate::compile;
+use crate::scenario::validate::{add_faults, compile};
 
 /// A failing schedule, shrunk.
 #[derive(Clone, Debug)]
@@ -52,6 +52,8 @@ pub enum State {
 /// A search in progress.
 pub struct Search {
     base: Scenario,
+    /// The base scenario compiled once: each schedule adds its faults to a copy.
+    spec: Spec,
     bounds: Bounds,
     grid: Vec<Added>,
     /// How many grid faults the systematic pass tries: at most half the budget.
@@ -69,7 +71,8 @@ impl Search {
     /// Prepares a search of `base` within `bounds`; the base run itself is the first schedule.
     pub fn new(base: &Scenario, bounds: Bounds) -> Result<Search, ScenarioError> {
         check_bounds(&bounds)?;
-        let trace = engine::run(&compile(base)?)?;
+        let spec = compile(base)?;
+        let trace = engine::run(&spec)?;
         let targets = space::Targets::of(base, &trace);
         let grid = space::grid(&bounds, &targets, &space::times(&trace));
         let systematic = if bounds.systematic { grid.len().min(bounds.budget / 2) } else { 0 };
@@ -79,6 +82,7 @@ impl Search {
         let rng = Rng::derive(bounds.seed, "search");
         Ok(Search {
             base: base.clone(),
+            spec,
             bounds,
             grid,
             systematic,
@@ -155,7 +159,17 @@ impl Search {
     /// and whether it was still going at the limits: stopped by one, or with events at the
     /// horizon (its timers past it are dropped, so it may end quietly there).
     fn trace(&self, added: &[Added]) -> Option<(Trace, bool)> {
-        let mut spec = compile(&self.with(added)).ok()?;
+        let mut spec = self.spec.clone();
+        let mut faults = Vec::new();
+        for f in added {
+            f.push_faults(&self.base, &mut faults);
+            if let Some((node, ppm)) = f.drift() {
+                let i = self.base.participants.iter().position(|p| p.id() == node)?;
+                (MIN_DRIFT_PPM..=MAX_DRIFT_PPM).contains(&ppm).then_some(())?;
+                spec.nodes[i].clock.drift_ppm = ppm;
+            }
+        }
+        add_faults(&mut spec, &self.base, &faults).ok()?;
         spec.limits.max_events = spec.limits.max_events.min(self.limits.max_events);
         spec.limits.max_time_ms = spec.limits.max_time_ms.min(self.limits.max_time_ms);
         let horizon = self.limits.max_time_ms.saturating_sub(Millis::from_ms(1_000));
