@@ -51,28 +51,30 @@ fn panels_show_hostile_names_as_text_at_every_step() {
     assert!(g.starts_with("What this lock promises") && g.contains("stale writes accepted"), "{g}");
 }
 
+/// The text of a lesson's "what this lock promises" panel.
+fn promises(id: &str) -> String {
+    let lesson = lockstep::scenario::lessons::find(id).expect("lesson");
+    let trace = engine::run(&lesson.spec).expect("runs");
+    texts(&panels::guarantees(&trace, &*lesson.scenario.lock.design, &lesson.scenario.guarantees(), lesson.scenario.guard()))
+}
+
 #[test]
 fn what_the_lock_is_used_for_and_whether_the_set_up_meets_the_bar_are_said_apart() {
-    let said = |id: &str| {
-        let lesson = lockstep::scenario::lessons::find(id).expect("lesson");
-        let trace = engine::run(&lesson.spec).expect("runs");
-        texts(&panels::guarantees(&trace, &*lesson.scenario.lock.design, &lesson.scenario.guarantees(), lesson.scenario.guard()))
-    };
-    let unfenced = said("lease-race-unfenced");
+    let unfenced = promises("lease-race-unfenced");
     assert!(
         unfenced.contains("used for correctness") && unfenced.contains("Falls short of a correctness lock: nothing at the resource checks"),
         "{unfenced}"
     );
-    assert!(said("lease-race-fenced").contains("Meets the bar for correctness: the resource checks the fencing token"));
-    assert!(said("redis-value-not-token")
+    assert!(promises("lease-race-fenced").contains("Meets the bar for correctness: the resource checks the fencing token"));
+    assert!(promises("redis-value-not-token")
         .contains("Falls short of a correctness lock: the resource would check a token, but this lock hands out none"));
-    assert!(said("etcd-txn-guard").contains("Meets the bar for correctness: the data lives in the lock's own store"));
-    assert!(said("optimistic-version").contains("Meets the bar for correctness: the resource compares versions itself"));
-    assert!(said("pg-external").contains("Falls short"), "the X1 lessons say so");
+    assert!(promises("etcd-txn-guard").contains("Meets the bar for correctness: the data lives in the lock's own store"));
+    assert!(promises("optimistic-version").contains("Meets the bar for correctness: the resource compares versions itself"));
+    assert!(promises("pg-external").contains("Falls short"), "the X1 lessons say so");
     // A set-up that meets the bar says so, and that this run harmed the data all the same.
     for id in ["lease-fenced-first-write", "redis-incr-failover"] {
         assert!(
-            said(id).contains(
+            promises(id).contains(
                 "Meets the bar for correctness, and still harmed here: the resource checks the fencing token. The check has a gap"
             ),
             "{id}"
@@ -235,11 +237,6 @@ fn the_drill_card_asks_the_question_then_shows_its_answer_after_the_last_lesson(
 
 #[test]
 fn each_design_says_what_breaks_a_connection_with_the_real_names() {
-    let said = |id: &str| {
-        let lesson = lockstep::scenario::lessons::find(id).expect("lesson");
-        let trace = engine::run(&lesson.spec).expect("runs");
-        texts(&panels::guarantees(&trace, &*lesson.scenario.lock.design, &lesson.scenario.guarantees(), lesson.scenario.guard()))
-    };
     for (id, names) in [
         ("redis-partition-long", ["socket timeout", "tcp-keepalive"]),
         ("zk-safe-mode", ["Disconnected", "Expired"]),
@@ -248,7 +245,7 @@ fn each_design_says_what_breaks_a_connection_with_the_real_names() {
         ("k8s-fenced", ["client-go", "leaseDurationSeconds"]),
         ("partitioned-queue", ["request.timeout.ms", "session.timeout.ms"]),
     ] {
-        let g = said(id);
+        let g = promises(id);
         assert!(g.contains("Connections"), "{id}: {g}");
         for name in names {
             assert!(g.contains(name), "{id} names {name}: {g}");

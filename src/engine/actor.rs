@@ -74,8 +74,8 @@ pub enum Command {
     CancelTimer(Timer),
     Note(EventKind),
     /// Closes the connection to `to` (to every lock service node if `None`) after a reply went
-    /// unanswered for too long, losing what a partition holds on it.
-    Break {
+    /// unanswered for too long: what was sent on it still arrives, but no answer on it does.
+    HangUp {
         to: Option<NodeId>,
     },
 }
@@ -115,9 +115,9 @@ impl Cx<'_> {
         self.out.push(Command::Note(kind));
     }
 
-    /// Gives up on a connection whose reply is overdue: see [`Command::Break`].
+    /// Gives up on a connection whose reply is overdue: see [`Command::HangUp`].
     pub fn hang_up(&mut self, to: Option<NodeId>) {
-        self.out.push(Command::Break { to });
+        self.out.push(Command::HangUp { to });
     }
 }
 

@@ -408,7 +408,7 @@ impl<'s> Sim<'s> {
                     Fate::Lost(reason) => self.record(to, EventKind::Drop { msg_id, from: node, msg, sent_at_ms, reason }),
                 }
             }
-            Command::Break { to } => {
+            Command::HangUp { to } => {
                 let peers = to.map_or_else(|| self.spec.lock_nodes(), |peer| vec![peer]);
                 for peer in peers {
                     self.hang_up(node, peer);
