@@ -1,23 +1,24 @@
-//! Prints the failure search's figures natively: schedules per second for a lease lesson and a
-//! Redlock lesson; and for each unsafe or stalling cell of the comparison table, searched from
+//! Prints the failure search's figures natively: schedules per second for a lease lesson and two
+//! Redlock lessons, on one thread and on every core; and for each unsafe or stalling cell of the comparison table, searched from
 //! its design with no faults for its column's kind of fault, the time to the first failure and
 //! to the shrunk one, beside the same budget spent on random schedules alone (no systematic
 //! pass, no shrinking): its time to a first failure and the size of what it found.
 
 use lockstep::scenario::compare::{self, Outcome};
 use lockstep::scenario::lessons;
-use lockstep::search::{Added, Bounds, Class, Search, State};
+use lockstep::search::{Added, Bounds, Class, Search, State, Threaded};
 use std::time::Instant;
 
-/// Schedules per second over 5,000 schedules of a lesson's search, best of three.
-fn rate(id: &str) -> f64 {
+/// Schedules per second over 20,000 schedules (the default budget) of a lesson's search on `threads` threads, best
+/// of three.
+fn rate(id: &str, threads: usize) -> f64 {
     let lesson = lessons::find(id).expect("lesson");
     (0..3)
         .map(|_| {
-            let mut search = Search::new(&lesson.scenario, Bounds::default()).expect("bounds");
+            let mut search = Threaded::new(&lesson.scenario, Bounds::default(), threads).expect("bounds");
             let start = Instant::now();
-            search.sample(5_000);
-            5_000.0 / start.elapsed().as_secs_f64()
+            search.sample(20_000);
+            20_000.0 / start.elapsed().as_secs_f64()
         })
         .fold(0.0, f64::max)
 }
@@ -61,8 +62,9 @@ fn size(faults: &[Added]) -> String {
 }
 
 fn main() {
-    for id in ["lease-race-fenced", "redlock-pause"] {
-        println!("search: {id}: {:.0} schedules/s natively", rate(id));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    for id in ["lease-race-fenced", "redlock-pause", "redlock-happy"] {
+        println!("search: {id}: {:.0} schedules/s natively on one thread, {:.0} on {cores}", rate(id, 1), rate(id, cores));
     }
     println!("search: per cell, systematic + random with shrinking (seed 1) | random alone, no shrinking (budget 20,000)");
     let table = compare::table().expect("table");

@@ -244,3 +244,28 @@ fn faults_added_to_a_spec_compiled_once_run_as_the_scenario_compiled_with_them()
         }
     }
 }
+
+#[test]
+fn a_search_on_several_threads_finds_what_one_thread_finds_schedule_for_schedule() {
+    let cells = [("partition", "redlock"), ("pause", "lease"), ("pause", "lease-fenced"), ("clock_jump", "redlock")];
+    let mut found = 0;
+    for (schedule, design) in cells {
+        let s = base(&compare::id(schedule, design));
+        let b = Bounds { classes: vec![class_of(schedule), Class::Pause], budget: 1_500, seed: 5, ..Bounds::default() };
+        // One schedule at a time on one thread.
+        let mut one = Search::new(&s, b.clone()).expect("valid bounds");
+        while matches!(one.step(1), State::Searching) {}
+        // Batches of an odd size shared among three threads.
+        let mut three = lockstep::search::Threaded::new(&s, b, 3).expect("valid bounds");
+        while matches!(three.step(97), State::Searching) {}
+        let what = |state: &State| match state {
+            State::Found(f) => Some((f.added.clone(), f.first.clone(), f.runs_to_first, f.sentence.clone())),
+            _ => None,
+        };
+        let (a, c) = (what(one.step(0)), what(three.step(0)));
+        found += usize::from(a.is_some());
+        assert_eq!(a, c, "{schedule} × {design}");
+        assert_eq!(one.tried(), three.search().tried(), "{schedule} × {design}");
+    }
+    assert!((1..cells.len()).contains(&found), "some cells fail and some do not: {found} of {} failed", cells.len());
+}

@@ -56,6 +56,8 @@ OPTIONS (search):
     --stall-ms N         a client waiting longer for the lock is a failure (default {stall})
     --format FORMAT      text (the default) or json
     --out FILE           write the shrunk scenario to FILE (JSON), to run, open or share
+    --threads N          judge schedules on N threads, 1 to 256 (default: every core); the
+                         result is the same on any number
 
 EXIT STATUS:
     0 the run finished (safe or unsafe: the verdict is in the output); the search found nothing

@@ -93,22 +93,40 @@ impl Clock {
             // Jumps split true time into segments on which the clock is monotone.
             let end = jumps.iter().map(|j| j.at_ms).find(|&at| at > start).map_or(horizon_ms, |at| (at - one).min(horizon_ms));
             if self.reading(which, end) >= deadline_local {
-                let (mut lo, mut hi) = (start.as_ms(), end.as_ms());
-                while lo < hi {
-                    let mid = lo + (hi - lo) / 2;
-                    if self.reading(which, Millis::from_ms(mid)) >= deadline_local {
-                        hi = mid;
-                    } else {
-                        lo = mid + 1;
-                    }
-                }
-                return Some(Millis::from_ms(lo));
+                return Some(self.first_reaching(which, deadline_local, start));
             }
             if end >= horizon_ms {
                 return None;
             }
             start = end + one;
         }
+    }
+}
+
+impl Clock {
+    /// The earliest true instant at or after `start` at which clock `which` reads at least
+    /// `deadline`, given that it does so before its next jump. On a stretch without a jump the
+    /// reading is `t + floor(t · (10⁶ + drift) / 10⁶) - t + c`, so the instant is found by
+    /// inverting that in closed form; the last two loops only correct a rounding step.
+    fn first_reaching(&self, which: TimerClock, deadline: LocalMillis, start: Millis) -> Millis {
+        if self.reading(which, start) >= deadline {
+            return start;
+        }
+        // Here the reading is `floor(t · rate / 10⁶) + shift`, with `rate` > 0 (drift is
+        // validated above -10⁶ ppm).
+        let rate = 1_000_000 + i128::from(self.drift_ppm);
+        let shift = i128::from(self.reading(which, start).as_ms()) - i128::from(start.as_ms()) * rate / 1_000_000;
+        let target = i128::from(deadline.as_ms()) - shift;
+        let guess = (target * 1_000_000 + rate - 1).div_euclid(rate);
+        let mut t = Millis::from_ms(u64::try_from(guess).unwrap_or(0).max(start.as_ms()));
+        let one = Millis::from_ms(1);
+        while self.reading(which, t) < deadline {
+            t += one;
+        }
+        while t > start && self.reading(which, t - one) >= deadline {
+            t = t - one;
+        }
+        t
     }
 }
 
@@ -168,5 +186,28 @@ mod tests {
     fn unreachable_deadline_is_none() {
         let c = Clock::default();
         assert_eq!(c.true_when_reaches(TimerClock::Wall, local(50_000), Millis::ZERO, ms(10_000)), None);
+    }
+
+    #[test]
+    fn the_closed_form_finds_the_instant_a_scan_of_every_millisecond_finds() {
+        let scan = |c: &Clock, which, deadline, from: u64| (from..=3_000).map(ms).find(|&t| c.reading(which, t) >= deadline);
+        for drift in [-499_999, -123_457, -1, 0, 1, 999, 333_333, 1_000_000] {
+            for offset in [-700, 0, 41] {
+                let c =
+                    Clock::new(offset, drift, vec![ClockJump { at_ms: ms(900), by_ms: -650 }, ClockJump { at_ms: ms(1_700), by_ms: 800 }]);
+                for which in [TimerClock::Wall, TimerClock::Monotonic] {
+                    for deadline in (-900..4_000).step_by(37) {
+                        for from in [0, 5, 899, 900, 1_234] {
+                            let got = c.true_when_reaches(which, local(deadline), ms(from), ms(3_000));
+                            assert_eq!(
+                                got,
+                                scan(&c, which, local(deadline), from),
+                                "drift {drift}, offset {offset}, {which:?}, deadline {deadline}, from {from}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 }

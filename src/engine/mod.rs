@@ -6,7 +6,7 @@
 //! one. Nothing here names a UI crate, a wall clock or a hash map.
 //!
 //! Layers, bottom up: `ids`, `time`, `clock`, `rng`; `msg` and `event`; `policy`, `actor`, `fault`, `spec` and `protocol`;
-//! the node kinds `client` and `resource`, and `network`; `sim`; then `holdings`, `checker` and
+//! the node kinds `client` and `resource`, `network` and `queue`; `sim`; then `holdings`, `checker` and
 //! `metrics` reading the finished events, and `trace` putting a run together.
 
 pub mod actor;
@@ -23,6 +23,7 @@ pub mod msg;
 pub mod network;
 pub mod policy;
 pub mod protocol;
+pub mod queue;
 pub mod resource;
 pub mod rng;
 pub mod sim;

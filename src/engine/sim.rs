@@ -10,13 +10,12 @@ use super::fault::{span, Fault};
 use super::ids::NodeId;
 use super::msg::Msg;
 use super::network::{Arrival, Fate, Held, Transport};
+use super::queue::Queue;
 use super::resource::Resource;
 use super::rng::Rng;
 use super::spec::{Role, Spec};
 use super::time::Millis;
 use crate::limits::{EXTRA_POPS, MAX_POPS_PER_EVENT};
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// What a run did: every event, in order, and for each fault the event it made (the pause,
 /// crash or partition it started, or the sending of the one message it dropped or delayed;
@@ -73,30 +72,6 @@ impl Pending {
     }
 }
 
-struct Scheduled {
-    at_ms: Millis,
-    seq: u64,
-    what: Pending,
-}
-
-impl PartialEq for Scheduled {
-    fn eq(&self, other: &Self) -> bool {
-        (self.at_ms, self.seq) == (other.at_ms, other.seq)
-    }
-}
-impl Eq for Scheduled {}
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Scheduled {
-    /// Reversed, so the max-heap pops the earliest (time, sequence) first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.at_ms, other.seq).cmp(&(self.at_ms, self.seq))
-    }
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Status {
     Up,
@@ -127,8 +102,7 @@ impl Slot {
 struct Sim<'s> {
     spec: &'s Spec,
     now_ms: Millis,
-    seq: u64,
-    queue: BinaryHeap<Scheduled>,
+    queue: Queue<Pending>,
     nodes: Vec<Slot>,
     next_gen: u64,
     next_msg: u64,
@@ -138,6 +112,7 @@ struct Sim<'s> {
     /// While a node handles a message: the node, the sender and their connection, which its
     /// answer goes back on.
     answering: Option<(NodeId, NodeId, u32)>,
+    commands: Vec<Command>,
 }
 
 impl<'s> Sim<'s> {
@@ -179,8 +154,7 @@ impl<'s> Sim<'s> {
         let mut sim = Sim {
             spec,
             now_ms: Millis::ZERO,
-            seq: 0,
-            queue: BinaryHeap::new(),
+            queue: Queue::new(),
             nodes,
             next_gen: 0,
             next_msg: 0,
@@ -188,6 +162,7 @@ impl<'s> Sim<'s> {
             events: Vec::new(),
             fault_events: vec![None; spec.faults.len()],
             answering: None,
+            commands: Vec::new(),
         };
         for i in 0..spec.nodes.len() {
             sim.schedule(Millis::ZERO, Pending::Start(NodeId(i)));
@@ -199,8 +174,7 @@ impl<'s> Sim<'s> {
     }
 
     fn schedule(&mut self, at_ms: Millis, what: Pending) {
-        self.seq += 1;
-        self.queue.push(Scheduled { at_ms, seq: self.seq, what });
+        self.queue.push(at_ms, what);
     }
 
     fn run(&mut self) -> Result<(), RunError> {
@@ -208,16 +182,16 @@ impl<'s> Sim<'s> {
         // Each pop either records an event or discards a stale timer, so this bounds the loop.
         let max_pops = limits.max_events.saturating_mul(MAX_POPS_PER_EVENT).saturating_add(EXTRA_POPS);
         let mut pops = 0usize;
-        while let Some(next) = self.queue.pop() {
-            if next.at_ms > limits.max_time_ms {
+        while let Some((at_ms, what)) = self.queue.pop() {
+            if at_ms > limits.max_time_ms {
                 return Err(RunError::TimeLimit { limit_ms: limits.max_time_ms });
             }
             pops += 1;
             if pops > max_pops || self.events.len() > limits.max_events {
                 return Err(RunError::EventLimit { limit: limits.max_events });
             }
-            self.now_ms = next.at_ms;
-            self.step(next.what);
+            self.now_ms = at_ms;
+            self.step(what);
         }
         if self.events.len() > limits.max_events {
             return Err(RunError::EventLimit { limit: limits.max_events });
@@ -375,14 +349,17 @@ impl<'s> Sim<'s> {
         }
     }
 
+    /// Lets `node`'s actor handle something, then carries out what it asked for. (The command
+    /// buffer is the run's own, lent out and taken back, so a call allocates nothing.)
     fn call(&mut self, node: NodeId, f: impl FnOnce(&mut dyn Actor, &mut Cx)) {
-        let mut out = Vec::new();
+        let mut out = std::mem::take(&mut self.commands);
         let slot = &mut self.nodes[node.0];
         let now = slot.clock.reading(slot.reads, self.now_ms);
         f(slot.actor.as_mut(), &mut Cx { me: node, now, rng: &mut slot.rng, out: &mut out });
-        for c in out {
+        for c in out.drain(..) {
             self.interpret(node, c);
         }
+        self.commands = out;
     }
 
     fn interpret(&mut self, node: NodeId, command: Command) {

@@ -5,16 +5,19 @@
 //! interesting time of the base run and on each participant it can hit); seeded random
 //! schedules of up to `max_faults` faults follow. The same scenario, bounds and seed always
 //! search the same schedules in the same order. The search runs in slices ([`Search::step`]) so
-//! a page can report progress and stop it.
+//! a page can report progress and stop it; natively, [`Threaded`] judges each slice on every core
+//! and finds what one thread would.
 
 pub mod fault;
 pub mod judge;
 pub mod runner;
 pub mod shrink;
 pub mod space;
+pub mod threads;
 pub mod wire;
 
 pub use fault::{Added, Class, Cut};
 pub use judge::{Failure, Liveness};
 pub use runner::{Search, Shrunk, State};
 pub use space::Bounds;
+pub use threads::Threaded;

@@ -98,39 +98,70 @@ impl Search {
     /// Runs up to `n` more schedules (and shrinks a failure as soon as one is found); returns
     /// where the search stands.
     pub fn step(&mut self, n: usize) -> &State {
-        for _ in 0..n {
-            if !matches!(self.state, State::Searching) {
-                break;
-            }
-            if self.tried >= self.bounds.budget.max(1) {
-                self.state = State::Exhausted;
-                break;
-            }
-            let schedule = self.next();
-            self.tried += 1;
-            if let Some((failure, _)) = self.run(&schedule) {
+        let drawn = self.draw(n);
+        let failing = self.first_failing(&drawn);
+        self.settle(drawn, failing)
+    }
+
+    /// Draws the next schedules in the search's order: `n`, or fewer where the budget ends, and
+    /// none once the search has ended. They count as run once [`Search::settle`] takes them.
+    pub fn draw(&mut self, n: usize) -> Vec<Vec<Added>> {
+        if !matches!(self.state, State::Searching) {
+            return Vec::new();
+        }
+        let n = n.min(self.budget().saturating_sub(self.tried));
+        (0..n).map(|j| self.next(self.tried + j)).collect()
+    }
+
+    /// The first of `schedules` that fails, and how. Each is judged on its own, so a search of
+    /// the same scenario and bounds on another thread gives the same answer for any of them.
+    pub fn first_failing(&self, schedules: &[Vec<Added>]) -> Option<(usize, Failure)> {
+        schedules.iter().enumerate().find_map(|(i, s)| self.run(s).map(|(failure, _)| (i, failure)))
+    }
+
+    /// Counts drawn schedules as run, up to and including the first that failed (which is then
+    /// shrunk); returns where the search stands.
+    pub fn settle(&mut self, mut drawn: Vec<Vec<Added>>, failing: Option<(usize, Failure)>) -> &State {
+        match failing {
+            Some((i, failure)) if i < drawn.len() => {
+                self.tried += i + 1;
+                let schedule = drawn.swap_remove(i);
                 self.state = State::Found(Box::new(self.finish(schedule, failure)));
+            }
+            _ => {
+                self.tried += drawn.len();
+                if self.tried >= self.budget() && matches!(self.state, State::Searching) {
+                    self.state = State::Exhausted;
+                }
             }
         }
         &self.state
+    }
+
+    /// How many schedules the search runs at most (the base run at least).
+    fn budget(&self) -> usize {
+        self.bounds.budget.max(1)
     }
 
     /// Runs the next `n` schedules in the search's own order and judges each, without stopping
     /// at a failure or shrinking one; returns how many failed. (For measuring how fast
     /// schedules run.)
     pub fn sample(&mut self, n: usize) -> usize {
-        (0..n)
-            .filter(|_| {
-                let schedule = self.next();
-                self.tried += 1;
-                self.run(&schedule).is_some()
-            })
-            .count()
+        let drawn = self.draw(n);
+        let failed = self.count_failing(&drawn);
+        self.settle(drawn, None);
+        failed
     }
 
-    /// The next schedule: the base run, then the grid, then random schedules.
-    fn next(&mut self) -> Vec<Added> {
-        match self.tried {
+    /// How many of `schedules` fail.
+    pub fn count_failing(&self, schedules: &[Vec<Added>]) -> usize {
+        schedules.iter().filter(|s| self.run(s).is_some()).count()
+    }
+
+    /// Schedule `i` in the search's order: the base run, then the grid, then random schedules
+    /// (drawn in order: `i` counts up by one from call to call).
+    fn next(&mut self, i: usize) -> Vec<Added> {
+        match i {
             0 => Vec::new(),
             i if i <= self.systematic => {
                 // Spread the systematic pass over the whole grid when the budget cannot cover it.

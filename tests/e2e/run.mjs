@@ -90,7 +90,7 @@ async function check(name, body, expected = null, limitMs = CHECK_MS) {
   let timer;
   const watchdog = new Promise((_, reject) => {
     timer = setTimeout(() => {
-      reject(new Error(`timed out after ${limitMs / 1000} s`));
+      reject(new Error(`timed out after ${limitMs / 1000} s${page.progress ? `, at ${page.progress}` : ''}`));
       page.close().catch(() => {});
     }, limitMs);
   });
@@ -885,9 +885,11 @@ await check('lessons are fetched when opened, not built into the page, and a mis
 // In the page: steps a lesson beat by beat and returns what does not fit: lanes cut off, text
 // under 14 px, the current event's mark outside the diagram's box, the page wider than the window.
 async function misfits(page, id, sideways) {
+  page.progress = `${id}, opening it`;
   await page.evaluate((id) => { location.hash = `#/${id}/0`; }, id);
   await page.waitForFunction((id) => location.hash.startsWith(`#/${id}/`) && document.querySelector('[data-testid=lesson-title]')
     && document.querySelectorAll('.beat-tick').length > 0 && !document.querySelector('.stage[aria-busy]'), id);
+  page.progress = `${id}, stepping its beats`;
   return page.evaluate(async ({ id, sideways }) => {
     const frame = window.twoFrames;
     await frame();
@@ -923,7 +925,7 @@ for (const [width, height] of [[1024, 768], [1280, 720], [1366, 768], [1920, 108
     await page.goto(`${url}#/lease-race-unfenced/31`);
     await page.waitForSelector('[data-testid=diagram] svg.lockstep-diagram');
     await shot(page, `fit-${width}x${height}.png`);
-  });
+  }, null, 600000);
 }
 
 // In the page: steps a lesson from its setup to its end by PageDown (answering each prediction
@@ -931,6 +933,7 @@ for (const [width, height] of [[1024, 768], [1280, 720], [1366, 768], [1920, 108
 // cut off or overflowing its band, a prediction's question out of view, the diagram's box off
 // the screen or too small to show anything (but at the setup, where nothing has happened).
 async function storyOffScreen(page, id) {
+  page.progress = id;
   await page.evaluate((id) => { location.hash = `#/${id}/0`; }, id);
   await page.waitForFunction((id) => location.hash.startsWith(`#/${id}/`) && document.querySelector('[data-testid=lesson-title]')
     && !document.querySelector('.stage[aria-busy]') && document.querySelector('[data-testid=step-count]')?.innerText.startsWith('Step 0 '), id);

@@ -5,7 +5,7 @@ use lockstep::present::number::group_u;
 use lockstep::scenario::encode::scenario as written;
 use lockstep::scenario::json::Value;
 use lockstep::scenario::Scenario;
-use lockstep::search::{Added, Bounds, Class, Search, Shrunk, State};
+use lockstep::search::{Added, Bounds, Class, Search, Shrunk, State, Threaded};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -14,14 +14,16 @@ use std::time::{Duration, Instant};
 const DEFAULT_TIME: Duration = Duration::from_secs(300);
 /// How often progress is shown on a terminal.
 const PROGRESS_EVERY: Duration = Duration::from_millis(500);
+/// How many schedules each thread judges between looks at the clock.
+const SCHEDULES_PER_THREAD: usize = 128;
 
 /// Reads the options, searches, and reports; a failure found is `Failure::Found`.
 pub fn search(scenario: &Scenario, args: &[String]) -> Result<String, Failure> {
-    let Options { bounds, json, out_file, time } = options(args)?;
-    let mut search = Search::new(scenario, bounds).map_err(|e| Failure::Usage(format!("search: {e}")))?;
-    let (timed_out, seconds) = run(&mut search, time);
+    let Options { bounds, json, out_file, time, threads } = options(args)?;
+    let mut search = Threaded::new(scenario, bounds, threads).map_err(|e| Failure::Usage(format!("search: {e}")))?;
+    let (timed_out, seconds) = run(&mut search, threads, time);
     let State::Found(found) = search.step(0).clone() else {
-        return Ok(nothing_found(scenario, &search, json, timed_out.then_some(time), seconds));
+        return Ok(nothing_found(scenario, search.search(), json, timed_out.then_some(time), seconds));
     };
     let doc = written(&found.scenario);
     if let Some(path) = &out_file {
@@ -40,11 +42,14 @@ struct Options {
     out_file: Option<String>,
     /// The longest the search runs.
     time: Duration,
+    /// How many threads judge schedules: every core unless told otherwise.
+    threads: usize,
 }
 
 /// Reads the options.
 fn options(args: &[String]) -> Result<Options, Failure> {
-    let mut o = Options { bounds: Bounds::default(), json: false, out_file: None, time: DEFAULT_TIME };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut o = Options { bounds: Bounds::default(), json: false, out_file: None, time: DEFAULT_TIME, threads: cores };
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().ok_or_else(|| Failure::Usage(format!("{flag} needs a value")))?;
@@ -69,6 +74,10 @@ fn options(args: &[String]) -> Result<Options, Failure> {
                 }
             }
             "--out" => o.out_file = Some(value.clone()),
+            "--threads" => match number()? {
+                n @ 1..=256 => o.threads = n as usize,
+                n => return Err(Failure::Usage(format!("--threads must be 1 to 256, got {n}"))),
+            },
             "--time" => match number()? {
                 s @ 1..=86_400 => o.time = Duration::from_secs(s),
                 s => return Err(Failure::Usage(format!("--time must be 1 to 86400 seconds, got {s}"))),
@@ -81,13 +90,13 @@ fn options(args: &[String]) -> Result<Options, Failure> {
 
 /// Runs the search until it ends or `time` is up, showing progress on a terminal; returns
 /// whether time ran out, and the seconds it took.
-fn run(search: &mut Search, time: Duration) -> (bool, f64) {
+fn run(search: &mut Threaded, threads: usize, time: Duration) -> (bool, f64) {
     let start = Instant::now();
     let progress = std::io::stderr().is_terminal();
     let mut shown = start;
     let mut timed_out = false;
     // A few schedules at a time, so the clock and the progress line are looked at often.
-    while matches!(search.step(8), State::Searching) {
+    while matches!(search.step(SCHEDULES_PER_THREAD * threads), State::Searching) {
         let now = Instant::now();
         if now - start >= time {
             timed_out = true;
@@ -95,7 +104,7 @@ fn run(search: &mut Search, time: Duration) -> (bool, f64) {
         }
         if progress && now - shown >= PROGRESS_EVERY {
             shown = now;
-            show_progress(search, now - start, time);
+            show_progress(search.search(), now - start, time);
         }
     }
     if progress {

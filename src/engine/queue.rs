@@ -1,0 +1,72 @@
+//! The simulator's queue of what is due, ordered by (true time, sequence): a binary heap of
+//! small keys over a slab of entries, so sifting moves 24 bytes rather than a message, and a
+//! slot freed by a pop is reused by the next push.
+
+use super::time::Millis;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Entries due at true instants; among entries due at the same instant, the first pushed pops
+/// first.
+pub struct Queue<T> {
+    heap: BinaryHeap<Reverse<(Millis, u64, u32)>>,
+    slab: Vec<Option<T>>,
+    free: Vec<u32>,
+    seq: u64,
+}
+
+impl<T> Default for Queue<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<T> Queue<T> {
+    /// An empty queue.
+    pub fn new() -> Self {
+        Queue { heap: BinaryHeap::new(), slab: Vec::new(), free: Vec::new(), seq: 0 }
+    }
+
+    /// Adds `what`, due at `at_ms`.
+    pub fn push(&mut self, at_ms: Millis, what: T) {
+        self.seq += 1;
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.slab[slot as usize] = Some(what);
+                slot
+            }
+            None => {
+                self.slab.push(Some(what));
+                // A run's queue is bounded by its event limit, far below `u32::MAX` entries.
+                u32::try_from(self.slab.len() - 1).unwrap_or(u32::MAX)
+            }
+        };
+        self.heap.push(Reverse((at_ms, self.seq, slot)));
+    }
+
+    /// Takes the entry due first, with the instant it is due.
+    pub fn pop(&mut self) -> Option<(Millis, T)> {
+        let Reverse((at_ms, _, slot)) = self.heap.pop()?;
+        self.free.push(slot);
+        Some((at_ms, self.slab[slot as usize].take()?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pops_by_time_then_by_the_order_pushed_and_reuses_freed_slots() {
+        let mut q = Queue::new();
+        for (at, what) in [(30, 'a'), (10, 'b'), (30, 'c'), (10, 'd'), (20, 'e')] {
+            q.push(Millis::from_ms(at), what);
+        }
+        let first: Vec<_> = (0..3).filter_map(|_| q.pop()).map(|(at, w)| (at.as_ms(), w)).collect();
+        assert_eq!(first, [(10, 'b'), (10, 'd'), (20, 'e')]);
+        q.push(Millis::from_ms(5), 'f');
+        assert_eq!(q.slab.len(), 5, "the new entry took a freed slot");
+        let rest: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(at, w)| (at.as_ms(), w)).collect();
+        assert_eq!(rest, [(5, 'f'), (30, 'a'), (30, 'c')]);
+    }
+}
