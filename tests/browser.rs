@@ -25,6 +25,15 @@ fn hash() -> String {
     web_sys::window().unwrap().location().hash().unwrap()
 }
 
+/// The address's hash once stepping has paused long enough for the app to write it.
+async fn settled_hash() -> String {
+    let pause = js_sys::Promise::new(&mut |done, _| {
+        web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&done, 300).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(pause).await.unwrap();
+    hash()
+}
+
 struct Mounted {
     root: Element,
     handle: Option<yew::AppHandle<App>>,
@@ -82,7 +91,7 @@ async fn stepping_to_the_end_shows_the_rejected_write_and_stepping_back_restores
 
     app.click("[data-testid=to-end]").await;
     assert_eq!(app.text("[data-testid=step-count]"), format!("Step {n} of {n} · 1,570 ms"));
-    assert_eq!(hash(), format!("#/lease-race-fenced/{n}"));
+    assert_eq!(settled_hash().await, format!("#/lease-race-fenced/{n}"));
     let diagram = app.text("[data-testid=diagram]");
     assert!(diagram.contains("rejected: token 41 < 42"), "the rejection is drawn with its token");
     assert_eq!(app.text("[data-testid=verdict]"), "Safe: data intact, though two clients held it at once");

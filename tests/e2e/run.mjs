@@ -165,7 +165,9 @@ for (const id of lessons) {
     const diagram = await page.locator('[data-testid=diagram]').innerText();
     const rejections = trace.events.filter((e) => e.kind === 'write_rejected').length;
     expect((diagram.match(/rejected: /g) || []).length === rejections, `${rejections} rejections drawn with their reasons`);
-    expect(page.url().endsWith(`#/${id}/${n}`), `hash follows the step (${page.url()})`);
+    // The address follows the step once the stepping pauses.
+    await page.waitForFunction(([id, n]) => location.hash === `#/${id}/${n}`, [id, n], { timeout: 5000 })
+      .catch(() => { throw new Error(`hash follows the step (${page.url()})`); });
     await shot(page, `${id}.png`);
   });
 }
@@ -564,7 +566,9 @@ await check('the keyboard: a skip link to playback, Space plays after a click, t
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   expect((await text(page, 'step-count')).startsWith('Step 2 of'), `two presses, two steps: ${await text(page, 'step-count')}`);
-  // Another lesson is a history entry; another step is not.
+  // Another lesson is a history entry; another step is not: it is written to the address once
+  // the stepping pauses.
+  await page.waitForFunction(() => location.hash === '#/short-pause/2');
   await page.goBack();
   // The hash changes at once; the lesson's file may still be on its way.
   const shows = (hash, title) => page.waitForFunction(([hash, title]) => location.hash.startsWith(hash)

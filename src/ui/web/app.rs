@@ -27,6 +27,9 @@ fn use_layer(_state: &AppState, _dispatch: &Callback<Action>) {}
 /// A link longer than this is written to the address bar once changes pause.
 const LONG_LINK: usize = 200;
 
+/// How long stepping must pause before the step is written to the address bar.
+const STEP_ADDRESS_MS: u32 = 120;
+
 /// The shell's state, and the effects its actions asked for, waiting to be run.
 #[derive(Clone)]
 struct Model {
@@ -127,17 +130,30 @@ fn use_queued_effects(queue: &Rc<RefCell<Vec<Effect>>>, dispatch: &Callback<Acti
     });
 }
 
-/// Keeps the address's hash in step with what is shown. A long link (an edited scenario's) is
-/// written once the edits pause: the browser takes milliseconds to store each one.
+/// Keeps the address's hash in step with what is shown. Another page is written at once (Back
+/// returns to the one before); another step of the same page once the stepping pauses, and a
+/// long link (an edited scenario's) once the edits pause: the browser takes milliseconds to
+/// store each address, more than a step may spend within its frame.
 #[hook]
 fn use_address(hash: String) {
-    use_effect_with(hash, |hash| {
-        let later = if hash.len() > LONG_LINK {
-            let hash = hash.clone();
-            Some(Timeout::new(300, move || browser::show_hash(&hash)))
-        } else {
+    // The address waiting to be written, if any.
+    let pending = use_mut_ref(|| None::<String>);
+    use_effect_with(hash, move |hash| {
+        let later = if route::is_new_page(&browser::hash(), hash) {
+            // The page left keeps the step it was left at, for Back to return to.
+            if let Some(last) = pending.borrow_mut().take() {
+                browser::show_hash(&last);
+            }
             browser::show_hash(hash);
             None
+        } else {
+            *pending.borrow_mut() = Some(hash.clone());
+            let ms = if hash.len() > LONG_LINK { 300 } else { STEP_ADDRESS_MS };
+            Some(Timeout::new(ms, move || {
+                if let Some(hash) = pending.borrow_mut().take() {
+                    browser::show_hash(&hash);
+                }
+            }))
         };
         move || drop(later)
     });

@@ -333,6 +333,17 @@ pub fn keep(s: Preferences) {
     }
 }
 
+/// Runs `f` once in the next animation frame, when the browser lays the page out anyway, rather
+/// than forcing a layout in the middle of a step; or after 100 ms, if no frame has come by then
+/// (a browser busy or not painting holds frames back). Dropping what it returns cancels it.
+pub fn in_next_frame(f: impl FnOnce() + 'static) -> impl Sized {
+    let f = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
+    let later = f.clone();
+    let frame = gloo::render::request_animation_frame(move |_| f.take().map_or((), |f| f()));
+    let timeout = gloo::timers::callback::Timeout::new(100, move || later.take().map_or((), |f| f()));
+    (frame, timeout)
+}
+
 /// Scrolls `container` so that a point `y_px` down its content is comfortably in view.
 pub fn keep_in_view(container: &web_sys::Element, y_px: f64, x_px: Option<f64>) {
     let top = f64::from(container.scroll_top());

@@ -185,25 +185,13 @@ pub fn DiagramView(props: &DiagramViewProps) -> Html {
         let x = props.cursor.and_then(|c| layout.lanes.get(props.run.trace.events[c].node.0)).map(|l| l.x);
         let width = layout.width;
         use_effect_with((props.run.clone(), props.cursor, props.zoom.to_bits()), move |_| {
-            // Scroll in the next animation frame, when the browser lays the page out anyway,
-            // rather than forcing a layout in the middle of the step; or after 100 ms, if no
-            // frame has come by then (a browser busy or not painting holds frames back).
-            let scroll = move || {
+            let pending = browser::in_next_frame(move || {
                 if let Some(el) = scroller.cast::<web_sys::Element>() {
                     let s = scale(&el, width);
                     browser::keep_in_view(&el, f64::from(y) * s, x.map(|x| f64::from(x) * s));
                 }
-            };
-            let done = std::rc::Rc::new(std::cell::Cell::new(false));
-            let once = move || {
-                if !done.replace(true) {
-                    scroll();
-                }
-            };
-            let later = once.clone();
-            let frame = gloo::render::request_animation_frame(move |_| once());
-            let timeout = gloo::timers::callback::Timeout::new(100, later);
-            move || drop((frame, timeout))
+            });
+            move || drop(pending)
         });
     }
     // The main diagram measures its box when it first shows and when the window changes size.

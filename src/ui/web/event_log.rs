@@ -6,6 +6,7 @@
 use crate::present::number::group_u;
 use crate::ui::panels::Escaped;
 use crate::ui::shell::RunRef;
+use crate::ui::web::browser;
 use std::fmt::Write;
 use yew::prelude::*;
 
@@ -28,8 +29,7 @@ pub struct EventLogProps {
 #[component]
 pub fn EventLog(props: &EventLogProps) -> Html {
     let list = use_node_ref();
-    let t = &props.run.trace;
-    let n = t.events.len();
+    let n = props.run.trace.events.len();
     // The block of rows at the top of the view.
     let block = use_state_eq(|| 0usize);
     let onscroll = {
@@ -40,22 +40,42 @@ pub fn EventLog(props: &EventLogProps) -> Html {
             }
         })
     };
+    let (from, to) = if n <= ALL_UP_TO { (0, n) } else { (block.saturating_sub(1) * BLOCK, ((*block + 2) * BLOCK).min(n)) };
+    // The rows are written once per run and block; a step only marks them (below), so the page
+    // keeps its rows and lays out only what a mark changes.
+    let rows = use_memo((props.run.clone(), from, to), |(run, from, to)| AttrValue::from(rows(run, *from, *to)));
     {
         let list = list.clone();
-        use_effect_with((props.run.clone(), props.cursor), move |(_, cursor)| {
-            if let (Some(el), Some(c)) = (list.cast::<web_sys::Element>(), cursor) {
-                let (y, top, height) = (*c as i32 * ROW_PX, el.scroll_top(), el.client_height());
-                if y < top || y + ROW_PX > top + height {
-                    el.set_scroll_top((y - height / 2).max(0));
-                }
+        use_effect_with((props.run.clone(), props.cursor, from, to), move |&(_, cursor, from, _)| {
+            if let Some(el) = list.cast::<web_sys::Element>() {
+                mark(&el, from, cursor);
             }
+            // Read where the list is scrolled when the frame lays the page out anyway.
+            let pending = browser::in_next_frame(move || {
+                if let (Some(el), Some(c)) = (list.cast::<web_sys::Element>(), cursor) {
+                    let (y, top, height) = (c as i32 * ROW_PX, el.scroll_top(), el.client_height());
+                    if y < top || y + ROW_PX > top + height {
+                        el.set_scroll_top((y - height / 2).max(0));
+                    }
+                }
+            });
+            move || drop(pending)
         });
     }
-    let (from, to) = if n <= ALL_UP_TO { (0, n) } else { (block.saturating_sub(1) * BLOCK, ((*block + 2) * BLOCK).min(n)) };
-    let words = props.run.words();
-    let cursor = props.cursor;
-    // Written as text (each element a Yew view builds costs WebAssembly); empty rows stand for
-    // those not in the page, so the list scrolls as if they were.
+    html! {
+        <details class="card log" open=true data-testid="event-log">
+            { Html::from_html_unchecked(format!(r#"<summary><h2>Event log</h2><span class="muted">{n} events; the text alternative to the diagram</span></summary>"#).into()) }
+            <ol ref={list} {onscroll}>{ Html::from_html_unchecked((*rows).clone()) }</ol>
+        </details>
+    }
+}
+
+/// The rows `from..to` of `run`'s log as text (each element a Yew view builds costs
+/// WebAssembly); empty rows stand for those not in the page, so the list scrolls as if they
+/// were. A row says nothing of the cursor: [`mark`] does.
+fn rows(run: &RunRef, from: usize, to: usize) -> String {
+    let (t, words) = (&run.trace, run.words());
+    let n = t.events.len();
     let mut s = String::with_capacity((to - from) * 240 + 128);
     let spacer = |s: &mut String, rows: usize| {
         if rows > 0 {
@@ -66,11 +86,9 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     for i in from..to {
         let e = &t.events[i];
         let summary = words.summary(i);
-        let current = if cursor == Some(i) { r#" aria-current="step""# } else { "" };
-        let future = if cursor.is_none_or(|c| i > c) { r#" data-future="true""# } else { "" };
         let _ = write!(
             s,
-            r#"<li class="log-row"{current}{future}><button class="log-button" data-step="{}" title="{}"><span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span></button></li>"#,
+            r#"<li class="log-row"><button class="log-button" data-step="{}" title="{}"><span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span></button></li>"#,
             i + 1,
             Escaped(&summary),
             i + 1,
@@ -80,10 +98,25 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         );
     }
     spacer(&mut s, n - to);
-    html! {
-        <details class="card log" open=true data-testid="event-log">
-            { Html::from_html_unchecked(format!(r#"<summary><h2>Event log</h2><span class="muted">{n} events; the text alternative to the diagram</span></summary>"#).into()) }
-            <ol ref={list} {onscroll}>{ Html::from_html_unchecked(s.into()) }</ol>
-        </details>
+    s
+}
+
+/// Marks the rows in `list` (the first is row `from`) for `cursor`: the current event's row
+/// (`aria-current`) and those still to come (`data-future`). A row already marked so is left
+/// alone, so a step changes only the rows it moves past.
+fn mark(list: &web_sys::Element, from: usize, cursor: Option<usize>) {
+    let mut row = list.first_element_child();
+    let mut i = from;
+    while let Some(el) = row {
+        if el.class_name() == "log-row" {
+            let _ = el.toggle_attribute_with_force("data-future", cursor.is_none_or(|c| i > c));
+            match (cursor == Some(i), el.has_attribute("aria-current")) {
+                (true, false) => drop(el.set_attribute("aria-current", "step")),
+                (false, true) => drop(el.remove_attribute("aria-current")),
+                _ => {}
+            }
+            i += 1;
+        }
+        row = el.next_element_sibling();
     }
 }
