@@ -113,11 +113,13 @@ impl Clock {
             return start;
         }
         // Here the reading is `floor(t · rate / 10⁶) + shift`, with `rate` > 0 (drift is
-        // validated above -10⁶ ppm).
-        let rate = 1_000_000 + i128::from(self.drift_ppm);
-        let shift = i128::from(self.reading(which, start).as_ms()) - i128::from(start.as_ms()) * rate / 1_000_000;
-        let target = i128::from(deadline.as_ms()) - shift;
-        let guess = (target * 1_000_000 + rate - 1).div_euclid(rate);
+        // validated above -10⁶ ppm). Times and spans are bounded (`limits.rs`) far below where
+        // these products could leave `i64`.
+        let rate = 1_000_000 + self.drift_ppm;
+        let start_ms = i64::try_from(start.as_ms()).unwrap_or(i64::MAX);
+        let shift = self.reading(which, start).as_ms() - start_ms.saturating_mul(rate) / 1_000_000;
+        let target = deadline.as_ms().saturating_sub(shift);
+        let guess = target.saturating_mul(1_000_000).saturating_add(rate - 1).div_euclid(rate);
         let mut t = Millis::from_ms(u64::try_from(guess).unwrap_or(0).max(start.as_ms()));
         let one = Millis::from_ms(1);
         while self.reading(which, t) < deadline {
