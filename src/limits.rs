@@ -68,6 +68,8 @@ pub const MAX_UNDO_STEPS: usize = 200;
 pub const MAX_SEARCH_FAULTS: usize = 4;
 /// The most schedules one search may be given.
 pub const MAX_SEARCH_BUDGET: usize = 10_000_000;
+/// The most Web Workers one search in the browser shares its schedules among.
+pub const MAX_SEARCH_WORKERS: usize = 16;
 /// The largest size of a searched fault, and the longest a searched run may stall.
 pub const MAX_SEARCH_SPAN_MS: u64 = 3_600_000;
 /// The least and most drift a search may try, either way.

@@ -20,6 +20,32 @@ use crate::present::Words;
 use crate::scenario::format::Scenario;
 use crate::scenario::validate::{add_faults, compile};
 
+/// One of `of` contiguous shares of every batch of schedules, the `index`th: what one of
+/// several threads or workers judges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Share {
+    pub index: usize,
+    pub of: usize,
+}
+
+impl Share {
+    /// The whole batch.
+    pub const ALL: Share = Share { index: 0, of: 1 };
+
+    /// Where this share of a batch of `len` schedules starts and ends.
+    pub fn range(self, len: usize) -> (usize, usize) {
+        let size = len.div_ceil(self.of.max(1)).max(1);
+        let start = (self.index * size).min(len);
+        (start, (start + size).min(len))
+    }
+
+    /// This share of `batch`.
+    pub fn of_batch<T>(self, batch: &[T]) -> &[T] {
+        let (start, end) = self.range(batch.len());
+        &batch[start..end]
+    }
+}
+
 /// A failing schedule, shrunk.
 #[derive(Clone, Debug)]
 pub struct Shrunk {
@@ -143,14 +169,26 @@ impl Search {
         self.bounds.budget.max(1)
     }
 
-    /// Runs the next `n` schedules in the search's own order and judges each, without stopping
-    /// at a failure or shrinking one; returns how many failed. (For measuring how fast
-    /// schedules run.)
-    pub fn sample(&mut self, n: usize) -> usize {
+    /// Runs this share of the next `n` schedules in the search's own order and judges each,
+    /// without stopping at a failure or shrinking one; returns how many it judged and how many
+    /// failed. (For measuring how fast schedules run.)
+    pub fn sample(&mut self, n: usize, share: Share) -> (usize, usize) {
         let drawn = self.draw(n);
-        let failed = self.count_failing(&drawn);
+        let mine = share.of_batch(&drawn);
+        let failed = self.count_failing(mine);
+        let judged = mine.len();
         self.settle(drawn, None);
-        failed
+        (judged, failed)
+    }
+
+    /// Runs the next `n` schedules, judging only this share of them, and returns where the
+    /// search stands: the other shares are judged elsewhere (another worker), and a failure
+    /// found here is the first of this share, not necessarily of the batch.
+    pub fn step_share(&mut self, n: usize, share: Share) -> &State {
+        let drawn = self.draw(n);
+        let start = share.range(drawn.len()).0;
+        let failing = self.first_failing(share.of_batch(&drawn)).map(|(i, f)| (start + i, f));
+        self.settle(drawn, failing)
     }
 
     /// How many of `schedules` fail.

@@ -7,7 +7,7 @@
 
 use super::fault::Added;
 use super::judge::Failure;
-use super::runner::{Search, State};
+use super::runner::{Search, Share, State};
 use super::space::Bounds;
 use crate::error::ScenarioError;
 use crate::scenario::format::Scenario;
@@ -79,23 +79,23 @@ impl Threaded {
     /// Judges `drawn` in contiguous shares, one per thread, and hands each share's answer to
     /// `take` with where the share starts, in the shares' order.
     fn share(&self, drawn: &[Vec<Added>], count: bool, mut take: impl FnMut(usize, Answer)) {
-        let size = drawn.len().div_ceil(self.workers.len() + 1).max(1);
-        let shares: Vec<&[Vec<Added>]> = drawn.chunks(size).collect();
+        let of = self.workers.len() + 1;
         let judge = |share: &[Vec<Added>]| match count {
             true => Answer::Count(self.search.count_failing(share)),
             false => Answer::First(self.search.first_failing(share)),
         };
-        let mut sent = Vec::new();
-        for (worker, share) in self.workers.iter().zip(shares.iter().skip(1)) {
-            sent.push(worker.jobs.send(Job { schedules: share.to_vec(), count }).is_ok());
-        }
-        if let Some(mine) = shares.first() {
-            take(0, judge(mine));
-        }
-        for (k, (worker, share)) in self.workers.iter().zip(shares.iter().skip(1)).enumerate() {
+        let sent: Vec<bool> = (1..of)
+            .map(|index| {
+                let schedules = Share { index, of }.of_batch(drawn).to_vec();
+                self.workers[index - 1].jobs.send(Job { schedules, count }).is_ok()
+            })
+            .collect();
+        take(0, judge(Share { index: 0, of }.of_batch(drawn)));
+        for index in 1..of {
+            let share = Share { index, of };
             // A worker that died answers nothing: its share is judged here instead.
-            let answer = sent[k].then(|| worker.answers.recv().ok()).flatten().unwrap_or_else(|| judge(share));
-            take((k + 1) * size, answer);
+            let answer = sent[index - 1].then(|| self.workers[index - 1].answers.recv().ok()).flatten();
+            take(share.range(drawn.len()).0, answer.unwrap_or_else(|| judge(share.of_batch(drawn))));
         }
     }
 

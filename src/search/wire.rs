@@ -5,10 +5,11 @@
 //! so it carries none of the search.
 
 use super::fault::Class;
-use super::runner::{Search, State};
+use super::runner::{Search, Share, State};
 use super::space::Bounds;
 use crate::edit::link;
 use crate::error::ScenarioError;
+use crate::limits::MAX_SEARCH_WORKERS;
 use crate::present::quoted::Quoted;
 use crate::scenario::compare;
 use crate::scenario::encode::scenario as document;
@@ -84,12 +85,41 @@ pub fn request(subject: Subject, bounds: &Bounds) -> String {
     write(&Value::Object(vec![what, ("bounds".into(), b)]), None)
 }
 
+/// The request for one worker of a pool of `share.of`: it judges share `share.index` of every
+/// batch. (A request without a share judges every schedule.)
+pub fn for_share(request: &str, share: Share) -> String {
+    match json::parse(request) {
+        Ok(Value::Object(mut m)) => {
+            m.retain(|(k, _)| k != "share");
+            m.push(("share".into(), Value::Array(vec![number(share.index), number(share.of)])));
+            write(&Value::Object(m), None)
+        }
+        _ => request.to_string(),
+    }
+}
+
 /// Reads a request, naming what is wrong with it.
-pub fn read_request(request: &str) -> Result<(Scenario, Bounds), ScenarioError> {
+pub fn read_request(request: &str) -> Result<(Scenario, Bounds, Share), ScenarioError> {
     let v = json::parse(request)?;
     let field = |name: &str| match &v {
         Value::Object(m) => m.iter().find(|(k, _)| k == name).map(|(_, v)| v),
         _ => None,
+    };
+    let share = match field("share") {
+        None => Share::ALL,
+        Some(Value::Array(pair)) => match &pair[..] {
+            [Value::Number(i), Value::Number(n)] => match (i.parse::<usize>(), n.parse::<usize>()) {
+                (Ok(index), Ok(of)) if index < of && of <= MAX_SEARCH_WORKERS => Share { index, of },
+                _ => {
+                    return Err(ScenarioError::new(
+                        "share",
+                        format!("must be [index, workers] with index < workers ≤ {MAX_SEARCH_WORKERS}"),
+                    ))
+                }
+            },
+            _ => return Err(ScenarioError::new("share", "must be two whole numbers")),
+        },
+        Some(_) => return Err(ScenarioError::new("share", "must be two whole numbers")),
     };
     let scenario = match (field("file"), field("cell")) {
         (Some(Value::String(text)), _) => load(text)?.0,
@@ -122,7 +152,7 @@ pub fn read_request(request: &str) -> Result<(Scenario, Bounds), ScenarioError> 
             }
         }
     }
-    Ok((scenario, bounds))
+    Ok((scenario, bounds, share))
 }
 
 /// Writes a report as JSON text.
@@ -179,23 +209,24 @@ pub fn decode(report: &str) -> Option<Report> {
     })
 }
 
-/// Answers a request: reports progress every five thousand schedules (a few times a second), then the failure found
-/// (shrunk) or what was searched; or, for a request marked `"sample":true`, runs the budget's
-/// schedules without stopping and reports how many failed.
+/// Answers a request: reports progress every five thousand schedules (a few times a second),
+/// then the failure found (shrunk) or what was searched; or, for a request marked
+/// `"sample":true`, runs the budget's schedules without stopping and reports how many it judged
+/// and how many failed. A request with a share judges only that share of each batch (the pool's
+/// other workers judge the rest: [`super::pool::Merge`] puts their reports together).
 pub fn serve(request: &str, mut post: impl FnMut(String)) {
-    let search = read_request(request).and_then(|(scenario, bounds)| Ok((Search::new(&scenario, bounds)?, scenario)));
-    let (mut search, scenario) = match search {
+    let search = read_request(request).and_then(|(scenario, bounds, share)| Ok((Search::new(&scenario, bounds)?, scenario, share)));
+    let (mut search, scenario, share) = match search {
         Ok(s) => s,
         Err(e) => return post(encode(&Report::Failed { message: e.to_string() })),
     };
     if request.contains(r#""sample":true"#) {
-        let budget = search.bounds().budget;
-        let failed = search.sample(budget);
-        return post(encode(&Report::Sampled { tried: budget, failed }));
+        let (tried, failed) = search.sample(search.bounds().budget, share);
+        return post(encode(&Report::Sampled { tried, failed }));
     }
     let budget = search.bounds().budget;
     loop {
-        let report = match search.step(SLICE) {
+        let report = match search.step_share(SLICE, share) {
             State::Searching => Report::Progress { tried: search.tried(), budget },
             State::Found(f) => Report::Found {
                 sentence: f.sentence.clone(),
@@ -226,7 +257,7 @@ mod tests {
         s.faults.clear();
         let bounds = Bounds { classes: vec![Class::Pause], budget: 2_000, ..Bounds::default() };
         let file = write(&document(&s), None);
-        let (read, b) = read_request(&request(Subject::File(&file), &bounds)).expect("reads back");
+        let (read, b, _) = read_request(&request(Subject::File(&file), &bounds)).expect("reads back");
         assert_eq!((read.id.as_str(), b.classes.clone(), b.budget), (s.id.as_str(), vec![Class::Pause], 2_000));
         let mut reports = Vec::new();
         serve(&request(Subject::File(&file), &bounds), |r| reports.push(decode(&r).expect("a report")));

@@ -1,7 +1,8 @@
 // Benchmark in headless Chromium, printed as figures:
 // - the payload (wasm + js + css), gzipped and brotli-compressed, beside the smallest Yew app,
 //   and the failure search's worker apart (it loads only when a search starts);
-// - the failure search's schedules per second in its Web Worker, and the wasm/native ratio;
+// - the failure search's schedules per second in one Web Worker and in a pool of one per core,
+//   and the wasm/native ratio;
 // - a stress run of about 100, 1,000, 3,000 and 10,000 messages, timed to the first frame painted
 //   with its arrows in the page (requestAnimationFrame after the mutation that added them), from
 //   navigation and in an already loaded app, beside Mermaid drawing the same messages in the same
@@ -223,32 +224,40 @@ for (const [name, file] of [['a lesson', lesson], ['a long scenario', JSON.strin
   await page.close();
 }
 
-// The failure search in its Web Worker: 5,000 schedules of a lesson's search, best of three,
-// beside the native figure `cargo bench --bench search` wrote (scripts/bench keeps it).
+// The failure search in its Web Workers: 20,000 schedules of a lesson's search (the default
+// budget) in one worker, and shared among a pool of one worker per core the browser reports, as
+// the page runs it; best of three, beside the native figure `cargo bench --bench search` wrote
+// (scripts/bench keeps it).
 const native = fs.existsSync(path.join(ROOT, 'target/search-native.txt')) ? fs.readFileSync(path.join(ROOT, 'target/search-native.txt'), 'utf8') : '';
 for (const id of ['lease-race-fenced', 'redlock-pause']) {
   const page = await browser.newPage();
   await page.goto(`${url}#/${id}/0`);
   await page.waitForSelector('[data-testid=diagram] svg');
   const file = fs.readFileSync(path.join(dist, 'lessons', `${id}.json`), 'utf8');
-  const rate = await page.evaluate(async (file) => {
-    let best = 0;
-    for (let i = 0; i < 3; i += 1) {
-      const worker = new Worker('lockstep-search-worker_loader.js');
-      await new Promise((ready) => { worker.onmessage = (e) => { if (e.data === 'ready') ready(); }; });
+  const [one, pool, cores] = await page.evaluate(async (file) => {
+    const budget = 20000;
+    // Schedules per second with `of` workers, each judging its share of every schedule.
+    const rate = async (of) => {
+      const workers = [...Array(of)].map(() => new Worker('lockstep-search-worker_loader.js'));
+      await Promise.all(workers.map((w) => new Promise((ready) => { w.onmessage = (e) => { if (e.data === 'ready') ready(); }; })));
       const t0 = performance.now();
-      const report = await new Promise((done) => {
-        worker.onmessage = (e) => done(JSON.parse(e.data));
-        worker.postMessage(JSON.stringify({ file, bounds: { budget: 5000, sample: true } }));
-      });
-      best = Math.max(best, report.tried / ((performance.now() - t0) / 1000));
-      worker.terminate();
-    }
-    return best;
+      const reports = await Promise.all(workers.map((w, index) => new Promise((done) => {
+        w.onmessage = (e) => done(JSON.parse(e.data));
+        w.postMessage(JSON.stringify({ file, bounds: { budget, sample: true }, share: [index, of] }));
+      })));
+      const seconds = (performance.now() - t0) / 1000;
+      workers.forEach((w) => w.terminate());
+      const judged = reports.reduce((n, r) => n + r.tried, 0);
+      if (judged !== budget) throw new Error(`the pool judged ${judged} of ${budget} schedules`);
+      return judged / seconds;
+    };
+    const best = async (of) => { let b = 0; for (let i = 0; i < 3; i += 1) b = Math.max(b, await rate(of)); return b; };
+    const cores = Math.max(1, navigator.hardwareConcurrency || 1);
+    return [await best(1), await best(cores), cores];
   }, file);
   const m = native.match(new RegExp(`search: ${id}: (\\d+) schedules/s natively`));
-  const ratio = m ? ` (native ${m[1]}/s: native ${(Number(m[1]) / rate).toFixed(2)}× as fast)` : '';
-  console.log(`search: ${id}: ${rate.toFixed(0)} schedules/s in wasm, in the worker in Chromium${ratio}`);
+  const ratio = m ? ` (native, one thread: ${m[1]}/s, ${(Number(m[1]) / one).toFixed(2)}× as fast)` : '';
+  console.log(`search: ${id}: ${one.toFixed(0)} schedules/s in one Web Worker in Chromium, ${pool.toFixed(0)} in a pool of ${cores}${ratio}`);
   await page.close();
 }
 await browser.close();

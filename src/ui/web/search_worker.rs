@@ -1,48 +1,73 @@
-//! The page's side of the failure search: it starts the search's Web Worker (loaded only now),
-//! posts it the request once the worker says it listens, writes its progress into its card and
-//! hands its other reports to the app, and ends it when dropped (cancel).
+//! The page's side of the failure search: it starts a pool of the search's Web Workers (loaded
+//! only now), one per core the browser reports, posts each its share of the request once it says
+//! it listens, writes their merged progress into its card and hands the search's last report to
+//! the app, and ends them all when dropped (cancel).
 
+use crate::limits::MAX_SEARCH_WORKERS;
+use crate::search::pool::Merge;
 use crate::search::wire::{self, Report};
+use crate::search::Share;
 use crate::ui::panels::progress_text;
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::Callback;
 
-/// A search running in its worker.
+/// A search running in its pool of workers.
 pub struct SearchWorker {
-    worker: web_sys::Worker,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    workers: Vec<web_sys::Worker>,
+    _on_message: Vec<Closure<dyn FnMut(web_sys::MessageEvent)>>,
 }
 
 impl SearchWorker {
-    /// Starts a worker for `request`; its reports go to `on_report`. `from_editor` says the page
-    /// is the editor's, one folder below the worker's files.
+    /// Starts the pool for `request`; the search's last report goes to `on_report`.
+    /// `from_editor` says the page is the editor's, one folder below the worker's files.
     pub fn start(request: &str, from_editor: bool, on_report: Callback<Report>) -> Result<SearchWorker, String> {
         let url = if from_editor { "../lockstep-search-worker_loader.js" } else { "lockstep-search-worker_loader.js" };
-        let worker = web_sys::Worker::new(url).map_err(|_| "this browser cannot start the search's worker".to_string())?;
-        let (to_worker, request) = (worker.clone(), request.to_string());
-        let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let Some(text) = e.data().as_string() else { return };
-            match wire::decode(&text) {
-                _ if text == wire::READY => {
+        let of = cores();
+        let merge = Rc::new(RefCell::new(Merge::new(of)));
+        let (mut workers, mut closures) = (Vec::with_capacity(of), Vec::with_capacity(of));
+        for index in 0..of {
+            let worker = web_sys::Worker::new(url).map_err(|_| "this browser cannot start the search's worker".to_string())?;
+            let (to_worker, request) = (worker.clone(), wire::for_share(request, Share { index, of }));
+            let (merge, on_report) = (merge.clone(), on_report.clone());
+            let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let Some(text) = e.data().as_string() else { return };
+                if text == wire::READY {
                     let _ = to_worker.post_message(&JsValue::from_str(&request));
+                    return;
                 }
-                // Progress is written straight into the card, so the page is not drawn again
-                // for each report and stays quick to answer keys.
-                Some(Report::Progress { tried, budget }) => show_progress(tried, budget),
-                Some(report) => on_report.emit(report),
-                None => {}
-            }
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        Ok(SearchWorker { worker, _on_message: on_message })
+                let Some(report) = wire::decode(&text) else { return };
+                match merge.borrow_mut().take(index, report) {
+                    // Progress is written straight into the card, so the page is not drawn
+                    // again for each report and stays quick to answer keys.
+                    Some(Report::Progress { tried, budget }) => show_progress(tried, budget),
+                    Some(report) => on_report.emit(report),
+                    None => {}
+                }
+            });
+            worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+            workers.push(worker);
+            closures.push(on_message);
+        }
+        Ok(SearchWorker { workers, _on_message: closures })
     }
 }
 
 impl Drop for SearchWorker {
     fn drop(&mut self) {
-        self.worker.terminate();
+        for worker in &self.workers {
+            worker.terminate();
+        }
     }
+}
+
+/// How many workers the search shares its schedules among: the cores the browser reports, at
+/// least one and at most `MAX_SEARCH_WORKERS`.
+fn cores() -> usize {
+    let reported = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    (reported as usize).clamp(1, MAX_SEARCH_WORKERS)
 }
 
 /// Writes the count and the bar of the card's progress.
