@@ -80,10 +80,7 @@ impl Threaded {
     /// `take` with where the share starts, in the shares' order.
     fn share(&self, drawn: &[Vec<Added>], count: bool, mut take: impl FnMut(usize, Answer)) {
         let of = self.workers.len() + 1;
-        let judge = |share: &[Vec<Added>]| match count {
-            true => Answer::Count(self.search.count_failing(share)),
-            false => Answer::First(self.search.first_failing(share)),
-        };
+        let judge = |share: &[Vec<Added>]| answer(&self.search, share, count);
         let sent: Vec<bool> = (1..of)
             .map(|index| {
                 let schedules = Share { index, of }.of_batch(drawn).to_vec();
@@ -122,14 +119,18 @@ fn spawn(text: String, bounds: Bounds) -> Option<Worker> {
     let handle = thread::Builder::new().spawn(move || {
         let Ok(search) = validate::parse(&text).and_then(|s| Search::new(&s, bounds)) else { return };
         for Job { schedules, count } in inbox {
-            let answer = match count {
-                true => Answer::Count(search.count_failing(&schedules)),
-                false => Answer::First(search.first_failing(&schedules)),
-            };
-            if outbox.send(answer).is_err() {
+            if outbox.send(answer(&search, &schedules, count)).is_err() {
                 return;
             }
         }
     });
     Some(Worker { jobs, answers, handle: handle.ok()? })
+}
+
+/// Judges `schedules`: how many fail if `count`, else the first that fails.
+fn answer(search: &Search, schedules: &[Vec<Added>], count: bool) -> Answer {
+    match count {
+        true => Answer::Count(search.count_failing(schedules)),
+        false => Answer::First(search.first_failing(schedules)),
+    }
 }
