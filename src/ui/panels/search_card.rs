@@ -36,11 +36,15 @@ pub fn finder_card(report: &Report, from_player: bool) -> String {
                 }
                 s.push_str("</ul>");
             }
-            let _ = write!(
-                s,
-                r#"<p class="muted">Found among {} schedules, then shrunk to the fewest, smallest faults.</p>"#,
-                group_u(*tried as u64)
-            );
+            if *tried == 1 {
+                s.push_str(r#"<p class="muted">Found in the first schedule run: the scenario as it is.</p>"#);
+            } else {
+                let _ = write!(
+                    s,
+                    r#"<p class="muted">Found among {} schedules, then shrunk to the fewest, smallest faults.</p>"#,
+                    group_u(*tried as u64)
+                );
+            }
             match link {
                 Ok(code) => {
                     let hash = route::format(&Route { target: Target::Edited(code.clone()), step: 0 });
@@ -88,5 +92,8 @@ mod tests {
         assert!(card.contains("A&#39;s &lt;write&gt; landed.") || card.contains("A's &lt;write&gt; landed."), "{card}");
         assert!(card.contains(r#"href="edit/#/edit/1.abc/0""#), "{card}");
         assert!(finder_card(&found, false).contains(r##"href="#/edit/1.abc/0""##));
+        assert!(card.contains("Found among 7 schedules, then shrunk"), "{card}");
+        let at_once = Report::Found { sentence: "A's write landed.".into(), faults: Vec::new(), tried: 1, link: Ok("1.abc".into()) };
+        assert!(finder_card(&at_once, true).contains("Found in the first schedule run: the scenario as it is."));
     }
 }
