@@ -124,9 +124,7 @@ impl Search {
     /// Runs up to `n` more schedules (and shrinks a failure as soon as one is found); returns
     /// where the search stands.
     pub fn step(&mut self, n: usize) -> &State {
-        let drawn = self.draw(n);
-        let failing = self.first_failing(&drawn);
-        self.settle(drawn, failing)
+        self.step_share(n, Share::ALL)
     }
 
     /// Draws the next schedules in the search's order: `n`, or fewer where the budget ends, and

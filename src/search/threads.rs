@@ -1,6 +1,7 @@
-//! The search on every core, natively (where threads cannot start, on one): one thread draws the schedules in the search's order,
-//! worker threads judge contiguous shares of each batch, and the first failure in that order
-//! is the one kept, so the result is the one-thread search's, schedule for schedule.
+//! The search on every core, natively (where threads cannot start, on one): one thread draws
+//! the schedules in the search's order, worker threads judge contiguous shares of each batch,
+//! and the first failure in that order is the one kept, so the result is the one-thread
+//! search's, schedule for schedule.
 //!
 //! A compiled scenario shares its design through `Rc`, which stays on its thread: each worker
 //! builds its own search from the scenario's file text.
