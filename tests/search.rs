@@ -235,7 +235,7 @@ fn faults_added_to_a_spec_compiled_once_run_as_the_scenario_compiled_with_them()
                 f.push_faults(&base, &mut faults);
                 if let Some((node, ppm)) = f.drift() {
                     let i = base.participants.iter().position(|p| p.id() == node).unwrap();
-                    spec.nodes[i].clock.drift_ppm = ppm;
+                    std::rc::Rc::make_mut(&mut spec.nodes)[i].clock.drift_ppm = ppm;
                 }
             }
             add_faults(&mut spec, &base, &faults).unwrap();

@@ -2,6 +2,18 @@
 //!
 //! Written out here rather than taken from a crate so a seed replays the same trace forever.
 
+/// Where FNV-1a starts.
+const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a over `bytes`, from `h`.
+fn fnv(mut h: u64, bytes: impl Iterator<Item = u8>) -> u64 {
+    for b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
 /// A deterministic stream of pseudo-random numbers.
 #[derive(Clone, Debug)]
 pub struct Rng {
@@ -16,12 +28,29 @@ impl Rng {
 
     /// Derives an independent stream for one named purpose (e.g. `"net"`, `"node:3"`).
     pub fn derive(root_seed: u64, purpose: &str) -> Self {
-        // FNV-1a over the purpose, mixed with the root seed.
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for b in purpose.bytes() {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        Rng::mixed(root_seed, fnv(FNV_START, purpose.bytes()))
+    }
+
+    /// The stream [`Rng::derive`] gives for `purpose` followed by `n` in decimal (`"node:"` and
+    /// 3 for `"node:3"`), without writing the name out.
+    pub fn derive_numbered(root_seed: u64, purpose: &str, n: usize) -> Self {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut rest = n;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
         }
+        let h = fnv(fnv(FNV_START, purpose.bytes()), digits[at..].iter().copied());
+        Rng::mixed(root_seed, h)
+    }
+
+    /// A stream from the root seed mixed with a purpose's hash.
+    fn mixed(root_seed: u64, h: u64) -> Self {
         let mut mix = Rng::new(root_seed ^ h);
         Rng::new(mix.next_u64())
     }
@@ -74,6 +103,10 @@ mod tests {
         assert_ne!(a, b);
         assert_ne!(a, c);
         assert_eq!(a, Rng::derive(1, "net").next_u64());
+        for n in [0, 7, 10, 123, usize::MAX] {
+            let named = Rng::derive(9, &format!("node:{n}")).next_u64();
+            assert_eq!(Rng::derive_numbered(9, "node:", n).next_u64(), named, "node:{n}");
+        }
     }
 
     #[test]

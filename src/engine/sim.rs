@@ -145,7 +145,7 @@ impl<'s> Sim<'s> {
                 actor,
                 clock: n.clock.clone(),
                 reads,
-                rng: Rng::derive(spec.seed, &format!("node:{i}")),
+                rng: Rng::derive_numbered(spec.seed, "node:", i),
                 status: Status::Up,
                 held: Vec::new(),
                 timers: Vec::new(),

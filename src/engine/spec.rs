@@ -17,7 +17,8 @@ use std::rc::Rc;
 #[derive(Clone, Debug)]
 pub struct Spec {
     pub seed: u64,
-    pub nodes: Vec<NodeSpec>,
+    /// Shared: a search's schedules each copy the spec, and few change a node.
+    pub nodes: Rc<Vec<NodeSpec>>,
     /// The lock design, configured.
     pub lock: Rc<dyn Protocol>,
     pub network: NetworkSpec,

@@ -19,6 +19,7 @@ use crate::limits::{
     MAX_SPAN_MS, MAX_STEPS, MAX_TIME_MS, MIN_DRIFT_PPM,
 };
 use crate::present::quoted::Quoted;
+use std::rc::Rc;
 
 /// The scenario format version this build reads.
 pub const VERSION: u32 = 1;
@@ -120,7 +121,7 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     };
     let network = compile_network(s, &ids)?;
     let lock: std::rc::Rc<dyn crate::engine::protocol::Protocol> = s.lock.design.clone();
-    let mut spec = Spec { seed: s.seed, nodes, lock, network, faults: Vec::with_capacity(s.faults.len()), limits };
+    let mut spec = Spec { seed: s.seed, nodes: Rc::new(nodes), lock, network, faults: Vec::with_capacity(s.faults.len()), limits };
     add_faults(&mut spec, s, &s.faults)?;
     Ok(spec)
 }
@@ -136,7 +137,7 @@ pub fn add_faults(spec: &mut Spec, s: &Scenario, faults: &[Fault<String>]) -> Re
     for f in faults {
         let fault = compile_fault(&format!("faults[{}]", spec.faults.len()), f, &ids, spec.limits.max_time_ms)?;
         if let Fault::ClockJump { at_ms, node, by_ms } = fault {
-            spec.nodes[node.0].clock.add_jump(ClockJump { at_ms: span(at_ms), by_ms });
+            Rc::make_mut(&mut spec.nodes)[node.0].clock.add_jump(ClockJump { at_ms: span(at_ms), by_ms });
         }
         spec.faults.push(fault);
     }

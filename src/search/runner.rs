@@ -19,6 +19,7 @@ use crate::present::phrases::what_a_step_moves;
 use crate::present::Words;
 use crate::scenario::format::Scenario;
 use crate::scenario::validate::{add_faults, compile};
+use std::rc::Rc;
 
 /// One of `of` contiguous shares of every batch of schedules, the `index`th: what one of
 /// several threads or workers judges.
@@ -233,7 +234,7 @@ impl Search {
             if let Some((node, ppm)) = f.drift() {
                 let i = self.base.participants.iter().position(|p| p.id() == node)?;
                 (MIN_DRIFT_PPM..=MAX_DRIFT_PPM).contains(&ppm).then_some(())?;
-                spec.nodes[i].clock.drift_ppm = ppm;
+                Rc::make_mut(&mut spec.nodes)[i].clock.drift_ppm = ppm;
             }
         }
         add_faults(&mut spec, &self.base, &faults).ok()?;
