@@ -62,7 +62,7 @@ fn every_fault_kind_reads_back_as_written_and_is_in_the_editor() {
             }
         }
         // Every field is a field of the editor, and a listed kind has its button.
-        let editor = panels::editor(&after, &editor_state());
+        let editor = panels::editor(&after, &editor_state()).concat();
         for f in kind.fields {
             let path = format!(r#"{}="faults[{i}].{}""#, panels::EDIT_ATTRIBUTE, f.name);
             assert!(editor.contains(&path), "{}: the editor shows {}", kind.tag, f.name);
@@ -82,7 +82,7 @@ fn every_step_kind_reads_back_as_written_and_is_in_the_editor() {
     let with = edit::apply(&with, &Edit::Set { path: "participants[2].mode".into(), value: Some(Value::String("unique".into())) }).unwrap();
     let scenario = round_trip(&with);
     let lockstep::scenario::format::Participant::Client { script, .. } = &scenario.participants[0] else { panic!("a client first") };
-    let editor = panels::editor(&scenario, &editor_state());
+    let editor = panels::editor(&scenario, &editor_state()).concat();
     for (j, (kind, step)) in STEPS.iter().zip(script).enumerate() {
         assert_eq!(steps::kind_of(step).tag, kind.tag);
         assert_eq!(steps::values_of(step).len(), kind.fields.len());

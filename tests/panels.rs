@@ -154,8 +154,12 @@ fn every_editor_field_can_be_set_to_what_it_shows_and_hostile_names_stay_text() 
             message: Some((3, "A → L: acquire".into())),
             beside: Some(lockstep::edit::variant::Variant::Mode(lockstep::engine::spec::ResourceMode::Fenced)),
         };
-        let text = panels::editor(&lesson.scenario, &state);
-        let wrapped = format!("<div>{text}</div>");
+        let parts = panels::editor(&lesson.scenario, &state);
+        // Each part is whole HTML: the page puts each in as it is.
+        for part in &parts {
+            roxmltree::Document::parse(&format!("<div>{part}</div>")).unwrap_or_else(|e| panic!("{}: a part: {e}", lesson.id()));
+        }
+        let wrapped = format!("<div>{}</div>", parts.concat());
         let page = roxmltree::Document::parse(&wrapped).unwrap_or_else(|e| panic!("{}: {e}", lesson.id()));
         let fields: Vec<_> = page.descendants().filter(|n| n.attribute(panels::EDIT_ATTRIBUTE).is_some()).collect();
         assert!(fields.len() >= 8, "{}: {} fields", lesson.id(), fields.len());
@@ -185,7 +189,7 @@ fn every_editor_field_can_be_set_to_what_it_shows_and_hostile_names_stay_text() 
             assert!(set == lesson.scenario, "{}: setting {path} to {shown:?}, as shown, changes the scenario", lesson.id());
         }
         for kind in lockstep::scenario::faults::FAULTS.iter().filter(|k| k.listed).map(|k| k.tag) {
-            assert!(text.contains(&format!(r#"data-action="add-fault:{kind}""#)), "{}: add {kind}", lesson.id());
+            assert!(wrapped.contains(&format!(r#"data-action="add-fault:{kind}""#)), "{}: add {kind}", lesson.id());
         }
     }
     let hostile = lockstep::scenario::load(HOSTILE).expect("the hostile scenario is valid").0;
@@ -204,7 +208,7 @@ fn every_editor_field_can_be_set_to_what_it_shows_and_hostile_names_stay_text() 
         message: Some((1, "<u>message</u>".into())),
         beside: None,
     };
-    let text = panels::editor(&hostile, &state);
+    let text = panels::editor(&hostile, &state).concat();
     let shown = texts(&text);
     assert!(
         shown.contains("<b>x</b>")

@@ -5,20 +5,24 @@
 //   and the wasm/native ratio;
 // - a stress run of about 100, 1,000, 3,000 and 10,000 messages, timed to the first frame painted
 //   with its arrows in the page (requestAnimationFrame after the mutation that added them), from
-//   navigation and in an already loaded app, beside Mermaid drawing the same messages in the same
-//   browser session, from navigation with its script and from its render call: medians and p95
-//   over 7 samples each;
+//   navigation and in an already loaded app (a link followed at once and after a second), and
+//   the whole diagram as SVG (the app's export put in the page), beside Mermaid drawing the same
+//   messages in the same browser session, from navigation with its script and from its render
+//   call: medians and p95 over 7 samples each; and whether each diagram came in one task;
 // - the largest stress run: time to a painted diagram and the longest task;
 // - step time: a key pressed as a frame starts, to that frame painted; and a key pressed at any
 //   moment, to the updated DOM and to the next painted frame; at 100, 1,000 and 10,000 events;
 // - wasm memory per event at 10,000 events.
+// Arguments name the parts to run (diagram, largest, step, editor, search); none runs them all.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { serve, chromium, ROOT, CHROMIUM, CHROMIUM_ARGS } from '../../tools/serve.mjs';
 import { siteSizes, kb } from '../../tools/size.mjs';
 
-siteSizes();
+const parts = process.argv.slice(2);
+const run = (part) => parts.length === 0 || parts.includes(part);
+if (run('payload')) siteSizes();
 const dist = path.join(ROOT, 'dist');
 
 const cli = (...args) => execFileSync(path.join(ROOT, 'target/release/lockstep'), args, { encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -33,8 +37,11 @@ async function open(hash) {
     window.__longest = 0;
     new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: 'longtask', buffered: true });
     addEventListener('TrunkApplicationStarted', (e) => { window.__wasm = e.detail.wasm; });
-    // The diagram counts once its arrows are in the page, not at its lane-name strip.
+    // The diagram counts once its arrows are in the page, not at its lane-name strip; a strip
+    // seen without arrows means the diagram came in two tasks.
+    window.__stripFirst = false;
     new MutationObserver((_, obs) => {
+      if (document.querySelector('svg.lockstep-diagram') && !document.querySelector('svg.lockstep-diagram .msg')) window.__stripFirst = true;
       if (document.querySelector('svg.lockstep-diagram .msg')) {
         window.__firstDiagram = performance.now();
         requestAnimationFrame(() => setTimeout(() => { window.__painted = performance.now(); }));
@@ -48,13 +55,22 @@ async function open(hash) {
 }
 
 /** In a page already showing a lesson, the time from a link to a stress run to the frame
- * painted with its arrows: the work of the app alone, as Mermaid's render call is Mermaid's. */
-async function inApp(events) {
+ * painted with its arrows: the work of the app alone, as Mermaid's render call is Mermaid's.
+ * The link is followed `idle` ms after the first lesson's frame: at once (0), when the browser
+ * has not yet optimized the WebAssembly, or after a second, as a person reads before clicking.
+ * Also says whether the new diagram came in one task (no strip without its arrows). */
+async function inApp(events, idle) {
   const page = await open('#/short-pause/0');
-  const took = await page.evaluate(async (events) => {
+  const took = await page.evaluate(async ([events, idle]) => {
     const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
     await frame();
+    await new Promise((r) => setTimeout(r, idle));
     const before = document.querySelectorAll('svg.lockstep-diagram .msg').length;
+    let split = false;
+    const watch = new MutationObserver(() => {
+      if (document.querySelectorAll('svg.lockstep-diagram .msg').length === 0 && document.querySelector('svg.lockstep-diagram')) split = true;
+    });
+    watch.observe(document, { childList: true, subtree: true });
     const t0 = performance.now();
     location.hash = `#/stress/${events}/0`;
     // Until the new run's arrows are in the page (the lesson before had fewer), then its frame.
@@ -62,8 +78,35 @@ async function inApp(events) {
       && document.querySelectorAll('svg.lockstep-diagram .msg').length > before;
     while (!shown()) await new Promise((r) => setTimeout(r));
     await frame();
-    return performance.now() - t0;
-  }, events);
+    watch.disconnect();
+    return { ms: performance.now() - t0, split };
+  }, [events, idle]);
+  await page.close();
+  return took;
+}
+
+/** In a page showing a stress run, the time from its SVG export (the whole diagram as one SVG
+ * file, written by the app) to the frame painted with that SVG put in the page: the same work as
+ * Mermaid's render call, which also writes the whole diagram and is timed to its frame. */
+async function wholeSvg(events) {
+  const page = await open(`#/stress/${events}/0`);
+  await page.waitForTimeout(1000);
+  await page.click('[data-testid=exports-button]');
+  await page.waitForSelector('[data-testid=export-svg]');
+  const took = await page.evaluate(async () => {
+    let blob = null;
+    URL.createObjectURL = (b) => { blob = b; return 'blob:bench'; };
+    HTMLAnchorElement.prototype.click = () => {};
+    const t0 = performance.now();
+    document.querySelector('[data-testid=export-svg]').click();
+    while (!blob) await new Promise((r) => setTimeout(r));
+    const out = document.createElement('div');
+    out.style.cssText = 'position: fixed; inset: 0; overflow: auto; background: #fff; z-index: 99';
+    out.innerHTML = await blob.text();
+    document.body.append(out);
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r)));
+    return { ms: performance.now() - t0, arrows: out.querySelectorAll('.msg').length };
+  });
   await page.close();
   return took;
 }
@@ -102,33 +145,44 @@ async function mermaid(text) {
   await m.close();
   return r;
 }
-for (const messages of [100, 1000, 3000, 10000]) {
+for (const messages of run('diagram') ? [100, 1000, 3000, 10000] : []) {
   const events = Math.round(messages * 2.7);
   const trace = JSON.parse(cli('run', `stress-${events}`, '--format', 'json'));
   const drawn = trace.events.filter((e) => e.kind === 'deliver' || e.kind === 'drop').length;
   const text = cli('run', `stress-${events}`, '--format', 'mermaid');
-  const nav = [], app = [], mNav = [], mCall = [];
+  const nav = [], app = [], idle = [], whole = [], mNav = [], mCall = [];
+  let split = 0, arrows = 0;
   for (let k = 0; k < SAMPLES; k++) {
     const page = await open(`#/stress/${events}/0`);
     nav.push(await page.evaluate(() => window.__painted));
+    split += await page.evaluate(() => window.__stripFirst);
     await page.close();
-    app.push(await inApp(events));
+    for (const [idleMs, into] of [[0, app], [1000, idle]]) {
+      const r = await inApp(events, idleMs);
+      into.push(r.ms);
+      split += r.split;
+    }
+    const w = await wholeSvg(events);
+    whole.push(w.ms);
+    arrows = w.arrows;
     const m = await mermaid(text);
     if (m) { mNav.push(m.navigation); mCall.push(m.call); }
   }
-  const ours = stats(nav), loaded = stats(app);
-  console.log(`browser: ${drawn} messages (${trace.events.length} events), to the frame painted with the arrows: navigation ${said(ours)}; in the loaded app ${said(loaded)}`);
+  const ours = stats(nav), loaded = stats(app), read = stats(idle), file = stats(whole);
+  console.log(`browser: ${drawn} messages (${trace.events.length} events), to the frame painted with the arrows: navigation ${said(ours)}; a link in the loaded app at once ${said(loaded)}, after a second ${said(read)}; the diagram in one task in ${3 * SAMPLES - split} of ${3 * SAMPLES}`);
+  console.log(`browser: ${drawn} messages, the whole diagram as SVG (its export, put in the page, ${arrows} arrows): ${said(file)}`);
   if (mCall.length === SAMPLES) {
     const byNav = stats(mNav), byCall = stats(mCall);
+    const r = (x) => (x.median / byCall.median).toFixed(3);
     console.log(`browser: ${drawn} messages, Mermaid: from navigation with its script ${said(byNav)}; from its render call ${said(byCall)}`);
-    console.log(`browser: ${drawn} messages, median ratio to Mermaid's render call: navigation ${(ours.median / byCall.median).toFixed(3)}, in the app ${(loaded.median / byCall.median).toFixed(3)}; navigation to navigation ${(ours.median / byNav.median).toFixed(3)}`);
+    console.log(`browser: ${drawn} messages, median ratio to Mermaid's render call: navigation ${r(ours)}, a link at once ${r(loaded)}, after a second ${r(read)}, the whole diagram as SVG ${r(file)}; navigation to navigation ${(ours.median / byNav.median).toFixed(3)}`);
   } else {
     console.log(`browser: ${drawn} messages: Mermaid failed in ${SAMPLES - mCall.length} of ${SAMPLES} samples`);
   }
 }
 
 // The largest run the stress link accepts.
-{
+if (run('largest')) {
   const page = await open('#/stress/200000/0');
   const r = await page.evaluate(() => ({ first: window.__firstDiagram, painted: window.__painted, longest: window.__longest, items: document.querySelectorAll('.diagram-body .item').length }));
   console.log(`browser: #/stress/200000: diagram ${r.first.toFixed(0)} ms, painted ${r.painted.toFixed(0)} ms after navigation, longest task ${r.longest.toFixed(0)} ms, ${r.items} items in the page`);
@@ -137,7 +191,7 @@ for (const messages of [100, 1000, 3000, 10000]) {
 
 // Step time and memory.
 let base = null;
-for (const n of [100, 1000, 10000]) {
+for (const n of run('step') ? [100, 1000, 10000] : []) {
   const page = await open(`#/stress/${n}/0`);
   const memory = await page.evaluate(() => window.__wasm.memory.buffer.byteLength);
   const events = await page.evaluate(() => +document.querySelector('[data-testid=step-count]').innerText.match(/of ([\d,]+)/)[1].replace(/,/g, ''));
@@ -179,8 +233,9 @@ for (const n of [100, 1000, 10000]) {
   console.log(`browser: ${events} events: step, key pressed as a frame starts → that frame painted: median ${inFrame.median.toFixed(2)} ms, p95 ${inFrame.p95.toFixed(2)} ms (one 60 Hz frame: 16.7 ms); pressed at any moment → DOM median ${dom.median.toFixed(2)} ms, p95 ${dom.p95.toFixed(2)} ms → next painted frame median ${painted.median.toFixed(2)} ms, p95 ${painted.p95.toFixed(2)} ms; ${times.length} steps of each`);
   await page.close();
 }
-// The editor: from a changed field to the redrawn diagram (the MutationObserver fires once the
-// new run's diagram is in the page), for a lesson and for a scenario of about 1,000 events.
+// The editor: from a changed field to the frame painted with the redrawn diagram (the frame after
+// the mutation that put the new run's diagram in the page), for a lesson and for a scenario of
+// about 1,000 events.
 const lesson = fs.readFileSync(path.join(ROOT, 'src/scenario/lessons/lease-race-fenced.json'), 'utf8');
 const long = JSON.parse(lesson);
 const cycle = [{ step: 'acquire' }, { step: 'work', ms: 10 }, { step: 'write', value: 'A' }, { step: 'release', mode: 'safe' }];
@@ -192,7 +247,7 @@ for (let i = 0; i < 4; i++) {
   long.participants.push({ role: 'client', id: `C${i}`, name: `Client C${i}`, start_ms: 30 * i, script });
 }
 long.limits = { max_events: 100000 };
-for (const [name, file] of [['a lesson', lesson], ['a long scenario', JSON.stringify(long)]]) {
+for (const [name, file] of run('editor') ? [['a lesson', lesson], ['a long scenario', JSON.stringify(long)]] : []) {
   const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
   await page.goto(`${url}edit/#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=editor]');
@@ -211,7 +266,7 @@ for (const [name, file] of [['a lesson', lesson], ['a long scenario', JSON.strin
       const diagram = document.querySelector('[data-testid=diagram] .diagram-body');
       const t0 = performance.now();
       const done = new Promise((res) => {
-        const o = new MutationObserver(() => { o.disconnect(); res(performance.now()); });
+        const o = new MutationObserver(() => { o.disconnect(); requestAnimationFrame(() => setTimeout(() => res(performance.now()))); });
         o.observe(diagram, { childList: true, subtree: true });
       });
       field.dispatchEvent(new Event('change', { bubbles: true }));
@@ -220,7 +275,7 @@ for (const [name, file] of [['a lesson', lesson], ['a long scenario', JSON.strin
     return out;
   });
   times.sort((a, b) => a - b);
-  console.log(`editor: ${name} (${events} events): edit→redrawn diagram median ${times[30].toFixed(1)} ms, p95 ${times[57].toFixed(1)} ms over 60 edits (60 Hz frame: 16.7 ms)`);
+  console.log(`editor: ${name} (${events} events): edit → frame painted with the new diagram: median ${times[30].toFixed(1)} ms, p95 ${times[57].toFixed(1)} ms over 60 edits (60 Hz frame: 16.7 ms)`);
   await page.close();
 }
 
@@ -229,7 +284,7 @@ for (const [name, file] of [['a lesson', lesson], ['a long scenario', JSON.strin
 // the page runs it; best of three, beside the native figure `cargo bench --bench search` wrote
 // (scripts/bench keeps it).
 const native = fs.existsSync(path.join(ROOT, 'target/search-native.txt')) ? fs.readFileSync(path.join(ROOT, 'target/search-native.txt'), 'utf8') : '';
-for (const id of ['lease-race-fenced', 'redlock-pause']) {
+for (const id of run('search') ? ['lease-race-fenced', 'redlock-pause'] : []) {
   const page = await browser.newPage();
   await page.goto(`${url}#/${id}/0`);
   await page.waitForSelector('[data-testid=diagram] svg');

@@ -853,7 +853,7 @@ await check('the event log lists every event of a lesson, marks the step and fol
   await page.waitForFunction(() => {
     const list = document.querySelector('[data-testid=event-log] ol');
     const row = list.querySelector('.log-row[aria-current]');
-    return row && row.getBoundingClientRect().bottom <= list.getBoundingClientRect().bottom + 1 && row.innerText.startsWith(`${list.querySelectorAll('.log-row').length}`);
+    return row && row.getBoundingClientRect().bottom <= list.getBoundingClientRect().bottom + 1 && row.textContent.startsWith(`${list.querySelectorAll('.log-row').length}`);
   });
 });
 

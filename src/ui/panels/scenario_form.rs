@@ -116,15 +116,18 @@ fn button(s: &mut String, action: &str, label: &str, enabled: bool) {
     );
 }
 
-/// The editor for `scenario`.
-pub fn editor(scenario: &Scenario, state: &EditorState) -> String {
-    let mut s = String::from(r#"<div class="edit-head"><h2>What if…</h2>"#);
-    head(&mut s, scenario, state);
-    lock_fields(&mut s, scenario);
-    participant_fields(&mut s, scenario, state);
-    network_fields(&mut s, scenario);
-    fault_fields(&mut s, scenario, state);
-    s
+/// The editor for `scenario`, in parts, each whole HTML: its head, then the lock, the
+/// participants, the network and the faults. The page keeps a part that has not changed, so an
+/// edit redraws only its own part (a long script's fields are not parsed again for a fault's).
+pub fn editor(scenario: &Scenario, state: &EditorState) -> [String; 5] {
+    let mut parts: [String; 5] = Default::default();
+    parts[0].push_str(r#"<div class="edit-head"><h2>What if…</h2>"#);
+    head(&mut parts[0], scenario, state);
+    lock_fields(&mut parts[1], scenario);
+    participant_fields(&mut parts[2], scenario, state);
+    network_fields(&mut parts[3], scenario);
+    fault_fields(&mut parts[4], scenario, state);
+    parts
 }
 
 /// The editor's head: Close, the outcome, notes and problems, the actions, and what to draw

@@ -348,9 +348,9 @@ impl Editing {
         }
     }
 
-    /// The editor's text for the run on screen at `cursor`; its Close button opens `close` (the
-    /// player's page).
-    pub fn panel(&self, shown: &RunRef, close: &str, cursor: Option<usize>) -> String {
+    /// The editor's text for the run on screen at `cursor`, in the parts of [`panels::editor`];
+    /// its Close button opens `close` (the player's page).
+    pub fn panel(&self, shown: &RunRef, close: &str, cursor: Option<usize>) -> [String; 5] {
         let change = outcome::change(&self.original.trace, &shown.words(), self.history.edited());
         let state = EditorState {
             outcome: &format!("Compared with the original: {change}."),
@@ -405,7 +405,7 @@ impl Editing {
         match *self {}
     }
 
-    pub fn panel(&self, _: &RunRef, _: &str, _: Option<usize>) -> String {
+    pub fn panel(&self, _: &RunRef, _: &str, _: Option<usize>) -> [String; 5] {
         match *self {}
     }
 

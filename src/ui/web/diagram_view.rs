@@ -168,7 +168,11 @@ pub fn DiagramView(props: &DiagramViewProps) -> Html {
     let scroller = use_node_ref();
     let layout = &props.run.layout;
     let whole = layout.items.len() <= DRAW_WHOLE_UP_TO;
-    let view = use_state_eq(|| blocks(0.0, BLOCK));
+    // At first, the blocks a window's height can show (a unit is drawn at least MIN_SCALE px).
+    let view = use_state_eq(|| {
+        let height = gloo::utils::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(f64::from(BLOCK));
+        blocks(0.0, (height / fit::MIN_SCALE) as f32)
+    });
     let onscroll = {
         let (scroller, view, width) = (scroller.clone(), view.setter(), layout.width);
         Callback::from(move |_: Event| {

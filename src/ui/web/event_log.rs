@@ -41,9 +41,17 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         })
     };
     let (from, to) = if n <= ALL_UP_TO { (0, n) } else { (block.saturating_sub(1) * BLOCK, ((*block + 2) * BLOCK).min(n)) };
-    // The rows are written once per run and block; a step only marks them (below), so the page
-    // keeps its rows and lays out only what a mark changes.
-    let rows = use_memo((props.run.clone(), from, to), |(run, from, to)| AttrValue::from(rows(run, *from, *to)));
+    // The rows are written once per run and block, as the list's text in one call (as Yew
+    // children, each of up to 400 rows would be put in the page and taken out one call at a
+    // time); a step only marks them (below), so the page lays out only what a mark changes.
+    {
+        let list = list.clone();
+        use_effect_with((props.run.clone(), from, to), move |(run, from, to)| {
+            if let Some(el) = list.cast::<web_sys::Element>() {
+                el.set_inner_html(&rows(run, *from, *to));
+            }
+        });
+    }
     {
         let list = list.clone();
         use_effect_with((props.run.clone(), props.cursor, from, to), move |&(_, cursor, from, _)| {
@@ -65,7 +73,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     html! {
         <details class="card log" open=true data-testid="event-log">
             { Html::from_html_unchecked(format!(r#"<summary><h2>Event log</h2><span class="muted">{n} events; the text alternative to the diagram</span></summary>"#).into()) }
-            <ol ref={list} {onscroll}>{ Html::from_html_unchecked((*rows).clone()) }</ol>
+            <ol ref={list} {onscroll}></ol>
         </details>
     }
 }

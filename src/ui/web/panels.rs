@@ -18,7 +18,12 @@ fn card(class: &str, testid: &str, text: &str) -> Html {
 
 /// The scenario editor, for the run on screen.
 pub fn editor(editing: &Editing, run: &RunRef, cursor: Option<usize>) -> Html {
-    card("card editor", "editor", &editing.panel(run, &editing.close_link(run, cursor), cursor))
+    let parts = editing.panel(run, &editing.close_link(run, cursor), cursor);
+    html! {
+        <section class="card editor" data-testid="editor">
+            { for parts.into_iter().map(|part| Html::from_html_unchecked(part.into())) }
+        </section>
+    }
 }
 
 /// What just happened and why it matters, and at the end the way on (`next`).
