@@ -159,7 +159,7 @@ impl<'s> Sim<'s> {
             next_gen: 0,
             next_msg: 0,
             net: Transport::new(spec.network.clone(), Rng::derive(spec.seed, "net")),
-            events: Vec::new(),
+            events: Vec::with_capacity(spec.limits.max_events.min(256)),
             fault_events: vec![None; spec.faults.len()],
             answering: None,
             commands: Vec::new(),

@@ -59,7 +59,7 @@ impl Role {
 pub struct ClientSpec {
     /// The client starts when its own clock reads this.
     pub start_ms: LocalMillis,
-    pub script: Vec<Step>,
+    pub script: Rc<[Step]>,
     pub acquire: AcquirePolicy,
     pub renew: Option<RenewPolicy>,
 }

@@ -287,7 +287,7 @@ fn compile_participant(
             }
             Role::Client(ClientSpec {
                 start_ms: LocalMillis::perfect(Millis::from_ms(start_ms)),
-                script: script.clone(),
+                script: script.as_slice().into(),
                 acquire: *acquire,
                 renew: *renew,
             })
