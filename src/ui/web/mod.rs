@@ -11,6 +11,7 @@ mod event_log;
 mod fit;
 #[cfg(editing)]
 mod gestures;
+mod kept;
 mod panels;
 mod search_worker;
 mod view;

@@ -2,6 +2,7 @@
 //! The cards stay in place while their text changes, so the narration's live region announces
 //! each step.
 
+use super::kept::Kept;
 use crate::scenario::compare::Cell;
 use crate::scenario::lessons::Entry;
 use crate::ui::panels;
@@ -21,7 +22,7 @@ pub fn editor(editing: &Editing, run: &RunRef, cursor: Option<usize>) -> Html {
     let parts = editing.panel(run, &editing.close_link(run, cursor), cursor);
     html! {
         <section class="card editor" data-testid="editor">
-            { for parts.into_iter().map(|part| Html::from_html_unchecked(part.into())) }
+            { for parts.into_iter().map(|part| html! { <Kept html={AttrValue::from(part)} /> }) }
         </section>
     }
 }
