@@ -17,7 +17,7 @@ const ROW_PX: i32 = 26;
 const ALL_UP_TO: usize = 400;
 
 /// How many rows the part of a long log in the page moves by.
-const BLOCK: usize = 64;
+const BLOCK: usize = 32;
 
 #[derive(Properties, PartialEq)]
 pub struct EventLogProps {
