@@ -209,6 +209,13 @@ fn every_editor_field_can_be_set_to_what_it_shows_and_hostile_names_stay_text() 
         beside: None,
     };
     let text = panels::editor(&hostile, &state).concat();
+    // The field whose change was refused, and it alone, is marked and points to the problem.
+    let wrapped = format!("<div>{text}</div>");
+    let page = roxmltree::Document::parse(&wrapped).expect("whole HTML");
+    let invalid: Vec<_> =
+        page.descendants().filter(|n| n.attribute("aria-invalid") == Some("true")).map(|n| n.attribute(panels::EDIT_ATTRIBUTE)).collect();
+    assert_eq!(invalid, [Some("participants[0].name")]);
+    assert!(page.descendants().any(|n| n.attribute("id") == Some("edit-problem") && n.attribute("role") == Some("alert")));
     let shown = texts(&text);
     assert!(
         shown.contains("<b>x</b>")

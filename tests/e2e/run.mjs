@@ -391,6 +391,12 @@ await check('an edit the scenario cannot take is named by its field, and the pag
   await setField(page, 'faults[0].for_ms', -5);
   await page.waitForSelector('[data-testid=edit-problem]');
   expect((await text(page, 'edit-problem')) === 'Not changed: faults[0].for_ms: must be ≥ 0', await text(page, 'edit-problem'));
+  const refused = await page.evaluate(() => {
+    const f = document.querySelector('[data-edit="faults[0].for_ms"]');
+    return { invalid: f.getAttribute('aria-invalid'), described: f.getAttribute('aria-describedby'), value: f.value, focused: document.activeElement === f };
+  });
+  expect(refused.invalid === 'true' && refused.described === 'edit-problem' && refused.value === '-5' && refused.focused,
+    `the refused field is marked, keeps what was typed and keeps the focus: ${JSON.stringify(refused)}`);
   await page.evaluate(() => {
     const ttl = document.querySelector('[data-edit="lock.ttl_ms"]');
     ttl.type = 'text';
@@ -404,6 +410,7 @@ await check('an edit the scenario cannot take is named by its field, and the pag
   await page.waitForSelector('[data-testid=fault-1]');
   expect((await field(page, 'faults[1].at_ms').inputValue()) === now, `a new fault starts at the cursor's time (${now} ms)`);
   expect(!(await page.locator('[data-testid=edit-problem]').count()), 'a good edit clears the problem');
+  expect(!(await page.locator('[aria-invalid]').count()) && (await field(page, 'lock.ttl_ms').inputValue()) !== 'soon', 'and the mark, and the refused text');
   await page.click('[data-testid="remove:faults[1]"]');
   await page.waitForFunction(() => !document.querySelector('[data-testid=fault-1]'));
 });

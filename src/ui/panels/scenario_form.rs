@@ -127,24 +127,41 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> [String; 5] {
     participant_fields(&mut parts[2], scenario, state);
     network_fields(&mut parts[3], scenario);
     fault_fields(&mut parts[4], scenario, state);
+    if let Some(e) = state.problem {
+        mark_invalid(&mut parts, &e.path);
+    }
     parts
+}
+
+/// Marks the field at `path`, whose change was refused, as invalid and described by the problem.
+fn mark_invalid(parts: &mut [String], path: &str) {
+    let field = format!(r#"{EDIT_ATTRIBUTE}="{}""#, Escaped(path));
+    if let Some((part, at)) = parts.iter().enumerate().find_map(|(i, p)| p.find(&field).map(|at| (i, at + field.len()))) {
+        parts[part].insert_str(at, r#" aria-invalid="true" aria-describedby="edit-problem""#);
+    }
 }
 
 /// The editor's head: Close, the outcome, notes and problems, the actions, and what to draw
 /// beside the run.
 fn head(s: &mut String, scenario: &Scenario, state: &EditorState) {
     let _ = write!(s, r#"<a class="btn btn--small" href="{}" data-testid="stop-edit">Close</a>"#, Escaped(state.close));
-    let _ = write!(s, r#"</div><p class="edit-outcome" data-testid="edit-outcome">{}</p>"#, Escaped(state.outcome));
+    // The outcome, and a refused change's problem, stay in view while the editor scrolls.
+    let _ =
+        write!(s, r#"</div><div class="edit-status"><p class="edit-outcome" data-testid="edit-outcome">{}</p>"#, Escaped(state.outcome));
+    if let Some(e) = state.problem {
+        let _ = write!(
+            s,
+            r#"<p class="edit-problem" id="edit-problem" role="alert" data-testid="edit-problem">Not changed: {}</p>"#,
+            Escaped(&e.to_string())
+        );
+    }
+    s.push_str("</div>");
     if !state.notes.is_empty() {
         s.push_str(r#"<ul class="edit-notes" data-testid="edit-notes">"#);
         for note in state.notes {
             let _ = write!(s, "<li>{}</li>", Escaped(note));
         }
         s.push_str("</ul>");
-    }
-    if let Some(e) = state.problem {
-        let _ =
-            write!(s, r#"<p class="edit-problem" role="alert" data-testid="edit-problem">Not changed: {}</p>"#, Escaped(&e.to_string()));
     }
     s.push_str(r#"<div class="edit-actions">"#);
     button(s, "undo", "↶ Undo", state.depth.0 > 0);

@@ -69,7 +69,8 @@ fn children(live: &Node, fresh: &Node) {
 }
 
 /// Brings element `live` in line with `fresh`: its attributes, its children, and what a form
-/// field shows (a field's value attribute does not change what it shows once it was edited).
+/// field shows (a field's value attribute does not change what it shows once it was edited),
+/// unless the field is marked invalid.
 fn element(live: &Element, fresh: &Element) {
     let names = |el: &Element| -> Vec<String> { el.get_attribute_names().iter().filter_map(|n| n.as_string()).collect() };
     let wanted = names(fresh);
@@ -83,7 +84,9 @@ fn element(live: &Element, fresh: &Element) {
         }
     }
     children(live, fresh);
-    if let Some(input) = live.dyn_ref::<HtmlInputElement>() {
+    // A field whose change was refused keeps what the person typed, to be put right.
+    let refused = fresh.has_attribute("aria-invalid");
+    if let Some(input) = live.dyn_ref::<HtmlInputElement>().filter(|_| !refused) {
         let value = fresh.get_attribute("value").unwrap_or_default();
         if input.value() != value {
             input.set_value(&value);
