@@ -17,7 +17,8 @@ use yew::Callback;
 /// A search running in its pool of workers.
 pub struct SearchWorker {
     workers: Vec<web_sys::Worker>,
-    _on_message: Vec<Closure<dyn FnMut(web_sys::MessageEvent)>>,
+    /// Their message handlers, kept alive while they run.
+    listeners: Vec<Closure<dyn FnMut(web_sys::MessageEvent)>>,
 }
 
 impl SearchWorker {
@@ -27,7 +28,8 @@ impl SearchWorker {
         let url = if from_editor { "../lockstep-search-worker_loader.js" } else { "lockstep-search-worker_loader.js" };
         let of = cores();
         let merge = Rc::new(RefCell::new(Merge::new(of)));
-        let (mut workers, mut closures) = (Vec::with_capacity(of), Vec::with_capacity(of));
+        // Built as it starts, so a worker that cannot start ends (drops) those already started.
+        let mut pool = SearchWorker { workers: Vec::with_capacity(of), listeners: Vec::with_capacity(of) };
         for index in 0..of {
             let worker = web_sys::Worker::new(url).map_err(|_| "this browser cannot start the search's worker".to_string())?;
             let (to_worker, request) = (worker.clone(), wire::for_share(request, Share { index, of }));
@@ -48,10 +50,10 @@ impl SearchWorker {
                 }
             });
             worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-            workers.push(worker);
-            closures.push(on_message);
+            pool.workers.push(worker);
+            pool.listeners.push(on_message);
         }
-        Ok(SearchWorker { workers, _on_message: closures })
+        Ok(pool)
     }
 }
 
