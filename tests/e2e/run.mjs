@@ -102,6 +102,9 @@ async function check(name, body, expected = null, limitMs = CHECK_MS) {
   } catch (e) {
     failed += 1;
     console.log(`FAIL ${name}\n     ${String(e.message || e).split('\n').join('\n     ')}`);
+    // Where the page was: its address and the step it showed.
+    const where = await page.evaluate(() => `${location.hash || '(no hash)'}, ${document.querySelector('[data-testid=step-count]')?.innerText ?? 'no step count'}`, null, { timeout: 5000 }).catch(() => '');
+    if (where) console.log(`     the page was at ${where}`);
     // What the page showed when the check failed, to look at afterwards.
     const file = `FAIL-${name.replace(/[^a-z0-9]+/gi, '-').slice(0, 60)}.png`;
     await page.screenshot({ path: path.join(SHOTS, file), timeout: 5000 }).then(() => console.log(`     screenshot: test-output/screenshots/${file}`), () => {});
@@ -999,7 +1002,7 @@ await check('Present fits at 1024×768 and 1920×1080: nothing cut off, the stor
   for (const [width, height] of [[1024, 768], [1920, 1080]]) {
     await page.setViewportSize({ width, height });
     await page.goto(`${url}#/lease-race-fenced/0`);
-    await page.waitForSelector('[data-testid=beat-ticks]');
+    await page.waitForFunction(() => document.querySelector('[data-testid=step-count]')?.innerText.startsWith('Step 0 '));
     await page.keyboard.press('f');
     await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
     await page.evaluate(() => window.twoFrames());

@@ -133,24 +133,27 @@ fn use_queued_effects(queue: &Rc<RefCell<Vec<Effect>>>, dispatch: &Callback<Acti
 /// Keeps the address's hash in step with what is shown. Another page is written at once (Back
 /// returns to the one before); another step of the same page once the stepping pauses, and a
 /// long link (an edited scenario's) once the edits pause: the browser takes milliseconds to
-/// store each address, more than a step may spend within its frame.
+/// store each address, more than a step may spend within its frame. A write that waits is
+/// dropped if the address moves meanwhile (a link followed, an address typed): that address wins.
 #[hook]
 fn use_address(hash: String) {
-    // The address waiting to be written, if any.
-    let pending = use_mut_ref(|| None::<String>);
+    // The address waiting to be written, and the one it replaces.
+    let pending = use_mut_ref(|| None::<(String, String)>);
     use_effect_with(hash, move |hash| {
-        let later = if route::is_new_page(&browser::hash(), hash) {
+        let now = browser::hash();
+        let unmoved = |(from, hash): (String, String)| (browser::hash() == from).then_some(hash);
+        let later = if route::is_new_page(&now, hash) {
             // The page left keeps the step it was left at, for Back to return to.
-            if let Some(last) = pending.borrow_mut().take() {
+            if let Some(last) = pending.borrow_mut().take().and_then(unmoved) {
                 browser::show_hash(&last);
             }
             browser::show_hash(hash);
             None
         } else {
-            *pending.borrow_mut() = Some(hash.clone());
+            *pending.borrow_mut() = Some((now, hash.clone()));
             let ms = if hash.len() > LONG_LINK { 300 } else { STEP_ADDRESS_MS };
             Some(Timeout::new(ms, move || {
-                if let Some(hash) = pending.borrow_mut().take() {
+                if let Some(hash) = pending.borrow_mut().take().and_then(unmoved) {
                     browser::show_hash(&hash);
                 }
             }))
