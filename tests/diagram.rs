@@ -270,7 +270,7 @@ fn states_replayed_from_checkpoints_match_the_trace_at_every_event() {
         match &e.kind {
             EventKind::BeliefStart { token, .. } | EventKind::BeliefExtended { token, .. } => believes[e.node.0] = Some(*token),
             EventKind::BeliefEnd { .. } => believes[e.node.0] = None,
-            EventKind::WriteAccepted { value, version, .. } => data = Some((value.clone(), *version)),
+            EventKind::WriteAccepted { value, version, .. } => data = Some((value.to_string(), *version)),
             _ => {}
         }
         let s = timeline.at(&t, i);
@@ -342,7 +342,7 @@ fn bars_are_drawn_under_every_mark_and_arrow() {
 fn the_inspector_keeps_each_resources_data_apart() {
     let t = run_lesson("saga-compensation");
     let timeline = Timeline::new(&t);
-    let both = t.events.iter().position(|e| matches!(&e.kind, EventKind::WriteAccepted { value, .. } if value == "seat 12A")).unwrap();
+    let both = t.events.iter().position(|e| matches!(&e.kind, EventKind::WriteAccepted { value, .. } if &**value == "seat 12A")).unwrap();
     let stored = |s: &lockstep::diagram::inspect::Snapshot, node: usize| s.nodes[node].data.as_ref().map(|r| (r.data.clone(), r.version));
     let s = timeline.at(&t, both);
     assert_eq!(stored(&s, 1), Some((Some("room 101".into()), 1)), "the hotel's");

@@ -194,7 +194,7 @@ fn undone(t: &Ran) -> Vec<(u64, &str, &str)> {
     t.events
         .iter()
         .filter_map(|e| match &e.kind {
-            EventKind::WriteUndone { writer, value, .. } => Some((e.at_ms.as_ms(), t.name(*writer), value.as_str())),
+            EventKind::WriteUndone { writer, value, .. } => Some((e.at_ms.as_ms(), t.name(*writer), &**value)),
             _ => None,
         })
         .collect()

@@ -49,7 +49,7 @@ impl<M: DesignMsg> Request<M> {
     pub fn of(msg: &Msg) -> Result<Request<M>, String> {
         match msg {
             Msg::Lock { msg: m } => m.get::<M>().cloned().map(Request::Lock).ok_or_else(|| format!("not this design's message: {msg:?}")),
-            Msg::Write { value, .. } => Ok(Request::Write { value: value.clone() }),
+            Msg::Write { value, .. } => Ok(Request::Write { value: value.to_string() }),
             other => Err(format!("no request for {other:?}")),
         }
     }

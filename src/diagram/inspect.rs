@@ -133,7 +133,7 @@ fn apply(state: &mut State, trace: &Trace, i: usize) {
         EventKind::LockEnded { .. } => node.key = None,
         EventKind::WriteAccepted { writer, token, value, version } => {
             let r = node.data.get_or_insert_with(ResourceState::default);
-            r.data = Some(value.clone());
+            r.data = Some(value.to_string());
             r.writer = Some(*writer);
             r.data_token = *token;
             r.version = *version;
@@ -143,7 +143,7 @@ fn apply(state: &mut State, trace: &Trace, i: usize) {
             let r = node.data.get_or_insert_with(ResourceState::default);
             r.version = *version;
             // The last value written is gone if that is the one undone.
-            if r.data.as_ref() == Some(value) {
+            if r.data.as_deref() == Some(&**value) {
                 (r.data, r.writer) = (None, None);
             }
         }

@@ -24,7 +24,7 @@
 use super::event::{Event, EventKind};
 use super::holdings::{Change, Holdings};
 use super::ids::{NodeId, NodeMap};
-use super::msg::{Msg, Rejection};
+use super::msg::{Msg, Rejection, WriteValue};
 use super::time::Millis;
 use serde::Serialize;
 
@@ -81,7 +81,7 @@ pub enum Found {
     /// `writer`'s effect `value` was applied again, first at event `first`.
     DuplicateEffect {
         writer: NodeId,
-        value: String,
+        value: WriteValue,
         first: usize,
     },
     /// `writer`'s write under `token` was accepted after its lock had ended.
@@ -219,7 +219,7 @@ struct Checker<'a> {
     history: NodeMap<Vec<Applied>>,
     /// By resource that applies each effect once: the effects it applied, and where. An effect
     /// stays done when the resource forgets it in a restart.
-    effects: NodeMap<Vec<(String, usize)>>,
+    effects: NodeMap<Vec<(WriteValue, usize)>>,
     /// The version each data node's write in progress was based on, if the writer read one.
     based_on: NodeMap<Option<u64>>,
     found: Findings<'a>,
@@ -289,7 +289,7 @@ impl Checker<'_> {
 
     /// Judges a write of `value` by `writer` under `token`, accepted at event `i` by `node` as
     /// `version`: stale, erasing updates, out of order, or an effect done twice.
-    fn accepted(&mut self, i: usize, node: NodeId, writer: NodeId, token: u64, version: u64, value: &str) {
+    fn accepted(&mut self, i: usize, node: NodeId, writer: NodeId, token: u64, version: u64, value: &WriteValue) {
         if self.quorum > 0 && self.holdings.token_of(writer) != Some(token) {
             self.found.add(i, Found::StaleWriteAccepted { writer, token });
         }
@@ -311,9 +311,9 @@ impl Checker<'_> {
         if self.once.get(node.0).copied().unwrap_or(false) {
             let done = self.effects.or_default(node);
             if let Some(&(_, first)) = done.iter().find(|(v, _)| v == value) {
-                self.found.add(i, Found::DuplicateEffect { writer, value: value.to_string(), first });
+                self.found.add(i, Found::DuplicateEffect { writer, value: value.clone(), first });
             }
-            done.push((value.to_string(), i));
+            done.push((value.clone(), i));
         }
         self.history.or_default(node).push(Applied { event: i, writer, token, rank, version });
     }

@@ -10,10 +10,11 @@
 use super::actor::{Actor, Cx, Timer};
 use super::event::{BeliefEnd, EventKind};
 use super::ids::NodeId;
-use super::msg::Msg;
+use super::msg::{Msg, WriteValue};
 use super::protocol::{ClientView, LockClient, Progress, Release};
 use super::spec::{ClientSpec, RenewFailure, RenewPolicy, Step};
 use super::time::{LocalMillis, Millis};
+use std::rc::Rc;
 
 /// What the client is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,11 +49,11 @@ pub struct Client {
     /// Where reads and writes go: the resource, or the lock service that keeps the data.
     data: NodeId,
     /// The resources by id, for writes that name theirs.
-    resources: Vec<(String, NodeId)>,
+    resources: Rc<[(String, NodeId)]>,
     /// Whether a write of this run of the script has been refused.
     refused: bool,
     /// The writes of this run of the script that were accepted: where, and what.
-    done: Vec<(NodeId, String)>,
+    done: Vec<(NodeId, WriteValue)>,
     pc: usize,
     wait: Wait,
     attempts: u32,
@@ -68,7 +69,7 @@ pub struct Client {
 
 impl Client {
     /// Builds a client whose reads and writes go to `data`, or to the one of `resources` they name.
-    pub fn new(spec: ClientSpec, new_protocol: ProtocolFactory, data: NodeId, resources: Vec<(String, NodeId)>) -> Self {
+    pub fn new(spec: ClientSpec, new_protocol: ProtocolFactory, data: NodeId, resources: Rc<[(String, NodeId)]>) -> Self {
         let protocol = new_protocol();
         let renew = protocol.as_ref().and_then(|p| p.renewal(spec.renew));
         Client {
@@ -121,7 +122,8 @@ impl Client {
 
     /// Runs steps until one has to wait.
     fn run(&mut self, cx: &mut Cx) {
-        while let Some(step) = self.spec.script.get(self.pc).cloned() {
+        let script = self.spec.script.clone();
+        while let Some(step) = script.get(self.pc) {
             match step {
                 Step::Acquire => {
                     self.attempts = 1;
@@ -129,7 +131,7 @@ impl Client {
                 }
                 Step::Work { ms } => {
                     self.wait = Wait::Work;
-                    return cx.after(Timer::Step, Millis::from_ms(ms));
+                    return cx.after(Timer::Step, Millis::from_ms(*ms));
                 }
                 Step::Read => {
                     cx.send(self.data, Msg::Read);
@@ -138,11 +140,11 @@ impl Client {
                 Step::Write { .. } if self.refused && self.saga() => self.pc += 1,
                 Step::Write { value, to } => {
                     let token = self.holding.map_or(self.last_token, |h| h.token);
-                    cx.send(self.target(to.as_ref()), Msg::Write { token, value, expected_version: self.read_version });
+                    cx.send(self.target(to.as_ref()), Msg::Write { token, value: value.clone(), expected_version: self.read_version });
                     return self.await_reply(cx, Wait::Write);
                 }
                 Step::Compensate { value, to } => {
-                    let done = (self.target(to.as_ref()), value);
+                    let done = (self.target(to.as_ref()), value.clone());
                     if !self.refused || !self.done.contains(&done) {
                         self.pc += 1;
                         continue;
@@ -152,7 +154,7 @@ impl Client {
                 }
                 Step::Check { margin_ms } => {
                     // A lock with no end the client can foresee passes; no lock at all does not.
-                    let margin_ms = Millis::from_ms(margin_ms);
+                    let margin_ms = Millis::from_ms(*margin_ms);
                     let until_local = self.holding.and_then(|h| h.until_local);
                     let left_ms = until_local.map(|t| t - cx.now);
                     let enough = self.holding.is_some() && until_local.is_none_or(|t| t >= cx.now + margin_ms);
@@ -170,7 +172,7 @@ impl Client {
                 Step::Release { mode } => {
                     let held = self.holding.take();
                     let how = match self.protocol.as_mut() {
-                        Some(p) => p.release(cx, held.map(|h| h.token), self.last_token, mode),
+                        Some(p) => p.release(cx, held.map(|h| h.token), self.last_token, *mode),
                         None => Release::Nothing,
                     };
                     if let Some(h) = held {

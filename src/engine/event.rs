@@ -1,7 +1,7 @@
 //! What happens in a run, as typed data. Words for people come later, from `present`.
 
 use super::ids::NodeId;
-use super::msg::{Msg, Rejection};
+use super::msg::{Msg, Rejection, WriteValue};
 use super::time::{LocalMillis, Millis};
 use serde::Serialize;
 
@@ -165,19 +165,19 @@ pub enum EventKind {
     WriteAccepted {
         writer: NodeId,
         token: u64,
-        value: String,
+        value: WriteValue,
         version: u64,
     },
     WriteRejected {
         writer: NodeId,
         token: u64,
-        value: String,
+        value: WriteValue,
         reason: Rejection,
     },
     /// The resource undid `writer`'s earlier write of `value` (a saga's compensation).
     WriteUndone {
         writer: NodeId,
-        value: String,
+        value: WriteValue,
         version: u64,
     },
     Done,

@@ -16,6 +16,14 @@ pub enum Change {
     Lost { holder: NodeId, token: u64 },
 }
 
+/// The changes one event makes: at most one, but for a failover, which can end several holds.
+pub type Changes = std::iter::Chain<std::option::IntoIter<Change>, std::vec::IntoIter<Change>>;
+
+/// Changes of at most one.
+fn one(change: Option<Change>) -> Changes {
+    change.into_iter().chain(Vec::new())
+}
+
 /// Tracks each client's keys across lock-service nodes.
 #[derive(Clone, Debug)]
 pub struct Holdings {
@@ -33,7 +41,7 @@ impl Holdings {
     }
 
     /// Applies one event, reporting each client that crosses the quorum either way.
-    pub fn apply(&mut self, e: &Event) -> Vec<Change> {
+    pub fn apply(&mut self, e: &Event) -> Changes {
         match e.kind {
             EventKind::LockGranted { token, holder, .. } | EventKind::LockReplicated { token, holder, .. } => {
                 let keys = self.keys.or_default(holder);
@@ -42,17 +50,17 @@ impl Holdings {
                 }
                 if keys.len() >= self.quorum && self.held.get(holder).is_none() {
                     self.held.insert(holder, token);
-                    return vec![Change::Gained { holder, token }];
+                    return one(Some(Change::Gained { holder, token }));
                 }
                 // A grant again to the holder names its token (a Redis key set, then its INCR).
                 if self.held.get(holder).is_some() {
                     self.held.insert(holder, token);
                 }
-                Vec::new()
+                one(None)
             }
             EventKind::LockEnded { holder, .. } => {
                 self.keys.or_default(holder).retain(|n| *n != e.node);
-                self.settle(holder).into_iter().collect()
+                one(self.settle(holder))
             }
             // After a failover only the new primary's keys count.
             EventKind::Promoted => {
@@ -61,7 +69,8 @@ impl Holdings {
                     keys.retain(|n| *n == e.node);
                     holders.push(h);
                 }
-                holders.into_iter().filter_map(|h| self.settle(h)).collect()
+                let ended: Vec<Change> = holders.into_iter().filter_map(|h| self.settle(h)).collect();
+                None.into_iter().chain(ended)
             }
             EventKind::Send { .. }
             | EventKind::Deliver { .. }
@@ -85,7 +94,7 @@ impl Holdings {
             | EventKind::WriteRejected { .. }
             | EventKind::WriteUndone { .. }
             | EventKind::LockChecked { .. }
-            | EventKind::Done => Vec::new(),
+            | EventKind::Done => one(None),
         }
     }
 

@@ -34,7 +34,7 @@ impl Metrics {
         let mut writers: Vec<(&str, Vec<NodeId>)> = Vec::new();
         for e in events {
             match &e.kind {
-                EventKind::Send { msg: Msg::Write { value, .. }, .. } => match writers.iter_mut().find(|w| w.0 == value) {
+                EventKind::Send { msg: Msg::Write { value, .. }, .. } => match writers.iter_mut().find(|w| w.0 == &**value) {
                     Some((_, list)) if !list.contains(&e.node) => list.push(e.node),
                     Some(_) => {}
                     None => writers.push((value, vec![e.node])),

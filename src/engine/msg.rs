@@ -108,6 +108,10 @@ impl Serialize for LockMsg {
     }
 }
 
+/// A value written to the data: shared, so a step, the message that carries it and the events
+/// that record it do not each copy it.
+pub type WriteValue = Rc<str>;
+
 /// How a client gives a lock back; which modes a design offers is the design's to declare.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -131,11 +135,11 @@ pub enum Rejection {
     /// A conditional write named no version at all.
     NoVersion,
     /// A deduplicating store has already applied this value.
-    AlreadyApplied { value: String },
+    AlreadyApplied { value: WriteValue },
     /// The value violates a unique constraint.
-    Duplicate { value: String },
+    Duplicate { value: WriteValue },
     /// A compensation found no write of `value` by its sender to undo.
-    NothingToUndo { value: String },
+    NothingToUndo { value: WriteValue },
     /// The lock service that keeps the data refused: the writer's lock (held under `token`) no
     /// longer guards it.
     Guard { token: u64 },
@@ -160,12 +164,12 @@ pub enum Msg {
     /// Write `value`, carrying the writer's token and, for a conditional write, the version it read.
     Write {
         token: u64,
-        value: String,
+        value: WriteValue,
         expected_version: Option<u64>,
     },
     /// Undo the sender's own earlier write of `value` (a saga's compensating action).
     Undo {
-        value: String,
+        value: WriteValue,
     },
     WriteAccepted {
         version: u64,

@@ -15,16 +15,11 @@ pub struct Queue<T> {
     seq: u64,
 }
 
-impl<T> Default for Queue<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
 impl<T> Queue<T> {
     /// An empty queue.
-    pub fn new() -> Self {
-        Queue { heap: BinaryHeap::new(), slab: Vec::new(), free: Vec::new(), seq: 0 }
+    /// An empty queue with room for `n` entries before it grows.
+    pub fn with_capacity(n: usize) -> Self {
+        Queue { heap: BinaryHeap::with_capacity(n), slab: Vec::with_capacity(n), free: Vec::with_capacity(n), seq: 0 }
     }
 
     /// Adds `what`, due at `at_ms`.
@@ -58,7 +53,7 @@ mod tests {
 
     #[test]
     fn pops_by_time_then_by_the_order_pushed_and_reuses_freed_slots() {
-        let mut q = Queue::new();
+        let mut q = Queue::with_capacity(0);
         for (at, what) in [(30, 'a'), (10, 'b'), (30, 'c'), (10, 'd'), (20, 'e')] {
             q.push(Millis::from_ms(at), what);
         }

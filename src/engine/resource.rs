@@ -4,7 +4,7 @@
 use super::actor::{Actor, Cx, Timer};
 use super::event::EventKind;
 use super::ids::NodeId;
-use super::msg::{Msg, Rejection};
+use super::msg::{Msg, Rejection, WriteValue};
 use super::spec::ResourceMode;
 
 /// A resource node.
@@ -13,7 +13,7 @@ pub struct Resource {
     version: u64,
     highest_token: u64,
     /// Values already applied, and by whom, for the deduplicated and unique modes.
-    applied: Vec<(String, NodeId)>,
+    applied: Vec<(WriteValue, NodeId)>,
 }
 
 impl Resource {
@@ -33,7 +33,7 @@ impl Resource {
                 Some(v) => Err(Rejection::VersionChanged { expected: v, found: self.version }),
                 None => Err(Rejection::NoVersion),
             },
-            ResourceMode::Deduplicated | ResourceMode::Unique if !self.applied.iter().any(|(a, _)| a == value) => Ok(()),
+            ResourceMode::Deduplicated | ResourceMode::Unique if !self.applied.iter().any(|(a, _)| &**a == value) => Ok(()),
             ResourceMode::Deduplicated => Err(Rejection::AlreadyApplied { value: value.into() }),
             ResourceMode::Unique => Err(Rejection::Duplicate { value: value.into() }),
         }

@@ -16,6 +16,10 @@ use super::rng::Rng;
 use super::spec::{Role, Spec};
 use super::time::Millis;
 use crate::limits::{EXTRA_POPS, MAX_POPS_PER_EVENT};
+use std::rc::Rc;
+
+/// Entries the event queue has room for before it grows: more than a lesson's run keeps pending.
+const QUEUE_ROOM: usize = 64;
 
 /// What a run did: every event, in order, and for each fault the event it made (the pause,
 /// crash or partition it started, or the sending of the one message it dropped or delayed;
@@ -122,6 +126,9 @@ impl<'s> Sim<'s> {
         if locks.is_empty() && spec.lock.quorum(0) > 0 {
             return Err(RunError::MissingRole);
         }
+        // Shared by every client: the lock-service nodes, and the resources writes can name.
+        let locks: Rc<[NodeId]> = locks.into();
+        let resources: Rc<[(String, NodeId)]> = spec.resources().into();
         let mut nodes = Vec::with_capacity(spec.nodes.len());
         for (i, n) in spec.nodes.iter().enumerate() {
             // A client times its waits and checks its lease by elapsed time, as client libraries
@@ -133,7 +140,7 @@ impl<'s> Sim<'s> {
             let actor: Box<dyn Actor> = match &n.role {
                 Role::Client(c) => {
                     let (design, locks) = (spec.lock.clone(), locks.clone());
-                    Box::new(Client::new(c.clone(), Box::new(move || design.client(&locks)), data, spec.resources()))
+                    Box::new(Client::new(c.clone(), Box::new(move || design.client(&locks)), data, resources.clone()))
                 }
                 Role::LockService => {
                     let index = locks.iter().position(|&l| l.0 == i).unwrap_or(0);
@@ -154,7 +161,7 @@ impl<'s> Sim<'s> {
         let mut sim = Sim {
             spec,
             now_ms: Millis::ZERO,
-            queue: Queue::new(),
+            queue: Queue::with_capacity(QUEUE_ROOM),
             nodes,
             next_gen: 0,
             next_msg: 0,

@@ -6,7 +6,7 @@
 use super::clock::Clock;
 use super::fault::Fault;
 use super::ids::{NodeId, NodeKind};
-use super::msg::ReleaseMode;
+use super::msg::{ReleaseMode, WriteValue};
 pub use super::policy::{AcquirePolicy, RenewFailure, RenewPolicy};
 use super::protocol::Protocol;
 use super::time::{LocalMillis, Millis};
@@ -75,10 +75,10 @@ pub enum Step {
     Read,
     /// Write a value to the resource with the current token (and the version read, if any); to
     /// the resource with id `to` where a scenario has several.
-    Write { value: String, to: Option<String> },
+    Write { value: WriteValue, to: Option<String> },
     /// A saga's compensating action: if a write earlier in the script was refused, undo this
     /// client's own earlier write of `value` (at `to`, as for a write); otherwise do nothing.
-    Compensate { value: String, to: Option<String> },
+    Compensate { value: WriteValue, to: Option<String> },
     /// Check the lock on the client's own clock, as careful clients do before touching the
     /// resource: if it holds none, or less than `margin_ms` of it is left, stop here.
     Check { margin_ms: u64 },

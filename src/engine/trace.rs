@@ -61,20 +61,38 @@ pub fn run(spec: &Spec) -> Result<Trace, RunError> {
     }
 }
 
-/// Runs a spec to completion, or until it passes one of its limits (then the limit comes back
-/// with the checked trace of what happened until then).
-pub fn run_to_limit(spec: &Spec) -> Result<(Trace, Option<RunError>), RunError> {
+/// A run as the checker sees it: its events and verdict, without the participants' names or
+/// the metrics (what a search judges a schedule by).
+pub struct Checked {
+    pub events: Vec<Event>,
+    pub fault_events: Vec<Option<usize>>,
+    pub verdict: Verdict,
+    /// As [`Trace::quorum`].
+    pub quorum: usize,
+    /// The limit that stopped the run before it finished, if one did.
+    pub stopped: Option<RunError>,
+}
+
+/// Runs a spec to completion, or until it passes one of its limits, and checks what happened.
+pub fn check_run(spec: &Spec) -> Result<Checked, RunError> {
     let Simulated { events, fault_events, stopped } = simulate(spec)?;
-    let participants = spec
-        .nodes
-        .iter()
-        .map(|n| NodeInfo { key: n.key.clone(), name: n.name.clone(), role: n.role.kind(), clock: n.clock.clone() })
-        .collect();
     let quorum = spec.lock.quorum(spec.lock_nodes().len());
     // The resources that must apply each effect once: an idempotency key's, a unique row's.
     let once: Vec<bool> =
         spec.nodes.iter().map(|n| matches!(n.role, Role::Resource(ResourceMode::Deduplicated | ResourceMode::Unique))).collect();
     let verdict = checker::check(&events, quorum, &once);
+    Ok(Checked { events, fault_events, verdict, quorum, stopped })
+}
+
+/// Runs a spec to completion, or until it passes one of its limits (then the limit comes back
+/// with the checked trace of what happened until then).
+pub fn run_to_limit(spec: &Spec) -> Result<(Trace, Option<RunError>), RunError> {
+    let Checked { events, fault_events, verdict, quorum, stopped } = check_run(spec)?;
+    let participants = spec
+        .nodes
+        .iter()
+        .map(|n| NodeInfo { key: n.key.clone(), name: n.name.clone(), role: n.role.kind(), clock: n.clock.clone() })
+        .collect();
     let metrics = Metrics::of(&events, &verdict);
     Ok((Trace { seed: spec.seed, participants, quorum, events, fault_events, verdict, metrics }, stopped))
 }

@@ -49,14 +49,14 @@ pub static WRITE: StepKind = StepKind {
     tag: "write",
     label: "write to the resource",
     fields: &[Field::of("value", "value", FieldKind::Text { start: "X" }), TO],
-    build: |v| Step::Write { value: v.take(), to: target(v) },
+    build: |v| Step::Write { value: v.take::<String>().into(), to: target(v) },
 };
 
 pub static COMPENSATE: StepKind = StepKind {
     tag: "compensate",
     label: "undo its own write, once a later one was refused (a saga)",
     fields: &[Field::of("value", "value", FieldKind::Text { start: "X" }), TO],
-    build: |v| Step::Compensate { value: v.take(), to: target(v) },
+    build: |v| Step::Compensate { value: v.take::<String>().into(), to: target(v) },
 };
 
 pub static RELEASE: StepKind = StepKind {
@@ -94,7 +94,7 @@ pub fn values_of(step: &Step) -> Vec<FieldValue> {
         Step::Work { ms } => vec![FieldValue::Ms(*ms as i64)],
         Step::Check { margin_ms } => vec![FieldValue::Ms(*margin_ms as i64)],
         Step::Write { value, to } | Step::Compensate { value, to } => {
-            vec![FieldValue::Text(value.clone()), FieldValue::Id(to.clone().unwrap_or_default())]
+            vec![FieldValue::Text(value.to_string()), FieldValue::Id(to.clone().unwrap_or_default())]
         }
         Step::Release { mode } => vec![FieldValue::Release(*mode)],
     }

@@ -41,7 +41,7 @@ fn build(events: u64, clients: u64, hold_ms: u64) -> Result<(Scenario, Spec), Sc
         script: vec![
             Step::Acquire,
             Step::Work { ms: hold_ms },
-            Step::Write { value: format!("c{i}"), to: None },
+            Step::Write { value: format!("c{i}").into(), to: None },
             Step::Release { mode: ReleaseMode::Safe },
         ],
         acquire: AcquirePolicy { retry_ms: 1_000, jitter_ms: 500, max_attempts: 10_000, timeout_ms: 500 },

@@ -267,7 +267,7 @@ fn compile_participant(
                         within_declared(&at, steps::CHECK.fields, "margin_ms", *margin_ms as i64)?;
                     }
                     Step::Write { value, to } | Step::Compensate { value, to } => {
-                        if let Some(problem) = steps::WRITE.fields[0].problem(&FieldValue::Text(value.clone())) {
+                        if let Some(problem) = steps::WRITE.fields[0].problem(&FieldValue::Text(value.to_string())) {
                             return Err(err_at(&at, "value", problem));
                         }
                         check_target(&at, to.as_ref(), matches!(step, Step::Compensate { .. }), resources)?;

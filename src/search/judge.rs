@@ -4,7 +4,7 @@
 
 use crate::engine::msg::MsgKind;
 use crate::engine::time::Millis;
-use crate::engine::{EventKind, FindingKind, NodeKind, Trace};
+use crate::engine::{Event, EventKind, Finding, FindingKind, NodeId, NodeKind};
 use serde::Serialize;
 
 /// A kind of failure; shrinking keeps the kind it started with.
@@ -35,16 +35,29 @@ pub struct Stall {
     pub why: &'static str,
 }
 
-/// The first failure in a run, and when it showed; `unfinished` says the run was stopped at a limit.
-pub fn judge(trace: &Trace, stall_ms: u64, unfinished: bool) -> Option<(Failure, u64)> {
-    if let Some(f) = trace.verdict.findings.iter().find(|f| f.kind().is_harm()) {
+/// The first failure in a run (its events, the checker's findings and each participant's role),
+/// and when it showed; `unfinished` says the run was stopped at a limit.
+pub fn judge(events: &[Event], findings: &[Finding], roles: &[NodeKind], stall_ms: u64, unfinished: bool) -> Option<(Failure, u64)> {
+    if let Some(f) = findings.iter().find(|f| f.kind().is_harm()) {
         return Some((Failure::Safety(f.kind()), f.at_ms.as_ms()));
     }
-    if let Some(s) = stalled(trace, stall_ms) {
+    if let Some(s) = stalled(events, roles, stall_ms) {
         return Some((Failure::Liveness(Liveness::Stalled), s.at_ms));
     }
-    let last_ms = trace.events.last().map_or(0, |e| e.at_ms.as_ms());
+    let last_ms = events.last().map_or(0, |e| e.at_ms.as_ms());
     unfinished.then_some((Failure::Liveness(Liveness::Unfinished), last_ms))
+}
+
+/// What the stall check follows for one participant.
+#[derive(Clone, Copy, Default)]
+struct Follow {
+    can: Availability,
+    /// A lock-service node's holder.
+    holder: Option<usize>,
+    /// A client's counted wait, if it waits.
+    waited: Option<u64>,
+    /// The last holder the waiter was counted waiting behind, and why that one could not act.
+    behind: (usize, &'static str),
 }
 
 /// When a client had waited for the lock for more than `stall_ms` (at the moment it got it, or
@@ -52,62 +65,52 @@ pub fn judge(trace: &Trace, stall_ms: u64, unfinished: bool) -> Option<(Failure,
 /// crashed or cut off from the lock service), with the waiter and the service able to act: a
 /// stall of the design's, such as a paused holder whose lock never expires. Waiting behind a
 /// holder at work, or for a server that is down, is not one.
-pub fn stalled(trace: &Trace, stall_ms: u64) -> Option<Stall> {
-    let n = trace.participants.len();
-    let service = |i: usize| trace.participants[i].role == NodeKind::LockService;
-    let mut nodes = vec![Availability::default(); n];
-    // Each lock-service node's holder, and each client's counted wait, if it waits.
-    let mut holder: Vec<Option<usize>> = vec![None; n];
-    let mut waited: Vec<Option<u64>> = vec![None; n];
-    // The last holder each waiter was counted waiting behind.
-    let mut behind: Vec<(usize, &'static str)> = vec![(0, ""); n];
+pub fn stalled(events: &[Event], roles: &[NodeKind], stall_ms: u64) -> Option<Stall> {
+    let service = |i: usize| roles[i] == NodeKind::LockService;
+    let mut at = vec![Follow::default(); roles.len()];
     let mut last_ms = Millis::ZERO;
-    // A client is cut off when a partition puts it and a lock-service node on opposite sides.
-    let cut_off = |from: &[crate::engine::NodeId], to: &[crate::engine::NodeId]| -> Vec<usize> {
-        let has_service = |side: &[crate::engine::NodeId]| side.iter().any(|n| service(n.0));
-        let mut out: Vec<usize> = Vec::new();
-        if has_service(to) {
-            out.extend(from.iter().map(|n| n.0).filter(|&k| !service(k)));
-        }
-        if has_service(from) {
-            out.extend(to.iter().map(|n| n.0).filter(|&k| !service(k)));
-        }
-        out
-    };
-    for e in &trace.events {
+    for e in events {
         // The conditions held since the last event: count the time for each waiter.
-        let stuck = holder.iter().flatten().copied().find(|&h| nodes[h].down());
-        if let Some(h) = stuck.filter(|_| !(0..n).any(|k| service(k) && nodes[k].down())) {
-            for (c, w) in waited.iter_mut().enumerate() {
-                if let Some(w) = w.as_mut().filter(|_| !nodes[c].down()) {
+        let stuck = at.iter().filter_map(|f| f.holder).find(|&h| at[h].can.down());
+        if let Some(h) = stuck.filter(|_| !at.iter().enumerate().any(|(k, f)| service(k) && f.can.down())) {
+            let why = at[h].can.why();
+            for f in at.iter_mut().filter(|f| !f.can.down()) {
+                if let Some(w) = f.waited.as_mut() {
                     *w += (e.at_ms - last_ms).as_ms();
-                    behind[c] = (h, nodes[h].why());
+                    f.behind = (h, why);
                 }
             }
         }
         last_ms = e.at_ms;
         let i = e.node.0;
         match &e.kind {
-            EventKind::PauseStart { .. } | EventKind::PauseEnd | EventKind::Crash | EventKind::Restart { .. } => nodes[i].apply(&e.kind),
+            EventKind::PauseStart { .. } | EventKind::PauseEnd | EventKind::Crash | EventKind::Restart { .. } => at[i].can.apply(&e.kind),
             EventKind::PartitionStart { from, to, .. } | EventKind::PartitionEnd { from, to } => {
-                for k in cut_off(from, to) {
-                    nodes[k].apply(&e.kind);
+                // A client is cut off when a partition puts it and a lock-service node on opposite sides.
+                let has_service = |side: &[NodeId]| side.iter().any(|n| service(n.0));
+                let sides = [(from, has_service(to)), (to, has_service(from))];
+                for (side, _) in sides.iter().filter(|(_, facing)| *facing) {
+                    for k in side.iter().map(|n| n.0).filter(|&k| !service(k)) {
+                        at[k].can.apply(&e.kind);
+                    }
                 }
             }
-            EventKind::LockGranted { holder: h, .. } if service(i) => holder[i] = Some(h.0),
-            EventKind::LockEnded { .. } if service(i) => holder[i] = None,
-            EventKind::Send { msg, .. } if msg.kind() == MsgKind::Acquire && waited[i].is_none() && !service(i) => waited[i] = Some(0),
-            EventKind::BeliefStart { .. } if waited[i].take().is_some_and(|w| w > stall_ms) => {
-                let (holder, why) = behind[i];
+            EventKind::LockGranted { holder: h, .. } if service(i) => at[i].holder = Some(h.0),
+            EventKind::LockEnded { .. } if service(i) => at[i].holder = None,
+            EventKind::Send { msg, .. } if msg.kind() == MsgKind::Acquire && at[i].waited.is_none() && !service(i) => {
+                at[i].waited = Some(0)
+            }
+            EventKind::BeliefStart { .. } if at[i].waited.take().is_some_and(|w| w > stall_ms) => {
+                let (holder, why) = at[i].behind;
                 return Some(Stall { at_ms: e.at_ms.as_ms(), waiter: i, holder, why });
             }
             // A client that gave up (or lost its place with its session) chose to stop waiting.
-            EventKind::GaveUp { .. } | EventKind::Done => waited[i] = None,
+            EventKind::GaveUp { .. } | EventKind::Done => at[i].waited = None,
             _ => {}
         }
     }
-    let waiter = waited.iter().position(|w| w.is_some_and(|w| w > stall_ms))?;
-    let (holder, why) = behind[waiter];
+    let waiter = at.iter().position(|f| f.waited.is_some_and(|w| w > stall_ms))?;
+    let (holder, why) = at[waiter].behind;
     Some(Stall { at_ms: last_ms.as_ms(), waiter, holder, why })
 }
 

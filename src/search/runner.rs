@@ -81,6 +81,8 @@ pub struct Search {
     base: Scenario,
     /// The base scenario compiled once: each schedule adds its faults to a copy.
     spec: Spec,
+    /// Each participant's role, in the spec's order.
+    roles: Vec<NodeKind>,
     bounds: Bounds,
     grid: Vec<Added>,
     /// How many grid faults the systematic pass tries: at most half the budget.
@@ -109,6 +111,7 @@ impl Search {
         let rng = Rng::derive(bounds.seed, "search");
         Ok(Search {
             base: base.clone(),
+            roles: spec.nodes.iter().map(|n| n.role.kind()).collect(),
             spec,
             bounds,
             grid,
@@ -211,8 +214,12 @@ impl Search {
 
     /// Runs the base scenario with `added` faults and judges it.
     fn run(&self, added: &[Added]) -> Option<(Failure, u64)> {
-        let (trace, unfinished) = self.trace(added)?;
-        judge::judge(&trace, self.bounds.stall_ms, unfinished)
+        let run = engine::check_run(&self.spec_with(added)?).ok()?;
+        // Still going at the limits: stopped by one, or with events at the horizon (its timers
+        // past it are dropped, so it may end quietly there).
+        let horizon = self.limits.max_time_ms.saturating_sub(Millis::from_ms(1_000));
+        let unfinished = run.stopped.is_some() || run.events.last().is_some_and(|e| e.at_ms >= horizon);
+        judge::judge(&run.events, &run.verdict.findings, &self.roles, self.bounds.stall_ms, unfinished)
     }
 
     fn with(&self, added: &[Added]) -> Scenario {
@@ -223,10 +230,9 @@ impl Search {
         s
     }
 
-    /// The run of the base scenario with `added` faults, if the faults make a valid scenario,
-    /// and whether it was still going at the limits: stopped by one, or with events at the
-    /// horizon (its timers past it are dropped, so it may end quietly there).
-    fn trace(&self, added: &[Added]) -> Option<(Trace, bool)> {
+    /// The base scenario's spec with `added` faults, within the search's limits, if the faults
+    /// make a valid scenario.
+    fn spec_with(&self, added: &[Added]) -> Option<Spec> {
         let mut spec = self.spec.clone();
         let mut faults = Vec::new();
         for f in added {
@@ -240,17 +246,19 @@ impl Search {
         add_faults(&mut spec, &self.base, &faults).ok()?;
         spec.limits.max_events = spec.limits.max_events.min(self.limits.max_events);
         spec.limits.max_time_ms = spec.limits.max_time_ms.min(self.limits.max_time_ms);
-        let horizon = self.limits.max_time_ms.saturating_sub(Millis::from_ms(1_000));
-        let (trace, stopped) = engine::run_to_limit(&spec).ok()?;
-        let unfinished = stopped.is_some() || trace.events.last().is_some_and(|e| e.at_ms >= horizon);
-        Some((trace, unfinished))
+        Some(spec)
+    }
+
+    /// The run of the base scenario with `added` faults, if the faults make a valid scenario.
+    fn trace(&self, added: &[Added]) -> Option<Trace> {
+        engine::run_to_limit(&self.spec_with(added)?).ok().map(|(trace, _)| trace)
     }
 
     /// Shrinks a failing schedule and writes it up as a scenario.
     fn finish(&self, first: Vec<Added>, failure: Failure) -> Shrunk {
         let (added, shrink_runs) = shrink::shrink(&first, |c| self.run(c).map(|f| f.0) == Some(failure));
         let mut scenario = self.with(&added);
-        let (trace, _) = self.trace(&added).expect("the shrunk schedule ran while shrinking");
+        let trace = self.trace(&added).expect("the shrunk schedule ran while shrinking");
         let sentence = self.describe_failure(&trace, &scenario, failure);
         let harm = match failure {
             Failure::Safety(kind) => trace.verdict.of(kind).next().cloned(),
@@ -274,7 +282,7 @@ impl Search {
                 .iter()
                 .find(|f| f.kind() == kind)
                 .map_or_else(String::new, |f| format!("{} at {}.", capital(&words.finding(f)), ms(f.at_ms))),
-            Failure::Liveness(Liveness::Stalled) => match judge::stalled(trace, self.bounds.stall_ms) {
+            Failure::Liveness(Liveness::Stalled) => match judge::stalled(&trace.events, &self.roles, self.bounds.stall_ms) {
                 Some(st) => format!(
                     "{} waited more than {} for the lock, until {}, while {}, which held it, was {}.",
                     trace.participants[st.waiter].name,

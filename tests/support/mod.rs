@@ -57,10 +57,10 @@ pub fn writes(ran: &Ran) -> Vec<Write> {
         .iter()
         .filter_map(|e| match &e.kind {
             EventKind::WriteAccepted { writer, token, value, version } => {
-                Some((e.at_ms.as_ms(), ran.name(*writer).to_string(), *token, value.clone(), Ok(*version)))
+                Some((e.at_ms.as_ms(), ran.name(*writer).to_string(), *token, value.to_string(), Ok(*version)))
             }
             EventKind::WriteRejected { writer, token, value, reason } => {
-                Some((e.at_ms.as_ms(), ran.name(*writer).to_string(), *token, value.clone(), Err(words.rejection(reason))))
+                Some((e.at_ms.as_ms(), ran.name(*writer).to_string(), *token, value.to_string(), Err(words.rejection(reason))))
             }
             _ => None,
         })

@@ -4,7 +4,7 @@ use super::{GroupError, GroupMsg, Times};
 use crate::engine::actor::{Actor, Cx, DesignTimer, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
-use crate::engine::msg::{Msg, Rejection};
+use crate::engine::msg::{Msg, Rejection, WriteValue};
 use crate::engine::time::LocalMillis;
 
 /// One member of the group, as the coordinator sees it.
@@ -190,7 +190,7 @@ impl Coordinator {
 
     /// Commits an offset as Kafka's coordinator does: only from a member, in the current
     /// generation, outside a rebalance.
-    fn commit(&mut self, cx: &mut Cx, from: NodeId, generation: u64, value: &str) {
+    fn commit(&mut self, cx: &mut Cx, from: NodeId, generation: u64, value: &WriteValue) {
         let error = if self.phase != Phase::Stable {
             Some(GroupError::RebalanceInProgress)
         } else if self.seat(from).is_none() {
@@ -200,7 +200,7 @@ impl Coordinator {
         } else {
             None
         };
-        let value = value.to_string();
+        let value = value.clone();
         match error {
             None => {
                 self.offsets_version += 1;

@@ -4,7 +4,7 @@ use super::EtcdMsg;
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
-use crate::engine::msg::{Msg, Rejection};
+use crate::engine::msg::{Msg, Rejection, WriteValue};
 use crate::engine::time::LocalMillis;
 use crate::engine::time::Millis;
 
@@ -107,9 +107,9 @@ impl EtcdNode {
     }
 
     /// Runs `If(CreateRevision(lock key) == token).Then(Put(data))` for `from`.
-    fn guarded_put(&mut self, cx: &mut Cx, from: NodeId, token: u64, value: &str) {
+    fn guarded_put(&mut self, cx: &mut Cx, from: NodeId, token: u64, value: &WriteValue) {
         let guard_holds = self.keys.iter().any(|k| k.holder == from && k.owner && k.create_revision == token);
-        let value = value.to_string();
+        let value = value.clone();
         if guard_holds {
             self.revision += 1;
             self.data_version += 1;

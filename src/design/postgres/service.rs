@@ -4,7 +4,7 @@ use crate::design::pg_wire::PgMsg;
 use crate::engine::actor::{Actor, Cx, Timer};
 use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
-use crate::engine::msg::{Msg, Rejection};
+use crate::engine::msg::{Msg, Rejection, WriteValue};
 use crate::engine::time::{LocalMillis, Millis};
 use std::collections::VecDeque;
 
@@ -156,8 +156,8 @@ impl PgServer {
     }
 
     /// Writes the rows kept here, inside the writer's session if it still lives.
-    fn write(&mut self, cx: &mut Cx, from: NodeId, token: u64, value: &str, alive: bool) {
-        let value = value.to_string();
+    fn write(&mut self, cx: &mut Cx, from: NodeId, token: u64, value: &WriteValue, alive: bool) {
+        let value = value.clone();
         if !alive {
             let reason = Rejection::Guard { token };
             cx.note(EventKind::WriteRejected { writer: from, token, value, reason: reason.clone() });
