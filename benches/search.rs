@@ -1,13 +1,50 @@
 //! Prints the failure search's figures natively: schedules per second for a lease lesson and two
-//! Redlock lessons, on one thread and on every core; and for each unsafe or stalling cell of the comparison table, searched from
-//! its design with no faults for its column's kind of fault, the time to the first failure and
-//! to the shrunk one, beside the same budget spent on random schedules alone (no systematic
-//! pass, no shrinking): its time to a first failure and the size of what it found.
+//! Redlock lessons, on one thread and on every core, and the allocations each schedule makes;
+//! and for each unsafe or stalling cell of the comparison table, searched from its design with
+//! no faults for its column's kind of fault, the time to the first failure and to the shrunk
+//! one, beside the same budget spent on random schedules alone (no systematic pass, no
+//! shrinking): its time to a first failure and the size of what it found.
 
 use lockstep::scenario::compare::{self, Outcome};
 use lockstep::scenario::lessons;
 use lockstep::search::{Added, Bounds, Class, Search, State, Threaded};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
+
+/// The system allocator, counting the allocations it makes (a relaxed add each).
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, size) }
+    }
+}
+
+#[global_allocator]
+static COUNTING: Counting = Counting;
+
+/// Allocations (and reallocations) per schedule over 20,000 schedules of a lesson's search on
+/// one thread, counted after the search is set up.
+fn allocations(id: &str) -> f64 {
+    let lesson = lessons::find(id).expect("lesson");
+    let mut search = Threaded::new(&lesson.scenario, Bounds::default(), 1).expect("bounds");
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    search.sample(20_000);
+    (ALLOCATIONS.load(Ordering::Relaxed) - before) as f64 / 20_000.0
+}
 
 /// Schedules per second over 20,000 schedules (the default budget) of a lesson's search on `threads` threads, best
 /// of three.
@@ -64,7 +101,12 @@ fn size(faults: &[Added]) -> String {
 fn main() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     for id in ["lease-race-fenced", "redlock-pause", "redlock-happy"] {
-        println!("search: {id}: {:.0} schedules/s natively on one thread, {:.0} on {cores}", rate(id, 1), rate(id, cores));
+        println!(
+            "search: {id}: {:.0} schedules/s natively on one thread, {:.0} on {cores}; {:.1} allocations per schedule",
+            rate(id, 1),
+            rate(id, cores),
+            allocations(id)
+        );
     }
     println!("search: per cell, systematic + random with shrinking (seed 1) | random alone, no shrinking (budget 20,000)");
     let table = compare::table().expect("table");

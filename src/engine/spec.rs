@@ -166,7 +166,7 @@ impl Spec {
     /// protected data lives there.
     pub fn write_target(&self) -> Option<NodeId> {
         if self.lock.data_in_service() {
-            self.lock_nodes().first().copied()
+            self.ids_where(is_service).next()
         } else {
             self.resource()
         }
@@ -174,20 +174,33 @@ impl Spec {
 
     /// Returns the ids of nodes with the lock-service role, in order.
     pub fn lock_nodes(&self) -> Vec<NodeId> {
-        self.ids_where(|r| matches!(r, Role::LockService))
+        self.ids_where(is_service).collect()
+    }
+
+    /// Returns how many nodes have the lock-service role.
+    pub fn lock_count(&self) -> usize {
+        self.ids_where(is_service).count()
     }
 
     /// Returns the resources by id, for writes that name theirs.
     pub fn resources(&self) -> Vec<(String, NodeId)> {
-        self.ids_where(|r| matches!(r, Role::Resource(_))).into_iter().map(|n| (self.nodes[n.0].key.clone(), n)).collect()
+        self.ids_where(is_resource).map(|n| (self.nodes[n.0].key.clone(), n)).collect()
     }
 
     /// Returns the id of the protected resource (the first, if there are several), if there is one.
     pub fn resource(&self) -> Option<NodeId> {
-        self.ids_where(|r| matches!(r, Role::Resource(_))).first().copied()
+        self.ids_where(is_resource).next()
     }
 
-    fn ids_where(&self, f: impl Fn(&Role) -> bool) -> Vec<NodeId> {
-        self.nodes.iter().enumerate().filter(|(_, n)| f(&n.role)).map(|(i, _)| NodeId(i)).collect()
+    fn ids_where(&self, f: fn(&Role) -> bool) -> impl Iterator<Item = NodeId> + '_ {
+        self.nodes.iter().enumerate().filter(move |(_, n)| f(&n.role)).map(|(i, _)| NodeId(i))
     }
+}
+
+fn is_service(r: &Role) -> bool {
+    matches!(r, Role::LockService)
+}
+
+fn is_resource(r: &Role) -> bool {
+    matches!(r, Role::Resource(_))
 }

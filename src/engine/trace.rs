@@ -76,7 +76,7 @@ pub struct Checked {
 /// Runs a spec to completion, or until it passes one of its limits, and checks what happened.
 pub fn check_run(spec: &Spec) -> Result<Checked, RunError> {
     let Simulated { events, fault_events, stopped } = simulate(spec)?;
-    let quorum = spec.lock.quorum(spec.lock_nodes().len());
+    let quorum = spec.lock.quorum(spec.lock_count());
     // The resources that must apply each effect once: an idempotency key's, a unique row's.
     let once: Vec<bool> =
         spec.nodes.iter().map(|n| matches!(n.role, Role::Resource(ResourceMode::Deduplicated | ResourceMode::Unique))).collect();

@@ -83,14 +83,18 @@ fn within_declared(path: &str, fields: &[Field], name: &str, ms: i64) -> Result<
 }
 
 /// Resolves participant ids to node ids.
-struct Ids<'a>(Vec<&'a str>);
+struct Ids<'a>(&'a [Participant]);
 
 impl Ids<'_> {
-    /// Resolves the id in field `field` of the object at `path`.
-    fn get(&self, path: &str, field: &str, id: &str) -> Result<NodeId, ScenarioError> {
-        match self.0.iter().position(|k| *k == id) {
+    /// Resolves the id found at `at` (a field's path, made only for the message if no
+    /// participant has the id).
+    fn get(&self, id: &str, at: impl FnOnce() -> String) -> Result<NodeId, ScenarioError> {
+        match self.0.iter().position(|p| p.id() == id) {
             Some(i) => Ok(NodeId(i)),
-            None => Err(err_at(path, field, format!("no participant has id {} (ids: {})", Quoted(id), self.0.join(", ")))),
+            None => {
+                let all: Vec<&str> = self.0.iter().map(|p| p.id()).collect();
+                err(at(), format!("no participant has id {} (ids: {})", Quoted(id), all.join(", ")))
+            }
         }
     }
 }
@@ -133,9 +137,9 @@ pub fn add_faults(spec: &mut Spec, s: &Scenario, faults: &[Fault<String>]) -> Re
     if total > MAX_FAULTS {
         return err("faults", format!("at most {MAX_FAULTS} faults, got {total}"));
     }
-    let ids = Ids(s.participants.iter().map(|p| p.id()).collect());
+    let ids = Ids(&s.participants);
     for f in faults {
-        let fault = compile_fault(&format!("faults[{}]", spec.faults.len()), f, &ids, spec.limits.max_time_ms)?;
+        let fault = compile_fault(spec.faults.len(), f, &ids, spec.limits.max_time_ms)?;
         if let Fault::ClockJump { at_ms, node, by_ms } = fault {
             Rc::make_mut(&mut spec.nodes)[node.0].clock.add_jump(ClockJump { at_ms: span(at_ms), by_ms });
         }
@@ -150,14 +154,14 @@ fn check_ids(s: &Scenario) -> Result<Ids<'_>, ScenarioError> {
     if n == 0 || n > MAX_PARTICIPANTS {
         return err("participants", format!("must list 1 to {MAX_PARTICIPANTS} participants, got {n}"));
     }
-    let ids = Ids(s.participants.iter().map(|p| p.id()).collect());
+    let ids = Ids(&s.participants);
     for (i, p) in s.participants.iter().enumerate() {
         let path = format!("participants[{i}]");
         let chars = p.id().chars().count();
         if chars == 0 || chars > MAX_NAME_CHARS {
             return err(format!("{path}.id"), format!("must be 1 to {MAX_NAME_CHARS} characters, got {chars}"));
         }
-        if ids.0[..i].contains(&p.id()) {
+        if ids.0[..i].iter().any(|q| q.id() == p.id()) {
             return err(format!("{path}.id"), format!("{} is used twice", Quoted(p.id())));
         }
         if p.name().trim().is_empty() {
@@ -317,17 +321,18 @@ fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError
     let mut links = Vec::new();
     for (i, l) in net.links.iter().enumerate() {
         let path = format!("network.links[{i}]");
-        let from = ids.get(&path, "from", &l.from)?;
-        let to = ids.get(&path, "to", &l.to)?;
+        let from = ids.get(&l.from, || format!("{path}.from"))?;
+        let to = ids.get(&l.to, || format!("{path}.to"))?;
         let link = compile_link(&path, l.latency_ms.unwrap_or(default.latency), l.loss.unwrap_or(Probability(default.loss)))?;
         links.push((from, to, link));
     }
     Ok(NetworkSpec { default, links })
 }
 
-/// Checks each time of a fault against its declared range and that each list names someone,
-/// then names its participants by node id.
-fn compile_fault(path: &str, f: &Fault<String>, ids: &Ids, max_time_ms: Millis) -> Result<Fault<NodeId>, ScenarioError> {
+/// Checks each time of fault `index` against its declared range and that each list names
+/// someone, then names its participants by node id.
+fn compile_fault(index: usize, f: &Fault<String>, ids: &Ids, max_time_ms: Millis) -> Result<Fault<NodeId>, ScenarioError> {
+    let path = || format!("faults[{index}]");
     let decl = f.decl();
     let mut problem = None;
     f.visit(|at, seen| {
@@ -337,17 +342,17 @@ fn compile_fault(path: &str, f: &Fault<String>, ids: &Ids, max_time_ms: Millis) 
             Seen::List(len) => field.list_problem(len),
         };
         if problem.is_none() {
-            problem = found.map(|p| err_at(path, field.name, p));
+            problem = found.map(|p| err_at(&path(), field.name, p));
         }
     });
     if let Some(problem) = problem {
         return Err(problem);
     }
     if span(f.at_ms()) > max_time_ms {
-        return err(format!("{path}.at_ms"), "is after limits.max_time_ms");
+        return err(format!("{}.at_ms", path()), "is after limits.max_time_ms");
     }
-    f.try_map(|field, index, id| match index {
-        None => ids.get(path, field, id),
-        Some(i) => ids.get(path, &format!("{field}[{i}]"), id),
+    f.try_map(|field, at, id| match at {
+        None => ids.get(id, || format!("{}.{field}", path())),
+        Some(i) => ids.get(id, || format!("{}.{field}[{i}]", path())),
     })
 }
