@@ -143,6 +143,7 @@ fn every_editor_field_can_be_set_to_what_it_shows_and_hostile_names_stay_text() 
         let state = panels::EditorState {
             outcome: "still safe",
             problem: None,
+            refused: None,
             link_problem: None,
             depth: (0, 0),
             edited: false,
@@ -197,6 +198,7 @@ fn every_editor_field_can_be_set_to_what_it_shows_and_hostile_names_stay_text() 
     let state = panels::EditorState {
         outcome: "<b>x</b>",
         problem: Some(&problem),
+        refused: Some("participants[0].name"),
         link_problem: None,
         depth: (1, 1),
         edited: true,
@@ -215,6 +217,23 @@ fn every_editor_field_can_be_set_to_what_it_shows_and_hostile_names_stay_text() 
     let invalid: Vec<_> =
         page.descendants().filter(|n| n.attribute("aria-invalid") == Some("true")).map(|n| n.attribute(panels::EDIT_ATTRIBUTE)).collect();
     assert_eq!(invalid, [Some("participants[0].name")]);
+    // A problem that names no field (a whole script) marks the field whose change it refused.
+    let whole = lockstep::error::ScenarioError::new("participants[0].script", "must have a step");
+    let marked = |state: &panels::EditorState| {
+        let page = format!("<div>{}</div>", panels::editor(&hostile, state).concat());
+        let page = roxmltree::Document::parse(&page).expect("whole HTML");
+        let marked: Vec<String> = page
+            .descendants()
+            .filter(|n| n.attribute("aria-invalid") == Some("true"))
+            .filter_map(|n| n.attribute(panels::EDIT_ATTRIBUTE).map(str::to_string))
+            .collect();
+        assert!(
+            !page.descendants().any(|n| n.attribute(panels::EDIT_ATTRIBUTE) == Some("participants[0].script")),
+            "the script is no field"
+        );
+        marked
+    };
+    assert_eq!(marked(&panels::EditorState { problem: Some(&whole), ..state }), ["participants[0].name"]);
     assert!(page.descendants().any(|n| n.attribute("id") == Some("edit-problem") && n.attribute("role") == Some("alert")));
     let shown = texts(&text);
     assert!(

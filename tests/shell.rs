@@ -169,6 +169,12 @@ fn what_if_opens_the_editor_s_page_from_the_player_and_edits_there() {
     let refused = refused.unwrap();
     let problem = refused.editing.as_ref().and_then(|e| e.problem.as_ref()).map(ToString::to_string);
     assert_eq!(problem.as_deref(), Some("faults[0].for_ms: must be ≥ 0"), "the edit is refused by its field path");
+    assert_eq!(refused.editing.as_ref().and_then(|e| e.refused.as_deref()), Some("faults[0].for_ms"), "and names the field it refused");
+    let (accepted, _) =
+        reduce(&refused, Action::Edit(EditAction::Field { path: "faults[0].for_ms".into(), kind: Input::Number, text: "5".into() }));
+    let accepted = accepted.unwrap();
+    let editing = accepted.editing.as_ref().unwrap();
+    assert!(editing.problem.is_none() && editing.refused.is_none(), "an edit that is made clears both");
 }
 
 #[test]

@@ -30,6 +30,9 @@ pub struct EditorState<'a> {
     pub outcome: &'a str,
     /// The last edit that could not be made.
     pub problem: Option<&'a ScenarioError>,
+    /// The field whose change was refused, if the problem came from a field's edit: marked
+    /// when the problem names no field of its own (a whole script, the participants).
+    pub refused: Option<&'a str>,
     /// Why the scenario has no link, if it has none.
     pub link_problem: Option<&'a ScenarioError>,
     /// How many edits undo and redo can step over.
@@ -128,17 +131,24 @@ pub fn editor(scenario: &Scenario, state: &EditorState) -> [String; 5] {
     network_fields(&mut parts[3], scenario);
     fault_fields(&mut parts[4], scenario, state);
     if let Some(e) = state.problem {
-        mark_invalid(&mut parts, &e.path);
+        // A problem that names no field marks the field whose change it refused.
+        if !mark_invalid(&mut parts, &e.path) {
+            if let Some(field) = state.refused {
+                mark_invalid(&mut parts, field);
+            }
+        }
     }
     parts
 }
 
-/// Marks the field at `path`, whose change was refused, as invalid and described by the problem.
-fn mark_invalid(parts: &mut [String], path: &str) {
+/// Marks the field at `path` as invalid and described by the problem; says whether there is one.
+fn mark_invalid(parts: &mut [String], path: &str) -> bool {
     let field = format!(r#"{EDIT_ATTRIBUTE}="{}""#, Escaped(path));
-    if let Some((part, at)) = parts.iter().enumerate().find_map(|(i, p)| p.find(&field).map(|at| (i, at + field.len()))) {
+    let found = parts.iter().enumerate().find_map(|(i, p)| p.find(&field).map(|at| (i, at + field.len())));
+    if let Some((part, at)) = found {
         parts[part].insert_str(at, r#" aria-invalid="true" aria-describedby="edit-problem""#);
     }
+    found.is_some()
 }
 
 /// The editor's head: Close, the outcome, notes and problems, the actions, and what to draw

@@ -36,6 +36,8 @@ pub struct Editing {
     pub link: Result<String, ScenarioError>,
     /// The last edit that could not be made, and why.
     pub problem: Option<ScenarioError>,
+    /// The field whose edit that was, if a field's edit made the problem.
+    pub refused: Option<String>,
     /// What the last switch of design had to change besides.
     pub notes: Vec<String>,
     /// The field path of the last edit.
@@ -123,6 +125,7 @@ impl Editing {
             original,
             link,
             problem: None,
+            refused: None,
             notes: Vec::new(),
             touched: None,
             selected: None,
@@ -145,7 +148,7 @@ impl Editing {
                 let notes = if shown.is_some() { notes } else { editing.notes };
                 (Editing { notes, ..editing }, shown)
             }
-            Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
+            Err(problem) => (Editing { problem: Some(problem), refused: None, ..self.clone() }, None),
         }
     }
 
@@ -155,8 +158,10 @@ impl Editing {
         let link = link_of(history.now());
         let which = self.beside.as_ref().map(|b| b.which);
         match run(history.now(), &link, self.room).and_then(|shown| self.paired(which, history.now(), &link, shown)) {
-            Ok((beside, shown)) => (Editing { history, link, problem: None, notes: Vec::new(), beside, ..self.clone() }, Some(shown)),
-            Err(problem) => (Editing { problem: Some(problem), ..self.clone() }, None),
+            Ok((beside, shown)) => {
+                (Editing { history, link, problem: None, refused: None, notes: Vec::new(), beside, ..self.clone() }, Some(shown))
+            }
+            Err(problem) => (Editing { problem: Some(problem), refused: None, ..self.clone() }, None),
         }
     }
 
@@ -199,7 +204,11 @@ impl Editing {
             None if which.is_empty() => None,
             None => {
                 return (
-                    Editing { problem: Some(ScenarioError::new("beside", format!("no variant is called “{which}”"))), ..self.clone() },
+                    Editing {
+                        problem: Some(ScenarioError::new("beside", format!("no variant is called “{which}”"))),
+                        refused: None,
+                        ..self.clone()
+                    },
                     None,
                 )
             }
@@ -224,7 +233,8 @@ impl Editing {
         let (editing, shown) = self.commit(edit::apply(self.history.now(), edit));
         let path = edit.path();
         let selected = if matches!(edit, Edit::Remove { .. }) && path.starts_with("faults[") { None } else { editing.selected };
-        (Editing { touched: Some(path), selected, ..editing }, shown)
+        let refused = editing.problem.as_ref().and(shown.is_none().then(|| path.clone()));
+        (Editing { touched: Some(path), refused, selected, ..editing }, shown)
     }
 
     /// Applies several edits as one change (one step of undo), picking fault `selected`.
@@ -245,9 +255,14 @@ impl Editing {
                 let (editing, shown) = self.insert_fault(fault);
                 (Editing { tool: None, ..editing }, shown)
             }
-            None => {
-                (Editing { problem: Some(ScenarioError::new("faults", format!("no participant can take a {kind}"))), ..self.clone() }, None)
-            }
+            None => (
+                Editing {
+                    problem: Some(ScenarioError::new("faults", format!("no participant can take a {kind}"))),
+                    refused: None,
+                    ..self.clone()
+                },
+                None,
+            ),
         }
     }
 
@@ -355,6 +370,7 @@ impl Editing {
         let state = EditorState {
             outcome: &format!("Compared with the original: {change}."),
             problem: self.problem.as_ref(),
+            refused: self.refused.as_deref(),
             link_problem: self.link.as_ref().err(),
             depth: self.history.depth(),
             edited: self.history.edited(),
