@@ -23,6 +23,14 @@ impl<T> Queue<T> {
     }
 
     /// Adds `what`, due at `at_ms`.
+    /// Empties the queue, keeping its room.
+    pub fn clear(&mut self) {
+        self.heap.clear();
+        self.slab.clear();
+        self.free.clear();
+        self.seq = 0;
+    }
+
     pub fn push(&mut self, at_ms: Millis, what: T) {
         self.seq += 1;
         let slot = match self.free.pop() {

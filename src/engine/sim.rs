@@ -31,10 +31,37 @@ pub struct Simulated {
     pub stopped: Option<RunError>,
 }
 
-/// Runs a spec to completion, or until it passes one of its limits.
-pub fn simulate(spec: &Spec) -> Result<Simulated, RunError> {
-    let mut sim = Sim::new(spec)?;
+/// What a run leaves for the next one to use again: its event list (once handed back), its
+/// queue, its nodes' list and its command buffer, emptied, keeping their room. Runs one after
+/// another (a search's) allocate these once.
+pub struct Reuse {
+    events: Vec<Event>,
+    queue: Queue<Pending>,
+    nodes: Vec<Slot>,
+    commands: Vec<Command>,
+}
+
+impl Default for Reuse {
+    fn default() -> Self {
+        Reuse { events: Vec::new(), queue: Queue::with_capacity(QUEUE_ROOM), nodes: Vec::new(), commands: Vec::new() }
+    }
+}
+
+impl Reuse {
+    /// Takes back a finished run's events, to hold the next run's.
+    pub fn give_back(&mut self, mut events: Vec<Event>) {
+        events.clear();
+        self.events = events;
+    }
+}
+
+/// Runs a spec to completion, or until it passes one of its limits, in the lists `reuse` keeps.
+pub fn simulate(spec: &Spec, reuse: &mut Reuse) -> Result<Simulated, RunError> {
+    let mut sim = Sim::new(spec, reuse)?;
     let stopped = sim.run().err();
+    sim.queue.clear();
+    sim.nodes.clear();
+    (reuse.queue, reuse.nodes, reuse.commands) = (sim.queue, sim.nodes, sim.commands);
     Ok(Simulated { events: sim.events, fault_events: sim.fault_events, stopped })
 }
 
@@ -120,7 +147,10 @@ struct Sim<'s> {
 }
 
 impl<'s> Sim<'s> {
-    fn new(spec: &'s Spec) -> Result<Self, RunError> {
+    /// Prepares a run of `spec` in the (empty) lists `reuse` keeps.
+    fn new(spec: &'s Spec, reuse: &mut Reuse) -> Result<Self, RunError> {
+        let mut events = std::mem::take(&mut reuse.events);
+        events.reserve(spec.limits.max_events.min(256));
         let locks = spec.lock_nodes();
         let Some(data) = spec.write_target() else { return Err(RunError::MissingRole) };
         if locks.is_empty() && spec.lock.quorum(0) > 0 {
@@ -129,7 +159,8 @@ impl<'s> Sim<'s> {
         // Shared by every client: the lock-service nodes, and the resources writes can name.
         let locks: Rc<[NodeId]> = locks.into();
         let resources: Rc<[(String, NodeId)]> = spec.resources().into();
-        let mut nodes = Vec::with_capacity(spec.nodes.len());
+        let mut nodes = std::mem::take(&mut reuse.nodes);
+        nodes.reserve(spec.nodes.len());
         for (i, n) in spec.nodes.iter().enumerate() {
             // A client times its waits and checks its lease by elapsed time, as client libraries
             // do (Go's and Java's timers, Redisson's watchdog); a lock service as its design says.
@@ -161,15 +192,15 @@ impl<'s> Sim<'s> {
         let mut sim = Sim {
             spec,
             now_ms: Millis::ZERO,
-            queue: Queue::with_capacity(QUEUE_ROOM),
+            queue: std::mem::replace(&mut reuse.queue, Queue::with_capacity(0)),
             nodes,
             next_gen: 0,
             next_msg: 0,
             net: Transport::new(spec.network.clone(), Rng::derive(spec.seed, "net")),
-            events: Vec::with_capacity(spec.limits.max_events.min(256)),
+            events,
             fault_events: vec![None; spec.faults.len()],
             answering: None,
-            commands: Vec::new(),
+            commands: std::mem::take(&mut reuse.commands),
         };
         for i in 0..spec.nodes.len() {
             sim.schedule(Millis::ZERO, Pending::Start(NodeId(i)));

@@ -7,7 +7,7 @@ use super::error::RunError;
 use super::event::Event;
 use super::ids::{NodeId, NodeKind};
 use super::metrics::Metrics;
-use super::sim::{simulate, Simulated};
+use super::sim::{simulate, Reuse, Simulated};
 use super::spec::{ResourceMode, Role, Spec};
 use serde::Serialize;
 
@@ -73,9 +73,10 @@ pub struct Checked {
     pub stopped: Option<RunError>,
 }
 
-/// Runs a spec to completion, or until it passes one of its limits, and checks what happened.
-pub fn check_run(spec: &Spec) -> Result<Checked, RunError> {
-    let Simulated { events, fault_events, stopped } = simulate(spec)?;
+/// Runs a spec to completion, or until it passes one of its limits, and checks what happened;
+/// the run's lists come from `reuse` (a search hands each run's events back for the next).
+pub fn check_run(spec: &Spec, reuse: &mut Reuse) -> Result<Checked, RunError> {
+    let Simulated { events, fault_events, stopped } = simulate(spec, reuse)?;
     let quorum = spec.lock.quorum(spec.lock_count());
     // The resources that must apply each effect once: an idempotency key's, a unique row's.
     let once: Vec<bool> =
@@ -87,7 +88,7 @@ pub fn check_run(spec: &Spec) -> Result<Checked, RunError> {
 /// Runs a spec to completion, or until it passes one of its limits (then the limit comes back
 /// with the checked trace of what happened until then).
 pub fn run_to_limit(spec: &Spec) -> Result<(Trace, Option<RunError>), RunError> {
-    let Checked { events, fault_events, verdict, quorum, stopped } = check_run(spec)?;
+    let Checked { events, fault_events, verdict, quorum, stopped } = check_run(spec, &mut Reuse::default())?;
     let participants = spec
         .nodes
         .iter()

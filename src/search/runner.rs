@@ -6,6 +6,7 @@ use super::judge::{self, Failure, Liveness};
 use super::shrink;
 use super::space::{self, Bounds};
 use crate::engine::rng::Rng;
+use crate::engine::sim::Reuse;
 use crate::engine::spec::{RunLimits, Spec};
 use crate::engine::time::Millis;
 use crate::engine::{self, EventKind, Finding, NodeKind, Trace};
@@ -19,6 +20,7 @@ use crate::present::phrases::what_a_step_moves;
 use crate::present::Words;
 use crate::scenario::format::Scenario;
 use crate::scenario::validate::{add_faults, compile};
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// One of `of` contiguous shares of every batch of schedules, the `index`th: what one of
@@ -83,6 +85,8 @@ pub struct Search {
     spec: Spec,
     /// Each participant's role, in the spec's order.
     roles: Vec<NodeKind>,
+    /// The lists each schedule's run uses again.
+    reuse: RefCell<Reuse>,
     bounds: Bounds,
     grid: Vec<Added>,
     /// How many grid faults the systematic pass tries: at most half the budget.
@@ -112,6 +116,7 @@ impl Search {
         Ok(Search {
             base: base.clone(),
             roles: spec.nodes.iter().map(|n| n.role.kind()).collect(),
+            reuse: RefCell::default(),
             spec,
             bounds,
             grid,
@@ -214,12 +219,15 @@ impl Search {
 
     /// Runs the base scenario with `added` faults and judges it.
     fn run(&self, added: &[Added]) -> Option<(Failure, u64)> {
-        let run = engine::check_run(&self.spec_with(added)?).ok()?;
+        let mut reuse = self.reuse.borrow_mut();
+        let run = engine::check_run(&self.spec_with(added)?, &mut reuse).ok()?;
         // Still going at the limits: stopped by one, or with events at the horizon (its timers
         // past it are dropped, so it may end quietly there).
         let horizon = self.limits.max_time_ms.saturating_sub(Millis::from_ms(1_000));
         let unfinished = run.stopped.is_some() || run.events.last().is_some_and(|e| e.at_ms >= horizon);
-        judge::judge(&run.events, &run.verdict.findings, &self.roles, self.bounds.stall_ms, unfinished)
+        let judged = judge::judge(&run.events, &run.verdict.findings, &self.roles, self.bounds.stall_ms, unfinished);
+        reuse.give_back(run.events);
+        judged
     }
 
     fn with(&self, added: &[Added]) -> Scenario {
