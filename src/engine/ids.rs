@@ -23,6 +23,9 @@ pub enum NodeKind {
     Resource,
 }
 
+/// How many nodes a [`NodeMap`] makes room for when it first grows.
+const NODE_ROOM: usize = 8;
+
 /// Values by node id, in a vector: node ids are small and dense, so this is lighter than a tree
 /// map and iterates the same way, in node order.
 #[derive(Clone, Debug)]
@@ -44,6 +47,8 @@ impl<T> NodeMap<T> {
     /// Sets `n`'s value, returning the one it replaces.
     pub fn insert(&mut self, n: NodeId, value: T) -> Option<T> {
         if self.slots.len() <= n.0 {
+            // Room for a run's usual few nodes at once, rather than growing node by node.
+            self.slots.reserve((n.0 + 1).max(NODE_ROOM) - self.slots.len());
             self.slots.resize_with(n.0 + 1, || None);
         }
         self.slots[n.0].replace(value)

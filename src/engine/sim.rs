@@ -16,7 +16,6 @@ use super::rng::Rng;
 use super::spec::{Role, Spec};
 use super::time::Millis;
 use crate::limits::{EXTRA_POPS, MAX_POPS_PER_EVENT};
-use std::rc::Rc;
 
 /// Entries the event queue has room for before it grows: more than a lesson's run keeps pending.
 const QUEUE_ROOM: usize = 64;
@@ -151,14 +150,10 @@ impl<'s> Sim<'s> {
     fn new(spec: &'s Spec, reuse: &mut Reuse) -> Result<Self, RunError> {
         let mut events = std::mem::take(&mut reuse.events);
         events.reserve(spec.limits.max_events.min(256));
-        let locks = spec.lock_nodes();
         let Some(data) = spec.write_target() else { return Err(RunError::MissingRole) };
-        if locks.is_empty() && spec.lock.quorum(0) > 0 {
+        if spec.locks.is_empty() && spec.lock.quorum(0) > 0 {
             return Err(RunError::MissingRole);
         }
-        // Shared by every client: the lock-service nodes, and the resources writes can name.
-        let locks: Rc<[NodeId]> = locks.into();
-        let resources: Rc<[(String, NodeId)]> = spec.resources().into();
         let mut nodes = std::mem::take(&mut reuse.nodes);
         nodes.reserve(spec.nodes.len());
         for (i, n) in spec.nodes.iter().enumerate() {
@@ -170,12 +165,12 @@ impl<'s> Sim<'s> {
             };
             let actor: Box<dyn Actor> = match &n.role {
                 Role::Client(c) => {
-                    let (design, locks) = (spec.lock.clone(), locks.clone());
-                    Box::new(Client::new(c.clone(), Box::new(move || design.client(&locks)), data, resources.clone()))
+                    let (design, locks) = (spec.lock.clone(), spec.locks.clone());
+                    Box::new(Client::new(c.clone(), Box::new(move || design.client(&locks)), data, spec.resources.clone()))
                 }
                 Role::LockService => {
-                    let index = locks.iter().position(|&l| l.0 == i).unwrap_or(0);
-                    spec.lock.service(index, &locks).ok_or(RunError::MissingRole)?
+                    let index = spec.locks.iter().position(|&l| l.0 == i).unwrap_or(0);
+                    spec.lock.service(index, &spec.locks).ok_or(RunError::MissingRole)?
                 }
                 Role::Resource(mode) => Box::new(Resource::new(*mode)),
             };
@@ -424,8 +419,9 @@ impl<'s> Sim<'s> {
                 }
             }
             Command::HangUp { to } => {
-                let peers = to.map_or_else(|| self.spec.lock_nodes(), |peer| vec![peer]);
-                for peer in peers {
+                // One peer, or every lock-service node.
+                let locks = self.spec.locks.clone();
+                for &peer in to.as_ref().map_or(&locks[..], std::slice::from_ref) {
                     self.hang_up(node, peer);
                 }
             }

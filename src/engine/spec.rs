@@ -24,6 +24,11 @@ pub struct Spec {
     pub network: NetworkSpec,
     pub faults: Vec<Fault<NodeId>>,
     pub limits: RunLimits,
+    /// The ids of the nodes with the lock-service role, in order (from the nodes' roles, which
+    /// stay as they are).
+    pub locks: Rc<[NodeId]>,
+    /// The resources by id, for writes that name theirs.
+    pub resources: Rc<[(String, NodeId)]>,
 }
 
 /// One participant.
@@ -162,45 +167,27 @@ impl Default for RunLimits {
 }
 
 impl Spec {
+    /// A spec of `nodes` with no faults yet; the lock-service nodes and resources are found by
+    /// their roles.
+    pub fn new(seed: u64, nodes: Vec<NodeSpec>, lock: Rc<dyn Protocol>, network: NetworkSpec, limits: RunLimits) -> Spec {
+        let ids = |f: fn(&Role) -> bool| nodes.iter().enumerate().filter(move |(_, n)| f(&n.role)).map(|(i, _)| NodeId(i));
+        let locks = ids(|r| matches!(r, Role::LockService)).collect();
+        let resources = ids(|r| matches!(r, Role::Resource(_))).map(|n| (nodes[n.0].key.clone(), n)).collect();
+        Spec { seed, nodes: Rc::new(nodes), lock, network, faults: Vec::new(), limits, locks, resources }
+    }
+
     /// Returns where clients send writes: the resource, or the lock service itself when the
     /// protected data lives there.
     pub fn write_target(&self) -> Option<NodeId> {
         if self.lock.data_in_service() {
-            self.ids_where(is_service).next()
+            self.locks.first().copied()
         } else {
             self.resource()
         }
     }
 
-    /// Returns the ids of nodes with the lock-service role, in order.
-    pub fn lock_nodes(&self) -> Vec<NodeId> {
-        self.ids_where(is_service).collect()
-    }
-
-    /// Returns how many nodes have the lock-service role.
-    pub fn lock_count(&self) -> usize {
-        self.ids_where(is_service).count()
-    }
-
-    /// Returns the resources by id, for writes that name theirs.
-    pub fn resources(&self) -> Vec<(String, NodeId)> {
-        self.ids_where(is_resource).map(|n| (self.nodes[n.0].key.clone(), n)).collect()
-    }
-
     /// Returns the id of the protected resource (the first, if there are several), if there is one.
     pub fn resource(&self) -> Option<NodeId> {
-        self.ids_where(is_resource).next()
+        self.resources.first().map(|r| r.1)
     }
-
-    fn ids_where(&self, f: fn(&Role) -> bool) -> impl Iterator<Item = NodeId> + '_ {
-        self.nodes.iter().enumerate().filter(move |(_, n)| f(&n.role)).map(|(i, _)| NodeId(i))
-    }
-}
-
-fn is_service(r: &Role) -> bool {
-    matches!(r, Role::LockService)
-}
-
-fn is_resource(r: &Role) -> bool {
-    matches!(r, Role::Resource(_))
 }

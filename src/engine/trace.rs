@@ -77,7 +77,7 @@ pub struct Checked {
 /// the run's lists come from `reuse` (a search hands each run's events back for the next).
 pub fn check_run(spec: &Spec, reuse: &mut Reuse) -> Result<Checked, RunError> {
     let Simulated { events, fault_events, stopped } = simulate(spec, reuse)?;
-    let quorum = spec.lock.quorum(spec.lock_count());
+    let quorum = spec.lock.quorum(spec.locks.len());
     // The resources that must apply each effect once: an idempotency key's, a unique row's.
     let once: Vec<bool> =
         spec.nodes.iter().map(|n| matches!(n.role, Role::Resource(ResourceMode::Deduplicated | ResourceMode::Unique))).collect();

@@ -125,7 +125,7 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
     };
     let network = compile_network(s, &ids)?;
     let lock: std::rc::Rc<dyn crate::engine::protocol::Protocol> = s.lock.design.clone();
-    let mut spec = Spec { seed: s.seed, nodes: Rc::new(nodes), lock, network, faults: Vec::with_capacity(s.faults.len()), limits };
+    let mut spec = Spec::new(s.seed, nodes, lock, network, limits);
     add_faults(&mut spec, s, &s.faults)?;
     Ok(spec)
 }
