@@ -16,13 +16,11 @@ pub struct Queue<T> {
 }
 
 impl<T> Queue<T> {
-    /// An empty queue.
     /// An empty queue with room for `n` entries before it grows.
     pub fn with_capacity(n: usize) -> Self {
         Queue { heap: BinaryHeap::with_capacity(n), slab: Vec::with_capacity(n), free: Vec::with_capacity(n), seq: 0 }
     }
 
-    /// Adds `what`, due at `at_ms`.
     /// Empties the queue, keeping its room.
     pub fn clear(&mut self) {
         self.heap.clear();
@@ -31,6 +29,7 @@ impl<T> Queue<T> {
         self.seq = 0;
     }
 
+    /// Adds `what`, due at `at_ms`.
     pub fn push(&mut self, at_ms: Millis, what: T) {
         self.seq += 1;
         let slot = match self.free.pop() {
