@@ -11,12 +11,12 @@ use crate::edit::link;
 use crate::error::ScenarioError;
 use crate::limits::MAX_SEARCH_WORKERS;
 use crate::present::quoted::Quoted;
-use crate::scenario::compare;
 use crate::scenario::encode::scenario as document;
 use crate::scenario::format::Scenario;
 use crate::scenario::json::write;
 use crate::scenario::json::{self, Value};
 use crate::scenario::validate::load;
+use crate::scenario::{compare, stress};
 
 /// What the worker says once it listens; the page then posts its request.
 pub const READY: &str = "ready";
@@ -61,11 +61,13 @@ fn number(n: usize) -> Value {
     Value::Number(n.to_string())
 }
 
-/// What to search: a scenario file's text, or a comparison cell by its id.
+/// What to search: a scenario file's text, a comparison cell by its id, or the stress run of
+/// about so many events.
 #[derive(Clone, Copy, Debug)]
 pub enum Subject<'a> {
     File(&'a str),
     Cell(&'a str),
+    Stress(u64),
 }
 
 /// Writes a request for a search of `subject` within `bounds` (its kinds of fault, how many
@@ -81,6 +83,7 @@ pub fn request(subject: Subject, bounds: &Bounds) -> String {
     let what = match subject {
         Subject::File(text) => ("file".to_string(), Value::String(text.to_string())),
         Subject::Cell(id) => ("cell".to_string(), Value::String(id.to_string())),
+        Subject::Stress(events) => ("stress".to_string(), Value::Number(events.to_string())),
     };
     write(&Value::Object(vec![what, ("bounds".into(), b)]), None)
 }
@@ -121,10 +124,14 @@ pub fn read_request(request: &str) -> Result<(Scenario, Bounds, Share), Scenario
         },
         Some(_) => return Err(ScenarioError::new("share", "must be two whole numbers")),
     };
-    let scenario = match (field("file"), field("cell")) {
-        (Some(Value::String(text)), _) => load(text)?.0,
-        (_, Some(Value::String(id))) => compare::cell_by_id(id)?.1,
-        _ => return Err(ScenarioError::new("file", "is missing: name a scenario file's text or a comparison cell")),
+    let scenario = match (field("file"), field("cell"), field("stress")) {
+        (Some(Value::String(text)), _, _) => load(text)?.0,
+        (_, Some(Value::String(id)), _) => compare::cell_by_id(id)?.1,
+        (_, _, Some(Value::Number(n))) => {
+            let events = n.parse().map_err(|_| ScenarioError::new("stress", "must be a whole number of events"))?;
+            stress::stress(events)?.0
+        }
+        _ => return Err(ScenarioError::new("file", "is missing: name a scenario file's text, a comparison cell or a stress run")),
     };
     let mut bounds = Bounds::default();
     if let Some(Value::Object(b)) = field("bounds") {
@@ -277,5 +284,18 @@ mod tests {
         assert!(matches!(&reports[..], [Some(Report::Failed { .. })]), "{reports:?}");
         let text = request(Subject::Cell("compare-pause-lease"), &Bounds::default()).replace(r#""budget":20000"#, r#""budget":"lots""#);
         assert_eq!(read_request(&text).err().map(|e| e.to_string()), Some("bounds.budget: must be a number".into()));
+        let problem = |r: &str| read_request(r).err().map(|e| e.to_string());
+        assert_eq!(problem(r#"{"stress": 1.5}"#), Some("stress: must be a whole number of events".into()));
+        assert_eq!(problem(r#"{"stress": 5}"#), Some("stress: size must be between 100 and 200000 events, got 5".into()));
+        assert_eq!(
+            problem(r#"{"bounds": {}}"#),
+            Some("file: is missing: name a scenario file's text, a comparison cell or a stress run".into())
+        );
+    }
+
+    #[test]
+    fn a_stress_run_is_searched_by_its_size() {
+        let (read, _, _) = read_request(&request(Subject::Stress(2_000), &Bounds::default())).expect("reads back");
+        assert_eq!(read, stress::stress(2_000).expect("a stress run").0);
     }
 }

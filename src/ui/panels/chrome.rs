@@ -73,9 +73,9 @@ pub enum From<'a> {
     Edited(&'a str),
 }
 
-/// The run's heading: where it comes from, its title, the "Find a failure" button (`find`), the
-/// "What if…" button (`edit`), and the verdict so far.
-pub fn lesson_head(from: From, title: &str, find: bool, edit: bool, verdict: &str) -> String {
+/// The run's heading: where it comes from, its title, the "Find a failure" button (every run
+/// can be searched), the "What if…" button (`edit`), and the verdict so far.
+pub fn lesson_head(from: From, title: &str, edit: bool, verdict: &str) -> String {
     let (eyebrow, prefix) = match from {
         From::Table => (
             r##"<button class="eyebrow back-link" data-route="#/compare" data-testid="back-to-table">← Compare designs</button>"##
@@ -85,7 +85,7 @@ pub fn lesson_head(from: From, title: &str, find: bool, edit: bool, verdict: &st
         From::Topic(topic) => (format!(r#"<p class="eyebrow">{}</p>"#, Escaped(topic)), ""),
         From::Edited(topic) => (format!(r#"<p class="eyebrow">Edited · {}</p>"#, Escaped(topic)), "What if: "),
     };
-    let (find, edit) = (if find { FIND_BUTTON } else { "" }, if edit { EDIT_BUTTON } else { "" });
+    let (find, edit) = (FIND_BUTTON, if edit { EDIT_BUTTON } else { "" });
     format!(
         r#"<div class="lesson-head"><div>{eyebrow}<h1 id="lesson-title" data-testid="lesson-title">{prefix}{}</h1></div><div class="lesson-actions">{find}{edit}{verdict}</div></div>"#,
         Escaped(title)

@@ -125,7 +125,7 @@ impl AppState {
     }
 
     /// The failure search's request for what is on screen: the edited scenario, a lesson's
-    /// file, or a comparison cell.
+    /// file, a comparison cell or a stress run.
     fn search_request(&self) -> Option<String> {
         #[cfg(editing)]
         if let Some(e) = &self.editing {
@@ -140,7 +140,8 @@ impl AppState {
             (None, Target::Compare { schedule, design }) => {
                 Some(wire::request(Subject::Cell(&compare::id(schedule, design)), &Bounds::default()))
             }
-            _ => None,
+            (None, Target::Stress(events)) => Some(wire::request(Subject::Stress(*events), &Bounds::default())),
+            (None, Target::Lesson(_) | Target::Table | Target::Edited(_)) => None,
         }
     }
 }

@@ -66,9 +66,8 @@ fn head(run: &RunRef, state: &AppState) -> String {
     } else {
         From::Topic(&run.scenario.topic)
     };
-    let find = run.source.is_some() || is_cell || edited;
     let edit = !edited && crate::ui::shell::run::editable(run);
-    lesson_head(from, &run.scenario.title, find, edit, &verdict_text(&run.trace, cursor))
+    lesson_head(from, &run.scenario.title, edit, &verdict_text(&run.trace, cursor))
 }
 
 /// The run on screen: its diagram and controls, the narration and state beside it, and its log.
