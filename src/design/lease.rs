@@ -226,6 +226,7 @@ struct Grant {
 }
 
 /// A lease-lock service node.
+#[derive(Clone)]
 pub struct LeaseService {
     ttl_ms: Millis,
     first_token: u64,
@@ -344,6 +345,7 @@ fn lease_msg(msg: &Msg) -> Option<&LeaseMsg> {
 }
 
 /// A client's side of the lease protocol.
+#[derive(Clone)]
 pub struct LeaseClient {
     service: NodeId,
     acquire_sent_at: LocalMillis,

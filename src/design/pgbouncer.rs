@@ -22,6 +22,7 @@ type Conn = usize;
 
 /// The lock as PostgreSQL sees it: which server connection's session holds it, how many times,
 /// and the clients whose lock calls returned on it.
+#[derive(Clone)]
 struct Held {
     conn: Conn,
     count: u32,
@@ -29,6 +30,7 @@ struct Held {
 }
 
 /// PgBouncer and the PostgreSQL server behind it, holding one advisory lock key.
+#[derive(Clone)]
 pub struct PooledServer {
     /// Free server connections; the last is the most recently used.
     idle: Vec<Conn>,

@@ -59,7 +59,7 @@ enum Change {
 }
 
 /// One replica's link: where it goes, its lag, what it still holds, what the replica has acked.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Link {
     node: NodeId,
     lag_ms: Millis,
@@ -77,7 +77,7 @@ struct Wait {
 }
 
 /// A primary's side of replication.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Replication {
     links: Vec<Link>,
     /// The offset of the primary's latest change.

@@ -226,6 +226,7 @@ impl Vocabulary for RedlockDesign {
 }
 
 /// A client running Redlock's acquisition across the masters.
+#[derive(Clone)]
 struct RedlockClient {
     masters: Vec<NodeId>,
     ttl_ms: Millis,

@@ -121,8 +121,25 @@ impl Cx<'_> {
     }
 }
 
+/// Copies a node, state and all, for a run that goes on from another run's state.
+pub trait CopyActor {
+    fn copy_box(&self) -> Box<dyn Actor>;
+}
+
+impl<T: Actor + Clone + 'static> CopyActor for T {
+    fn copy_box(&self) -> Box<dyn Actor> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn Actor> {
+    fn clone(&self) -> Self {
+        self.copy_box()
+    }
+}
+
 /// A participant's behaviour.
-pub trait Actor {
+pub trait Actor: CopyActor {
     /// Handles the start of the run; by default, nothing happens.
     fn on_start(&mut self, _cx: &mut Cx) {}
     /// Handles one delivered message.

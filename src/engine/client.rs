@@ -37,9 +37,10 @@ struct Holding {
 }
 
 /// Builds a fresh client side of the lock protocol (a restarted client starts over).
-pub type ProtocolFactory = Box<dyn Fn() -> Option<Box<dyn LockClient>>>;
+pub type ProtocolFactory = Rc<dyn Fn() -> Option<Box<dyn LockClient>>>;
 
 /// A client node.
+#[derive(Clone)]
 pub struct Client {
     spec: ClientSpec,
     new_protocol: ProtocolFactory,

@@ -55,6 +55,15 @@ impl Clock {
         self.jumps.insert(at, jump);
     }
 
+    /// The first instant at which this clock may read otherwise than `other`, if it ever does.
+    pub fn differs_from(&self, other: &Clock) -> Option<Millis> {
+        if (self.offset_ms, self.drift_ppm) != (other.offset_ms, other.drift_ppm) {
+            return Some(Millis::ZERO);
+        }
+        let same = self.jumps.iter().zip(&other.jumps).take_while(|(a, b)| a == b).count();
+        [self.jumps.get(same), other.jumps.get(same)].into_iter().flatten().map(|j| j.at_ms).min()
+    }
+
     /// Reads the wall clock at a true instant. (A run's times are bounded by its limits, far
     /// below where the drift's product could leave `i64`; it saturates rather than wrap.)
     pub fn local_at(&self, true_ms: Millis) -> LocalMillis {

@@ -93,6 +93,7 @@ pub enum Arrival {
 }
 
 /// Link state over time.
+#[derive(Clone)]
 pub struct Transport {
     spec: NetworkSpec,
     rng: Rng,

@@ -89,10 +89,27 @@ pub enum Release {
     Nothing,
 }
 
+/// Copies a client's side of the protocol, state and all (see [`super::actor::CopyActor`]).
+pub trait CopyLockClient {
+    fn copy_box(&self) -> Box<dyn LockClient>;
+}
+
+impl<T: LockClient + Clone + 'static> CopyLockClient for T {
+    fn copy_box(&self) -> Box<dyn LockClient> {
+        Box::new(self.clone())
+    }
+}
+
+impl Clone for Box<dyn LockClient> {
+    fn clone(&self) -> Self {
+        self.copy_box()
+    }
+}
+
 /// One client's side of a lock design's protocol: how the script's acquire, renew and release
 /// talk to the lock service, and what its replies mean. It may send messages and set the
 /// [`Timer::Timeout`](super::actor::Timer::Timeout) and `Timer::Client` timers.
-pub trait LockClient {
+pub trait LockClient: CopyLockClient {
     /// Starts one acquisition attempt; replies are due within `timeout_ms`.
     fn acquire(&mut self, cx: &mut Cx, timeout_ms: Millis);
     /// Handles a lock-service message.

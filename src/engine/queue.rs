@@ -7,7 +7,8 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Entries due at true instants; among entries due at the same instant, the first pushed pops
-/// first.
+/// first (or the one given the earlier reserved place: [`Queue::reserve`]).
+#[derive(Clone)]
 pub struct Queue<T> {
     heap: BinaryHeap<Reverse<(Millis, u64, u32)>>,
     slab: Vec<Option<T>>,
@@ -32,6 +33,22 @@ impl<T> Queue<T> {
     /// Adds `what`, due at `at_ms`.
     pub fn push(&mut self, at_ms: Millis, what: T) {
         self.seq += 1;
+        self.push_at(at_ms, self.seq, what);
+    }
+
+    /// Keeps the next `n` places in the order pushed for [`Queue::push_reserved`]; returns the
+    /// first.
+    pub fn reserve(&mut self, n: u64) -> u64 {
+        self.seq += n;
+        self.seq - n + 1
+    }
+
+    /// Adds `what`, due at `at_ms`, in the place `seq` that [`Queue::reserve`] kept.
+    pub fn push_reserved(&mut self, at_ms: Millis, seq: u64, what: T) {
+        self.push_at(at_ms, seq, what);
+    }
+
+    fn push_at(&mut self, at_ms: Millis, seq: u64, what: T) {
         let slot = match self.free.pop() {
             Some(slot) => {
                 self.slab[slot as usize] = Some(what);
@@ -43,7 +60,24 @@ impl<T> Queue<T> {
                 u32::try_from(self.slab.len() - 1).unwrap_or(u32::MAX)
             }
         };
-        self.heap.push(Reverse((at_ms, self.seq, slot)));
+        self.heap.push(Reverse((at_ms, seq, slot)));
+    }
+
+    /// The instant the next entry is due.
+    pub fn next_due(&self) -> Option<Millis> {
+        self.heap.peek().map(|Reverse((at_ms, _, _))| *at_ms)
+    }
+
+    /// Moves each entry to the instant `due` gives, keeping its place among entries due at the
+    /// same instant.
+    pub fn retime(&mut self, mut due: impl FnMut(&T, Millis) -> Millis) {
+        let mut keys = std::mem::take(&mut self.heap).into_vec();
+        for Reverse((at_ms, _, slot)) in &mut keys {
+            if let Some(what) = &self.slab[*slot as usize] {
+                *at_ms = due(what, *at_ms);
+            }
+        }
+        self.heap = BinaryHeap::from(keys);
     }
 
     /// Takes the entry due first, with the instant it is due.
@@ -70,5 +104,32 @@ mod tests {
         assert_eq!(q.slab.len(), 5, "the new entry took a freed slot");
         let rest: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(at, w)| (at.as_ms(), w)).collect();
         assert_eq!(rest, [(5, 'f'), (30, 'a'), (30, 'c')]);
+    }
+
+    #[test]
+    fn a_reserved_place_pops_before_later_pushes_at_the_same_instant() {
+        let mut q = Queue::with_capacity(0);
+        q.push(Millis::from_ms(10), 'a');
+        let place = q.reserve(2);
+        q.push(Millis::from_ms(10), 'b');
+        q.push_reserved(Millis::from_ms(10), place + 1, 'r');
+        assert_eq!(q.next_due(), Some(Millis::from_ms(10)));
+        let order: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(_, w)| w).collect();
+        assert_eq!(order, ['a', 'r', 'b']);
+    }
+
+    #[test]
+    fn retiming_moves_entries_and_keeps_their_order() {
+        let mut q = Queue::with_capacity(0);
+        for (at, what) in [(10, 'a'), (20, 'b'), (30, 'c'), (40, 'd')] {
+            q.push(Millis::from_ms(at), what);
+        }
+        q.retime(|&w, at| match w {
+            'b' => Millis::from_ms(50),
+            'd' => Millis::from_ms(30),
+            _ => at,
+        });
+        let rest: Vec<_> = std::iter::from_fn(|| q.pop()).map(|(at, w)| (at.as_ms(), w)).collect();
+        assert_eq!(rest, [(10, 'a'), (30, 'c'), (30, 'd'), (50, 'b')]);
     }
 }

@@ -8,6 +8,7 @@ use super::msg::{Msg, Rejection, WriteValue};
 use super::spec::ResourceMode;
 
 /// A resource node.
+#[derive(Clone)]
 pub struct Resource {
     mode: ResourceMode,
     version: u64,

@@ -85,7 +85,7 @@ pub struct Search {
     spec: Spec,
     /// Each participant's role, in the spec's order.
     roles: Vec<NodeKind>,
-    /// The lists each schedule's run uses again.
+    /// The lists each schedule's run uses again, and the base run's states it goes on from.
     reuse: RefCell<Reuse>,
     bounds: Bounds,
     grid: Vec<Added>,
@@ -113,7 +113,7 @@ impl Search {
         let max_events = (trace.events.len() * SEARCH_EVENTS_PER_BASE_EVENT).max(SEARCH_MIN_EVENTS);
         let limits = RunLimits { max_events, max_time_ms: end_ms + Millis::from_ms(SEARCH_EXTRA_TIME_MS) };
         let rng = Rng::derive(bounds.seed, "search");
-        Ok(Search {
+        let mut search = Search {
             base: base.clone(),
             roles: spec.nodes.iter().map(|n| n.role.kind()).collect(),
             reuse: RefCell::default(),
@@ -127,7 +127,11 @@ impl Search {
             rng,
             tried: 0,
             state: State::Searching,
-        })
+        };
+        // Each schedule's run goes on from the base run's state before its first fault.
+        let base = search.spec_with(&[]).ok_or_else(|| ScenarioError::new("", "the scenario has no valid base run"))?;
+        search.reuse.get_mut().fork_from(&base)?;
+        Ok(search)
     }
 
     /// Runs up to `n` more schedules (and shrinks a failure as soon as one is found); returns
@@ -240,7 +244,7 @@ impl Search {
 
     /// The base scenario's spec with `added` faults, within the search's limits, if the faults
     /// make a valid scenario.
-    fn spec_with(&self, added: &[Added]) -> Option<Spec> {
+    pub fn spec_with(&self, added: &[Added]) -> Option<Spec> {
         let mut spec = self.spec.clone();
         let mut faults = Vec::new();
         for f in added {

@@ -42,6 +42,7 @@ impl DesignTimer for GroupTimer {
 }
 
 /// The group coordinator: membership, generations, the assignment and the committed offsets.
+#[derive(Clone)]
 pub struct Coordinator {
     times: Times,
     first_generation: u64,

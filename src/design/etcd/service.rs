@@ -19,6 +19,7 @@ struct Key {
 }
 
 /// An etcd node (the whole cluster, as one linearizable service).
+#[derive(Clone)]
 pub struct EtcdNode {
     ttl_ms: Millis,
     pub(super) revision: u64,

@@ -45,6 +45,7 @@ impl DesignTimer for ElectorTimer {
 }
 
 /// One candidate's leader elector.
+#[derive(Clone)]
 pub(super) struct Elector {
     api: NodeId,
     lease_duration_ms: u64,

@@ -29,6 +29,7 @@ pub enum RedisRole {
 }
 
 /// A Redis node holding the lock key.
+#[derive(Clone)]
 pub struct RedisNode {
     ttl_ms: Millis,
     incr: Incr,

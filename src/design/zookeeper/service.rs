@@ -16,6 +16,7 @@ struct Znode {
 }
 
 /// A ZooKeeper ensemble, as one service.
+#[derive(Clone)]
 pub struct Ensemble {
     tick_ms: Millis,
     session_timeout_ms: Millis,

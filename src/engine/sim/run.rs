@@ -1,0 +1,42 @@
+//! Running a spec: from the start, or from a base run's state when the spec adds faults to it.
+
+use super::fork::Forks;
+use super::world::{Lists, Sim, Simulated};
+use crate::engine::error::RunError;
+use crate::engine::event::Event;
+use crate::engine::spec::Spec;
+
+/// What a run leaves for the next one to use again: its event list (once handed back), its
+/// queue, its nodes' list and its command buffer, emptied, keeping their room; and the states of
+/// a base run, to go on from. Runs one after another (a search's) allocate the lists once.
+#[derive(Default)]
+pub struct Reuse {
+    lists: Lists,
+    forks: Option<Forks>,
+}
+
+impl Reuse {
+    /// Runs `base` and keeps some of its states: a later run of a spec that adds faults to it
+    /// goes on from the latest kept state before its first fault.
+    pub fn fork_from(&mut self, base: &Spec) -> Result<(), RunError> {
+        self.forks = Some(Forks::record(base)?);
+        Ok(())
+    }
+
+    /// Takes back a finished run's events, to hold the next run's.
+    pub fn give_back(&mut self, mut events: Vec<Event>) {
+        events.clear();
+        self.lists.events = events;
+    }
+}
+
+/// Runs a spec to completion, or until it passes one of its limits, in the lists `reuse` keeps;
+/// from a state of the base run `reuse` keeps, if the spec adds faults to that run's.
+pub fn simulate(spec: &Spec, reuse: &mut Reuse) -> Result<Simulated, RunError> {
+    let mut sim = match &reuse.forks {
+        Some(forks) => forks.resume(spec, &mut reuse.lists)?,
+        None => Sim::new(spec, &mut reuse.lists)?,
+    };
+    let stopped = sim.run().err();
+    Ok(sim.finish(&mut reuse.lists, stopped))
+}
