@@ -3,6 +3,7 @@
 //! Nodes never touch the queue, the network or true time; the simulator alone interprets
 //! what they write into [`Cx`].
 
+use super::copy::box_copy;
 use super::event::EventKind;
 use super::ids::NodeId;
 use super::msg::Msg;
@@ -124,19 +125,12 @@ impl Cx<'_> {
 /// Copies a node, state and all, for a run that goes on from another run's state.
 pub trait CopyActor {
     fn copy_box(&self) -> Box<dyn Actor>;
+    /// Copies the node into `target`, reusing its box if it holds a node of the same kind.
+    fn copy_into(&self, target: &mut Box<dyn Actor>);
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
-impl<T: Actor + Clone + 'static> CopyActor for T {
-    fn copy_box(&self) -> Box<dyn Actor> {
-        Box::new(self.clone())
-    }
-}
-
-impl Clone for Box<dyn Actor> {
-    fn clone(&self) -> Self {
-        self.copy_box()
-    }
-}
+box_copy!(CopyActor, Actor);
 
 /// A participant's behaviour.
 pub trait Actor: CopyActor {

@@ -8,6 +8,7 @@
 //! keeps believing: nothing inside a stopped process notices the time that passed.
 
 use super::actor::{Actor, Cx, Timer};
+use super::copy::field_clone;
 use super::event::{BeliefEnd, EventKind};
 use super::ids::NodeId;
 use super::msg::{Msg, WriteValue};
@@ -40,7 +41,6 @@ struct Holding {
 pub type ProtocolFactory = Rc<dyn Fn() -> Option<Box<dyn LockClient>>>;
 
 /// A client node.
-#[derive(Clone)]
 pub struct Client {
     spec: ClientSpec,
     new_protocol: ProtocolFactory,
@@ -67,6 +67,25 @@ pub struct Client {
     reconnecting: bool,
     read_version: Option<u64>,
 }
+
+field_clone!(Client {
+    spec,
+    new_protocol,
+    protocol,
+    renew,
+    data,
+    resources,
+    refused,
+    done,
+    pc,
+    wait,
+    attempts,
+    holding,
+    last_token,
+    queued,
+    reconnecting,
+    read_version,
+});
 
 impl Client {
     /// Builds a client whose reads and writes go to `data`, or to the one of `resources` they name.

@@ -8,6 +8,7 @@
 //! A clock is a pure function of true time, so the simulator can say exactly when a timer set
 //! on a node's local clock fires, even across a later jump. Pure: no IO, no wall clock.
 
+use super::copy::field_clone;
 use super::time::{LocalMillis, Millis};
 use crate::limits::{MAX_DRIFT_PPM, MIN_DRIFT_PPM};
 use serde::Serialize;
@@ -29,7 +30,7 @@ pub enum TimerClock {
 }
 
 /// How one node's local clock relates to simulated true time.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Clock {
     pub offset_ms: i64,
     /// Rate error in parts per million: +1,000 runs 1 ms fast per second.
@@ -37,6 +38,8 @@ pub struct Clock {
     /// Jumps sorted by `at_ms`.
     pub jumps: Vec<ClockJump>,
 }
+
+field_clone!(Clock { offset_ms, drift_ppm, jumps });
 
 impl Clock {
     /// Builds a clock, sorting its jumps by time.

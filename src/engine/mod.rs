@@ -13,6 +13,7 @@ pub mod actor;
 pub mod checker;
 pub mod client;
 pub mod clock;
+mod copy;
 pub mod error;
 pub mod event;
 pub mod fault;

@@ -10,6 +10,7 @@
 //! Simplified: a healed partition delivers what it held after the link's shortest latency, where
 //! a real kernel retransmits on its own backoff, up to its longest retransmission timeout later.
 
+use super::copy::field_clone;
 use super::event::DropReason;
 use super::ids::NodeId;
 use super::msg::Msg;
@@ -93,7 +94,6 @@ pub enum Arrival {
 }
 
 /// Link state over time.
-#[derive(Clone)]
 pub struct Transport {
     spec: NetworkSpec,
     rng: Rng,
@@ -109,6 +109,8 @@ pub struct Transport {
     conns: Vec<((NodeId, NodeId), u32)>,
     closed: Vec<Closed>,
 }
+
+field_clone!(Transport { spec, rng, cuts, slows, armed, last_arrival, held, conns, closed });
 
 /// The key of the connection between two nodes, whichever sends.
 fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {

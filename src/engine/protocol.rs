@@ -4,6 +4,7 @@
 
 use super::actor::{Actor, Cx};
 use super::clock::TimerClock;
+use super::copy::box_copy;
 use super::ids::NodeId;
 use super::msg::{LockMsg, ReleaseMode};
 use super::policy::{AcquirePolicy, RenewPolicy};
@@ -89,22 +90,15 @@ pub enum Release {
     Nothing,
 }
 
-/// Copies a client's side of the protocol, state and all (see [`super::actor::CopyActor`]).
+/// Copies a client's side of a protocol, state and all (as [`super::actor::CopyActor`] a node).
 pub trait CopyLockClient {
     fn copy_box(&self) -> Box<dyn LockClient>;
+    /// Copies it into `target`, reusing its box if it holds the same design's.
+    fn copy_into(&self, target: &mut Box<dyn LockClient>);
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
-impl<T: LockClient + Clone + 'static> CopyLockClient for T {
-    fn copy_box(&self) -> Box<dyn LockClient> {
-        Box::new(self.clone())
-    }
-}
-
-impl Clone for Box<dyn LockClient> {
-    fn clone(&self) -> Self {
-        self.copy_box()
-    }
-}
+box_copy!(CopyLockClient, LockClient);
 
 /// One client's side of a lock design's protocol: how the script's acquire, renew and release
 /// talk to the lock service, and what its replies mean. It may send messages and set the

@@ -2,19 +2,21 @@
 //! small keys over a slab of entries, so sifting moves 24 bytes rather than a message, and a
 //! slot freed by a pop is reused by the next push.
 
+use super::copy::field_clone;
 use super::time::Millis;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 /// Entries due at true instants; among entries due at the same instant, the first pushed pops
 /// first (or the one given the earlier reserved place: [`Queue::reserve`]).
-#[derive(Clone)]
 pub struct Queue<T> {
     heap: BinaryHeap<Reverse<(Millis, u64, u32)>>,
     slab: Vec<Option<T>>,
     free: Vec<u32>,
     seq: u64,
 }
+
+field_clone!(Queue<T> { heap, slab, free, seq });
 
 impl<T> Queue<T> {
     /// An empty queue with room for `n` entries before it grows.

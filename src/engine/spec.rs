@@ -31,11 +31,11 @@ pub struct Spec {
     pub resources: Rc<[(String, NodeId)]>,
 }
 
-/// One participant.
+/// One participant. (Its names are shared: a search that changes a node's clock copies them.)
 #[derive(Clone, Debug)]
 pub struct NodeSpec {
-    pub key: String,
-    pub name: String,
+    pub key: Rc<str>,
+    pub name: Rc<str>,
     pub clock: Clock,
     pub role: Role,
 }
@@ -172,7 +172,7 @@ impl Spec {
     pub fn new(seed: u64, nodes: Vec<NodeSpec>, lock: Rc<dyn Protocol>, network: NetworkSpec, limits: RunLimits) -> Spec {
         let ids = |f: fn(&Role) -> bool| nodes.iter().enumerate().filter(move |(_, n)| f(&n.role)).map(|(i, _)| NodeId(i));
         let locks = ids(|r| matches!(r, Role::LockService)).collect();
-        let resources = ids(|r| matches!(r, Role::Resource(_))).map(|n| (nodes[n.0].key.clone(), n)).collect();
+        let resources = ids(|r| matches!(r, Role::Resource(_))).map(|n| (nodes[n.0].key.to_string(), n)).collect();
         Spec { seed, nodes: Rc::new(nodes), lock, network, faults: Vec::new(), limits, locks, resources }
     }
 

@@ -92,7 +92,7 @@ pub fn run_to_limit(spec: &Spec) -> Result<(Trace, Option<RunError>), RunError> 
     let participants = spec
         .nodes
         .iter()
-        .map(|n| NodeInfo { key: n.key.clone(), name: n.name.clone(), role: n.role.kind(), clock: n.clock.clone() })
+        .map(|n| NodeInfo { key: n.key.to_string(), name: n.name.to_string(), role: n.role.kind(), clock: n.clock.clone() })
         .collect();
     let metrics = Metrics::of(&events, &verdict);
     Ok((Trace { seed: spec.seed, participants, quorum, events, fault_events, verdict, metrics }, stopped))

@@ -66,14 +66,16 @@ macro_rules! declare {
         /// Every kind of fault, in the order the editor and the help list them.
         pub static FAULTS: &[&FaultDecl] = &[$(&$name),+];
 
-        impl Fault<String> {
+        impl<Id> Fault<Id> {
             /// Returns the declaration of the fault's kind.
             pub fn decl(&self) -> &'static FaultDecl {
                 match self {
                     $(Fault::$kind { .. } => &$name,)+
                 }
             }
+        }
 
+        impl Fault<String> {
             /// Returns the fault's values, one for each field its kind declares, in order.
             pub fn values(&self) -> Vec<FieldValue> {
                 match self {

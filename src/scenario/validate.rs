@@ -131,21 +131,50 @@ pub fn compile(s: &Scenario) -> Result<Spec, ScenarioError> {
 }
 
 /// Validates `faults`, written with the participant ids of `s`, and adds them to `s`'s compiled
-/// spec after those it has: the failure search adds its schedules to a spec compiled once.
+/// spec after those it has.
 pub fn add_faults(spec: &mut Spec, s: &Scenario, faults: &[Fault<String>]) -> Result<(), ScenarioError> {
-    let total = spec.faults.len() + faults.len();
-    if total > MAX_FAULTS {
-        return err("faults", format!("at most {MAX_FAULTS} faults, got {total}"));
-    }
+    room_for(spec, faults.len())?;
     let ids = Ids(&s.participants);
     for f in faults {
         let fault = compile_fault(spec.faults.len(), f, &ids, spec.limits.max_time_ms)?;
-        if let Fault::ClockJump { at_ms, node, by_ms } = fault {
-            Rc::make_mut(&mut spec.nodes)[node.0].clock.add_jump(ClockJump { at_ms: span(at_ms), by_ms });
-        }
-        spec.faults.push(fault);
+        push_fault(spec, fault);
     }
     Ok(())
+}
+
+/// Validates `faults`, which name participants by their place in the spec, and adds them after
+/// those it has: the failure search adds its schedules to a spec compiled once.
+pub fn add_node_faults(spec: &mut Spec, faults: Vec<Fault<NodeId>>) -> Result<(), ScenarioError> {
+    room_for(spec, faults.len())?;
+    spec.faults.reserve(faults.len());
+    for f in faults {
+        let index = spec.faults.len();
+        check_fault(index, &f, spec.limits.max_time_ms)?;
+        // Mapped to nothing, only to check each node: a list of nothing takes no room.
+        f.try_map(|field, _, node| match node.0 < spec.nodes.len() {
+            true => Ok(()),
+            false => err(format!("faults[{index}].{field}"), format!("names participant {}, of {}", node.0, spec.nodes.len())),
+        })?;
+        push_fault(spec, f);
+    }
+    Ok(())
+}
+
+/// Refuses `more` faults if the spec would then have more than a scenario may.
+fn room_for(spec: &Spec, more: usize) -> Result<(), ScenarioError> {
+    let total = spec.faults.len() + more;
+    if total > MAX_FAULTS {
+        return err("faults", format!("at most {MAX_FAULTS} faults, got {total}"));
+    }
+    Ok(())
+}
+
+/// Adds a checked fault to the spec; a clock jump also steps its node's clock.
+fn push_fault(spec: &mut Spec, fault: Fault<NodeId>) {
+    if let Fault::ClockJump { at_ms, node, by_ms } = fault {
+        Rc::make_mut(&mut spec.nodes)[node.0].clock.add_jump(ClockJump { at_ms: span(at_ms), by_ms });
+    }
+    spec.faults.push(fault);
 }
 
 /// Checks how many participants there are and their ids and names; returns the ids in order.
@@ -299,12 +328,7 @@ fn compile_participant(
         Participant::LockService { .. } => Role::LockService,
         Participant::Resource { mode, .. } => Role::Resource(*mode),
     };
-    Ok(NodeSpec {
-        key: p.id().to_string(),
-        name: p.name().trim().to_string(),
-        clock: Clock::new(c.offset_ms, c.drift_ppm, Vec::new()),
-        role,
-    })
+    Ok(NodeSpec { key: p.id().into(), name: p.name().trim().into(), clock: Clock::new(c.offset_ms, c.drift_ppm, Vec::new()), role })
 }
 
 fn compile_link(path: &str, latency: spec::Latency, loss: Probability) -> Result<LinkSpec, ScenarioError> {
@@ -332,6 +356,16 @@ fn compile_network(s: &Scenario, ids: &Ids) -> Result<NetworkSpec, ScenarioError
 /// Checks each time of fault `index` against its declared range and that each list names
 /// someone, then names its participants by node id.
 fn compile_fault(index: usize, f: &Fault<String>, ids: &Ids, max_time_ms: Millis) -> Result<Fault<NodeId>, ScenarioError> {
+    check_fault(index, f, max_time_ms)?;
+    let path = || format!("faults[{index}]");
+    f.try_map(|field, at, id| match at {
+        None => ids.get(id, || format!("{}.{field}", path())),
+        Some(i) => ids.get(id, || format!("{}.{field}[{i}]", path())),
+    })
+}
+
+/// Checks fault `index`'s times and lists against its kind's declaration and the run's limit.
+fn check_fault<Id>(index: usize, f: &Fault<Id>, max_time_ms: Millis) -> Result<(), ScenarioError> {
     let path = || format!("faults[{index}]");
     let decl = f.decl();
     let mut problem = None;
@@ -351,8 +385,5 @@ fn compile_fault(index: usize, f: &Fault<String>, ids: &Ids, max_time_ms: Millis
     if span(f.at_ms()) > max_time_ms {
         return err(format!("{}.at_ms", path()), "is after limits.max_time_ms");
     }
-    f.try_map(|field, at, id| match at {
-        None => ids.get(id, || format!("{}.{field}", path())),
-        Some(i) => ids.get(id, || format!("{}.{field}[{i}]", path())),
-    })
+    Ok(())
 }

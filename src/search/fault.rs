@@ -144,11 +144,14 @@ impl Added {
         f
     }
 
-    /// Adds the fault to a scenario, as the faults of its file would be written.
+    /// Adds the fault to a scenario, as the faults of its file would be written (nothing if it
+    /// names a participant the scenario does not have: a search's faults never do).
     pub fn apply(&self, s: &mut Scenario) {
+        let ids: Vec<String> = s.participants.iter().map(|p| p.id().to_string()).collect();
         let mut faults = Vec::new();
-        self.push_faults(s, &mut faults);
-        s.faults.extend(faults);
+        if self.push_faults(&ids, |id| ids.iter().position(|i| i == id), &mut faults).is_some() {
+            s.faults.extend(faults);
+        }
         if let Some((node, ppm)) = self.drift() {
             if let Some(p) = s.participants.iter_mut().find(|p| p.id() == node) {
                 let (Participant::Client { clock, .. } | Participant::LockService { clock, .. } | Participant::Resource { clock, .. }) = p;
@@ -157,27 +160,34 @@ impl Added {
         }
     }
 
-    /// Writes the faults this adds to scenario `s` (none for a drift, which sets a clock's rate).
-    pub fn push_faults(&self, s: &Scenario, out: &mut Vec<Fault<String>>) {
+    /// Writes the faults this adds (none for a drift, which sets a clock's rate), naming each
+    /// participant as `ids` does: `ids` lists every participant in the scenario's order (by id,
+    /// or by node), and `place` finds one's place in it by its id. `None`, with nothing
+    /// written, if the fault names a participant `place` does not find.
+    pub fn push_faults<Id: Clone>(&self, ids: &[Id], place: impl Fn(&str) -> Option<usize>, out: &mut Vec<Fault<Id>>) -> Option<()> {
         let t = self.at_ms() as i64;
+        let id = |name: &str| place(name).and_then(|i| ids.get(i)).cloned();
         match self {
-            Added::Pause { node, ms, .. } => out.push(Fault::Pause { at_ms: t, node: node.clone(), for_ms: *ms as i64 }),
+            Added::Pause { node, ms, .. } => out.push(Fault::Pause { at_ms: t, node: id(node)?, for_ms: *ms as i64 }),
             Added::DelayMessage { from, to, ms, .. } => {
-                out.push(Fault::DelayMessage { at_ms: t, from: from.clone(), to: to.clone(), extra_ms: *ms as i64 })
+                out.push(Fault::DelayMessage { at_ms: t, from: id(from)?, to: id(to)?, extra_ms: *ms as i64 })
             }
             Added::Partition { node, cut, ms, .. } => {
-                let others: Vec<String> = s.participants.iter().map(|p| p.id().to_string()).filter(|id| id != node).collect();
-                let me = vec![node.clone()];
+                let at = place(node)?;
+                let me = vec![ids.get(at)?.clone()];
+                let others: Vec<Id> = ids.iter().enumerate().filter(|&(i, _)| i != at).map(|(_, id)| id.clone()).collect();
                 let (from, to) = if *cut == Cut::Incoming { (others, me) } else { (me, others) };
                 out.push(Fault::Partition { at_ms: t, from, to, two_way: *cut == Cut::Both, for_ms: *ms as i64 });
             }
             Added::Crash { node, ms, .. } => {
+                let node = id(node)?;
                 out.push(Fault::Crash { at_ms: t, node: node.clone() });
-                out.push(Fault::Restart { at_ms: t + *ms as i64, node: node.clone(), keep_state: false });
+                out.push(Fault::Restart { at_ms: t + *ms as i64, node, keep_state: false });
             }
-            Added::ClockJump { node, ms, .. } => out.push(Fault::ClockJump { at_ms: t, node: node.clone(), by_ms: *ms }),
+            Added::ClockJump { node, ms, .. } => out.push(Fault::ClockJump { at_ms: t, node: id(node)?, by_ms: *ms }),
             Added::Drift { .. } => {}
         }
+        Some(())
     }
 
     /// The participant whose clock rate this sets, and the rate, if it is a drift.

@@ -9,7 +9,7 @@ use crate::engine::rng::Rng;
 use crate::engine::sim::Reuse;
 use crate::engine::spec::{RunLimits, Spec};
 use crate::engine::time::Millis;
-use crate::engine::{self, EventKind, Finding, NodeKind, Trace};
+use crate::engine::{self, EventKind, Finding, NodeId, NodeKind, Trace};
 use crate::error::ScenarioError;
 use crate::limits::{
     MAX_DRIFT_PPM, MAX_SEARCH_BUDGET, MAX_SEARCH_FAULTS, MAX_SEARCH_SPAN_MS, MIN_DRIFT_PPM, SEARCH_DRIFT_PPM, SEARCH_EVENTS_PER_BASE_EVENT,
@@ -19,7 +19,7 @@ use crate::present::number::{capital, group_u, ms};
 use crate::present::phrases::what_a_step_moves;
 use crate::present::Words;
 use crate::scenario::format::Scenario;
-use crate::scenario::validate::{add_faults, compile};
+use crate::scenario::validate::{add_node_faults, compile};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -83,8 +83,9 @@ pub struct Search {
     base: Scenario,
     /// The base scenario compiled once: each schedule adds its faults to a copy.
     spec: Spec,
-    /// Each participant's role, in the spec's order.
+    /// Each participant's role, and its node, in the spec's order.
     roles: Vec<NodeKind>,
+    nodes: Vec<NodeId>,
     /// The lists each schedule's run uses again, and the base run's states it goes on from.
     reuse: RefCell<Reuse>,
     bounds: Bounds,
@@ -116,6 +117,7 @@ impl Search {
         let mut search = Search {
             base: base.clone(),
             roles: spec.nodes.iter().map(|n| n.role.kind()).collect(),
+            nodes: (0..spec.nodes.len()).map(NodeId).collect(),
             reuse: RefCell::default(),
             spec,
             bounds,
@@ -246,16 +248,16 @@ impl Search {
     /// make a valid scenario.
     pub fn spec_with(&self, added: &[Added]) -> Option<Spec> {
         let mut spec = self.spec.clone();
+        let place = |id: &str| self.base.participants.iter().position(|p| p.id() == id);
         let mut faults = Vec::new();
         for f in added {
-            f.push_faults(&self.base, &mut faults);
+            f.push_faults(&self.nodes, place, &mut faults)?;
             if let Some((node, ppm)) = f.drift() {
-                let i = self.base.participants.iter().position(|p| p.id() == node)?;
                 (MIN_DRIFT_PPM..=MAX_DRIFT_PPM).contains(&ppm).then_some(())?;
-                Rc::make_mut(&mut spec.nodes)[i].clock.drift_ppm = ppm;
+                Rc::make_mut(&mut spec.nodes)[place(node)?].clock.drift_ppm = ppm;
             }
         }
-        add_faults(&mut spec, &self.base, &faults).ok()?;
+        add_node_faults(&mut spec, faults).ok()?;
         spec.limits.max_events = spec.limits.max_events.min(self.limits.max_events);
         spec.limits.max_time_ms = spec.limits.max_time_ms.min(self.limits.max_time_ms);
         Some(spec)

@@ -79,7 +79,14 @@ impl Forks {
     pub(super) fn resume<'s>(&self, spec: &'s Spec, lists: &mut Lists) -> Result<Sim<'s>, RunError> {
         let Some(from_ms) = self.differs_at(spec) else { return Sim::new(spec, lists) };
         let point = &self.points[self.points.partition_point(|p| p.next_ms <= from_ms).saturating_sub(1)];
-        let mut sim = Sim::with(spec, point.world.clone(), lists);
+        let world = match lists.world.take() {
+            Some(mut w) => {
+                w.clone_from(&point.world);
+                w
+            }
+            None => point.world.clone(),
+        };
+        let mut sim = Sim::with(spec, world, lists);
         sim.events.extend_from_slice(&self.events[..point.events]);
         sim.w.fault_events.resize(spec.faults.len(), None);
         // Fault `i` takes the place a run from the start gives it: after the nodes' starts.

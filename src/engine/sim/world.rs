@@ -5,6 +5,7 @@
 use crate::engine::actor::{Actor, Command, Cx, Timer};
 use crate::engine::client::Client;
 use crate::engine::clock::{Clock, TimerClock};
+use crate::engine::copy::field_clone;
 use crate::engine::error::RunError;
 use crate::engine::event::{DropReason, Event, EventKind};
 use crate::engine::fault::{span, Fault};
@@ -37,19 +38,14 @@ pub struct Simulated {
     pub stopped: Option<RunError>,
 }
 
-/// The lists a run fills: its events, queue, nodes and command buffer. A run hands them back
-/// emptied, keeping their room, for the next run to use again.
+/// The lists a run fills: its events and command buffer, handed back emptied, and its world as
+/// it ended. The next run uses their room again: its queue and nodes' list, or, going on from a
+/// base run's state, the whole world to copy that state into.
+#[derive(Default)]
 pub(super) struct Lists {
     pub(super) events: Vec<Event>,
-    queue: Queue<Pending>,
-    nodes: Vec<Slot>,
     commands: Vec<Command>,
-}
-
-impl Default for Lists {
-    fn default() -> Self {
-        Lists { events: Vec::new(), queue: Queue::with_capacity(QUEUE_ROOM), nodes: Vec::new(), commands: Vec::new() }
-    }
+    pub(super) world: Option<World>,
 }
 
 #[derive(Clone, Debug)]
@@ -100,7 +96,6 @@ pub(super) enum Status {
     Down,
 }
 
-#[derive(Clone)]
 pub(super) struct Slot {
     pub(super) actor: Box<dyn Actor>,
     pub(super) clock: Clock,
@@ -114,6 +109,8 @@ pub(super) struct Slot {
     /// generation is stale.
     pub(super) timers: Vec<(Timer, u64)>,
 }
+
+field_clone!(Slot { actor, clock, reads, rng, status, held, timers });
 
 impl Slot {
     fn timer(&self, timer: Timer) -> Option<usize> {
@@ -130,7 +127,6 @@ impl Slot {
 
 /// Everything a run has done so far that the rest of it depends on, apart from its events: a
 /// base run's copy of it lets another run go on from there ([`super::fork`]).
-#[derive(Clone)]
 pub(super) struct World {
     pub(super) now_ms: Millis,
     pub(super) queue: Queue<Pending>,
@@ -142,6 +138,8 @@ pub(super) struct World {
     /// Entries taken from the queue so far.
     pub(super) pops: usize,
 }
+
+field_clone!(World { now_ms, queue, nodes, next_gen, next_msg, net, fault_events, pops });
 
 pub(super) struct Sim<'s> {
     pub(super) spec: &'s Spec,
@@ -160,7 +158,10 @@ impl<'s> Sim<'s> {
         if spec.locks.is_empty() && spec.lock.quorum(0) > 0 {
             return Err(RunError::MissingRole);
         }
-        let mut nodes = std::mem::take(&mut lists.nodes);
+        let (mut queue, mut nodes) =
+            lists.world.take().map_or_else(|| (Queue::with_capacity(QUEUE_ROOM), Vec::new()), |w| (w.queue, w.nodes));
+        queue.clear();
+        nodes.clear();
         nodes.reserve(spec.nodes.len());
         for (i, n) in spec.nodes.iter().enumerate() {
             // A client times its waits and checks its lease by elapsed time, as client libraries
@@ -192,7 +193,7 @@ impl<'s> Sim<'s> {
         }
         let w = World {
             now_ms: Millis::ZERO,
-            queue: std::mem::replace(&mut lists.queue, Queue::with_capacity(0)),
+            queue,
             nodes,
             next_gen: 0,
             next_msg: 0,
@@ -217,12 +218,11 @@ impl<'s> Sim<'s> {
         Sim { spec, w, events, answering: None, commands: std::mem::take(&mut lists.commands) }
     }
 
-    /// Ends the run: gives its lists back to `lists`, emptied, and returns what it did.
+    /// Ends the run: gives its lists back to `lists` and returns what it did.
     pub(super) fn finish(mut self, lists: &mut Lists, stopped: Option<RunError>) -> Simulated {
-        self.w.queue.clear();
-        self.w.nodes.clear();
-        (lists.queue, lists.nodes, lists.commands) = (self.w.queue, self.w.nodes, self.commands);
-        Simulated { events: self.events, fault_events: self.w.fault_events, stopped }
+        let fault_events = std::mem::take(&mut self.w.fault_events);
+        (lists.world, lists.commands) = (Some(self.w), self.commands);
+        Simulated { events: self.events, fault_events, stopped }
     }
 
     pub(super) fn schedule(&mut self, at_ms: Millis, what: Pending) {
