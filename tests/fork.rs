@@ -2,7 +2,7 @@
 //! checked on every lesson and comparison cell, with the search's own schedules of up to four
 //! faults of every kind (clock jumps and drift included).
 
-use lockstep::engine::sim::{simulate, Reuse, Simulated};
+use lockstep::engine::sim::{simulate, simulate_forked, Reuse, Simulated};
 use lockstep::scenario::{compare, lessons, Scenario};
 use lockstep::search::{Bounds, Search};
 
@@ -15,7 +15,7 @@ fn same_both_ways(s: &Scenario, n: usize) {
     for added in search.draw(n) {
         let Some(spec) = search.spec_with(&added) else { continue };
         let fresh = simulate(&spec, &mut Reuse::default());
-        let resumed = simulate(&spec, &mut forked);
+        let resumed = simulate_forked(&spec, &mut forked);
         let (Ok(a), Ok(b)) = (&fresh, &resumed) else {
             assert_eq!(fresh.err(), resumed.err(), "{}: {added:?}", s.id);
             continue;

@@ -39,4 +39,4 @@ pub use ids::{NodeId, NodeKind};
 pub use metrics::Metrics;
 pub use spec::Spec;
 pub use time::{LocalMillis, Millis};
-pub use trace::{check_run, run, run_to_limit, Checked, Trace};
+pub use trace::{check_run, checked, run, run_to_limit, Checked, Trace};

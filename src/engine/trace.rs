@@ -76,13 +76,18 @@ pub struct Checked {
 /// Runs a spec to completion, or until it passes one of its limits, and checks what happened;
 /// the run's lists come from `reuse` (a search hands each run's events back for the next).
 pub fn check_run(spec: &Spec, reuse: &mut Reuse) -> Result<Checked, RunError> {
-    let Simulated { events, fault_events, stopped } = simulate(spec, reuse)?;
+    Ok(checked(spec, simulate(spec, reuse)?))
+}
+
+/// Checks what a run of `spec` did.
+pub fn checked(spec: &Spec, run: Simulated) -> Checked {
+    let Simulated { events, fault_events, stopped } = run;
     let quorum = spec.lock.quorum(spec.locks.len());
     // The resources that must apply each effect once: an idempotency key's, a unique row's.
     let once: Vec<bool> =
         spec.nodes.iter().map(|n| matches!(n.role, Role::Resource(ResourceMode::Deduplicated | ResourceMode::Unique))).collect();
     let verdict = checker::check(&events, quorum, &once);
-    Ok(Checked { events, fault_events, verdict, quorum, stopped })
+    Checked { events, fault_events, verdict, quorum, stopped }
 }
 
 /// Runs a spec to completion, or until it passes one of its limits (then the limit comes back

@@ -6,7 +6,7 @@ use super::judge::{self, Failure, Liveness};
 use super::shrink;
 use super::space::{self, Bounds};
 use crate::engine::rng::Rng;
-use crate::engine::sim::Reuse;
+use crate::engine::sim::{simulate_forked, Reuse};
 use crate::engine::spec::{RunLimits, Spec};
 use crate::engine::time::Millis;
 use crate::engine::{self, EventKind, Finding, NodeId, NodeKind, Trace};
@@ -226,7 +226,8 @@ impl Search {
     /// Runs the base scenario with `added` faults and judges it.
     fn run(&self, added: &[Added]) -> Option<(Failure, u64)> {
         let mut reuse = self.reuse.borrow_mut();
-        let run = engine::check_run(&self.spec_with(added)?, &mut reuse).ok()?;
+        let spec = self.spec_with(added)?;
+        let run = engine::checked(&spec, simulate_forked(&spec, &mut reuse).ok()?);
         // Still going at the limits: stopped by one, or with events at the horizon (its timers
         // past it are dropped, so it may end quietly there).
         let horizon = self.limits.max_time_ms.saturating_sub(Millis::from_ms(1_000));

@@ -6,5 +6,5 @@ mod fork;
 mod run;
 mod world;
 
-pub use run::{simulate, Reuse};
+pub use run::{simulate, simulate_forked, Reuse};
 pub use world::Simulated;

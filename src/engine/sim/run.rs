@@ -30,13 +30,25 @@ impl Reuse {
     }
 }
 
-/// Runs a spec to completion, or until it passes one of its limits, in the lists `reuse` keeps;
-/// from a state of the base run `reuse` keeps, if the spec adds faults to that run's.
+/// Runs a spec from the start to completion, or until it passes one of its limits, in the lists
+/// `reuse` keeps.
 pub fn simulate(spec: &Spec, reuse: &mut Reuse) -> Result<Simulated, RunError> {
-    let mut sim = match &reuse.forks {
+    let sim = Sim::new(spec, &mut reuse.lists)?;
+    Ok(finish(sim, reuse))
+}
+
+/// Runs a spec as [`simulate`] does, but from a state of the base run `reuse` keeps if the spec
+/// adds faults to that run's ([`Reuse::fork_from`]). (Apart from a search, nothing forks: the
+/// player's page carries none of this.)
+pub fn simulate_forked(spec: &Spec, reuse: &mut Reuse) -> Result<Simulated, RunError> {
+    let sim = match &reuse.forks {
         Some(forks) => forks.resume(spec, &mut reuse.lists)?,
         None => Sim::new(spec, &mut reuse.lists)?,
     };
+    Ok(finish(sim, reuse))
+}
+
+fn finish(mut sim: Sim, reuse: &mut Reuse) -> Simulated {
     let stopped = sim.run().err();
-    Ok(sim.finish(&mut reuse.lists, stopped))
+    sim.finish(&mut reuse.lists, stopped)
 }
