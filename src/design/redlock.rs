@@ -269,8 +269,10 @@ impl RedlockClient {
     }
 
     fn release_all(&self, cx: &mut Cx, checked: bool) {
+        // The same message to every master, shared.
+        let del = Msg::lock(RedisMsg::Del { value: self.value, checked });
         for &master in &self.masters {
-            cx.send(master, Msg::lock(RedisMsg::Del { value: self.value, checked }));
+            cx.send(master, del.clone());
         }
     }
 }

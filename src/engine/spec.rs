@@ -29,6 +29,9 @@ pub struct Spec {
     pub locks: Rc<[NodeId]>,
     /// The resources by id, for writes that name theirs.
     pub resources: Rc<[(String, NodeId)]>,
+    /// By node: whether it is a resource that must apply each effect once (an idempotency
+    /// key's, a unique row's).
+    pub once: Rc<[bool]>,
 }
 
 /// One participant. (Its names are shared: a search that changes a node's clock copies them.)
@@ -173,7 +176,8 @@ impl Spec {
         let ids = |f: fn(&Role) -> bool| nodes.iter().enumerate().filter(move |(_, n)| f(&n.role)).map(|(i, _)| NodeId(i));
         let locks = ids(|r| matches!(r, Role::LockService)).collect();
         let resources = ids(|r| matches!(r, Role::Resource(_))).map(|n| (nodes[n.0].key.to_string(), n)).collect();
-        Spec { seed, nodes: Rc::new(nodes), lock, network, faults: Vec::new(), limits, locks, resources }
+        let once = nodes.iter().map(|n| matches!(n.role, Role::Resource(ResourceMode::Deduplicated | ResourceMode::Unique))).collect();
+        Spec { seed, nodes: Rc::new(nodes), lock, network, faults: Vec::new(), limits, locks, resources, once }
     }
 
     /// Returns where clients send writes: the resource, or the lock service itself when the

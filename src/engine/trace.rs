@@ -8,7 +8,7 @@ use super::event::Event;
 use super::ids::{NodeId, NodeKind};
 use super::metrics::Metrics;
 use super::sim::{simulate, Reuse, Simulated};
-use super::spec::{ResourceMode, Role, Spec};
+use super::spec::Spec;
 use serde::Serialize;
 
 /// One participant as the trace shows it.
@@ -83,10 +83,7 @@ pub fn check_run(spec: &Spec, reuse: &mut Reuse) -> Result<Checked, RunError> {
 pub fn checked(spec: &Spec, run: Simulated) -> Checked {
     let Simulated { events, fault_events, stopped } = run;
     let quorum = spec.lock.quorum(spec.locks.len());
-    // The resources that must apply each effect once: an idempotency key's, a unique row's.
-    let once: Vec<bool> =
-        spec.nodes.iter().map(|n| matches!(n.role, Role::Resource(ResourceMode::Deduplicated | ResourceMode::Unique))).collect();
-    let verdict = checker::check(&events, quorum, &once);
+    let verdict = checker::check(&events, quorum, &spec.once);
     Checked { events, fault_events, verdict, quorum, stopped }
 }
 
