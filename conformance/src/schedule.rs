@@ -245,7 +245,7 @@ mod tests {
     #[test]
     fn a_server_whose_clock_drifts_is_reasoned_not_replayed() {
         let mut lesson = lessons::find("redis-safe-release").expect("a lesson");
-        std::rc::Rc::make_mut(&mut lesson.spec.nodes).iter_mut().find(|n| n.key == "L").expect("Redis").clock.drift_ppm = 100_000;
+        std::rc::Rc::make_mut(&mut lesson.spec.nodes).iter_mut().find(|n| &*n.key == "L").expect("Redis").clock.drift_ppm = 100_000;
         let replay = of(&lockstep::engine::run(&lesson.spec).expect("the lesson runs"));
         assert_eq!(
             replay.unreplayable.as_deref(),
