@@ -171,25 +171,54 @@ struct Applied {
 ///
 /// Holders rank by their token, then by when they gained the lock, so designs without a fencing
 /// token (every token 0) are judged by the lock's own order.
-pub fn check(events: &[Event], quorum: usize, once: &[bool]) -> Verdict {
+///
+/// The checker's maps are those of `maps`, emptied first and kept after: a search checks one run
+/// after another without making them again.
+pub fn check(events: &[Event], quorum: usize, once: &[bool], maps: &mut Maps) -> Verdict {
+    let Maps { holdings, latest_grant, believers, history, effects, based_on } = std::mem::take(maps);
     let mut checker = Checker {
         quorum,
         once,
-        holdings: Holdings::new(quorum),
-        latest_grant: NodeMap::default(),
+        holdings: holdings.emptied(quorum),
+        latest_grant: latest_grant.emptied(),
         grants: 0,
-        believers: NodeMap::default(),
-        history: NodeMap::default(),
-        effects: NodeMap::default(),
-        based_on: NodeMap::default(),
+        believers: believers.emptied(),
+        history: history.emptied(),
+        effects: effects.emptied(),
+        based_on: based_on.emptied(),
         found: Findings { events, list: Vec::new() },
     };
     for (i, e) in events.iter().enumerate() {
         checker.read(i, e);
     }
-    let findings = checker.found.list;
+    let Checker { holdings, latest_grant, believers, history, effects, based_on, found, .. } = checker;
+    *maps = Maps { holdings, latest_grant, believers, history, effects, based_on };
+    let findings = found.list;
     let safe = !findings.iter().any(|f| f.kind().is_harm());
     Verdict { safe, findings }
+}
+
+/// The checker's maps between runs, kept for their room.
+pub struct Maps {
+    holdings: Holdings,
+    latest_grant: NodeMap<u64>,
+    believers: NodeMap<u64>,
+    history: NodeMap<Vec<Applied>>,
+    effects: NodeMap<Vec<(WriteValue, usize)>>,
+    based_on: NodeMap<Option<u64>>,
+}
+
+impl Default for Maps {
+    fn default() -> Self {
+        Maps {
+            holdings: Holdings::new(1),
+            latest_grant: NodeMap::default(),
+            believers: NodeMap::default(),
+            history: NodeMap::default(),
+            effects: NodeMap::default(),
+            based_on: NodeMap::default(),
+        }
+    }
 }
 
 /// The findings so far, each placed at its event's time.

@@ -40,6 +40,11 @@ impl Holdings {
         Holdings { quorum: quorum.max(1), keys: NodeMap::default(), held: NodeMap::default() }
     }
 
+    /// Starts again with nobody holding anything, keeping the maps' room.
+    pub fn emptied(self, quorum: usize) -> Self {
+        Holdings { quorum: quorum.max(1), keys: self.keys.emptied(), held: self.held.emptied() }
+    }
+
     /// Applies one event, reporting each client that crosses the quorum either way.
     pub fn apply(&mut self, e: &Event) -> Changes {
         match e.kind {

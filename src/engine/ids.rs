@@ -69,6 +69,12 @@ impl<T> NodeMap<T> {
         self.slots[n.0].as_mut().expect("the value was just set")
     }
 
+    /// Empties the map, keeping its room.
+    pub fn emptied(mut self) -> Self {
+        self.slots.clear();
+        self
+    }
+
     /// Iterates over the nodes that have a value, in node order.
     pub fn iter(&self) -> impl Iterator<Item = (NodeId, &T)> {
         self.slots.iter().enumerate().filter_map(|(i, v)| v.as_ref().map(|v| (NodeId(i), v)))

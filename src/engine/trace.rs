@@ -76,14 +76,14 @@ pub struct Checked {
 /// Runs a spec to completion, or until it passes one of its limits, and checks what happened;
 /// the run's lists come from `reuse` (a search hands each run's events back for the next).
 pub fn check_run(spec: &Spec, reuse: &mut Reuse) -> Result<Checked, RunError> {
-    Ok(checked(spec, simulate(spec, reuse)?))
+    Ok(checked(spec, simulate(spec, reuse)?, &mut checker::Maps::default()))
 }
 
-/// Checks what a run of `spec` did.
-pub fn checked(spec: &Spec, run: Simulated) -> Checked {
+/// Checks what a run of `spec` did, with the checker's maps in `maps`.
+pub fn checked(spec: &Spec, run: Simulated, maps: &mut checker::Maps) -> Checked {
     let Simulated { events, fault_events, stopped } = run;
     let quorum = spec.lock.quorum(spec.locks.len());
-    let verdict = checker::check(&events, quorum, &spec.once);
+    let verdict = checker::check(&events, quorum, &spec.once, maps);
     Checked { events, fault_events, verdict, quorum, stopped }
 }
 

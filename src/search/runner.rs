@@ -9,7 +9,7 @@ use crate::engine::rng::Rng;
 use crate::engine::sim::{simulate_forked, Reuse};
 use crate::engine::spec::{RunLimits, Spec};
 use crate::engine::time::Millis;
-use crate::engine::{self, EventKind, Finding, NodeId, NodeKind, Trace};
+use crate::engine::{self, checker, EventKind, Finding, NodeId, NodeKind, Trace};
 use crate::error::ScenarioError;
 use crate::limits::{
     MAX_DRIFT_PPM, MAX_SEARCH_BUDGET, MAX_SEARCH_FAULTS, MAX_SEARCH_SPAN_MS, MIN_DRIFT_PPM, SEARCH_DRIFT_PPM, SEARCH_EVENTS_PER_BASE_EVENT,
@@ -86,8 +86,9 @@ pub struct Search {
     /// Each participant's role, and its node, in the spec's order.
     roles: Vec<NodeKind>,
     nodes: Vec<NodeId>,
-    /// The lists each schedule's run uses again, and the base run's states it goes on from.
-    reuse: RefCell<Reuse>,
+    /// The lists each schedule's run uses again, the base run's states it goes on from, and
+    /// the checker's maps.
+    reuse: RefCell<(Reuse, checker::Maps)>,
     bounds: Bounds,
     grid: Vec<Added>,
     /// How many grid faults the systematic pass tries: at most half the budget.
@@ -132,7 +133,7 @@ impl Search {
         };
         // Each schedule's run goes on from the base run's state before its first fault.
         let base = search.spec_with(&[]).ok_or_else(|| ScenarioError::new("", "the scenario has no valid base run"))?;
-        search.reuse.get_mut().fork_from(&base)?;
+        search.reuse.get_mut().0.fork_from(&base)?;
         Ok(search)
     }
 
@@ -225,9 +226,9 @@ impl Search {
 
     /// Runs the base scenario with `added` faults and judges it.
     fn run(&self, added: &[Added]) -> Option<(Failure, u64)> {
-        let mut reuse = self.reuse.borrow_mut();
+        let (reuse, maps) = &mut *self.reuse.borrow_mut();
         let spec = self.spec_with(added)?;
-        let run = engine::checked(&spec, simulate_forked(&spec, &mut reuse).ok()?);
+        let run = engine::checked(&spec, simulate_forked(&spec, reuse).ok()?, maps);
         // Still going at the limits: stopped by one, or with events at the horizon (its timers
         // past it are dropped, so it may end quietly there).
         let horizon = self.limits.max_time_ms.saturating_sub(Millis::from_ms(1_000));
