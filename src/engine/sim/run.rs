@@ -6,9 +6,10 @@ use crate::engine::error::RunError;
 use crate::engine::event::Event;
 use crate::engine::spec::Spec;
 
-/// What a run leaves for the next one to use again: its event list (once handed back), its
-/// queue, its nodes' list and its command buffer, emptied, keeping their room; and the states of
-/// a base run, to go on from. Runs one after another (a search's) allocate the lists once.
+/// What a run leaves for the next one to use again: its event list (once handed back) and
+/// command buffer, and its world as it ended, whose queue and nodes the next run empties and
+/// refills or copies a kept state into; and the states of a base run, to go on from. Runs one
+/// after another (a search's) allocate these once.
 #[derive(Default)]
 pub struct Reuse {
     lists: Lists,
