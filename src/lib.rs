@@ -18,6 +18,8 @@
 //!   links, and how an edit changed the outcome.
 //! - [`search`]: finding a failure: fault schedules added to a scenario, searched, judged and
 //!   shrunk to the smallest story (pure).
+//! - [`verify`]: proving a scenario safe for every fault schedule on a grid, or finding the first
+//!   that is not, by exploring one run's states with branches at every grid instant.
 //! - `ui` (browser only) is a thin Yew app over the rest.
 
 pub mod design;
@@ -31,3 +33,4 @@ pub mod scenario;
 pub mod search;
 pub mod sort;
 pub mod ui;
+pub mod verify;

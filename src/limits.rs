@@ -82,3 +82,13 @@ pub const SEARCH_MIN_EVENTS: usize = 2_000;
 pub const SEARCH_EXTRA_TIME_MS: u64 = 120_000;
 /// The most interesting times the systematic pass tries.
 pub const MAX_SEARCH_TIMES: usize = 120;
+
+// A verification.
+
+/// The most faults one verified schedule adds.
+pub const MAX_VERIFY_FAULTS: usize = 4;
+/// The most single faults a verification's grid may have.
+pub const MAX_VERIFY_CHOICES: usize = 1_000_000;
+/// The most distinct states a verification may keep (16 bytes each, in a table up to twice as
+/// large as it is full).
+pub const MAX_VERIFY_STATES: usize = 64_000_000;

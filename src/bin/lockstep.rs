@@ -17,6 +17,8 @@ use std::process::ExitCode;
 mod output;
 #[path = "lockstep/search.rs"]
 mod search;
+#[path = "lockstep/verify.rs"]
+mod verify;
 use std::rc::Rc;
 
 const HELP: &str = "\
@@ -36,6 +38,9 @@ USAGE:
     lockstep search <TARGET> [options]    look for a fault schedule that makes the scenario
                                           (a lesson, file, link or comparison cell) fail, and
                                           shrink it to the smallest story
+    lockstep verify <TARGET> [options]    check every fault schedule on a grid: prove the
+                                          scenario safe within those bounds, or find the first
+                                          unsafe schedule and shrink it
 
 OPTIONS (run):
     --format FORMAT      text (fixed-column trace, the default), json, svg (the diagram) or mermaid
@@ -59,18 +64,38 @@ OPTIONS (search):
     --threads N          judge schedules on N threads, 1 to 256 (default: every core); the
                          result is the same on any number
 
+OPTIONS (verify):
+    --faults LIST        the kinds of fault, comma-separated (default: pause, partition, crash)
+    --max-faults N       the most faults one schedule adds, 1 to 4 (default 2)
+    --grid-ms N          every start, length and jump is a whole number of these (default:
+                         the run without faults in ten steps, rounded up to 50 ms)
+    --horizon-ms N       faults start before this (default: the end of the run without faults,
+                         rounded up to the grid)
+    --longest-ms N       the longest pause, partition, crash and delay (default: the horizon)
+    --jump-ms N          the largest clock jump either way (default 1000)
+    --drift-ppm N, --drift-step-ppm N
+                         the largest drift either way and the step between rates, in millionths
+                         (defaults 500000 and 100000)
+    --max-states N       the most distinct states kept, 16 bytes each (default 4000000)
+    --time SECONDS       stop after this long, not verified, 1 to 86400 (default 600)
+    --format FORMAT      text (the default) or json
+    --out FILE           write the shrunk counterexample's scenario to FILE (JSON)
 EXIT STATUS:
     0 the run finished (safe or unsafe: the verdict is in the output); the search found nothing
-    1 the scenario or file is invalid, or the run hit a limit; the search found a failure
-    2 the command line is wrong (for search, also a scenario it cannot read)
+    1 the scenario or file is invalid, or the run hit a limit; the search found a failure; the
+      verification found an unsafe schedule
+    2 the command line is wrong (for search and verify, also a scenario they cannot read)
+    3 the verification did not finish: its bounds were too large for --max-states or --time
 ";
 
-/// Why the command stopped: a bad command line (exit 2), a scenario problem (exit 1), or a
-/// search that found a failure (its report, on standard output, exit 1).
+/// Why the command stopped: a bad command line (exit 2), a scenario problem (exit 1), a
+/// search or verification that found a failure (its report, on standard output, exit 1), or a
+/// verification that could not finish within its bounds (its report, exit 3).
 enum Failure {
     Usage(String),
     Scenario(String),
     Found(String),
+    Unproven(String),
 }
 
 impl From<ScenarioError> for Failure {
@@ -98,6 +123,7 @@ fn main() -> ExitCode {
     match dispatch(&args) {
         Ok(out) => print(&out, ExitCode::SUCCESS),
         Err(Failure::Found(out)) => print(&out, ExitCode::from(1)),
+        Err(Failure::Unproven(out)) => print(&out, ExitCode::from(3)),
         Err(Failure::Usage(m)) => {
             eprintln!("lockstep: {m} (try --help)");
             ExitCode::from(2)
@@ -156,14 +182,17 @@ fn dispatch(args: &[String]) -> Result<String, Failure> {
             output::write(format, &Words::new(&trace, &*design), &title)?;
             Ok(String::new())
         }
-        Some("search") => {
+        Some(cmd @ ("search" | "verify")) => {
             let target =
-                args.get(1).ok_or_else(|| Failure::Usage("search needs a lesson id, a file, a link or a comparison cell".into()))?;
+                args.get(1).ok_or_else(|| Failure::Usage(format!("{cmd} needs a lesson id, a file, a link or a comparison cell")))?;
             let (scenario, _) = load(target).map_err(|e| match e {
                 Failure::Scenario(m) => Failure::Usage(m),
                 other => other,
             })?;
-            search::search(&scenario, &args[2..])
+            match cmd {
+                "search" => search::search(&scenario, &args[2..]),
+                _ => verify::verify(&scenario, &args[2..]),
+            }
         }
         Some(other) => Err(Failure::Usage(format!("unknown command {other:?}"))),
     }

@@ -1,5 +1,6 @@
 //! The failure search's Web Worker: it answers each request the page posts (a scenario and
-//! bounds, as JSON text) with the search's reports, so the page stays responsive while it runs.
+//! bounds, as JSON text) with the search's reports, or a verification's, so the page stays
+//! responsive while it runs.
 //! The page cancels a search by ending the worker.
 
 #[cfg(target_arch = "wasm32")]
@@ -10,9 +11,13 @@ fn main() {
     let post = scope.clone();
     let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
         let Some(request) = e.data().as_string() else { return };
-        lockstep::search::wire::serve(&request, |report| {
+        let post = |report: String| {
             let _ = post.post_message(&JsValue::from_str(&report));
-        });
+        };
+        match lockstep::search::wire::verifies(&request) {
+            true => lockstep::verify::wire::serve(&request, post),
+            false => lockstep::search::wire::serve(&request, post),
+        }
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();

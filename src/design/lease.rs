@@ -157,7 +157,7 @@ impl Vocabulary for LeaseDesign {
 }
 
 /// The lease protocol's messages.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Hash)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum LeaseMsg {
     Acquire,
@@ -218,7 +218,7 @@ impl LeaseMsg {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 struct Grant {
     holder: NodeId,
     token: u64,
@@ -226,7 +226,7 @@ struct Grant {
 }
 
 /// A lease-lock service node.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub struct LeaseService {
     ttl_ms: Millis,
     first_token: u64,
@@ -345,7 +345,7 @@ fn lease_msg(msg: &Msg) -> Option<&LeaseMsg> {
 }
 
 /// A client's side of the lease protocol.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub struct LeaseClient {
     service: NodeId,
     acquire_sent_at: LocalMillis,

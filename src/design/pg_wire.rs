@@ -5,7 +5,7 @@ use crate::engine::msg::{DesignMsg, MsgKind};
 use serde::Serialize;
 
 /// What a client and the server say about the advisory lock.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Hash)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum PgMsg {
     /// `SELECT pg_advisory_lock(key)` (or `_xact_`): returns once the lock is held.

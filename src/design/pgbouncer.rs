@@ -22,7 +22,7 @@ type Conn = usize;
 
 /// The lock as PostgreSQL sees it: which server connection's session holds it, how many times,
 /// and the clients whose lock calls returned on it.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 struct Held {
     conn: Conn,
     count: u32,
@@ -30,7 +30,7 @@ struct Held {
 }
 
 /// PgBouncer and the PostgreSQL server behind it, holding one advisory lock key.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub struct PooledServer {
     /// Free server connections; the last is the most recently used.
     idle: Vec<Conn>,

@@ -49,7 +49,7 @@ impl DesignTimer for ReplicationTimer {
 }
 
 /// A change on its way down a link.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Change {
     Set(Key, u64),
     Delete(u64, u64),
@@ -59,7 +59,7 @@ enum Change {
 }
 
 /// One replica's link: where it goes, its lag, what it still holds, what the replica has acked.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 struct Link {
     node: NodeId,
     lag_ms: Millis,
@@ -68,7 +68,7 @@ struct Link {
 }
 
 /// A client blocked in `WAIT`.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 struct Wait {
     client: NodeId,
     offset: u64,
@@ -77,7 +77,7 @@ struct Wait {
 }
 
 /// A primary's side of replication.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Hash)]
 pub struct Replication {
     links: Vec<Link>,
     /// The offset of the primary's latest change.

@@ -13,7 +13,7 @@ pub fn short(value: u64) -> String {
 }
 
 /// Redis commands and replies, as the lock uses them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Hash)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum RedisMsg {
     /// `SET lock <value> NX PX <px_ms>`.
@@ -155,7 +155,7 @@ impl RedisMsg {
 }
 
 /// The lock key as a node holds it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Hash)]
 pub struct Key {
     pub holder: NodeId,
     pub value: u64,

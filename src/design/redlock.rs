@@ -226,7 +226,7 @@ impl Vocabulary for RedlockDesign {
 }
 
 /// A client running Redlock's acquisition across the masters.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 struct RedlockClient {
     masters: Vec<NodeId>,
     ttl_ms: Millis,

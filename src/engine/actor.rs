@@ -11,7 +11,7 @@ use super::rng::Rng;
 use super::time::{LocalMillis, Millis};
 
 /// A node's named timers; setting one again replaces it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Timer {
     /// The client's script begins.
     Start,
@@ -128,6 +128,8 @@ pub trait CopyActor {
     /// Copies the node into `target`, reusing its box if it holds a node of the same kind.
     fn copy_into(&self, target: &mut Box<dyn Actor>);
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+    /// Its whole state's fingerprint.
+    fn fingerprint(&self) -> u128;
 }
 
 box_copy!(CopyActor, Actor);

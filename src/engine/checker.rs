@@ -27,6 +27,7 @@ use super::ids::{NodeId, NodeMap};
 use super::msg::{Msg, Rejection, WriteValue};
 use super::time::Millis;
 use serde::Serialize;
+use std::hash::{Hash, Hasher};
 
 /// What a finding says about the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -196,6 +197,22 @@ pub fn check(events: &[Event], quorum: usize, once: &[bool], maps: &mut Maps) ->
     let findings = found.list;
     let safe = !findings.iter().any(|f| f.kind().is_harm());
     Verdict { safe, findings }
+}
+
+/// Feeds `h` what the verdict of a run reads of event `e`: whether a run is safe depends on its
+/// events through this alone, in order. (Not on when they happened, a message's number or an
+/// event's place in the trace, which only say where a finding shows.)
+pub fn feed(e: &Event, h: &mut impl Hasher) {
+    let n = e.node;
+    match &e.kind {
+        EventKind::LockGranted { holder, token, .. } | EventKind::LockReplicated { holder, token, .. } => (1u8, n, holder, token).hash(h),
+        EventKind::LockEnded { holder, .. } => (2u8, n, holder).hash(h),
+        EventKind::Promoted => (3u8, n).hash(h),
+        EventKind::Deliver { msg: Msg::Write { expected_version, .. }, .. } => (4u8, n, expected_version).hash(h),
+        EventKind::Restart { keep_state: false } => (5u8, n).hash(h),
+        EventKind::WriteAccepted { writer, token, value, version } => (6u8, n, writer, token, value, version).hash(h),
+        _ => {}
+    }
 }
 
 /// The checker's maps between runs, kept for their room.

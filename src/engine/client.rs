@@ -18,7 +18,7 @@ use super::time::{LocalMillis, Millis};
 use std::rc::Rc;
 
 /// What the client is waiting for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Wait {
     Nothing,
     StartTime,
@@ -31,7 +31,7 @@ enum Wait {
     Finished,
 }
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 struct Holding {
     token: u64,
     until_local: Option<LocalMillis>,
@@ -86,6 +86,14 @@ field_clone!(Client {
     reconnecting,
     read_version,
 });
+
+/// Its state, not its settings, which every state of a run shares.
+impl std::hash::Hash for Client {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let Client { protocol, refused, done, pc, wait, attempts, holding, last_token, queued, reconnecting, read_version, .. } = self;
+        (protocol, refused, done, pc, wait, attempts, holding, last_token, queued, reconnecting, read_version).hash(h);
+    }
+}
 
 impl Client {
     /// Builds a client whose reads and writes go to `data`, or to the one of `resources` they name.

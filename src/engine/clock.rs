@@ -14,14 +14,14 @@ use crate::limits::{MAX_DRIFT_PPM, MIN_DRIFT_PPM};
 use serde::Serialize;
 
 /// A scheduled step of a node's clock at a true instant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ClockJump {
     pub at_ms: Millis,
     pub by_ms: i64,
 }
 
 /// Which of a node's clocks its timers and its readings of the time use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TimerClock {
     /// The wall clock: a jump moves every deadline set on it (Redis key expiry).
     Wall,
@@ -30,7 +30,7 @@ pub enum TimerClock {
 }
 
 /// How one node's local clock relates to simulated true time.
-#[derive(Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct Clock {
     pub offset_ms: i64,
     /// Rate error in parts per million: +1,000 runs 1 ms fast per second.

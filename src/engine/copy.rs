@@ -17,13 +17,14 @@ macro_rules! field_clone {
     };
 }
 
-/// Implements copying trait `$copy` (with `copy_box`, `copy_into` and `as_any_mut`) for every
-/// cloneable `$t`, and `Clone` for `Box<dyn $t>` through it, whose `clone_from` keeps the
-/// target's box when it holds the same kind: a node, or a client's side of a protocol, copied
-/// state and all for a run that goes on from another run's state.
+/// Implements copying trait `$copy` (with `copy_box`, `copy_into`, `as_any_mut` and
+/// `fingerprint`) for every cloneable, hashable `$t`, and `Clone` for `Box<dyn $t>` through it,
+/// whose `clone_from` keeps the target's box when it holds the same kind: a node, or a client's
+/// side of a protocol, copied state and all for a run that goes on from another run's state, and
+/// hashed for a verification's fingerprint of a state.
 macro_rules! box_copy {
     ($copy:ident, $t:ident) => {
-        impl<T: $t + Clone + 'static> $copy for T {
+        impl<T: $t + Clone + std::hash::Hash + 'static> $copy for T {
             fn copy_box(&self) -> Box<dyn $t> {
                 Box::new(self.clone())
             }
@@ -38,6 +39,12 @@ macro_rules! box_copy {
             fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
                 self
             }
+
+            fn fingerprint(&self) -> u128 {
+                let mut h = $crate::engine::fingerprint::Fingerprint::default();
+                std::hash::Hash::hash(self, &mut h);
+                h.finish128()
+            }
         }
 
         impl Clone for Box<dyn $t> {
@@ -47,6 +54,12 @@ macro_rules! box_copy {
 
             fn clone_from(&mut self, source: &Self) {
                 source.copy_into(self);
+            }
+        }
+
+        impl std::hash::Hash for Box<dyn $t> {
+            fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+                h.write_u128(self.fingerprint())
             }
         }
     };

@@ -6,7 +6,7 @@ use super::time::{LocalMillis, Millis};
 use serde::Serialize;
 
 /// Why a lock-service node stopped holding a client's lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LockEnd {
     /// Its time ran out on the service's clock (a lease, a key, a session).
@@ -25,7 +25,7 @@ pub enum LockEnd {
 }
 
 /// Why a client stopped believing it holds the lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BeliefEnd {
     Released,
@@ -36,7 +36,7 @@ pub enum BeliefEnd {
 }
 
 /// Why a message never arrived.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DropReason {
     /// A partition held it until the sender's kernel gave up retransmitting, which broke the connection.
@@ -52,7 +52,7 @@ pub enum DropReason {
 }
 
 /// What happened.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Hash, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EventKind {
     Send {

@@ -53,7 +53,7 @@ pub enum Seen {
 macro_rules! faults {
     ($($(#[$doc:meta])* $kind:ident { $($field:ident: $t:ident $(<$inner:ident>)?),* })+) => {
         /// A scheduled fault, tagged by kind; `at_ms` is when it happens.
-        #[derive(Clone, Debug, PartialEq)]
+        #[derive(Clone, Debug, PartialEq, Hash)]
         pub enum Fault<Id> {
             $($(#[$doc])* $kind { at_ms: i64, $($field: $t $(<$inner>)?),* },)+
         }

@@ -8,7 +8,7 @@ use super::event::{Event, EventKind};
 use super::ids::{NodeId, NodeMap};
 
 /// A change in who holds the lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Change {
     /// `holder` now holds the lock under `token`.
     Gained { holder: NodeId, token: u64 },

@@ -6,7 +6,7 @@
 //! one. Nothing here names a UI crate, a wall clock or a hash map.
 //!
 //! Layers, bottom up: `ids`, `time`, `clock`, `rng`; `msg` and `event`; `policy`, `actor`, `fault`, `spec` and `protocol`;
-//! the node kinds `client` and `resource`, `network` and `queue`; `sim`; then `holdings`, `checker` and
+//! the node kinds `client` and `resource`, `network` and `queue`; `fingerprint` and `sim`; then `holdings`, `checker` and
 //! `metrics` reading the finished events, and `trace` putting a run together.
 
 pub mod actor;
@@ -17,6 +17,7 @@ mod copy;
 pub mod error;
 pub mod event;
 pub mod fault;
+pub mod fingerprint;
 pub mod holdings;
 pub mod ids;
 pub mod metrics;

@@ -28,7 +28,7 @@ pub enum MsgKind {
 }
 
 /// A lock design's message type. Implement [`DesignMsg::kind`]; the rest comes for free.
-pub trait DesignMsg: Clone + PartialEq + Debug + Serialize + 'static {
+pub trait DesignMsg: Clone + PartialEq + std::hash::Hash + Debug + Serialize + 'static {
     /// Says what part this message plays.
     fn kind(&self) -> MsgKind;
 }
@@ -39,6 +39,7 @@ trait Erased {
     fn kind(&self) -> MsgKind;
     fn as_any(&self) -> &dyn Any;
     fn same(&self, other: &dyn Erased) -> bool;
+    fn fingerprint(&self) -> u128;
     #[cfg(not(target_arch = "wasm32"))]
     fn to_json(&self) -> serde_json::Value;
 }
@@ -56,15 +57,27 @@ impl<T: DesignMsg> Erased for T {
         other.as_any().downcast_ref::<T>() == Some(self)
     }
 
+    fn fingerprint(&self) -> u128 {
+        let mut h = super::fingerprint::Fingerprint::default();
+        self.hash(&mut h);
+        h.finish128()
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     fn to_json(&self) -> serde_json::Value {
         serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
     }
 }
 
-/// A design's message in flight: shared, cheap to clone, compared by value.
+/// A design's message in flight: shared, cheap to clone, compared and hashed by value.
 #[derive(Clone)]
 pub struct LockMsg(Rc<dyn Erased>);
+
+impl std::hash::Hash for LockMsg {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        h.write_u128(self.0.fingerprint())
+    }
+}
 
 impl Debug for LockMsg {
     /// Natively, the message as JSON; in the browser, only its kind.
@@ -125,7 +138,7 @@ pub enum ReleaseMode {
 }
 
 /// Why a write was refused.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Hash)]
 #[serde(tag = "why", rename_all = "snake_case")]
 pub enum Rejection {
     /// A fenced resource has already accepted a higher token.
@@ -149,7 +162,7 @@ pub enum Rejection {
 }
 
 /// Every message a node can send.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Hash)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Msg {
     /// A lock design's protocol message.
@@ -200,7 +213,7 @@ impl Msg {
 mod tests {
     use super::*;
 
-    #[derive(Clone, Debug, PartialEq, Serialize)]
+    #[derive(Clone, Debug, PartialEq, Hash, Serialize)]
     enum Ping {
         Ping(u64),
     }

@@ -19,7 +19,7 @@ use super::spec::{LinkSpec, NetworkSpec};
 use super::time::Millis;
 
 /// A partition in force: messages from `from` to `to` (and back if two-way) are held.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Cut {
     id: usize,
     from: Vec<NodeId>,
@@ -28,7 +28,7 @@ struct Cut {
 }
 
 /// A window during which one link is slower.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Slow {
     from: NodeId,
     to: NodeId,
@@ -38,7 +38,7 @@ struct Slow {
 }
 
 /// A fault waiting for the next message on one link: it drops it, or delays it by `extra_ms`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Armed {
     fault: usize,
     from: NodeId,
@@ -78,7 +78,7 @@ pub struct Held {
 }
 
 /// A closed connection: the pair, its number, and the end that closed it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Closed {
     pair: (NodeId, NodeId),
     conn: u32,
@@ -111,6 +111,18 @@ pub struct Transport {
 }
 
 field_clone!(Transport { spec, rng, cuts, slows, armed, last_arrival, held, conns, closed });
+
+/// Its state, not its settings; a held message by what it carries, not by its number, which
+/// only names it in the trace.
+impl std::hash::Hash for Transport {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        let Transport { rng, cuts, slows, armed, last_arrival, held, conns, closed, .. } = self;
+        (rng, cuts, slows, armed, last_arrival, conns, closed).hash(h);
+        for m in held {
+            (m.from, m.to, m.conn, &m.msg, m.sent_at_ms).hash(h);
+        }
+    }
+}
 
 /// The key of the connection between two nodes, whichever sends.
 fn pair(a: NodeId, b: NodeId) -> (NodeId, NodeId) {

@@ -96,6 +96,8 @@ pub trait CopyLockClient {
     /// Copies it into `target`, reusing its box if it holds the same design's.
     fn copy_into(&self, target: &mut Box<dyn LockClient>);
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
+    /// Its whole state's fingerprint.
+    fn fingerprint(&self) -> u128;
 }
 
 box_copy!(CopyLockClient, LockClient);

@@ -7,6 +7,9 @@ use super::time::Millis;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+/// Room for sorting a queue's keys: see [`Queue::in_order`].
+pub type QueueKeys = Vec<Reverse<(Millis, u64, u32)>>;
+
 /// Entries due at true instants; among entries due at the same instant, the first pushed pops
 /// first (or the one given the earlier reserved place: [`Queue::reserve`]).
 pub struct Queue<T> {
@@ -80,6 +83,19 @@ impl<T> Queue<T> {
             }
         }
         self.heap = BinaryHeap::from(keys);
+    }
+
+    /// Shows `f` every entry in the order they would pop, with the instant each is due, sorting
+    /// their keys in `keys`.
+    pub fn in_order(&self, keys: &mut QueueKeys, mut f: impl FnMut(Millis, &T)) {
+        keys.clear();
+        keys.extend(self.heap.iter().copied());
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        for Reverse((at_ms, _, slot)) in keys.iter() {
+            if let Some(what) = &self.slab[*slot as usize] {
+                f(*at_ms, what);
+            }
+        }
     }
 
     /// Takes the entry due first, with the instant it is due.

@@ -8,7 +8,7 @@ use super::msg::{Msg, Rejection, WriteValue};
 use super::spec::ResourceMode;
 
 /// A resource node.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub struct Resource {
     mode: ResourceMode,
     version: u64,

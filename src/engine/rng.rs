@@ -15,7 +15,7 @@ fn fnv(mut h: u64, bytes: impl Iterator<Item = u8>) -> u64 {
 }
 
 /// A deterministic stream of pseudo-random numbers.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub struct Rng {
     state: u64,
 }

@@ -4,6 +4,7 @@
 //! modes) are read directly from that JSON.
 
 use super::clock::Clock;
+use super::copy::field_clone;
 use super::fault::Fault;
 use super::ids::{NodeId, NodeKind};
 use super::msg::{ReleaseMode, WriteValue};
@@ -14,7 +15,7 @@ use crate::limits::{DEFAULT_MAX_EVENTS, DEFAULT_MAX_TIME_MS};
 use std::rc::Rc;
 
 /// Everything the simulator needs for one run.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Spec {
     pub seed: u64,
     /// Shared: a search's schedules each copy the spec, and few change a node.
@@ -33,6 +34,8 @@ pub struct Spec {
     /// key's, a unique row's).
     pub once: Rc<[bool]>,
 }
+
+field_clone!(Spec { seed, nodes, lock, network, faults, limits, locks, resources, once });
 
 /// One participant. (Its names are shared: a search that changes a node's clock copies them.)
 #[derive(Clone, Debug)]
@@ -95,7 +98,7 @@ pub enum Step {
 }
 
 /// How the protected resource judges writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResourceMode {
     /// Accepts every write.
     Unfenced,
@@ -135,18 +138,20 @@ impl Guard {
 }
 
 /// One-way latency: fixed when `min_ms == max_ms`, else drawn from the seeded range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Latency {
     pub min_ms: u64,
     pub max_ms: u64,
 }
 
 /// Latency and loss per directed link.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct NetworkSpec {
     pub default: LinkSpec,
     pub links: Vec<(NodeId, NodeId, LinkSpec)>,
 }
+
+field_clone!(NetworkSpec { default, links });
 
 /// One directed link's behaviour.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -48,7 +48,9 @@ impl Merge {
             }
             Report::Found { tried, .. } => Heard::Found { tried, report },
             Report::Nothing { .. } => Heard::Nothing(report),
-            Report::Failed { .. } | Report::Sampled { .. } => {
+            // A verification runs in one worker: its reports pass through.
+            Report::Proving { .. } => return Some(report),
+            Report::Failed { .. } | Report::Sampled { .. } | Report::Proven { .. } => {
                 self.done = true;
                 return Some(report);
             }

@@ -166,7 +166,8 @@ impl Search {
             Some((i, failure)) if i < drawn.len() => {
                 self.tried += i + 1;
                 let schedule = drawn.swap_remove(i);
-                self.state = State::Found(Box::new(self.finish(schedule, failure)));
+                let found = format!("The search found this among {} schedules and shrank it.", self.tried);
+                self.state = State::Found(Box::new(self.write_up(schedule, failure, &found)));
             }
             _ => {
                 self.tried += drawn.len();
@@ -250,6 +251,15 @@ impl Search {
     /// make a valid scenario.
     pub fn spec_with(&self, added: &[Added]) -> Option<Spec> {
         let mut spec = self.spec.clone();
+        spec.limits.max_events = spec.limits.max_events.min(self.limits.max_events);
+        spec.limits.max_time_ms = spec.limits.max_time_ms.min(self.limits.max_time_ms);
+        self.add_to(&mut spec, added)?;
+        Some(spec)
+    }
+
+    /// Adds `added` faults to a spec made by [`Search::spec_with`], if they make a valid
+    /// scenario (`None`, with the spec left part way, if not).
+    pub fn add_to(&self, spec: &mut Spec, added: &[Added]) -> Option<()> {
         let place = |id: &str| self.base.participants.iter().position(|p| p.id() == id);
         let mut faults = Vec::new();
         for f in added {
@@ -259,10 +269,7 @@ impl Search {
                 Rc::make_mut(&mut spec.nodes)[place(node)?].clock.drift_ppm = ppm;
             }
         }
-        add_node_faults(&mut spec, faults).ok()?;
-        spec.limits.max_events = spec.limits.max_events.min(self.limits.max_events);
-        spec.limits.max_time_ms = spec.limits.max_time_ms.min(self.limits.max_time_ms);
-        Some(spec)
+        add_node_faults(spec, faults).ok()
     }
 
     /// The run of the base scenario with `added` faults, if the faults make a valid scenario.
@@ -270,8 +277,9 @@ impl Search {
         engine::run_to_limit(&self.spec_with(added)?).ok().map(|(trace, _)| trace)
     }
 
-    /// Shrinks a failing schedule and writes it up as a scenario.
-    fn finish(&self, first: Vec<Added>, failure: Failure) -> Shrunk {
+    /// Shrinks a failing schedule and writes it up as a scenario whose story ends with `found`,
+    /// a sentence saying how it was found.
+    pub fn write_up(&self, first: Vec<Added>, failure: Failure, found: &str) -> Shrunk {
         let (added, shrink_runs) = shrink::shrink(&first, |c| self.run(c).map(|f| f.0) == Some(failure));
         let mut scenario = self.with(&added);
         let trace = self.trace(&added).expect("the shrunk schedule ran while shrinking");
@@ -284,7 +292,7 @@ impl Search {
         let cause = if faults.is_empty() { "Without any added fault".to_string() } else { capital(&join(&faults)) };
         scenario.id = format!("found-{}", self.base.id);
         scenario.title = format!("A failure found in: {}", self.base.title);
-        scenario.intro = format!("{cause}: {sentence} The search found this among {} schedules and shrank it.", self.tried);
+        scenario.intro = format!("{cause}: {sentence} {found}");
         Shrunk { added, first, failure, sentence, harm, scenario, runs_to_first: self.tried, shrink_runs }
     }
 
@@ -329,6 +337,21 @@ impl Search {
                 )
             }
         }
+    }
+
+    /// Where faults can go in this scenario.
+    pub fn targets(&self) -> &space::Targets {
+        &self.targets
+    }
+
+    /// When the scenario's run without added faults ends.
+    pub fn end_ms(&self) -> u64 {
+        self.horizon_ms - 1_000
+    }
+
+    /// The scenario searched.
+    pub fn scenario(&self) -> &Scenario {
+        &self.base
     }
 
     /// How many schedules have run.

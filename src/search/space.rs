@@ -113,7 +113,7 @@ impl Targets {
     /// and partitions, the lock service first for clock faults (its clock times the lease), the
     /// lock service alone for crashes. Clock faults hit every node, servers included: what a jump
     /// moves is the node's to say, by the clock its timers read.
-    fn nodes(&self, class: Class) -> Vec<&String> {
+    pub fn nodes(&self, class: Class) -> Vec<&String> {
         match class {
             Class::Crash => self.services.iter().collect(),
             Class::ClockJump | Class::Drift => {
@@ -207,7 +207,7 @@ pub fn grid(bounds: &Bounds, targets: &Targets, times: &[u64]) -> Vec<Added> {
 }
 
 /// The faults of a class at one time on one node (a partition in each of its three ways).
-fn one(class: Class, at_ms: u64, node: &str, m: i64) -> Vec<Added> {
+pub fn one(class: Class, at_ms: u64, node: &str, m: i64) -> Vec<Added> {
     let node = node.to_string();
     let ms = m.unsigned_abs();
     match class {

@@ -51,6 +51,37 @@ pub enum Report {
         tried: usize,
         failed: usize,
     },
+    /// How far a verification has got (a request with `verify`): distinct states explored, and
+    /// thousandths of its last pass done.
+    Proving {
+        states: usize,
+        permille: usize,
+    },
+    /// A verification's end, with its bounds stated in `sentence`: proven safe, or not (then, for
+    /// an unsafe scenario, the counterexample's faults, shrunk, and the link that opens it).
+    Proven {
+        safe: bool,
+        sentence: String,
+        faults: Vec<String>,
+        link: Option<Result<String, String>>,
+    },
+}
+
+/// Whether a request asks for a verification rather than a search.
+pub fn verifies(request: &str) -> bool {
+    matches!(json::parse(request), Ok(Value::Object(m)) if m.iter().any(|(k, _)| k == "verify"))
+}
+
+/// The request for a verification of what `request` would search, within the default bounds.
+pub fn to_verify(request: &str) -> String {
+    match json::parse(request) {
+        Ok(Value::Object(mut m)) => {
+            m.retain(|(k, _)| k != "bounds" && k != "share");
+            m.push(("verify".into(), Value::Object(Vec::new())));
+            write(&Value::Object(m), None)
+        }
+        _ => request.to_string(),
+    }
 }
 
 fn text(s: &str) -> Value {
@@ -124,15 +155,7 @@ pub fn read_request(request: &str) -> Result<(Scenario, Bounds, Share), Scenario
         },
         Some(_) => return Err(ScenarioError::new("share", "must be two whole numbers")),
     };
-    let scenario = match (field("file"), field("cell"), field("stress")) {
-        (Some(Value::String(text)), _, _) => load(text)?.0,
-        (_, Some(Value::String(id)), _) => compare::cell_by_id(id)?.1,
-        (_, _, Some(Value::Number(n))) => {
-            let events = n.parse().map_err(|_| ScenarioError::new("stress", "must be a whole number of events"))?;
-            stress::stress(events)?.0
-        }
-        _ => return Err(ScenarioError::new("file", "is missing: name a scenario file's text, a comparison cell or a stress run")),
-    };
+    let scenario = subject(field)?;
     let mut bounds = Bounds::default();
     if let Some(Value::Object(b)) = field("bounds") {
         for (k, v) in b {
@@ -162,6 +185,33 @@ pub fn read_request(request: &str) -> Result<(Scenario, Bounds, Share), Scenario
     Ok((scenario, bounds, share))
 }
 
+/// Reads what a request names, by the request's `field`s: a scenario file's text, a comparison
+/// cell or a stress run.
+pub fn subject<'v>(field: impl Fn(&str) -> Option<&'v Value>) -> Result<Scenario, ScenarioError> {
+    Ok(match (field("file"), field("cell"), field("stress")) {
+        (Some(Value::String(text)), _, _) => load(text)?.0,
+        (_, Some(Value::String(id)), _) => compare::cell_by_id(id)?.1,
+        (_, _, Some(Value::Number(n))) => {
+            let events = n.parse().map_err(|_| ScenarioError::new("stress", "must be a whole number of events"))?;
+            stress::stress(events)?.0
+        }
+        _ => return Err(ScenarioError::new("file", "is missing: name a scenario file's text, a comparison cell or a stress run")),
+    })
+}
+
+/// Writes a list of texts.
+fn texts(list: &[String]) -> Value {
+    Value::Array(list.iter().map(|f| text(f)).collect())
+}
+
+/// Reads a list of texts, if the report has one.
+fn list(v: Option<&Value>) -> Vec<String> {
+    match v {
+        Some(Value::Array(list)) => list.iter().filter_map(|f| if let Value::String(f) = f { Some(f.clone()) } else { None }).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Writes a report as JSON text.
 pub fn encode(report: &Report) -> String {
     let v = match report {
@@ -171,7 +221,7 @@ pub fn encode(report: &Report) -> String {
         Report::Found { sentence, faults, tried, link } => vec![
             ("report", text("found")),
             ("sentence", text(sentence)),
-            ("faults", Value::Array(faults.iter().map(|f| text(f)).collect())),
+            ("faults", texts(faults)),
             ("tried", number(*tried)),
             match link {
                 Ok(code) => ("link", text(code)),
@@ -181,6 +231,19 @@ pub fn encode(report: &Report) -> String {
         Report::Nothing { searched } => vec![("report", text("nothing")), ("searched", text(searched))],
         Report::Failed { message } => vec![("report", text("failed")), ("message", text(message))],
         Report::Sampled { tried, failed } => vec![("report", text("sampled")), ("tried", number(*tried)), ("failed", number(*failed))],
+        Report::Proving { states, permille } => {
+            vec![("report", text("proving")), ("states", number(*states)), ("permille", number(*permille))]
+        }
+        Report::Proven { safe, sentence, faults, link } => {
+            let mut v =
+                vec![("report", text("proven")), ("safe", Value::Bool(*safe)), ("sentence", text(sentence)), ("faults", texts(faults))];
+            match link {
+                Some(Ok(code)) => v.push(("link", text(code))),
+                Some(Err(why)) => v.push(("no_link", text(why))),
+                None => {}
+            }
+            v
+        }
     };
     write(&Value::Object(v.into_iter().map(|(k, v)| (k.to_string(), v)).collect()), None)
 }
@@ -200,14 +263,14 @@ pub fn decode(report: &str) -> Option<Report> {
     Some(match s("report")?.as_str() {
         "progress" => Report::Progress { tried: n("tried")?, budget: n("budget")? },
         "found" => {
-            let faults = match get("faults") {
-                Some(Value::Array(list)) => {
-                    list.iter().filter_map(|f| if let Value::String(f) = f { Some(f.clone()) } else { None }).collect()
-                }
-                _ => Vec::new(),
-            };
             let link = s("link").ok_or_else(|| s("no_link").unwrap_or_default());
-            Report::Found { sentence: s("sentence")?, faults, tried: n("tried")?, link }
+            Report::Found { sentence: s("sentence")?, faults: list(get("faults")), tried: n("tried")?, link }
+        }
+        "proving" => Report::Proving { states: n("states")?, permille: n("permille")? },
+        "proven" => {
+            let link = s("link").map(Ok).or_else(|| s("no_link").map(Err));
+            let safe = matches!(get("safe"), Some(Value::Bool(true)));
+            Report::Proven { safe, sentence: s("sentence")?, faults: list(get("faults")), link }
         }
         "nothing" => Report::Nothing { searched: s("searched")? },
         "failed" => Report::Failed { message: s("message")? },

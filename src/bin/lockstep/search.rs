@@ -130,7 +130,7 @@ fn nothing_found(scenario: &Scenario, search: &Search, json: bool, stopped: Opti
 }
 
 /// Describes each fault added, in words.
-fn describe(scenario: &Scenario, faults: &[Added]) -> Vec<String> {
+pub(super) fn describe(scenario: &Scenario, faults: &[Added]) -> Vec<String> {
     faults.iter().map(|f| f.describe(scenario)).collect()
 }
 
@@ -192,7 +192,7 @@ fn show_progress(search: &Search, elapsed: Duration, time: Duration) {
 }
 
 /// Reads a comma-separated list of fault kinds.
-fn classes(list: &str) -> Result<Vec<Class>, Failure> {
+pub(super) fn classes(list: &str) -> Result<Vec<Class>, Failure> {
     list.split(',')
         .map(|t| {
             let t = t.trim();

@@ -9,7 +9,7 @@ use crate::engine::spec::{RenewFailure, RenewPolicy};
 use crate::engine::time::Millis;
 
 /// A consumer's side of the group protocol.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub struct Member {
     coordinator: NodeId,
     heartbeat_ms: u64,

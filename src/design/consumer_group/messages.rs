@@ -4,7 +4,7 @@ use crate::engine::msg::{DesignMsg, MsgKind};
 use serde::Serialize;
 
 /// Why the coordinator refuses a commit or a heartbeat, by Kafka's error names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Hash)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum GroupError {
     UnknownMemberId,
@@ -43,7 +43,7 @@ impl GroupError {
 }
 
 /// What a member and the coordinator say to each other.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Hash)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum GroupMsg {
     /// JoinGroup: answered when the rebalance completes.

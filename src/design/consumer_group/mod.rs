@@ -53,7 +53,7 @@ impl Kind for ConsumerGroup {
 }
 
 /// The coordinator's timeouts.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 struct Times {
     session_ms: Millis,
     initial_delay_ms: Millis,

@@ -8,7 +8,7 @@ use crate::engine::msg::{Msg, Rejection, WriteValue};
 use crate::engine::time::LocalMillis;
 
 /// One member of the group, as the coordinator sees it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Hash)]
 struct Seat {
     node: NodeId,
     session_ends: LocalMillis,
@@ -17,7 +17,7 @@ struct Seat {
 }
 
 /// The group's state: gathering members for a new generation, or settled in one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum Phase {
     Empty,
     Rebalancing { first: bool },
@@ -42,7 +42,7 @@ impl DesignTimer for GroupTimer {
 }
 
 /// The group coordinator: membership, generations, the assignment and the committed offsets.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub struct Coordinator {
     times: Times,
     first_generation: u64,

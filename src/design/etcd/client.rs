@@ -8,7 +8,7 @@ use crate::engine::protocol::{ClientView, LockClient, Progress, Release};
 use crate::engine::time::{LocalMillis, Millis};
 
 /// A client's side of the mutex: a session kept alive by keep-alives.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub(super) struct EtcdClient {
     etcd: NodeId,
     ttl_ms: Millis,

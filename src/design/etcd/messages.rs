@@ -5,7 +5,7 @@ use crate::engine::time::Millis;
 use serde::Serialize;
 
 /// etcd requests and replies, as the mutex uses them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Hash)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum EtcdMsg {
     /// Grant a session lease and put this client's key under the lock prefix, attached to it.

@@ -9,7 +9,7 @@ use crate::engine::time::LocalMillis;
 use crate::engine::time::Millis;
 
 /// One contender's key, attached to its session lease.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Key {
     holder: NodeId,
     create_revision: u64,
@@ -19,7 +19,7 @@ struct Key {
 }
 
 /// An etcd node (the whole cluster, as one linearizable service).
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub struct EtcdNode {
     ttl_ms: Millis,
     pub(super) revision: u64,

@@ -9,7 +9,7 @@ use crate::engine::spec::{AcquirePolicy, RenewFailure, RenewPolicy};
 use crate::engine::time::{LocalMillis, Millis};
 
 /// The request a candidate or leader is waiting on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 enum InFlight {
     Nothing,
     Get,
@@ -45,7 +45,7 @@ impl DesignTimer for ElectorTimer {
 }
 
 /// One candidate's leader elector.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub(super) struct Elector {
     api: NodeId,
     lease_duration_ms: u64,

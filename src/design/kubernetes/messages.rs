@@ -6,7 +6,7 @@ use crate::engine::time::LocalMillis;
 use serde::Serialize;
 
 /// The Lease's spec, as the model keeps it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Hash)]
 pub struct LeaseSpec {
     pub holder: Option<NodeId>,
     pub duration_s: u64,
@@ -18,7 +18,7 @@ pub struct LeaseSpec {
 }
 
 /// API requests and responses about the Lease. `request` ties a response to its request.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Hash)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum ApiMsg {
     Get {

@@ -7,7 +7,7 @@ use crate::engine::ids::NodeId;
 use crate::engine::msg::Msg;
 
 /// The API server: stores the Lease with optimistic concurrency, and judges no time.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub(super) struct ApiServer {
     lease: Option<LeaseSpec>,
     resource_version: u64,

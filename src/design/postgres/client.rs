@@ -9,7 +9,7 @@ use crate::engine::time::{LocalMillis, Millis};
 
 /// A client's side: one session, kept alive while it holds (while it waits, its lock call
 /// keeps the session busy).
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub(super) struct PgClient {
     server: NodeId,
     idle_timeout_ms: Option<Millis>,

@@ -9,7 +9,7 @@ use crate::engine::time::{LocalMillis, Millis};
 use std::collections::VecDeque;
 
 /// A PostgreSQL server holding one advisory lock key.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub struct PgServer {
     idle_timeout_ms: Option<Millis>,
     /// Whether locks are transaction-level (`pg_advisory_xact_lock`).

@@ -8,7 +8,7 @@ use crate::engine::protocol::{ClientView, LockClient, Progress, Release};
 use crate::engine::time::{LocalMillis, Millis};
 
 /// A client's side of the Redis lock, failing over to the next node when one refuses or is silent.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub(super) struct RedisClient {
     nodes: Vec<NodeId>,
     /// The node it talks to now.

@@ -9,7 +9,7 @@ use crate::engine::msg::Msg;
 use crate::engine::time::Millis;
 
 /// How a node hands out `INCR` tokens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Incr {
     /// No counter: the random value is all there is.
     None,
@@ -20,7 +20,7 @@ pub enum Incr {
 }
 
 /// Whether a node serves clients or follows a primary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RedisRole {
     /// Serves clients, streaming changes to its replicas.
     Primary,
@@ -29,7 +29,7 @@ pub enum RedisRole {
 }
 
 /// A Redis node holding the lock key.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub struct RedisNode {
     ttl_ms: Millis,
     incr: Incr,

@@ -8,7 +8,7 @@ use crate::engine::protocol::{ClientView, LockClient, Progress, Release};
 use crate::engine::time::{LocalMillis, Millis};
 
 /// A client's side of the recipe.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub(super) struct ZkClient {
     ensemble: NodeId,
     session_timeout_ms: Millis,

@@ -4,7 +4,7 @@ use crate::engine::msg::{DesignMsg, MsgKind};
 use serde::Serialize;
 
 /// ZooKeeper requests and replies, as the recipe uses them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Hash)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum ZkMsg {
     /// `create("<locknode>/lock-", EPHEMERAL|SEQUENTIAL)`, then `getChildren()`.

@@ -7,7 +7,7 @@ use crate::engine::ids::NodeId;
 use crate::engine::msg::Msg;
 use crate::engine::time::{LocalMillis, Millis};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Znode {
     holder: NodeId,
     seq: u64,
@@ -16,7 +16,7 @@ struct Znode {
 }
 
 /// A ZooKeeper ensemble, as one service.
-#[derive(Clone)]
+#[derive(Clone, Hash)]
 pub struct Ensemble {
     tick_ms: Millis,
     session_timeout_ms: Millis,

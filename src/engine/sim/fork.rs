@@ -28,7 +28,7 @@ use crate::engine::time::Millis;
 use std::rc::Rc;
 
 /// How many faults a run may add to the base run's and still go on from its state.
-const FORK_ROOM: u64 = 16;
+pub(super) const FORK_ROOM: u64 = 16;
 /// The most states a base run keeps, spread evenly over its events.
 const MAX_POINTS: usize = 64;
 
@@ -88,13 +88,7 @@ impl Forks {
         };
         let mut sim = Sim::with(spec, world, lists);
         sim.events.extend_from_slice(&self.events[..point.events]);
-        sim.w.fault_events.resize(spec.faults.len(), None);
-        // Fault `i` takes the place a run from the start gives it: after the nodes' starts.
-        let after_starts = spec.nodes.len() as u64 + 1;
-        for (i, f) in spec.faults.iter().enumerate().skip(self.base.faults.len()) {
-            sim.w.queue.push_reserved(span(f.at_ms()), after_starts + i as u64, Pending::Fault(i));
-        }
-        sim.set_clocks();
+        sim.add_faults(self.base.faults.len());
         Ok(sim)
     }
 
@@ -121,6 +115,18 @@ impl Forks {
 }
 
 impl Sim<'_> {
+    /// Starts the spec's faults from index `from` on at their instants, each in the place a run
+    /// from the start gives it (after the nodes' starts, in the room [`FORK_ROOM`] kept), and
+    /// gives each node the clock its spec gives it.
+    pub(super) fn add_faults(&mut self, from: usize) {
+        self.w.fault_events.resize(self.spec.faults.len(), None);
+        let after_starts = self.spec.nodes.len() as u64 + 1;
+        for (i, f) in self.spec.faults.iter().enumerate().skip(from) {
+            self.w.queue.push_reserved(span(f.at_ms()), after_starts + i as u64, Pending::Fault(i));
+        }
+        self.set_clocks();
+    }
+
     /// Gives each node the clock its spec gives it; each timer set on a clock that changed
     /// becomes due when the new clock reads its deadline.
     fn set_clocks(&mut self) {

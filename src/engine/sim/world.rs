@@ -15,7 +15,7 @@ use crate::engine::network::{Arrival, Fate, Held, Transport};
 use crate::engine::queue::Queue;
 use crate::engine::resource::Resource;
 use crate::engine::rng::Rng;
-use crate::engine::spec::{Role, Spec};
+use crate::engine::spec::{Latency, LinkSpec, NetworkSpec, Role, Spec};
 use crate::engine::time::{LocalMillis, Millis};
 use crate::limits::{EXTRA_POPS, MAX_POPS_PER_EVENT};
 use std::rc::Rc;
@@ -89,7 +89,7 @@ impl Pending {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Status {
     Up,
     Paused { until_ms: Millis },
@@ -140,6 +140,23 @@ pub(super) struct World {
 }
 
 field_clone!(World { now_ms, queue, nodes, next_gen, next_msg, net, fault_events, pops });
+
+impl World {
+    /// A world of nothing, which allocates nothing: what a world lent to a run leaves behind.
+    pub(super) fn empty() -> World {
+        let link = LinkSpec { latency: Latency { min_ms: 0, max_ms: 0 }, loss: 0.0 };
+        World {
+            now_ms: Millis::ZERO,
+            queue: Queue::with_capacity(0),
+            nodes: Vec::new(),
+            next_gen: 0,
+            next_msg: 0,
+            net: Transport::new(NetworkSpec { default: link, links: Vec::new() }, Rng::new(0)),
+            fault_events: Vec::new(),
+            pops: 0,
+        }
+    }
+}
 
 pub(super) struct Sim<'s> {
     pub(super) spec: &'s Spec,

@@ -17,6 +17,9 @@ const SWITCHES: &str = r#"<button class="btn btn--ghost" data-action="present" d
 /// The button that searches for a failure of the run on screen.
 const FIND_BUTTON: &str = r#"<button class="btn" data-action="find" data-testid="find" title="Search fault schedules for one that makes this scenario fail, in the background">Find a failure</button>"#;
 
+/// The button that checks every fault schedule on a grid for the run on screen.
+const PROVE_BUTTON: &str = r#"<button class="btn" data-action="prove" data-testid="prove" title="Check every schedule of up to 2 pauses, partitions and crashes on a 100 ms grid: prove this scenario safe within those bounds, or find the first that is not">Prove</button>"#;
+
 /// The button that opens the run on screen in the editor.
 const EDIT_BUTTON: &str = r#"<button class="btn" data-action="edit" data-testid="edit" title="Change this scenario's numbers and faults and watch the run change">What if…</button>"#;
 
@@ -73,8 +76,9 @@ pub enum From<'a> {
     Edited(&'a str),
 }
 
-/// The run's heading: where it comes from, its title, the "Find a failure" button (every run
-/// can be searched), the "What if…" button (`edit`), and the verdict so far.
+/// The run's heading: where it comes from, its title, the "Find a failure" and "Prove" buttons
+/// (every run can be searched and verified), the "What if…" button (`edit`), and the verdict so
+/// far.
 pub fn lesson_head(from: From, title: &str, edit: bool, verdict: &str) -> String {
     let (eyebrow, prefix) = match from {
         From::Table => (
@@ -85,9 +89,9 @@ pub fn lesson_head(from: From, title: &str, edit: bool, verdict: &str) -> String
         From::Topic(topic) => (format!(r#"<p class="eyebrow">{}</p>"#, Escaped(topic)), ""),
         From::Edited(topic) => (format!(r#"<p class="eyebrow">Edited · {}</p>"#, Escaped(topic)), "What if: "),
     };
-    let (find, edit) = (FIND_BUTTON, if edit { EDIT_BUTTON } else { "" });
+    let (find, prove, edit) = (FIND_BUTTON, PROVE_BUTTON, if edit { EDIT_BUTTON } else { "" });
     format!(
-        r#"<div class="lesson-head"><div>{eyebrow}<h1 id="lesson-title" data-testid="lesson-title">{prefix}{}</h1></div><div class="lesson-actions">{find}{edit}{verdict}</div></div>"#,
+        r#"<div class="lesson-head"><div>{eyebrow}<h1 id="lesson-title" data-testid="lesson-title">{prefix}{}</h1></div><div class="lesson-actions">{find}{prove}{edit}{verdict}</div></div>"#,
         Escaped(title)
     )
 }

@@ -27,7 +27,7 @@ pub use narration::{narration, verdict, Ask};
 pub use picker::{picker, CURRENT_CLASS};
 pub use questions::{drill_card, questions};
 pub use scenario_form::{editor, EditorState, EDIT_ATTRIBUTE};
-pub use search_card::{finder_card, progress_text};
+pub use search_card::{finder_card, progress_text, proving_text};
 pub use state::state;
 
 pub use crate::diagram::svg::Escaped;

@@ -39,6 +39,8 @@ pub enum Action {
     Dismiss,
     /// Looks for a failure of the run on screen, in the background.
     Find,
+    /// Verify the run on screen: every fault schedule on a grid.
+    Prove,
     /// A report from the failure search.
     Report(Report),
     /// Cancels the failure search, or closes its card.

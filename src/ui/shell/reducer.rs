@@ -77,11 +77,12 @@ fn act(s: &AppState, action: Action) -> Reduced {
             changed(AppState { env: Env { room, ..s.env }, run, editing, ..s.clone() })
         }
         Action::Dismiss => changed(AppState { notice: None, ..s.clone() }),
-        Action::Find => find(s),
+        Action::Find => find(s, false),
+        Action::Prove => find(s, true),
         // The worker is kept while it reports progress, and ended once it is done.
         Action::Report(report) => match &s.finding {
             Some(_) => {
-                let running = matches!(report, Report::Progress { .. });
+                let running = matches!(report, Report::Progress { .. } | Report::Proving { .. });
                 let stop = if running { Vec::new() } else { vec![Effect::StopSearch] };
                 (Some(AppState { finding: Some(SearchState { report, running }), ..s.clone() }), stop)
             }
@@ -181,14 +182,18 @@ fn answer(s: &AppState, choice: usize) -> Reduced {
     (Some(state), Vec::new())
 }
 
-/// Starts a search of the run on screen (a search that runs ends: a new worker replaces it).
-fn find(s: &AppState) -> Reduced {
+/// Starts a search of the run on screen, or with `prove` a verification (one that runs ends: a
+/// new worker replaces it).
+fn find(s: &AppState, prove: bool) -> Reduced {
     let Some(request) = s.search_request() else {
         let notice = Some("Only a lesson, a comparison cell or an edited scenario can be searched.".to_string());
         return (Some(AppState { notice, ..s.clone() }), Vec::new());
     };
-    let finding = SearchState { report: Report::Progress { tried: 0, budget: Bounds::default().budget }, running: true };
-    (Some(AppState { finding: Some(finding), ..s.clone() }), vec![Effect::StartSearch(request)])
+    let (report, request) = match prove {
+        true => (Report::Proving { states: 0, permille: 0 }, wire::to_verify(&request)),
+        false => (Report::Progress { tried: 0, budget: Bounds::default().budget }, request),
+    };
+    (Some(AppState { finding: Some(SearchState { report, running: true }), ..s.clone() }), vec![Effect::StartSearch(request)])
 }
 
 /// The download of a run as an SVG file, Mermaid text or its scenario file (if it has one).

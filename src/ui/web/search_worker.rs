@@ -7,7 +7,7 @@ use crate::limits::MAX_SEARCH_WORKERS;
 use crate::search::pool::Merge;
 use crate::search::wire::{self, Report};
 use crate::search::Share;
-use crate::ui::panels::progress_text;
+use crate::ui::panels::{progress_text, proving_text};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -26,7 +26,8 @@ impl SearchWorker {
     /// `from_editor` says the page is the editor's, one folder below the worker's files.
     pub fn start(request: &str, from_editor: bool, on_report: Callback<Report>) -> Result<SearchWorker, String> {
         let url = if from_editor { "../lockstep-search-worker_loader.js" } else { "lockstep-search-worker_loader.js" };
-        let of = cores();
+        // A verification explores one run's states in one worker.
+        let of = if wire::verifies(request) { 1 } else { cores() };
         let merge = Rc::new(RefCell::new(Merge::new(of)));
         // Built as it starts, so a worker that cannot start ends (drops) those already started.
         let mut pool = SearchWorker { workers: Vec::with_capacity(of), listeners: Vec::with_capacity(of) };
@@ -44,7 +45,8 @@ impl SearchWorker {
                 match merge.borrow_mut().take(index, report) {
                     // Progress is written straight into the card, so the page is not drawn
                     // again for each report and stays quick to answer keys.
-                    Some(Report::Progress { tried, budget }) => show_progress(tried, budget),
+                    Some(Report::Progress { tried, budget }) => show_progress(&progress_text(tried, budget), tried),
+                    Some(Report::Proving { states, permille }) => show_progress(&proving_text(states), permille),
                     Some(report) => on_report.emit(report),
                     None => {}
                 }
@@ -73,12 +75,12 @@ fn cores() -> usize {
 }
 
 /// Writes the count and the bar of the card's progress.
-fn show_progress(tried: usize, budget: usize) {
+fn show_progress(text: &str, value: usize) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
     if let Ok(Some(count)) = document.query_selector("[data-testid=find-progress]") {
-        count.set_text_content(Some(&progress_text(tried, budget)));
+        count.set_text_content(Some(text));
     }
     if let Ok(Some(bar)) = document.query_selector(".finder progress") {
-        let _ = bar.set_attribute("value", &tried.to_string());
+        let _ = bar.set_attribute("value", &value.to_string());
     }
 }

@@ -1,0 +1,143 @@
+//! Runs that branch. A verification steps one run to an instant, copies its state, and goes on
+//! in each copy with another fault added there ([`Branch`]). Each copy is the run from the start
+//! with those faults, for the reasons [`super::fork`] gives: an added fault takes the queue place
+//! kept free for it, and a clock it changes retimes the timers set on it.
+//!
+//! A state's fingerprint feeds a hasher everything its future depends on, and nothing that only
+//! names things in the trace: see [`Branch::fingerprint`].
+
+use super::fork::FORK_ROOM;
+use super::world::{Lists, Pending, Sim, Slot, World, NEVER};
+use crate::engine::actor::{Command, Timer};
+use crate::engine::copy::field_clone;
+use crate::engine::error::RunError;
+use crate::engine::event::Event;
+use crate::engine::queue::QueueKeys;
+use crate::engine::spec::Spec;
+use crate::engine::time::Millis;
+use std::hash::{Hash, Hasher};
+
+/// A run stopped between two instants, to go on from or to copy. Its events are the caller's,
+/// lent to each call: branches of one run share their events up to where they part.
+pub struct Branch {
+    w: World,
+    commands: Vec<Command>,
+}
+
+field_clone!(Branch { w, commands });
+
+impl Branch {
+    /// A run of `spec` before anything has happened, with room kept for faults added later.
+    pub fn start(spec: &Spec) -> Result<Branch, RunError> {
+        let mut sim = Sim::new(spec, &mut Lists::default())?;
+        sim.w.queue.reserve(FORK_ROOM);
+        let Sim { w, commands, .. } = sim;
+        Ok(Branch { w, commands })
+    }
+
+    /// How many faults may be added, over those of the spec it started with.
+    pub const ROOM: usize = FORK_ROOM as usize;
+
+    /// Handles every entry due before `before_ms`, recording its events in `events`; an error
+    /// says which of the spec's limits the run passed.
+    pub fn run_until(&mut self, spec: &Spec, events: &mut Vec<Event>, before_ms: Millis) -> Result<(), RunError> {
+        self.lend(spec, events, |sim| {
+            while sim.w.queue.next_due().is_some_and(|at_ms| at_ms < before_ms && at_ms != NEVER) {
+                if !sim.advance()? {
+                    break;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    /// Runs to the end; returns the limit that stopped it first, if one did.
+    pub fn run_out(&mut self, spec: &Spec, events: &mut Vec<Event>) -> Option<RunError> {
+        self.lend(spec, events, |sim| sim.run().err())
+    }
+
+    /// Starts the faults `spec` lists from index `from` on, each at its instant (none earlier
+    /// than the next entry due), and gives each node the clock `spec` gives it. `spec` must be
+    /// the spec run so far with faults added at the end, at most [`Branch::ROOM`] of them.
+    pub fn add_faults(&mut self, spec: &Spec, events: &mut Vec<Event>, from: usize) {
+        self.lend(spec, events, |sim| sim.add_faults(from))
+    }
+
+    /// Lends the world and `events` to a run of `spec` for one call.
+    fn lend<R>(&mut self, spec: &Spec, events: &mut Vec<Event>, f: impl FnOnce(&mut Sim) -> R) -> R {
+        let (w, commands) = (std::mem::replace(&mut self.w, World::empty()), std::mem::take(&mut self.commands));
+        let mut sim = Sim { spec, w, events: std::mem::take(events), answering: None, commands };
+        let out = f(&mut sim);
+        (self.w, self.commands, *events) = (sim.w, sim.commands, sim.events);
+        out
+    }
+
+    /// What the fault `i` of the run's spec did: the index of the event it made, if any.
+    pub fn fault_event(&self, i: usize) -> Option<usize> {
+        self.w.fault_events.get(i).copied().flatten()
+    }
+
+    /// Feeds `h` the run's whole state (every node's state, clock and timers, what is due and in
+    /// which order, what the network holds, how many entries and `events` it has handled),
+    /// leaving out what only names things in the trace: a message's number, a timer's
+    /// generation (only whether it is still live), a fault's event. Two branches with the same
+    /// fingerprint, at the same instant and under the same spec, go on alike, event for event.
+    /// `keys` is room for sorting the queue.
+    pub fn fingerprint(&self, spec: &Spec, h: &mut impl Hasher, events: usize, keys: &mut QueueKeys) {
+        let w = &self.w;
+        (w.pops, events, &w.net).hash(h);
+        for slot in &w.nodes {
+            h.write_u128(slot.actor.fingerprint());
+            (&slot.clock, slot.reads, &slot.rng, slot.status).hash(h);
+            for p in &slot.held {
+                pending(p, spec, &w.nodes, h);
+            }
+            // Which timers are live, in no particular order.
+            let timers = slot.timers.iter().fold(0u64, |sum, (t, _)| sum.wrapping_add(mix(timer_code(*t))));
+            timers.hash(h);
+        }
+        w.queue.in_order(keys, |at_ms, p| {
+            at_ms.hash(h);
+            pending(p, spec, &w.nodes, h);
+        });
+    }
+}
+
+/// Feeds `h` one entry: a delivery without its message's number, a timer by whether it is
+/// still the node's live one, a fault by what it does.
+fn pending(p: &Pending, spec: &Spec, nodes: &[Slot], h: &mut impl Hasher) {
+    std::mem::discriminant(p).hash(h);
+    match p {
+        Pending::Deliver { from, to, conn, msg, sent_at_ms, .. } => (from, to, conn, msg, sent_at_ms).hash(h),
+        Pending::Timer { node, timer, gen, at_local } => {
+            let live = nodes[node.0].timers.iter().any(|(t, g)| t == timer && g == gen);
+            (node, timer, at_local, live).hash(h)
+        }
+        Pending::Start(n) | Pending::Resume(n) => n.hash(h),
+        Pending::Fault(i) | Pending::Heal(i) => spec.faults.get(*i).hash(h),
+        Pending::Closed { from, to } => (from, to).hash(h),
+    }
+}
+
+/// A number for each timer, different for different timers.
+fn timer_code(t: Timer) -> u64 {
+    match t {
+        Timer::Start => 1,
+        Timer::Step => 2,
+        Timer::Timeout => 3,
+        Timer::Renew => 4,
+        Timer::RenewTimeout => 5,
+        Timer::Client(n) => 6 | u64::from(n) << 8,
+        Timer::Service(n) => 7 | u64::from(n) << 8,
+        Timer::Expiry(id) => 8 | id << 8,
+    }
+}
+
+/// Spreads a number's bits (the finaliser of MurmurHash3), so that sums of them rarely collide.
+fn mix(mut x: u64) -> u64 {
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    x ^ (x >> 33)
+}

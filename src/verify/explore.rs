@@ -1,0 +1,321 @@
+//! The exploration: one run, stepped from grid instant to grid instant, copied at each instant
+//! into a branch for every fault that can start there, depth first, skipping a state already
+//! explored at the same instant with as many faults left.
+//!
+//! It explores in passes, allowing one more fault each time (none, then one, up to the most),
+//! so the first failure found has the fewest faults. A state explored in an earlier pass is
+//! skipped in a later one only if it now has no more faults left than it had then.
+
+use super::grid::{Choices, Grid};
+use super::visited::{Visit, Visited};
+use crate::engine::checker::{self, Maps};
+use crate::engine::fingerprint::Fingerprint;
+use crate::engine::queue::QueueKeys;
+use crate::engine::sim::Branch;
+use crate::engine::{Event, FindingKind, Millis, Spec};
+use crate::error::ScenarioError;
+use crate::scenario::format::Scenario;
+use crate::search::{Added, Bounds, Failure, Search, Shrunk};
+use std::hash::Hasher;
+
+/// How often a run with no faults left to add has its state looked up: every so many instants.
+/// (Its run goes on alike either way; looking up less often keeps fewer states, for a few more
+/// runs taken to their end.)
+const TAIL: u64 = 4;
+
+/// Where a verification stands.
+#[derive(Clone, Debug)]
+pub enum Proof {
+    Running,
+    /// Every schedule on the grid is safe.
+    Safe,
+    /// A schedule on the grid is unsafe: the first found, shrunk.
+    Unsafe(Box<Shrunk>),
+    /// The table of explored states filled before the end: the grid is too large to verify.
+    TooLarge,
+}
+
+/// A state on the path being explored: a run stopped at grid instant `t`.
+struct Frame {
+    branch: Branch,
+    /// The base spec with the path's faults so far.
+    spec: Spec,
+    t: u64,
+    /// The next fault to try at `t`, by its place among the choices there.
+    next: usize,
+    /// How many faults the path has added.
+    used: usize,
+    /// How many events the run had recorded at `t`.
+    events: usize,
+    /// The fault this frame added to its parent's, if any.
+    added: Option<Added>,
+    /// What the checker has read so far.
+    history: Fingerprint,
+}
+
+/// How much a verification has done.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Distinct states explored (at grid instants).
+    pub states: usize,
+    /// Runs taken to their end and judged.
+    pub runs: usize,
+    /// Branches made (a state copied and a fault added).
+    pub branches: usize,
+}
+
+/// A verification in progress.
+pub struct Verify {
+    search: Search,
+    grid: Grid,
+    /// The run before anything happened, and its spec: each pass starts from a copy.
+    start: (Branch, Spec),
+    /// The most faults a schedule adds in this pass.
+    pass: usize,
+    choices: Choices,
+    stack: Vec<Frame>,
+    /// Frames left, kept for their room.
+    free: Vec<Frame>,
+    visited: Visited,
+    events: Vec<Event>,
+    keys: QueueKeys,
+    maps: Maps,
+    quorum: usize,
+    counts: Counts,
+    /// Every kind of harm found, in the order first found (when collecting them all).
+    harms: Vec<FindingKind>,
+    collect: bool,
+    first: Option<Vec<Added>>,
+    proof: Proof,
+}
+
+impl Verify {
+    /// Prepares a verification of `base` within `grid`; with `collect`, it goes on after a
+    /// failure to find every kind of harm instead of stopping at the first.
+    pub fn new(base: &Scenario, grid: Grid, collect: bool) -> Result<Verify, ScenarioError> {
+        grid.check()?;
+        let bounds = Bounds { classes: grid.classes.clone(), max_faults: grid.max_faults.min(4), budget: 1, ..Bounds::default() };
+        let search = Search::new(base, bounds)?;
+        let choices = Choices::new(&grid, search.targets(), search.end_ms())?;
+        let spec = search.spec_with(&[]).ok_or_else(|| ScenarioError::new("", "the scenario has no valid base run"))?;
+        if grid.max_faults * 2 > Branch::ROOM {
+            return Err(ScenarioError::new("max_faults", format!("at most {} faults can be verified", Branch::ROOM / 2)));
+        }
+        let branch = Branch::start(&spec)?;
+        let quorum = spec.lock.quorum(spec.locks.len());
+        let mut v = Verify {
+            search,
+            start: (branch, spec),
+            pass: 0,
+            visited: Visited::new(grid.max_states),
+            grid,
+            choices,
+            stack: Vec::new(),
+            free: Vec::new(),
+            events: Vec::new(),
+            keys: Vec::new(),
+            maps: Maps::default(),
+            quorum,
+            counts: Counts::default(),
+            harms: Vec::new(),
+            collect,
+            first: None,
+            proof: Proof::Running,
+        };
+        v.stack.push(v.root());
+        Ok(v)
+    }
+
+    /// The run before anything happened, at the first instant.
+    fn root(&self) -> Frame {
+        let (branch, spec) = (self.start.0.clone(), self.start.1.clone());
+        Frame { branch, spec, t: 0, next: 0, used: 0, events: 0, added: None, history: Fingerprint::default() }
+    }
+
+    /// Explores up to `n` more steps (a branch made, or a state moved on to the next instant);
+    /// returns where the verification stands.
+    pub fn step(&mut self, n: usize) -> &Proof {
+        for _ in 0..n {
+            if !matches!(self.proof, Proof::Running) {
+                break;
+            }
+            let Some(top) = self.stack.last() else {
+                self.next_pass();
+                continue;
+            };
+            if top.used < self.pass && top.next < self.choices.at(top.t) {
+                self.branch();
+            } else {
+                self.advance();
+            }
+        }
+        &self.proof
+    }
+
+    /// Runs to the end.
+    pub fn run(&mut self) -> &Proof {
+        while matches!(self.proof, Proof::Running) {
+            self.step(usize::MAX);
+        }
+        &self.proof
+    }
+
+    /// Copies the top state and adds the next fault that can start at its instant.
+    fn branch(&mut self) {
+        let Some(top) = self.stack.last_mut() else { return };
+        let (t, j) = (top.t, top.next);
+        top.next += 1;
+        let top = &*top;
+        let added = self.choices.get(t, j);
+        // The copy goes into a frame left by an earlier branch, reusing its room.
+        let mut frame = match self.free.pop() {
+            Some(mut f) => {
+                f.branch.clone_from(&top.branch);
+                f.spec.clone_from(&top.spec);
+                f.history.clone_from(&top.history);
+                f
+            }
+            None => Frame { branch: top.branch.clone(), spec: top.spec.clone(), history: top.history.clone(), added: None, ..*top },
+        };
+        // A fault the scenario cannot take (a restart past the run's limit) is no schedule.
+        if self.search.add_to(&mut frame.spec, std::slice::from_ref(&added)).is_none() {
+            return self.free.push(frame);
+        }
+        self.events.truncate(top.events);
+        frame.branch.add_faults(&frame.spec, &mut self.events, top.spec.faults.len());
+        (frame.t, frame.next, frame.used, frame.events, frame.added) = (t, j + 1, top.used + 1, self.events.len(), Some(added));
+        self.counts.branches += 1;
+        self.stack.push(frame);
+    }
+
+    /// Leaves the top state: its frame is kept for the next branch's copy.
+    fn leave(&mut self) {
+        if let Some(f) = self.stack.pop() {
+            self.free.push(f);
+        }
+    }
+
+    /// Moves the top state on to the next grid instant, or to its end after the last.
+    fn advance(&mut self) {
+        let Some(top) = self.stack.last_mut() else { return };
+        self.events.truncate(top.events);
+        let next_t = top.t + self.choices.grid_ms;
+        let from = self.events.len();
+        if next_t >= self.choices.horizon_ms {
+            let _ = top.branch.run_out(&top.spec, &mut self.events);
+            return self.judge();
+        }
+        if top.branch.run_until(&top.spec, &mut self.events, Millis::from_ms(next_t)).is_err() {
+            // Stopped at a limit: judged on what happened until then.
+            return self.judge();
+        }
+        for e in &self.events[from..] {
+            checker::feed(e, &mut top.history);
+        }
+        (top.t, top.next, top.events) = (next_t, 0, self.events.len());
+        // Once no more faults may be added, states are looked up at every [`TAIL`]th instant.
+        if top.used == self.pass && !(next_t / self.choices.grid_ms).is_multiple_of(TAIL) {
+            return;
+        }
+        let mut h = top.history.clone();
+        h.write_u64(next_t);
+        top.branch.fingerprint(&top.spec, &mut h, self.events.len(), &mut self.keys);
+        match self.visited.visit(h.finish128(), self.pass - top.used) {
+            Visit::New => self.counts.states += 1,
+            Visit::Seen => self.leave(),
+            Visit::Full => self.proof = Proof::TooLarge,
+        }
+    }
+
+    /// Judges the top state's finished run and leaves it.
+    fn judge(&mut self) {
+        self.counts.runs += 1;
+        let Some(top) = self.stack.last() else { return };
+        let verdict = checker::check(&self.events, self.quorum, &top.spec.once, &mut self.maps);
+        if let Some(kind) = verdict.first_harm().map(|f| f.kind()) {
+            if self.first.is_none() {
+                self.first = Some(self.path());
+            }
+            if !self.harms.contains(&kind) {
+                self.harms.push(kind);
+            }
+            if !self.collect {
+                return self.end();
+            }
+        }
+        self.leave();
+    }
+
+    /// Starts the next pass, allowing one more fault, or ends after the last.
+    fn next_pass(&mut self) {
+        if self.pass >= self.choices.max_faults || (self.first.is_some() && !self.collect) {
+            return self.end();
+        }
+        self.pass += 1;
+        self.stack.push(self.root());
+    }
+
+    /// Ends the verification: safe, or the first failure shrunk.
+    fn end(&mut self) {
+        self.stack.clear();
+        self.proof = match (self.first.take(), self.harms.first()) {
+            (Some(first), Some(&kind)) => {
+                let found =
+                    format!("Verification found this on a {} grid and shrank it.", crate::present::number::ms(self.choices.grid_ms));
+                Proof::Unsafe(Box::new(self.search.write_up(first, Failure::Safety(kind), &found)))
+            }
+            _ => Proof::Safe,
+        };
+    }
+
+    /// The faults the path to the top state added, in order.
+    fn path(&self) -> Vec<Added> {
+        self.stack.iter().filter_map(|f| f.added.clone()).collect()
+    }
+
+    /// Where it stands.
+    pub fn proof(&self) -> &Proof {
+        &self.proof
+    }
+
+    /// How much it has done.
+    pub fn counts(&self) -> Counts {
+        Counts { states: self.visited.len(), ..self.counts }
+    }
+
+    /// Every kind of harm found so far, in the order first found.
+    pub fn harms(&self) -> &[FindingKind] {
+        &self.harms
+    }
+
+    /// The grid laid over the scenario.
+    pub fn choices(&self) -> &Choices {
+        &self.choices
+    }
+
+    /// The bounds verified.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// The bytes the table of explored states takes.
+    pub fn table_bytes(&self) -> usize {
+        self.visited.bytes()
+    }
+
+    /// How far through its last pass it is, from 0 to 1, by the root's progress over the grid's
+    /// instants (0 during the earlier passes).
+    pub fn progress(&self) -> f64 {
+        let Some(root) = self.stack.first().filter(|_| self.pass == self.choices.max_faults) else {
+            return if matches!(self.proof, Proof::Running) { 0.0 } else { 1.0 };
+        };
+        let at = self.choices.at(root.t).max(1);
+        let within = root.next.min(at) as f64 / at as f64;
+        ((root.t as f64 + within * self.choices.grid_ms as f64) / self.choices.horizon_ms as f64).min(1.0)
+    }
+
+    /// The search whose scenario, targets and runs this verification uses.
+    pub fn search(&self) -> &Search {
+        &self.search
+    }
+}

@@ -1,0 +1,67 @@
+//! What a verification says: the verdict with its bounds stated, or the counterexample.
+
+use super::explore::{Proof, Verify};
+use crate::present::number::{group_u, ms};
+use crate::search::Class;
+
+/// Names the bounds: "≤ 2 faults (pauses, partitions, crashes and restarts) on a 100 ms grid
+/// within 3 s".
+pub fn bounds(v: &Verify) -> String {
+    let g = v.grid();
+    let c = v.choices();
+    let kinds: Vec<String> = g.classes.iter().map(|&k| kind(k, g)).collect();
+    format!(
+        "≤ {} fault{} ({}) on a {} grid within {}",
+        g.max_faults,
+        if g.max_faults == 1 { "" } else { "s" },
+        kinds.join(", "),
+        ms(c.grid_ms),
+        ms(c.horizon_ms)
+    )
+}
+
+/// A kind of fault and how large it may be.
+fn kind(k: Class, g: &super::Grid) -> String {
+    match k {
+        Class::ClockJump => format!("clock jumps up to ±{}", ms(g.jump_ms)),
+        Class::Drift => format!("drift up to ±{}% in steps of {}%", g.drift_ppm / 10_000, g.drift_step_ppm / 10_000),
+        k => k.plural(),
+    }
+}
+
+/// The verdict, in a sentence or two.
+pub fn sentence(v: &Verify) -> String {
+    let counts = v.counts();
+    let schedules = v.choices().schedules();
+    let scope = format!(
+        "{}: {} schedules, {} distinct states",
+        bounds(v),
+        if schedules == u128::MAX { "more than 10³⁸".into() } else { group_u128(schedules) },
+        group_u(counts.states as u64)
+    );
+    match v.proof() {
+        Proof::Running => format!("Verifying every schedule of {scope} so far."),
+        Proof::Safe => format!("Safe for every schedule of {scope}. {}", collisions(counts.states)),
+        Proof::Unsafe(found) => format!("Unsafe: {} (found among the schedules of {scope})", found.sentence),
+        Proof::TooLarge => format!(
+            "Not verified: the bounds are too large. {} distinct states ({} MB) were kept before the table filled; choose a coarser grid, a shorter horizon or fewer faults.",
+            group_u(counts.states as u64),
+            v.table_bytes() / 1_000_000
+        ),
+    }
+}
+
+/// The chance that a fingerprint collision skipped a state, as a bound.
+fn collisions(states: usize) -> String {
+    // n² / 2¹²⁶, as a power of ten: log10(n²) − 126 · log10(2).
+    let exponent = 2.0 * (states.max(1) as f64).log10() - 126.0 * std::f64::consts::LOG10_2;
+    format!("(The chance that a fingerprint collision hid a state is below 10^{}.)", exponent.ceil() as i64)
+}
+
+/// A large count with thousands separators.
+fn group_u128(n: u128) -> String {
+    match u64::try_from(n) {
+        Ok(n) => group_u(n),
+        Err(_) => format!("about 10^{}", (n as f64).log10().floor() as i64),
+    }
+}
