@@ -33,19 +33,18 @@ fn kind(k: Class, g: &super::Grid) -> String {
 pub fn sentence(v: &Verify) -> String {
     let counts = v.counts();
     let schedules = v.choices().schedules();
-    let scope = format!(
-        "{}: {} schedules, {} distinct states",
-        bounds(v),
-        if schedules == u128::MAX { "more than 10³⁸".into() } else { group_u128(schedules) },
-        group_u(counts.states as u64)
-    );
+    let states = plural(counts.states, "distinct state");
+    let scope = format!("{}: {} schedules, {states}", bounds(v), group_u128(schedules));
     match v.proof() {
         Proof::Running => format!("Verifying every schedule of {scope} so far."),
         Proof::Safe => format!("Safe for every schedule of {scope}. {}", collisions(counts.states)),
-        Proof::Unsafe(found) => format!("Unsafe: {} (found among the schedules of {scope})", found.sentence),
+        Proof::Unsafe(found) => format!(
+            "Unsafe: {} Found among the schedules of {}, with the fewest faults first ({states} explored), then shrunk.",
+            found.sentence,
+            bounds(v)
+        ),
         Proof::TooLarge => format!(
-            "Not verified: the bounds are too large. {} distinct states ({} MB) were kept before the table filled; choose a coarser grid, a shorter horizon or fewer faults.",
-            group_u(counts.states as u64),
+            "Not verified: the bounds are too large. {states} ({} MB) were kept before the table filled; choose a coarser grid, a shorter horizon or fewer faults.",
             v.table_bytes() / 1_000_000
         ),
     }
@@ -56,6 +55,11 @@ fn collisions(states: usize) -> String {
     // n² / 2¹²⁶, as a power of ten: log10(n²) − 126 · log10(2).
     let exponent = 2.0 * (states.max(1) as f64).log10() - 126.0 * std::f64::consts::LOG10_2;
     format!("(The chance that a fingerprint collision hid a state is below 10^{}.)", exponent.ceil() as i64)
+}
+
+/// A count of things, with thousands separators and the plural when it is not one.
+fn plural(n: usize, what: &str) -> String {
+    format!("{} {what}{}", group_u(n as u64), if n == 1 { "" } else { "s" })
 }
 
 /// A large count with thousands separators.

@@ -1325,6 +1325,39 @@ await check('the search runs in a worker: the page steps while it searches, says
   expect((await page.locator('[data-testid=finder]').count()) === 0, 'closed');
 });
 
+await check('prove: a lesson verified safe within its bounds in the worker, as natively; an unsafe one with its counterexample; cancel stops it', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`${url}#/etcd-txn-guard/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  await page.click('[data-testid=prove]');
+  await page.waitForSelector('[data-testid=proof]', { timeout: 120000 });
+  const proof = await text(page, 'proof');
+  expect(proof.startsWith('Safe for every schedule of ≤ 2 faults (pauses, partitions, crashes and restarts) on a 200 ms grid within 1,600 ms:'), proof);
+  expect((await text(page, 'finder')).includes('Verified safe'), await text(page, 'finder'));
+  // The same verification natively says the same, counts and all (a verification is deterministic).
+  const native = JSON.parse(cli('verify', 'etcd-txn-guard', '--format', 'json')).sentence;
+  expect(native === proof, `natively: ${native}`);
+  await shot(page, 'prove-safe-1280.png');
+  await page.click('[data-testid=find-close]');
+  await page.goto(`${url}#/lease-race-unfenced/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  await page.click('[data-testid=prove]');
+  await page.waitForSelector('[data-testid=proof]', { timeout: 60000 });
+  const unsafe = await text(page, 'proof');
+  expect(unsafe.startsWith("Unsafe: Client A's write (token 41) was applied after Client B's (token 42)"), unsafe);
+  expect((await page.locator('[data-testid=find-open]').count()) === 1, 'the counterexample opens in the editor');
+  await shot(page, 'prove-unsafe-1280.png');
+  // A long verification shows its states as it goes, and cancel ends it.
+  await page.goto(`${url}#/redlock-pause-checked/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  await page.click('[data-testid=prove]');
+  await page.waitForFunction(() => /^[1-9][0-9,]* distinct states explored/.test(document.querySelector('[data-testid=find-progress]')?.innerText || ''), null, { timeout: 30000 });
+  await shot(page, 'prove-progress-1280.png');
+  await page.click('[data-testid=find-cancel]');
+  await page.waitForTimeout(1000);
+  expect((await page.locator('[data-testid=finder]').count()) === 0, 'cancelled for good');
+});
+
 await check('narrow screen stays usable', async (page) => {
   await page.setViewportSize({ width: 420, height: 900 });
   await page.goto(`${url}#/network-delay/20`);
