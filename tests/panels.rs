@@ -99,7 +99,7 @@ fn the_state_panel_names_each_node_and_what_it_holds() {
 #[test]
 fn every_comparison_cell_links_to_its_own_diagram() {
     let rows = compare::table().expect("the table runs");
-    let text = format!("<div>{}</div>", panels::compare_table(&rows));
+    let text = format!("<div>{}</div>", panels::compare_table(&rows, None));
     let doc = roxmltree::Document::parse(&text).expect("well-formed");
     let links: Vec<(&str, &str)> =
         doc.descendants().filter_map(|n| Some((n.attribute("data-testid")?, n.attribute(panels::ROUTE_ATTRIBUTE)?))).collect();

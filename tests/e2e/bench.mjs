@@ -12,8 +12,9 @@
 // - the largest stress run: time to a painted diagram and the longest task;
 // - step time: a key pressed as a frame starts, to that frame painted; and a key pressed at any
 //   moment, to the updated DOM and to the next painted frame; at 100, 1,000 and 10,000 events;
-// - wasm memory per event at 10,000 events.
-// Arguments name the parts to run (diagram, largest, step, editor, search); none runs them all.
+// - wasm memory per event at 10,000 events;
+// - verification in its worker: the lease race's bounds, time to the verdict and states per second.
+// Arguments name the parts to run (diagram, largest, step, editor, search, verify); none runs them all.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -313,6 +314,41 @@ for (const id of run('search') ? ['lease-race-fenced', 'redlock-pause'] : []) {
   const m = native.match(new RegExp(`search: ${id}: (\\d+) schedules/s natively`));
   const ratio = m ? ` (native, one thread: ${m[1]}/s, ${(Number(m[1]) / one).toFixed(2)}× as fast)` : '';
   console.log(`search: ${id}: ${one.toFixed(0)} schedules/s in one Web Worker in Chromium, ${pool.toFixed(0)} in a pool of ${cores}${ratio}; over 100,000 schedules, where what each worker does once counts for less, ${longOne.toFixed(0)} and ${longPool.toFixed(0)}`);
+  await page.close();
+}
+// Verification in its Web Worker: the fenced lease race without its own pause (every pause comes
+// from the verification), pauses only, a 100 ms grid, a 3 s horizon, up to 2 faults; the unfenced
+// race's first counterexample within the same bounds. From the request posted to the verdict
+// received, median of 3, with the distinct states per second.
+if (run('verify')) {
+  const page = await browser.newPage();
+  await page.goto(`${url}#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  for (const id of ['lease-race-unfenced', 'lease-race-fenced']) {
+    const doc = JSON.parse(fs.readFileSync(path.join(dist, 'lessons', `${id}.json`), 'utf8'));
+    doc.faults = [];
+    const request = JSON.stringify({ file: JSON.stringify(doc), verify: { faults: ['pause'], grid_ms: 100, horizon_ms: 3000 } });
+    const runs = [];
+    for (let i = 0; i < 3; i += 1) {
+      runs.push(await page.evaluate(async (request) => {
+        const w = new Worker('lockstep-search-worker_loader.js');
+        await new Promise((ready) => { w.onmessage = (e) => { if (e.data === 'ready') ready(); }; });
+        const t0 = performance.now();
+        const last = await new Promise((done) => {
+          w.onmessage = (e) => { const r = JSON.parse(e.data); if (r.report !== 'proving') done(r); };
+          w.postMessage(request);
+        });
+        const ms = performance.now() - t0;
+        w.terminate();
+        return { ms, last };
+      }, request));
+    }
+    runs.sort((a, b) => a.ms - b.ms);
+    const { ms, last } = runs[1];
+    if (last.report !== 'proven') throw new Error(`verify ${id}: ${JSON.stringify(last)}`);
+    const states = Number((last.sentence.match(/([\d,]+) distinct states?/) || ['', '0'])[1].replace(/,/g, ''));
+    console.log(`verify: ${id} (pauses, 100 ms grid, 3 s, ≤ 2) in one Web Worker: ${last.safe ? 'safe' : 'counterexample'} in ${ms.toFixed(1)} ms (median of 3), ${states} states, ${(states / (ms / 1000)).toFixed(0)} states/s`);
+  }
   await page.close();
 }
 await browser.close();

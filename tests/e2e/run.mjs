@@ -1358,6 +1358,25 @@ await check('prove: a lesson verified safe within its bounds in the worker, as n
   expect((await page.locator('[data-testid=finder]').count()) === 0, 'cancelled for good');
 });
 
+await check('the comparison table verified cell by cell: each cell shows what was proved, with progress and cancel', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`${url}#/compare`);
+  await page.waitForSelector('[data-testid=compare]');
+  await page.click('[data-testid=verify-table]');
+  await page.waitForSelector('[data-testid=table-proving]', { timeout: 10000 });
+  // The first cell (the lease whose resource checks nothing, under a pause) has a counterexample.
+  await page.waitForSelector('[data-testid=proof-compare-pause-lease].proof--unsafe', { timeout: 60000 });
+  expect((await page.getAttribute('[data-testid=proof-compare-pause-lease]', 'href')).startsWith('edit/#/edit/'), 'the counterexample opens in the editor');
+  await page.waitForFunction(() => /^Verifying cell [2-9] of 60/.test(document.querySelector('[data-testid=table-proving] h2')?.innerText || ''), null, { timeout: 60000 });
+  await page.$eval('[data-testid=table-proving]', (c) => c.scrollIntoView({ block: 'start' }));
+  await shot(page, 'table-proving-1280.png');
+  // The card is drawn again as each cell ends, so the button is clicked where it is now.
+  await page.$eval('[data-testid=find-cancel]', (b) => b.click());
+  await page.waitForSelector('[data-testid=table-proved]', { timeout: 5000 });
+  const proved = await text(page, 'table-proved');
+  expect(/^Verified [1-9]\d* of 60 cells: \d+ safe within their bounds, [1-9]\d* with a counterexample, \d+ not verified\./.test(proved), proved);
+});
+
 await check('narrow screen stays usable', async (page) => {
   await page.setViewportSize({ width: 420, height: 900 });
   await page.goto(`${url}#/network-delay/20`);

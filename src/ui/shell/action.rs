@@ -41,6 +41,8 @@ pub enum Action {
     Find,
     /// Verify the run on screen: every fault schedule on a grid.
     Prove,
+    /// Verify every cell of the comparison table, one after another.
+    VerifyTable,
     /// A report from the failure search.
     Report(Report),
     /// Cancels the failure search, or closes its card.

@@ -43,6 +43,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { name: "drill-leave", keys: &[], action: |_| Some(Action::DrillLeave) },
     Binding { name: "find", keys: &[], action: |_| Some(Action::Find) },
     Binding { name: "prove", keys: &[], action: |_| Some(Action::Prove) },
+    Binding { name: "verify-table", keys: &[], action: |_| Some(Action::VerifyTable) },
     Binding { name: "find-cancel", keys: &[], action: |_| Some(Action::FindClose) },
     Binding { name: "embed", keys: &[], action: |_| Some(Action::Embed) },
     Binding { name: "open-full", keys: &[], action: |_| Some(Action::OpenFull) },

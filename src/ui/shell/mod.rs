@@ -20,4 +20,4 @@ pub use effect::Effect;
 pub use preferences::Preferences;
 pub use reducer::reduce;
 pub use run::{Run, RunRef};
-pub use state::{AppState, Env, Page, SearchState};
+pub use state::{AppState, Env, Page, SearchState, TableProofs};

@@ -3,7 +3,7 @@
 
 use super::action::{Action, Copied, Export};
 use super::effect::{Content, Effect};
-use super::state::{AppState, Env, SearchState, FIT, ZOOMS};
+use super::state::{AppState, Env, SearchState, TableProofs, FIT, ZOOMS};
 use crate::scenario::compare;
 use crate::search::wire::{self, Report, Subject};
 use crate::search::Bounds;
@@ -79,16 +79,21 @@ fn act(s: &AppState, action: Action) -> Reduced {
         Action::Dismiss => changed(AppState { notice: None, ..s.clone() }),
         Action::Find => find(s, false),
         Action::Prove => find(s, true),
+        Action::VerifyTable => verify_table(s),
         // The worker is kept while it reports progress, and ended once it is done.
-        Action::Report(report) => match &s.finding {
-            Some(_) => {
+        Action::Report(report) => match (&s.finding, &s.proving) {
+            (Some(_), _) => {
                 let running = matches!(report, Report::Progress { .. } | Report::Proving { .. });
                 let stop = if running { Vec::new() } else { vec![Effect::StopSearch] };
                 (Some(AppState { finding: Some(SearchState { report, running }), ..s.clone() }), stop)
             }
-            None => effects(Vec::new()),
+            (None, Some(p)) if p.running => table_report(s, p, report),
+            _ => effects(Vec::new()),
         },
-        Action::FindClose => (Some(AppState { finding: None, ..s.clone() }), vec![Effect::StopSearch]),
+        Action::FindClose => {
+            let proving = s.proving.as_ref().map(|p| Rc::new(TableProofs { running: false, ..(**p).clone() }));
+            (Some(AppState { finding: None, proving, ..s.clone() }), vec![Effect::StopSearch])
+        }
         Action::Theme => effects(vec![Effect::Theme]),
         Action::Present => effects(vec![Effect::Present]),
         Action::Menu(open) => effects(vec![Effect::Menu(open)]),
@@ -193,7 +198,39 @@ fn find(s: &AppState, prove: bool) -> Reduced {
         true => (Report::Proving { states: 0, permille: 0 }, wire::to_verify(&request)),
         false => (Report::Progress { tried: 0, budget: Bounds::default().budget }, request),
     };
-    (Some(AppState { finding: Some(SearchState { report, running: true }), ..s.clone() }), vec![Effect::StartSearch(request)])
+    // Its worker replaces the table's verification's, which stops.
+    let proving = s.proving.as_ref().map(|p| Rc::new(TableProofs { running: false, ..(**p).clone() }));
+    (Some(AppState { finding: Some(SearchState { report, running: true }), proving, ..s.clone() }), vec![Effect::StartSearch(request)])
+}
+
+/// The request that verifies the comparison table's `i`th cell (row by row), if it has one.
+fn cell_request(i: usize) -> Option<String> {
+    let n = compare::Schedule::ALL.len();
+    let row = compare::rows().into_iter().nth(i / n)?;
+    let id = compare::id(compare::Schedule::ALL[i % n].id(), row.id);
+    Some(wire::to_verify(&wire::request(Subject::Cell(&id), &Bounds::default())))
+}
+
+/// Starts verifying the comparison table, from its first cell.
+fn verify_table(s: &AppState) -> Reduced {
+    let Some(request) = cell_request(0) else { return (None, Vec::new()) };
+    let proving = Some(Rc::new(TableProofs { said: Vec::new(), running: true }));
+    (Some(AppState { proving, finding: None, ..s.clone() }), vec![Effect::StartSearch(request)])
+}
+
+/// Takes a report of the table's verification: a cell's verdict, then the next cell's request,
+/// until the last. (Progress is written into the page by the worker's side.)
+fn table_report(s: &AppState, p: &TableProofs, report: Report) -> Reduced {
+    if matches!(report, Report::Proving { .. } | Report::Progress { .. }) {
+        return (None, Vec::new());
+    }
+    let mut said = p.said.clone();
+    said.push(report);
+    let (effect, running) = match cell_request(said.len()) {
+        Some(request) => (Effect::StartSearch(request), true),
+        None => (Effect::StopSearch, false),
+    };
+    (Some(AppState { proving: Some(Rc::new(TableProofs { said, running })), ..s.clone() }), vec![effect])
 }
 
 /// The download of a run as an SVG file, Mermaid text or its scenario file (if it has one).

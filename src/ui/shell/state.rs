@@ -43,6 +43,14 @@ pub struct SearchState {
     pub running: bool,
 }
 
+/// The comparison table verified cell by cell, row by row and each schedule in turn: what each
+/// cell's verification said so far (`Proven`, or `Failed`), and whether it goes on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableProofs {
+    pub said: Vec<Report>,
+    pub running: bool,
+}
+
 /// Everything on screen that changes.
 #[derive(Clone)]
 pub struct AppState {
@@ -65,6 +73,8 @@ pub struct AppState {
     /// The interview drill, while one is on.
     pub drill: Option<Drill>,
     pub finding: Option<SearchState>,
+    /// The comparison table's verification, once one has started.
+    pub proving: Option<Rc<TableProofs>>,
 }
 
 /// The first lesson, shown when nothing else can be.
@@ -87,6 +97,7 @@ impl AppState {
             zoom: FIT,
             drill: None,
             finding: None,
+            proving: None,
         }
     }
 

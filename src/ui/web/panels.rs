@@ -7,7 +7,7 @@ use crate::scenario::compare::Cell;
 use crate::scenario::lessons::Entry;
 use crate::ui::panels;
 use crate::ui::shell::edited::Editing;
-use crate::ui::shell::RunRef;
+use crate::ui::shell::{RunRef, TableProofs};
 use std::sync::OnceLock;
 use yew::prelude::*;
 
@@ -45,9 +45,10 @@ pub fn guarantees(run: &RunRef) -> Html {
     card("card guarantees", "guarantees", &panels::guarantees(&run.trace, run.design(), &run.scenario.guarantees(), run.scenario.guard()))
 }
 
-/// The comparison table as the page's stage (the page's route handler opens whichever cell is chosen).
-pub fn compare_table(rows: &[Vec<Cell>]) -> Html {
-    let table = panels::compare_table(rows);
+/// The comparison table as the page's stage (the page's route handler opens whichever cell is
+/// chosen), with its verification so far.
+pub fn compare_table(rows: &[Vec<Cell>], proofs: Option<&TableProofs>) -> Html {
+    let table = panels::compare_table(rows, proofs);
     Html::from_html_unchecked(
         format!(
             r#"<main class="stage" aria-labelledby="lesson-title"><section class="compare" data-testid="compare">{table}</section></main>"#

@@ -23,7 +23,7 @@ pub struct Callbacks {
 pub fn page(state: &AppState, on: &Callbacks) -> Html {
     let run_exports = state.run.as_ref().filter(|_| state.table.is_none()).map(|r| r.source.is_some());
     let stage = match (&state.table, &state.run) {
-        (Some(rows), _) => compare_table(rows),
+        (Some(rows), _) => compare_table(rows, state.proving.as_deref()),
         (None, Some(run)) => stage(run, state, on),
         (None, None) => Html::from_html_unchecked(AttrValue::Static(if state.pending.is_some() {
             r#"<main class="stage" aria-busy="true"><p class="loading" data-testid="loading">Loading the lesson…</p></main>"#
