@@ -54,7 +54,18 @@ pub fn sentence(v: &Verify) -> String {
 fn collisions(states: usize) -> String {
     // n² / 2¹²⁶, as a power of ten: log10(n²) − 126 · log10(2).
     let exponent = 2.0 * (states.max(1) as f64).log10() - 126.0 * std::f64::consts::LOG10_2;
-    format!("(The chance that a fingerprint collision hid a state is below 10^{}.)", exponent.ceil() as i64)
+    format!("(The chance that a fingerprint collision hid a state is below 10{}.)", superscript(exponent.ceil() as i64))
+}
+
+/// A whole number in superscript characters.
+fn superscript(n: i64) -> String {
+    n.to_string()
+        .chars()
+        .map(|c| match c.to_digit(10) {
+            Some(d) => ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'][d as usize],
+            None => '⁻',
+        })
+        .collect()
 }
 
 /// A count of things, with thousands separators and the plural when it is not one.
@@ -66,6 +77,6 @@ fn plural(n: usize, what: &str) -> String {
 fn group_u128(n: u128) -> String {
     match u64::try_from(n) {
         Ok(n) => group_u(n),
-        Err(_) => format!("about 10^{}", (n as f64).log10().floor() as i64),
+        Err(_) => format!("about 10{}", superscript((n as f64).log10().floor() as i64)),
     }
 }

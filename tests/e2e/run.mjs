@@ -1329,9 +1329,11 @@ await check('prove: a lesson verified safe within its bounds in the worker, as n
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto(`${url}#/etcd-txn-guard/0`);
   await page.waitForSelector('[data-testid=diagram] svg');
+  expect((await text(page, 'proven')).startsWith('Not verified.'), await text(page, 'proven'));
   await page.click('[data-testid=prove]');
   await page.waitForSelector('[data-testid=proof]', { timeout: 120000 });
   const proof = await text(page, 'proof');
+  expect((await text(page, 'proven')).startsWith('Verified safe within its bounds. Safe for every schedule'), await text(page, 'proven'));
   expect(proof.startsWith('Safe for every schedule of ≤ 2 faults (pauses, partitions, crashes and restarts) on a 200 ms grid within 1,600 ms:'), proof);
   expect((await text(page, 'finder')).includes('Verified safe'), await text(page, 'finder'));
   // The same verification natively says the same, counts and all (a verification is deterministic).

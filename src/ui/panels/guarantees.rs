@@ -1,4 +1,5 @@
-//! What the lesson's lock promises, under which assumptions, and the run's metrics.
+//! What the lesson's lock promises, under which assumptions, what a verification proved of it,
+//! and the run's metrics.
 
 use super::Escaped;
 use crate::design::{Design, Guarantees, LockKind};
@@ -6,12 +7,32 @@ use crate::engine::spec::Guard;
 use crate::engine::Trace;
 use crate::present::number::capital;
 use crate::present::phrases::{self, VERDICT_MEANS};
+use crate::search::wire::Report;
+use crate::ui::route::{self, Route, Target};
 use std::fmt::Write;
+
+/// What a verification of the run's scenario proved (`proof`, its last report), or that none has.
+fn proven(proof: Option<&Report>) -> String {
+    let (what, sentence) = match proof {
+        Some(Report::Proven { safe: true, sentence, .. }) => ("Verified safe within its bounds", sentence.as_str()),
+        Some(Report::Proven { safe: false, sentence, link: Some(_), .. }) => ("Unsafe (counterexample)", sentence.as_str()),
+        Some(Report::Proven { sentence, .. }) => ("Not verified", sentence.as_str()),
+        _ => ("Not verified", "Prove checks every schedule of up to 2 pauses, partitions and crashes on a grid."),
+    };
+    let open = match proof {
+        Some(Report::Proven { link: Some(Ok(code)), .. }) => {
+            let hash = route::format(&Route { target: Target::Edited(code.clone()), step: 0 });
+            format!(r#" <a href="edit/{hash}" data-testid="proven-open">Open the counterexample ▸</a>"#)
+        }
+        _ => String::new(),
+    };
+    format!(r#"<dt>Proven</dt><dd data-testid="proven"><strong>{what}.</strong> {}{open}</dd>"#, Escaped(sentence))
+}
 
 /// The promises, assumptions and metrics of a run: what the lock is used for, and separately
 /// whether this set-up (`guard`) meets the seed's definition of a correctness lock, and whether
-/// this run harmed the data all the same.
-pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees, guard: Guard) -> String {
+/// this run harmed the data all the same; and what a verification of it proved (`proof`).
+pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees, guard: Guard, proof: Option<&Report>) -> String {
     let m = &trace.metrics;
     let (class, bar, still) = match (guard.meets(), trace.verdict.safe) {
         (true, true) => ("guard guard--meets", "Meets the bar for correctness", ""),
@@ -32,14 +53,15 @@ pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees, guard: Gua
         ),
     };
     let mut s = format!(
-        r#"<h2>{}<span class="pill pill--{}">{}</span></h2><p class="{class}" data-testid="guard"><strong>{bar}:</strong> {}.{still}</p><dl><dt>Safety</dt><dd>{}</dd><dt>If a holder dies</dt><dd>{}</dd>{clocks}<dt>Assumes</dt><dd>{}</dd></dl><h3>Whole run</h3><div class="metrics" data-testid="metrics">"#,
+        r#"<h2>{}<span class="pill pill--{}">{}</span></h2><p class="{class}" data-testid="guard"><strong>{bar}:</strong> {}.{still}</p><dl><dt>Safety</dt><dd>{}</dd><dt>If a holder dies</dt><dd>{}</dd>{clocks}<dt>Assumes</dt><dd>{}</dd>{}</dl><h3>Whole run</h3><div class="metrics" data-testid="metrics">"#,
         if g.lock == LockKind::None { "What keeps the data safe" } else { "What this lock promises" },
         if g.lock == LockKind::Correctness { "correctness" } else { "efficiency" },
         g.lock.label(),
         phrases::guard(guard),
         Escaped(&g.safety),
         Escaped(&g.liveness),
-        Escaped(&g.assumes)
+        Escaped(&g.assumes),
+        proven(proof)
     );
     let mut metric = |label: &str, value: u32, bad: bool| {
         let class = if bad && value > 0 { "metric metric--bad" } else { "metric" };
@@ -69,4 +91,20 @@ pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees, guard: Gua
     }
     let _ = write!(s, r#"</div><p class="verdict-means" data-testid="verdict-means">{}</p>"#, Escaped(VERDICT_MEANS));
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_panel_says_what_was_proved_or_that_nothing_was() {
+        assert!(proven(None).contains("<strong>Not verified.</strong> Prove checks every schedule"));
+        let safe =
+            Report::Proven { safe: true, sentence: "Safe for every schedule of ≤ 2 faults".into(), faults: Vec::new(), link: None };
+        assert!(proven(Some(&safe)).contains("<strong>Verified safe within its bounds.</strong> Safe for every schedule of ≤ 2 faults"));
+        let unsafe_ = Report::Proven { safe: false, sentence: "Unsafe: …".into(), faults: Vec::new(), link: Some(Ok("1.x".into())) };
+        let text = proven(Some(&unsafe_));
+        assert!(text.contains("Unsafe (counterexample).") && text.contains(r##"href="edit/#/edit/1.x/0""##), "{text}");
+    }
 }

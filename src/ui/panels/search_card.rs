@@ -46,7 +46,7 @@ fn fault_list(faults: &[String]) -> String {
 /// page away (`edit/`) rather than this page.
 pub fn finder_card(report: &Report, from_player: bool) -> String {
     let close = r#"<button class="btn btn--ghost" data-action="find-cancel" data-testid="find-close">Close</button>"#;
-    let mut s = String::from(r#"<section class="card finder" data-testid="finder" aria-live="polite">"#);
+    let mut s = String::from(r#"<section class="card finder" data-testid="finder" aria-live="polite" tabindex="-1">"#);
     match report {
         Report::Progress { tried, budget } => {
             let _ = write!(

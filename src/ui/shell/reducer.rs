@@ -80,20 +80,8 @@ fn act(s: &AppState, action: Action) -> Reduced {
         Action::Find => find(s, false),
         Action::Prove => find(s, true),
         Action::VerifyTable => verify_table(s),
-        // The worker is kept while it reports progress, and ended once it is done.
-        Action::Report(report) => match (&s.finding, &s.proving) {
-            (Some(_), _) => {
-                let running = matches!(report, Report::Progress { .. } | Report::Proving { .. });
-                let stop = if running { Vec::new() } else { vec![Effect::StopSearch] };
-                (Some(AppState { finding: Some(SearchState { report, running }), ..s.clone() }), stop)
-            }
-            (None, Some(p)) if p.running => table_report(s, p, report),
-            _ => effects(Vec::new()),
-        },
-        Action::FindClose => {
-            let proving = s.proving.as_ref().map(|p| Rc::new(TableProofs { running: false, ..(**p).clone() }));
-            (Some(AppState { finding: None, proving, ..s.clone() }), vec![Effect::StopSearch])
-        }
+        Action::Report(report) => reported(s, report),
+        Action::FindClose => (Some(AppState { finding: None, proving: stopped(s), ..s.clone() }), vec![Effect::StopSearch]),
         Action::Theme => effects(vec![Effect::Theme]),
         Action::Present => effects(vec![Effect::Present]),
         Action::Menu(open) => effects(vec![Effect::Menu(open)]),
@@ -199,8 +187,37 @@ fn find(s: &AppState, prove: bool) -> Reduced {
         false => (Report::Progress { tried: 0, budget: Bounds::default().budget }, request),
     };
     // Its worker replaces the table's verification's, which stops.
-    let proving = s.proving.as_ref().map(|p| Rc::new(TableProofs { running: false, ..(**p).clone() }));
-    (Some(AppState { finding: Some(SearchState { report, running: true }), proving, ..s.clone() }), vec![Effect::StartSearch(request)])
+    let state = AppState { finding: Some(SearchState { report, running: true }), proving: stopped(s), ..s.clone() };
+    // Its card comes into view: on a narrow page it is below the diagram.
+    (Some(state), vec![Effect::StartSearch(request), Effect::Focus("[data-testid=finder]")])
+}
+
+/// The table's verification, stopped where it is.
+fn stopped(s: &AppState) -> Option<Rc<TableProofs>> {
+    s.proving.as_ref().map(|p| Rc::new(TableProofs { running: false, ..(**p).clone() }))
+}
+
+/// Takes a report from the worker: the search's or verification's card shows it (the worker is
+/// kept while it reports progress, and ended once it is done), or the table's verification does.
+fn reported(s: &AppState, report: Report) -> Reduced {
+    match (&s.finding, &s.proving) {
+        (Some(_), _) => {
+            let running = matches!(report, Report::Progress { .. } | Report::Proving { .. });
+            let stop = if running { Vec::new() } else { vec![Effect::StopSearch] };
+            // What a verification proved stays with the run, in its panel.
+            let proofs = match (&report, s.proof_key()) {
+                (Report::Proven { .. }, Some(key)) => {
+                    let mut kept: Vec<(String, Report)> = s.proofs.iter().filter(|(k, _)| *k != key).cloned().collect();
+                    kept.push((key, report.clone()));
+                    Rc::new(kept)
+                }
+                _ => s.proofs.clone(),
+            };
+            (Some(AppState { finding: Some(SearchState { report, running }), proofs, ..s.clone() }), stop)
+        }
+        (None, Some(p)) if p.running => table_report(s, p, report),
+        _ => (None, Vec::new()),
+    }
 }
 
 /// The request that verifies the comparison table's `i`th cell (row by row), if it has one.

@@ -75,6 +75,8 @@ pub struct AppState {
     pub finding: Option<SearchState>,
     /// The comparison table's verification, once one has started.
     pub proving: Option<Rc<TableProofs>>,
+    /// What verifications proved this session, by the run's link (at step 0).
+    pub proofs: Rc<Vec<(String, Report)>>,
 }
 
 /// The first lesson, shown when nothing else can be.
@@ -98,6 +100,7 @@ impl AppState {
             drill: None,
             finding: None,
             proving: None,
+            proofs: Rc::default(),
         }
     }
 
@@ -123,6 +126,17 @@ impl AppState {
             (None, None) => return String::new(),
         };
         route::format(&Route { target, step })
+    }
+
+    /// The link that names the run on screen for its proof, whatever its step.
+    pub fn proof_key(&self) -> Option<String> {
+        self.run.as_ref().map(|run| route::format(&Route { target: run.target.clone(), step: 0 }))
+    }
+
+    /// What a verification of the run on screen proved this session, if one finished.
+    pub fn proof(&self) -> Option<&Report> {
+        let key = self.proof_key()?;
+        self.proofs.iter().find(|(k, _)| *k == key).map(|(_, r)| r)
     }
 
     /// Says whether the run on screen is a cell of the comparison.

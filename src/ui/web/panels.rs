@@ -5,6 +5,7 @@
 use super::kept::Kept;
 use crate::scenario::compare::Cell;
 use crate::scenario::lessons::Entry;
+use crate::search::wire::Report;
 use crate::ui::panels;
 use crate::ui::shell::edited::Editing;
 use crate::ui::shell::{RunRef, TableProofs};
@@ -40,9 +41,11 @@ pub fn inspector(run: &RunRef, cursor: Option<usize>) -> Html {
     card("card inspector", "inspector", &panels::state(&run.trace, &run.words(), snap.as_ref()))
 }
 
-/// What the lesson's lock promises, under which assumptions, and the run's metrics.
-pub fn guarantees(run: &RunRef) -> Html {
-    card("card guarantees", "guarantees", &panels::guarantees(&run.trace, run.design(), &run.scenario.guarantees(), run.scenario.guard()))
+/// What the lesson's lock promises, under which assumptions, what a verification proved of it
+/// (`proof`), and the run's metrics.
+pub fn guarantees(run: &RunRef, proof: Option<&Report>) -> Html {
+    let text = panels::guarantees(&run.trace, run.design(), &run.scenario.guarantees(), run.scenario.guard(), proof);
+    card("card guarantees", "guarantees", &text)
 }
 
 /// The comparison table as the page's stage (the page's route handler opens whichever cell is

@@ -97,7 +97,7 @@ fn stage(run: &RunRef, state: &AppState, on: &Callbacks) -> Html {
                     { Html::from_html_unchecked(drill_card(d, state.player.step == state.player.steps, state.env.preferences.drill_best).into()) }
                 }
                 { inspector(run, cursor) }
-                { guarantees(run) }
+                { guarantees(run, state.proof()) }
                 { Html::from_html_unchecked(AttrValue::Rc(run.legend.clone())) }
             </aside>
             <section class="log-area" aria-label="Event log">
