@@ -171,3 +171,31 @@ fn runs_an_edited_scenario_from_its_link_as_the_page_would() {
     let (code, _, err) = lockstep(&["run", "http://127.0.0.1:8080/#/edit/1.AB$C/0"]);
     assert_eq!((code, err.trim()), (1, "lockstep: link: the link has a character base64 does not use at position 5"));
 }
+
+#[test]
+fn verify_proves_safe_finds_a_counterexample_or_says_the_bounds_are_too_large() {
+    let (code, out, _) = lockstep(&["verify", "etcd-txn-guard", "--faults", "pause,partition", "--grid-ms", "400"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("Safe for every schedule of ≤ 2 faults (pauses, partitions) on a 400 ms grid within 1,600 ms:"), "{out}");
+    let dir = std::env::temp_dir().join(format!("lockstep-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("found.json");
+    let (code, out, _) = lockstep(&["verify", "lease-race-unfenced", "--faults", "pause", "--out", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("Unsafe: Client A's write (token 41) was applied after Client B's (token 42)"), "{out}");
+    assert!(out.contains("(no fault added: the scenario fails as it is)"), "{out}");
+    let (code, run, _) = lockstep(&["run", file.to_str().unwrap()]);
+    assert!(code == 0 && run.contains("verdict: UNSAFE"), "{run}");
+    let (code, out, _) = lockstep(&["verify", "lease-race-fenced", "--faults", "pause", "--max-states", "50", "--format", "json"]);
+    assert_eq!(code, 3, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["verdict"], "not_verified");
+    assert!(v["sentence"].as_str().unwrap().starts_with("Not verified: the bounds are too large. 50 distinct states"), "{out}");
+    let (code, _, err) = lockstep(&["verify", "lease-race-fenced", "--grid-ms", "soon"]);
+    assert_eq!((code, err.trim()), (2, "lockstep: --grid-ms must be a whole number, got \"soon\" (try --help)"));
+    let (code, _, err) = lockstep(&["verify", "lease-race-fenced", "--faults", "nap"]);
+    assert!(code == 2 && err.contains("unknown fault kind \"nap\""), "{err}");
+    let (code, _, err) = lockstep(&["verify", "lease-race-fenced", "--max-faults", "9"]);
+    assert_eq!((code, err.trim()), (2, "lockstep: verify: max_faults: must be between 1 and 4, got 9 (try --help)"));
+    std::fs::remove_dir_all(&dir).ok();
+}
