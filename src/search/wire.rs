@@ -72,12 +72,15 @@ pub fn verifies(request: &str) -> bool {
     matches!(json::parse(request), Ok(Value::Object(m)) if m.iter().any(|(k, _)| k == "verify"))
 }
 
-/// The request for a verification of what `request` would search, within the default bounds.
-pub fn to_verify(request: &str) -> String {
+/// The request for a verification of what `request` would search, within the default bounds but
+/// for the kinds of fault `faults` names (comma-separated tags; none: the default kinds).
+pub fn to_verify(request: &str, faults: &str) -> String {
     match json::parse(request) {
         Ok(Value::Object(mut m)) => {
             m.retain(|(k, _)| k != "bounds" && k != "share");
-            m.push(("verify".into(), Value::Object(Vec::new())));
+            let kinds: Vec<Value> = faults.split(',').filter(|t| !t.is_empty()).map(text).collect();
+            let bounds = if kinds.is_empty() { Vec::new() } else { vec![("faults".to_string(), Value::Array(kinds))] };
+            m.push(("verify".into(), Value::Object(bounds)));
             write(&Value::Object(m), None)
         }
         _ => request.to_string(),

@@ -83,9 +83,9 @@ mod tests {
 
     #[test]
     fn a_cell_is_verified_with_progress_then_its_verdict() {
-        let asked = to_verify(&request(Subject::Cell("compare-pause-lease-fenced"), &Bounds::default()));
+        let asked = to_verify(&request(Subject::Cell("compare-pause-lease-fenced"), &Bounds::default()), "pause,partition");
         assert!(verifies(&asked), "{asked}");
-        let asked = asked.replace(r#""verify":{}"#, r#""verify":{"faults":["pause","partition"],"grid_ms":500}"#);
+        let asked = asked.replace(r#""partition"]}"#, r#""partition"],"grid_ms":500}"#);
         let mut reports = Vec::new();
         serve(&asked, |r| reports.push(decode(&r).expect("a report")));
         let Some(Report::Proven { safe: true, sentence, .. }) = reports.last() else { panic!("{reports:?}") };
@@ -95,7 +95,7 @@ mod tests {
 
     #[test]
     fn an_unsafe_cell_comes_back_with_its_counterexample_and_a_bad_request_with_its_problem() {
-        let asked = to_verify(&request(Subject::Cell("compare-pause-lease"), &Bounds::default()));
+        let asked = to_verify(&request(Subject::Cell("compare-pause-lease"), &Bounds::default()), "");
         let mut reports = Vec::new();
         serve(&asked, |r| reports.push(decode(&r).expect("a report")));
         let Some(Report::Proven { safe: false, faults, link: Some(Ok(_)), .. }) = reports.last() else { panic!("{reports:?}") };

@@ -1360,6 +1360,26 @@ await check('prove: a lesson verified safe within its bounds in the worker, as n
   expect((await page.locator('[data-testid=finder]').count()) === 0, 'cancelled for good');
 });
 
+await check('an interview answer that says safe links its proof: the lesson opens and is verified for the faults the answer covers', async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`${url}#/lease-race-unfenced/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  // The answer is in the lesson menu, under its question.
+  await page.$eval('[data-testid=prove-etcd-txn-guard]', (b) => { b.closest('details').open = true; b.click(); });
+  await page.waitForSelector('[data-testid=proof]', { timeout: 120000 });
+  expect(page.url().includes('#/etcd-txn-guard/'), page.url());
+  const proof = await text(page, 'proof');
+  expect(proof.startsWith('Safe for every schedule of ≤ 2 faults (pauses, partitions) on a 200 ms grid within 1,600 ms'), proof);
+  expect((await text(page, 'lesson-title')).startsWith('etcd: the data lives in etcd'), await text(page, 'lesson-title'));
+  // What was proved stays with the lesson for the session: away and back, its panel still says so.
+  await page.goto(`${url}#/lease-race-fenced/0`);
+  await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]')?.innerText.includes('fenced'));
+  expect((await text(page, 'proven')).startsWith('Not verified.'), await text(page, 'proven'));
+  await page.goto(`${url}#/etcd-txn-guard/3`);
+  await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]')?.innerText.includes('etcd'));
+  expect((await text(page, 'proven')).startsWith('Verified safe within its bounds. Safe for every schedule of ≤ 2 faults (pauses, partitions)'), await text(page, 'proven'));
+});
+
 await check('the comparison table verified cell by cell: each cell shows what was proved, with progress and cancel', async (page) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto(`${url}#/compare`);

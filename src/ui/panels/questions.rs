@@ -1,5 +1,6 @@
-//! The interview questions, each with a short answer and buttons for the lessons that show it,
-//! and the interview drill's card.
+//! The interview questions, each with a short answer, buttons for the lessons that show it and,
+//! for an answer that says something is safe, the lesson whose verification proves it; and the
+//! interview drill's card.
 
 use super::{Escaped, ROUTE_ATTRIBUTE};
 use crate::scenario::lessons;
@@ -25,6 +26,14 @@ pub fn questions() -> String {
             let link = route::format(&Route { target: Target::Lesson(id.to_string()), step: 0 });
             let title = lessons::entry(id).map_or(*id, |e| e.title);
             let _ = write!(s, r#"<button class="link" {ROUTE_ATTRIBUTE}="{}">{}</button>"#, Escaped(&link), Escaped(title));
+        }
+        if let Some((id, kinds)) = q.proof {
+            let title = lessons::entry(id).map_or(id, |e| e.title);
+            let _ = write!(
+                s,
+                r#"</p><p class="see">Proved: <button class="link" data-action="prove-lesson:{id}:{kinds}" data-testid="prove-{id}" title="Open the lesson and check every schedule of up to 2 faults ({kinds}) on its grid">{} ▸</button>"#,
+                Escaped(title)
+            );
         }
         s.push_str("</p></details>");
     }

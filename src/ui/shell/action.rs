@@ -43,6 +43,8 @@ pub enum Action {
     Prove,
     /// Verify every cell of the comparison table, one after another.
     VerifyTable,
+    /// Open a lesson and verify it for some kinds of fault: `lesson-id:kind,kind`.
+    ProveLesson(String),
     /// A report from the failure search.
     Report(Report),
     /// Cancels the failure search, or closes its card.

@@ -44,6 +44,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { name: "find", keys: &[], action: |_| Some(Action::Find) },
     Binding { name: "prove", keys: &[], action: |_| Some(Action::Prove) },
     Binding { name: "verify-table", keys: &[], action: |_| Some(Action::VerifyTable) },
+    Binding { name: "prove-lesson:", keys: &[], action: |what| Some(Action::ProveLesson(what.to_string())) },
     Binding { name: "find-cancel", keys: &[], action: |_| Some(Action::FindClose) },
     Binding { name: "embed", keys: &[], action: |_| Some(Action::Embed) },
     Binding { name: "open-full", keys: &[], action: |_| Some(Action::OpenFull) },

@@ -52,6 +52,9 @@ impl AppState {
             run: Some(run),
             notice,
             zoom: FIT,
+            // What was proved, and the table's verification, belong to the session.
+            proofs: self.proofs.clone(),
+            proving: self.proving.clone(),
             // A search belongs to the run it was started on.
             ..AppState::empty(self.env)
         }
@@ -65,7 +68,8 @@ impl AppState {
             Ok(run) => {
                 let shown = self.show(run, step);
                 let notice = shown.notice.clone().or(self.notice.clone());
-                AppState { table: self.table.clone(), notice, zoom: self.zoom, drill: self.drill, ..shown }
+                let prove_next = self.prove_next.clone();
+                AppState { table: self.table.clone(), notice, zoom: self.zoom, drill: self.drill, prove_next, ..shown }
             }
             Err(e) => {
                 let notice = Some(format!("The lesson “{}” could not be loaded: {e}.", entry.title));

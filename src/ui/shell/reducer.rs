@@ -58,7 +58,10 @@ fn act(s: &AppState, action: Action) -> Reduced {
             effects(vec![Effect::OpenEditor])
         }
         Action::Hash(hash) => changed(s.follow(&hash)),
-        Action::Fetched(id, file) => changed(s.arrived(id, file)),
+        Action::Fetched(id, file) => match s.arrived(id, file) {
+            next @ AppState { prove_next: Some(_), run: Some(_), .. } => prove_arrived(next),
+            next => changed(next),
+        },
         Action::Answer(choice) => answer(s, choice),
         Action::Predict => {
             let preferences = super::preferences::Preferences { predicting: !s.env.preferences.predicting, ..s.env.preferences };
@@ -77,8 +80,9 @@ fn act(s: &AppState, action: Action) -> Reduced {
             changed(AppState { env: Env { room, ..s.env }, run, editing, ..s.clone() })
         }
         Action::Dismiss => changed(AppState { notice: None, ..s.clone() }),
-        Action::Find => find(s, false),
-        Action::Prove => find(s, true),
+        Action::Find => find(s, None),
+        Action::Prove => find(s, Some("")),
+        Action::ProveLesson(what) => prove_lesson(s, &what),
         Action::VerifyTable => verify_table(s),
         Action::Report(report) => reported(s, report),
         Action::FindClose => (Some(AppState { finding: None, proving: stopped(s), ..s.clone() }), vec![Effect::StopSearch]),
@@ -175,16 +179,36 @@ fn answer(s: &AppState, choice: usize) -> Reduced {
     (Some(state), Vec::new())
 }
 
-/// Starts a search of the run on screen, or with `prove` a verification (one that runs ends: a
-/// new worker replaces it).
-fn find(s: &AppState, prove: bool) -> Reduced {
+/// Opens a lesson (`what`: its id, a colon and the kinds of fault) and verifies it once it is on
+/// screen.
+fn prove_lesson(s: &AppState, what: &str) -> Reduced {
+    let (id, kinds) = what.split_once(':').unwrap_or((what, ""));
+    let next = s.follow(&route::format(&route::Route { target: Target::Lesson(id.to_string()), step: 0 }));
+    let next = AppState { prove_next: Some(kinds.to_string()), ..next };
+    match next.pending {
+        Some(_) => (Some(next), vec![Effect::Menu(Some(false))]),
+        None => prove_arrived(next),
+    }
+}
+
+/// Verifies the lesson that has just come on screen for the kinds of fault it was asked for.
+fn prove_arrived(next: AppState) -> Reduced {
+    let kinds = next.prove_next.clone().unwrap_or_default();
+    let (state, mut effects) = find(&AppState { prove_next: None, ..next }, Some(&kinds));
+    effects.push(Effect::Menu(Some(false)));
+    (state, effects)
+}
+
+/// Starts a search of the run on screen, or (`prove`: the kinds of fault, none for the default
+/// ones) a verification; one that runs ends: a new worker replaces it.
+fn find(s: &AppState, prove: Option<&str>) -> Reduced {
     let Some(request) = s.search_request() else {
         let notice = Some("Only a lesson, a comparison cell or an edited scenario can be searched.".to_string());
         return (Some(AppState { notice, ..s.clone() }), Vec::new());
     };
     let (report, request) = match prove {
-        true => (Report::Proving { states: 0, permille: 0 }, wire::to_verify(&request)),
-        false => (Report::Progress { tried: 0, budget: Bounds::default().budget }, request),
+        Some(kinds) => (Report::Proving { states: 0, permille: 0 }, wire::to_verify(&request, kinds)),
+        None => (Report::Progress { tried: 0, budget: Bounds::default().budget }, request),
     };
     // Its worker replaces the table's verification's, which stops.
     let state = AppState { finding: Some(SearchState { report, running: true }), proving: stopped(s), ..s.clone() };
@@ -225,7 +249,7 @@ fn cell_request(i: usize) -> Option<String> {
     let n = compare::Schedule::ALL.len();
     let row = compare::rows().into_iter().nth(i / n)?;
     let id = compare::id(compare::Schedule::ALL[i % n].id(), row.id);
-    Some(wire::to_verify(&wire::request(Subject::Cell(&id), &Bounds::default())))
+    Some(wire::to_verify(&wire::request(Subject::Cell(&id), &Bounds::default()), ""))
 }
 
 /// Starts verifying the comparison table, from its first cell.

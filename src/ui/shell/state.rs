@@ -77,6 +77,8 @@ pub struct AppState {
     pub proving: Option<Rc<TableProofs>>,
     /// What verifications proved this session, by the run's link (at step 0).
     pub proofs: Rc<Vec<(String, Report)>>,
+    /// The kinds of fault to verify the lesson on its way for, once it arrives.
+    pub prove_next: Option<String>,
 }
 
 /// The first lesson, shown when nothing else can be.
@@ -101,6 +103,7 @@ impl AppState {
             finding: None,
             proving: None,
             proofs: Rc::default(),
+            prove_next: None,
         }
     }
 
