@@ -6,7 +6,7 @@
 
 use lockstep::diagram::layout::Room;
 use lockstep::edit::input::Input;
-use lockstep::search::wire::Report;
+use lockstep::search::wire::{self, Report};
 use lockstep::ui::player::Playback;
 use lockstep::ui::route::Target;
 use lockstep::ui::shell::action::EditAction;
@@ -80,7 +80,10 @@ fn a_prediction_stops_playback_before_the_outcome_and_an_answer_is_scored_and_ke
 #[test]
 fn the_search_starts_and_ends_its_worker_through_effects() {
     let (s, effects) = after(Page::Player, "#/lease-race-unfenced/0", [Action::Find]);
-    assert!(matches!(effects.as_slice(), [Effect::StartSearch(request)] if request.contains("lease-race-unfenced")));
+    // The card comes into view, below the diagram on a narrow page.
+    assert!(
+        matches!(effects.as_slice(), [Effect::StartSearch(request), Effect::Focus("[data-testid=finder]")] if request.contains("lease-race-unfenced"))
+    );
     assert!(s.finding.as_ref().is_some_and(|f| f.running));
     let report = Report::Nothing { searched: "everything".into() };
     let (done, effects) = reduce(&s, Action::Report(report.clone()));
@@ -242,4 +245,27 @@ fn page_down_goes_beat_by_beat_then_to_the_end_and_on_to_the_drill_s_next_lesson
     }
     assert_eq!(s.drill.map(|d| (d.question, d.lesson)), Some((first.question, first.lesson + 1)), "on to the next lesson");
     assert_eq!(s.player.step, 0);
+}
+
+#[test]
+fn prove_starts_a_verification_and_the_table_is_verified_cell_after_cell() {
+    let (s, effects) = after(Page::Player, "#/etcd-txn-guard/0", [Action::Prove]);
+    assert!(matches!(effects.first(), Some(Effect::StartSearch(request)) if wire::verifies(request)), "{effects:?}");
+    assert!(matches!(s.finding.as_ref().map(|f| &f.report), Some(Report::Proving { .. })));
+    let proven = Report::Proven { safe: true, sentence: "Safe for every schedule".into(), faults: Vec::new(), link: None };
+    let (done, _) = reduce(&s, Action::Report(proven.clone()));
+    assert_eq!(done.unwrap().proof(), Some(&proven), "the run's panel keeps what was proved");
+    let (table, effects) = after(Page::Player, "#/compare", [Action::VerifyTable]);
+    let first = |effects: &[Effect]| match effects {
+        [Effect::StartSearch(request)] => request.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(first(&effects).contains("compare-pause-lease") && wire::verifies(&first(&effects)));
+    let (next, effects) = reduce(&table, Action::Report(proven.clone()));
+    let next = next.unwrap();
+    assert!(first(&effects).contains("compare-partition-lease"), "the next cell: {effects:?}");
+    assert_eq!(next.proving.as_ref().map(|p| (p.said.len(), p.running)), Some((1, true)));
+    let (stopped, effects) = reduce(&next, Action::FindClose);
+    assert_eq!(stopped.unwrap().proving.as_ref().map(|p| (p.said.len(), p.running)), Some((1, false)));
+    assert_eq!(effects, vec![Effect::StopSearch]);
 }
