@@ -98,7 +98,7 @@ impl Hasher for Fingerprint {
 }
 
 /// The MurmurHash3 finaliser: every input bit moves every output bit.
-fn fmix(mut x: u64) -> u64 {
+pub fn fmix(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
     x ^= x >> 33;

@@ -162,21 +162,9 @@ pub fn read_request(request: &str) -> Result<(Scenario, Bounds, Share), Scenario
     let mut bounds = Bounds::default();
     if let Some(Value::Object(b)) = field("bounds") {
         for (k, v) in b {
-            let whole = || match v {
-                Value::Number(n) => n.parse::<u64>().map_err(|_| ScenarioError::new(format!("bounds.{k}"), "must be a whole number")),
-                _ => Err(ScenarioError::new(format!("bounds.{k}"), "must be a number")),
-            };
+            let whole = || whole("bounds", k, v);
             match (k.as_str(), v) {
-                ("faults", Value::Array(list)) => {
-                    bounds.classes = list
-                        .iter()
-                        .map(|t| match t {
-                            Value::String(t) => Class::named(t)
-                                .ok_or_else(|| ScenarioError::new("bounds.faults", format!("unknown kind of fault {}", Quoted(t)))),
-                            _ => Err(ScenarioError::new("bounds.faults", "must list names")),
-                        })
-                        .collect::<Result<_, _>>()?
-                }
+                ("faults", Value::Array(list)) => bounds.classes = classes("bounds", list)?,
                 ("max_faults", _) => bounds.max_faults = whole()? as usize,
                 ("budget", _) => bounds.budget = whole()? as usize,
                 ("seed", _) => bounds.seed = whole()?,
@@ -200,6 +188,27 @@ pub fn subject<'v>(field: impl Fn(&str) -> Option<&'v Value>) -> Result<Scenario
         }
         _ => return Err(ScenarioError::new("file", "is missing: name a scenario file's text, a comparison cell or a stress run")),
     })
+}
+
+/// Reads bound `key` of a request's `part` as a whole number.
+pub fn whole(part: &str, key: &str, v: &Value) -> Result<u64, ScenarioError> {
+    match v {
+        Value::Number(n) => n.parse::<u64>().map_err(|_| ScenarioError::new(format!("{part}.{key}"), "must be a whole number")),
+        _ => Err(ScenarioError::new(format!("{part}.{key}"), "must be a number")),
+    }
+}
+
+/// Reads the kinds of fault a request's `part` lists by name.
+pub fn classes(part: &str, list: &[Value]) -> Result<Vec<Class>, ScenarioError> {
+    let field = format!("{part}.faults");
+    list.iter()
+        .map(|t| match t {
+            Value::String(t) => {
+                Class::named(t).ok_or_else(|| ScenarioError::new(field.as_str(), format!("unknown kind of fault {}", Quoted(t))))
+            }
+            _ => Err(ScenarioError::new(field.as_str(), "must list names")),
+        })
+        .collect()
 }
 
 /// Writes a list of texts.

@@ -94,7 +94,7 @@ impl Verify {
     /// failure to find every kind of harm instead of stopping at the first.
     pub fn new(base: &Scenario, grid: Grid, collect: bool) -> Result<Verify, ScenarioError> {
         grid.check()?;
-        let bounds = Bounds { classes: grid.classes.clone(), max_faults: grid.max_faults.min(4), budget: 1, ..Bounds::default() };
+        let bounds = Bounds { classes: grid.classes.clone(), max_faults: grid.max_faults, budget: 1, ..Bounds::default() };
         let search = Search::new(base, bounds)?;
         let choices = Choices::new(&grid, search.targets(), search.end_ms())?;
         let spec = search.spec_with(&[]).ok_or_else(|| ScenarioError::new("", "the scenario has no valid base run"))?;

@@ -10,8 +10,7 @@ use crate::error::ScenarioError;
 use crate::scenario::encode::scenario as document;
 use crate::scenario::format::Scenario;
 use crate::scenario::json::{self, Value};
-use crate::search::wire::{encode, subject, Report};
-use crate::search::Class;
+use crate::search::wire::{classes, encode, subject, whole, Report};
 
 /// Steps between two progress reports (a few times a second).
 const SLICE: usize = 20_000;
@@ -27,22 +26,9 @@ pub fn read_request(request: &str) -> Result<(Scenario, Grid), ScenarioError> {
     let mut grid = Grid::default();
     let Some(Value::Object(b)) = field("verify") else { return Err(ScenarioError::new("verify", "must be an object of bounds")) };
     for (k, v) in b {
-        let whole = || match v {
-            Value::Number(n) => n.parse::<u64>().map_err(|_| ScenarioError::new(format!("verify.{k}"), "must be a whole number")),
-            _ => Err(ScenarioError::new(format!("verify.{k}"), "must be a number")),
-        };
+        let whole = || whole("verify", k, v);
         match (k.as_str(), v) {
-            ("faults", Value::Array(list)) => {
-                grid.classes = list
-                    .iter()
-                    .map(|t| match t {
-                        Value::String(t) => {
-                            Class::named(t).ok_or_else(|| ScenarioError::new("verify.faults", format!("unknown kind of fault {t:?}")))
-                        }
-                        _ => Err(ScenarioError::new("verify.faults", "must list names")),
-                    })
-                    .collect::<Result<_, _>>()?
-            }
+            ("faults", Value::Array(list)) => grid.classes = classes("verify", list)?,
             ("max_faults", _) => grid.max_faults = whole()? as usize,
             ("grid_ms", _) => grid.grid_ms = Some(whole()?),
             ("horizon_ms", _) => grid.horizon_ms = Some(whole()?),

@@ -12,6 +12,7 @@ use crate::engine::actor::{Command, Timer};
 use crate::engine::copy::field_clone;
 use crate::engine::error::RunError;
 use crate::engine::event::Event;
+use crate::engine::fingerprint::fmix;
 use crate::engine::queue::QueueKeys;
 use crate::engine::spec::Spec;
 use crate::engine::time::Millis;
@@ -93,7 +94,7 @@ impl Branch {
                 pending(p, spec, &w.nodes, h);
             }
             // Which timers are live, in no particular order.
-            let timers = slot.timers.iter().fold(0u64, |sum, (t, _)| sum.wrapping_add(mix(timer_code(*t))));
+            let timers = slot.timers.iter().fold(0u64, |sum, (t, _)| sum.wrapping_add(fmix(timer_code(*t))));
             timers.hash(h);
         }
         w.queue.in_order(keys, |at_ms, p| {
@@ -131,13 +132,4 @@ fn timer_code(t: Timer) -> u64 {
         Timer::Service(n) => 7 | u64::from(n) << 8,
         Timer::Expiry(id) => 8 | id << 8,
     }
-}
-
-/// Spreads a number's bits (the finaliser of MurmurHash3), so that sums of them rarely collide.
-fn mix(mut x: u64) -> u64 {
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    x ^= x >> 33;
-    x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    x ^ (x >> 33)
 }
