@@ -265,7 +265,7 @@ fn states_with_one_fingerprint_go_on_alike() {
                 t += c.grid_ms;
                 branch.run_until(&spec, &mut events, Millis::from_ms(t)).expect("within limits");
                 let mut h = lockstep::engine::fingerprint::Fingerprint::default();
-                branch.fingerprint(&spec, &mut h, events.len(), &mut Vec::new());
+                branch.fingerprint(&spec, &mut h, Millis::from_ms(t), events.len(), &mut Vec::new());
                 let mut rest = branch.clone();
                 let mut future = events.clone();
                 let now = future.len();

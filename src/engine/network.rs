@@ -12,11 +12,13 @@
 
 use super::copy::field_clone;
 use super::event::DropReason;
+use super::fingerprint::fmix;
 use super::ids::NodeId;
 use super::msg::Msg;
 use super::rng::Rng;
 use super::spec::{LinkSpec, NetworkSpec};
 use super::time::Millis;
+use std::hash::{Hash, Hasher};
 
 /// A partition in force: messages from `from` to `to` (and back if two-way) are held.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -112,12 +114,20 @@ pub struct Transport {
 
 field_clone!(Transport { spec, rng, cuts, slows, armed, last_arrival, held, conns, closed });
 
-/// Its state, not its settings; a held message by what it carries, not by its number, which
-/// only names it in the trace.
-impl std::hash::Hash for Transport {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+impl Transport {
+    /// Feeds `h` its state as it bears on what happens from `from_ms` on, not its settings: a
+    /// held message by what it carries, not by its number, which only names it in the trace; a
+    /// link's latest arrival only if it is later (an arrival no sooner than one already past is
+    /// no constraint), in no particular order; a slow window only if it has not ended.
+    pub fn fingerprint(&self, h: &mut impl Hasher, from_ms: Millis) {
         let Transport { rng, cuts, slows, armed, last_arrival, held, conns, closed, .. } = self;
-        (rng, cuts, slows, armed, last_arrival, conns, closed).hash(h);
+        (rng, cuts, armed, conns, closed).hash(h);
+        let pending = last_arrival.iter().filter(|l| l.1 > from_ms);
+        let code = |((a, b), at): &((NodeId, NodeId), Millis)| fmix(fmix((a.0 as u64) << 32 | b.0 as u64) ^ at.as_ms());
+        pending.fold(0u64, |sum, l| sum.wrapping_add(code(l))).hash(h);
+        for s in slows.iter().filter(|s| s.end_ms > from_ms) {
+            s.hash(h);
+        }
         for m in held {
             (m.from, m.to, m.conn, &m.msg, m.sent_at_ms).hash(h);
         }

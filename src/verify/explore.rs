@@ -219,7 +219,7 @@ impl Verify {
         }
         let mut h = top.history.clone();
         h.write_u64(next_t);
-        top.branch.fingerprint(&top.spec, &mut h, self.events.len(), &mut self.keys);
+        top.branch.fingerprint(&top.spec, &mut h, Millis::from_ms(next_t), self.events.len(), &mut self.keys);
         match self.visited.visit(h.finish128(), self.pass - top.used) {
             Visit::New => self.counts.states += 1,
             Visit::Seen => self.leave(),

@@ -83,10 +83,11 @@ impl Branch {
     /// leaving out what only names things in the trace: a message's number, a timer's
     /// generation (only whether it is still live), a fault's event. Two branches with the same
     /// fingerprint, at the same instant and under the same spec, go on alike, event for event.
-    /// `keys` is room for sorting the queue.
-    pub fn fingerprint(&self, spec: &Spec, h: &mut impl Hasher, events: usize, keys: &mut QueueKeys) {
+    /// `from_ms` is the instant the run was stepped to; `keys` is room for sorting the queue.
+    pub fn fingerprint(&self, spec: &Spec, h: &mut impl Hasher, from_ms: Millis, events: usize, keys: &mut QueueKeys) {
         let w = &self.w;
-        (w.pops, events, &w.net).hash(h);
+        (w.pops, events).hash(h);
+        w.net.fingerprint(h, from_ms);
         for slot in &w.nodes {
             h.write_u128(slot.actor.fingerprint());
             (&slot.clock, slot.reads, &slot.rng, slot.status).hash(h);
