@@ -6,7 +6,7 @@ use Outcome::{Safe, Stalls, Unsafe};
 
 /// Rows in design order; columns: pause 2 × TTL, partition 10 s with the holder carrying on,
 /// the same partition with the holder stopping on a failed renewal, clock jump.
-const EXPECTED: [(&str, [Outcome; 4]); 15] = [
+const EXPECTED: [(&str, [Outcome; 4]); 17] = [
     ("lease", [Unsafe, Unsafe, Safe, Unsafe]),
     ("lease-fenced", [Safe, Safe, Safe, Safe]),
     ("redis", [Unsafe, Unsafe, Safe, Unsafe]),
@@ -14,6 +14,10 @@ const EXPECTED: [(&str, [Outcome; 4]); 15] = [
     // One master's clock jumping cannot give B a majority; a pause or a partition can, and
     // Redlock's client renews nothing, so stopping on a failed renewal changes nothing.
     ("redlock", [Unsafe, Unsafe, Unsafe, Safe]),
+    // Redisson's watchdog stops on a failed renewal without telling the application, whatever
+    // its policy: the holder carries on either way.
+    ("redisson", [Unsafe, Unsafe, Unsafe, Unsafe]),
+    ("redisson-fenced", [Safe, Safe, Safe, Safe]),
     ("zookeeper", [Unsafe, Unsafe, Safe, Safe]),
     ("zookeeper-fenced", [Safe, Safe, Safe, Safe]),
     ("etcd", [Unsafe, Unsafe, Safe, Safe]),
@@ -51,6 +55,10 @@ fn details_name_the_token_the_reason_and_the_time() {
         "Client A's write was applied after that of Client B, a later holder of the lock, and erased it at 2,085 ms."
     );
     assert_eq!(detail("partition", "redis-incr"), "Client A's late write was refused (token 1 < 2).");
+    assert_eq!(
+        detail("partition_stop", "redisson"),
+        "Client A's write was applied after that of Client B, a later holder of the lock, and erased it at 10,515 ms."
+    );
     assert_eq!(detail("pause", "zookeeper-fenced"), "Client A's late write was refused (czxid 1 < 2).");
     assert_eq!(detail("pause", "k8s-fenced"), "Client A's late write was refused (leaseTransitions 0 < 1).");
     assert_eq!(detail("partition", "etcd-txn"), "Client A's late write was refused (txn failed: no lock key with create revision 33).");
@@ -73,7 +81,7 @@ fn only_wall_clock_designs_feel_the_jump() {
     for r in compare::rows() {
         let (cell, scenario, trace) = compare::cell_by_id(&compare::id("clock-jump", r.id)).unwrap();
         let jumped = trace.events.iter().any(|e| matches!(e.kind, lockstep::engine::EventKind::ClockJump { .. }));
-        let wall = ["lease", "lease-fenced", "redis", "redis-incr", "redlock"].contains(&r.id);
+        let wall = ["lease", "lease-fenced", "redis", "redis-incr", "redlock", "redisson", "redisson-fenced"].contains(&r.id);
         // Every row's service has its wall clock stepped; only a wall-clock design feels it.
         assert!(jumped, "{}", r.id);
         assert_eq!(scenario.intro.contains("by elapsed time (a monotonic clock)"), !wall, "{}", r.id);

@@ -327,7 +327,10 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "redlock-pause-checked",
             "redlock-restart",
             "redlock-delayed-restart",
-            "redlock-slow-acquisition"
+            "redlock-slow-acquisition",
+            "redisson-watchdog-stops",
+            "redisson-fenced-watchdog",
+            "redisson-fenced-failover"
         ]
     );
     for l in lessons::all() {

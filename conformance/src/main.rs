@@ -1,4 +1,4 @@
-//! Replays every Redis, Redlock, PostgreSQL, etcd and ZooKeeper lesson on the real server and
+//! Replays every Redis, Redlock, Redisson, PostgreSQL, etcd and ZooKeeper lesson on the real server and
 //! compares what its clients heard with what the model's clients heard.
 //!
 //! `lockstep-conformance [LESSON…] [--markdown]` prints one row per lesson (lesson, system,
@@ -20,6 +20,7 @@ mod zookeeper_service;
 use lockstep::design::etcd::{Etcd, EtcdSettings};
 use lockstep::design::postgres::{Postgres, PostgresSettings};
 use lockstep::design::redis::{Redis, RedisSettings};
+use lockstep::design::redisson::{Redisson, RedissonSettings};
 use lockstep::design::redlock::Redlock;
 use lockstep::design::zookeeper::{Watch, ZkMsg, Zookeeper, ZookeeperSettings};
 use lockstep::design::{Kind, Settings, Values};
@@ -73,6 +74,7 @@ struct System {
 const SYSTEMS: &[System] = &[
     System { design: &Redis, name: "Redis", start: redis, heartbeats: false },
     System { design: &Redlock, name: "Redlock (5 Redis)", start: redlock, heartbeats: false },
+    System { design: &Redisson, name: "Redis, Redisson's scripts", start: redisson, heartbeats: false },
     System { design: &Postgres, name: "PostgreSQL", start: postgres, heartbeats: false },
     System { design: &Etcd, name: "etcd", start: etcd, heartbeats: false },
     System { design: &Zookeeper, name: "ZooKeeper", start: zookeeper, heartbeats: true },
@@ -84,12 +86,23 @@ fn redis(s: &Setup) -> Started {
     let lags = [settings.replication_lag_ms, settings.second_replica_lag_ms];
     let replicas = s.services.len().saturating_sub(1).min(lags.len());
     let sync_delay_ms = settings.repl_diskless_sync_delay_ms;
-    Ok((Box::new(redis_service::RedisService::start(s.services, with_set, &lags[..replicas], sync_delay_ms)?), 1))
+    let scripts = redis_service::Scripts::Docs { incr_with_set: with_set };
+    Ok((Box::new(redis_service::RedisService::start(s.services, scripts, &lags[..replicas], sync_delay_ms)?), 1))
+}
+
+/// Redisson's scripts on Redis, with at most one replica; a promoted replica resyncs at once, as
+/// the model's does.
+fn redisson(s: &Setup) -> Started {
+    let settings = RedissonSettings::from_values(s.values);
+    let lags = [settings.replication_lag_ms];
+    let replicas = s.services.len().saturating_sub(1).min(lags.len());
+    let scripts = redis_service::Scripts::Redisson { fenced: settings.fenced };
+    Ok((Box::new(redis_service::RedisService::start(s.services, scripts, &lags[..replicas], 0)?), 1))
 }
 
 /// Redlock's masters are independent Redis servers, with no token, replica or lag.
 fn redlock(s: &Setup) -> Started {
-    Ok((Box::new(redis_service::RedisService::start(s.services, false, &[], 0)?), 1))
+    Ok((Box::new(redis_service::RedisService::start(s.services, redis_service::Scripts::Docs { incr_with_set: false }, &[], 0)?), 1))
 }
 
 fn postgres(s: &Setup) -> Started {

@@ -1,8 +1,10 @@
-//! Redis and Redlock on real `redis-server`s: one server per lock-service node, each replica fed
-//! through a relay that holds the replication stream for its lag, and the lock's commands as the
-//! Redis documentation gives them (`SET NX PX`, the compare-and-delete and compare-and-`PEXPIRE`
-//! scripts, `INCR` in one script with the `SET` or as a round trip of its own, `WAIT`). A
-//! promoted replica takes the other live replicas, each through a new relay with its lag.
+//! Redis, Redlock and Redisson on real `redis-server`s: one server per lock-service node, each
+//! replica fed through a relay that holds the replication stream for its lag, and the lock's
+//! commands as the Redis documentation gives them (`SET NX PX`, the compare-and-delete and
+//! compare-and-`PEXPIRE` scripts, `INCR` in one script with the `SET` or as a round trip of its
+//! own, `WAIT`) or as Redisson runs them (its lock, `RFencedLock`, watchdog and unlock scripts,
+//! word for word). A promoted replica takes the other live replicas, each through a new relay
+//! with its lag.
 
 use crate::proxy::Relay;
 use crate::replay::{error, Ears, Request, Service};
@@ -20,6 +22,36 @@ const EXTEND: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
 const DEL: &str = "if redis.call('GET', KEYS[1]) == ARGV[1] then \
                    return redis.call('DEL', KEYS[1]) else return 0 end";
 
+/// Redisson's `RedissonLock.tryLockInnerAsync`: KEYS[1] the lock hash, ARGV[1] the lease, ARGV[2]
+/// the field (the client's UUID and thread id). Nil when locked, else the hash's remaining time.
+const REDISSON_LOCK: &str = "if ((redis.call('exists', KEYS[1]) == 0) or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then \
+                             redis.call('hincrby', KEYS[1], ARGV[2], 1); redis.call('pexpire', KEYS[1], ARGV[1]); return nil; end; \
+                             return redis.call('pttl', KEYS[1]);";
+/// Redisson's `RedissonFencedLock.tryLockInnerAsync`, KEYS[2] being `redisson_lock_token:{name}`:
+/// `{-1, token}` when locked, else `{remaining time, -1}`.
+const REDISSON_FENCED_LOCK: &str = "if (redis.call('exists', KEYS[1]) == 0 or (redis.call('hexists', KEYS[1], ARGV[2]) == 1)) then \
+                                    local token = redis.call('incr', KEYS[2]); redis.call('hincrby', KEYS[1], ARGV[2], 1); \
+                                    redis.call('pexpire', KEYS[1], ARGV[1]); return {-1, token}; end; \
+                                    return {redis.call('pttl', KEYS[1]), -1};";
+/// Redisson's watchdog, `RedissonBaseLock.renewExpirationAsync`.
+const REDISSON_RENEW: &str =
+    "if (redis.call('hexists', KEYS[1], ARGV[2]) == 1) then redis.call('pexpire', KEYS[1], ARGV[1]); return 1; end; return 0;";
+/// Redisson's `RedissonLock.unlockInnerAsync` (before its unlock-latch key): nil when the field
+/// is not there, 0 when a reentrant count remains, 1 when the hash is deleted.
+const REDISSON_UNLOCK: &str = "if (redis.call('hexists', KEYS[1], ARGV[3]) == 0) then return nil; end; \
+                               local counter = redis.call('hincrby', KEYS[1], ARGV[3], -1); \
+                               if (counter > 0) then redis.call('pexpire', KEYS[1], ARGV[2]); return 0; \
+                               else redis.call('del', KEYS[1]); redis.call('publish', KEYS[2], ARGV[1]); return 1; end; return nil;";
+
+/// Which scripts a lesson's commands run.
+#[derive(Clone, Copy, Debug)]
+pub enum Scripts {
+    /// The Redis documentation's: `SET NX PX`, with the `INCR` in one script if `incr_with_set`.
+    Docs { incr_with_set: bool },
+    /// Redisson's, with `RFencedLock`'s acquire if `fenced`.
+    Redisson { fenced: bool },
+}
+
 /// One node: its server (none while crashed), its replication lag if it is a replica, and the
 /// clients' connections to it.
 struct Node {
@@ -32,8 +64,7 @@ struct Node {
 /// The real servers behind a Redis or Redlock lesson.
 pub struct RedisService {
     nodes: BTreeMap<String, Node>,
-    /// Whether `SET` hands out an `INCR` token in the same script.
-    incr_with_set: bool,
+    scripts: Scripts,
     /// Keeps the replication relays alive.
     relays: Vec<Relay>,
     /// `repl-diskless-sync-delay`, in seconds.
@@ -46,7 +77,7 @@ impl RedisService {
     /// Starts one server per node; with `replica_lags`, the nodes after the first replicate it,
     /// each through a relay that holds the stream for its lag (in ms), and a promoted one
     /// resyncs the others after `sync_delay_ms` (`repl-diskless-sync-delay`, whole seconds).
-    pub fn start(nodes: &[String], incr_with_set: bool, replica_lags: &[u64], sync_delay_ms: u64) -> Result<RedisService, String> {
+    pub fn start(nodes: &[String], scripts: Scripts, replica_lags: &[u64], sync_delay_ms: u64) -> Result<RedisService, String> {
         if !sync_delay_ms.is_multiple_of(1000) {
             return Err(format!("Redis sets repl-diskless-sync-delay in whole seconds, not {sync_delay_ms} ms"));
         }
@@ -71,7 +102,7 @@ impl RedisService {
         for node in started.values().filter(|n| n.lag.is_some()) {
             wait_linked(node.port)?;
         }
-        Ok(RedisService { nodes: started, incr_with_set, relays, sync_delay_s: sync_delay_ms / 1000, held: BTreeMap::new() })
+        Ok(RedisService { nodes: started, scripts, relays, sync_delay_s: sync_delay_ms / 1000, held: BTreeMap::new() })
     }
 
     fn node(&mut self, key: &str) -> Result<&mut Node, String> {
@@ -97,7 +128,7 @@ fn wait_linked(port: u16) -> Result<(), String> {
 
 impl Service for RedisService {
     fn request(&mut self, client: &str, node: &str, msg: &Msg, ears: &Ears) -> Result<(), String> {
-        let incr_with_set = self.incr_with_set;
+        let scripts = self.scripts;
         let n = self.node(node)?;
         let port = n.port;
         let con = match n.conns.entry(client.to_string()) {
@@ -108,7 +139,7 @@ impl Service for RedisService {
                     .map_err(|e| format!("cannot connect to {node}: {e}"))?,
             ),
         };
-        let reply = command(con, Request::of(msg)?, incr_with_set)?;
+        let reply = command(con, Request::of(msg)?, scripts)?;
         ears.hear(client, schedule::reply(reply));
         Ok(())
     }
@@ -117,7 +148,7 @@ impl Service for RedisService {
     /// on a thread that waits for the reply: the bytes sit in the relay, as in a partition,
     /// until `until`. Requests held for one client and node go in the order they were sent.
     fn hold(&mut self, client: &str, node: &str, msg: &Msg, ears: Ears, until: Instant) -> Result<(), String> {
-        let incr_with_set = self.incr_with_set;
+        let scripts = self.scripts;
         let relay = Relay::start(self.node(node)?.port, Duration::ZERO)?;
         let mut con = redis::Client::open(format!("redis://127.0.0.1:{}/", relay.port))
             .and_then(|c| c.get_connection())
@@ -137,7 +168,7 @@ impl Service for RedisService {
                 relay.set_stopped(false);
                 relay
             });
-            let reply = command(&mut con, request, incr_with_set).map_or_else(error, schedule::reply);
+            let reply = command(&mut con, request, scripts).map_or_else(error, schedule::reply);
             ears.hear(&client, reply);
             drop(opener.join());
         });
@@ -187,8 +218,16 @@ impl Service for RedisService {
     }
 }
 
-/// Runs a client's request on a connection, as the Redis documentation gives the command.
-fn command(con: &mut redis::Connection, request: Request<RedisMsg>, incr_with_set: bool) -> Result<RedisMsg, String> {
+/// Runs a client's request on a connection, with the scripts the lesson's design runs.
+fn command(con: &mut redis::Connection, request: Request<RedisMsg>, scripts: Scripts) -> Result<RedisMsg, String> {
+    match scripts {
+        Scripts::Docs { incr_with_set } => documented(con, request, incr_with_set),
+        Scripts::Redisson { fenced } => redisson(con, request, fenced),
+    }
+}
+
+/// Runs a request as the Redis documentation gives the command.
+fn documented(con: &mut redis::Connection, request: Request<RedisMsg>, incr_with_set: bool) -> Result<RedisMsg, String> {
     Ok(match request {
         Request::Lock(RedisMsg::Set { value, px_ms }) if incr_with_set => {
             let r: redis::RedisResult<Option<u64>> =
@@ -221,6 +260,35 @@ fn command(con: &mut redis::Connection, request: Request<RedisMsg>, incr_with_se
             refused(r.map(|n| RedisMsg::Deleted { done: n == 1 }))?
         }
         other => return Err(format!("the Redis replay has no command for {other:?}")),
+    })
+}
+
+/// Runs a request with Redisson's scripts, as its `RLock` or `RFencedLock` sends them.
+fn redisson(con: &mut redis::Connection, request: Request<RedisMsg>, fenced: bool) -> Result<RedisMsg, String> {
+    let (hash, token) = ("lock", "redisson_lock_token:{lock}");
+    Ok(match request {
+        Request::Lock(RedisMsg::Set { value, px_ms }) if fenced => {
+            let script = redis::Script::new(REDISSON_FENCED_LOCK);
+            let r: redis::RedisResult<(i64, i64)> = script.key(hash).key(token).arg(px_ms.as_ms()).arg(value.to_string()).invoke(con);
+            refused(r.map(|(ttl, t)| if ttl == -1 { RedisMsg::SetOk { token: Some(t.unsigned_abs()) } } else { RedisMsg::Nil }))?
+        }
+        Request::Lock(RedisMsg::Set { value, px_ms }) => {
+            let script = redis::Script::new(REDISSON_LOCK);
+            let r: redis::RedisResult<Option<i64>> = script.key(hash).arg(px_ms.as_ms()).arg(value.to_string()).invoke(con);
+            refused(r.map(|ttl| if ttl.is_none() { RedisMsg::SetOk { token: None } } else { RedisMsg::Nil }))?
+        }
+        Request::Lock(RedisMsg::Extend { value, px_ms }) => {
+            let r: redis::RedisResult<u64> =
+                redis::Script::new(REDISSON_RENEW).key(hash).arg(px_ms.as_ms()).arg(value.to_string()).invoke(con);
+            refused(r.map(|n| RedisMsg::Extended { done: n == 1 }))?
+        }
+        Request::Lock(RedisMsg::Del { value, .. }) => {
+            let script = redis::Script::new(REDISSON_UNLOCK);
+            let r: redis::RedisResult<Option<u64>> =
+                script.key(hash).key("redisson_lock__channel:{lock}").arg(0).arg(0).arg(value.to_string()).invoke(con);
+            refused(r.map(|n| RedisMsg::Deleted { done: n == Some(1) }))?
+        }
+        other => return Err(format!("the Redisson replay has no command for {other:?}")),
     })
 }
 

@@ -23,6 +23,7 @@ pub mod postgres;
 pub mod redis;
 pub mod redis_replication;
 pub mod redis_wire;
+pub mod redisson;
 pub mod redlock;
 pub mod registry;
 pub mod zookeeper;

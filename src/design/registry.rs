@@ -2,7 +2,7 @@
 //! and one line here.
 
 use super::interface::Kind;
-use super::{consumer_group, etcd, kubernetes, lease, none, postgres, redis, redlock, zookeeper};
+use super::{consumer_group, etcd, kubernetes, lease, none, postgres, redis, redisson, redlock, zookeeper};
 use crate::error::ScenarioError;
 
 /// Every lock design, in the order the comparison table and `lockstep designs` list them.
@@ -10,6 +10,7 @@ pub const REGISTRY: &[&dyn Kind] = &[
     &lease::Lease,
     &redis::Redis,
     &redlock::Redlock,
+    &redisson::Redisson,
     &zookeeper::Zookeeper,
     &etcd::Etcd,
     &postgres::Postgres,

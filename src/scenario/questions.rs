@@ -31,7 +31,7 @@ pub const QUESTIONS: &[Question] = &[
     Question {
         question: "What happens if the lock expires in the middle of the job?",
         answer: "Nothing tells the holder. The lock service frees the lock on its own clock and hands it on; the old holder, paused or slow, carries on believing and writes when it resumes. Checking the lease just before the write does not help, since the pause can fall between the check and the write. A client that renews can stop when a renewal fails, which closes the case of a lost network but not of a paused process, which runs no code at all. Only the resource can refuse the late write: a fencing token, or a compare-and-set on what the holder read.",
-        lessons: &["lease-race-unfenced", "lease-check-before-write", "redis-renewal-carry-on", "redis-renewal-abort", "lease-race-fenced"],
+        lessons: &["lease-race-unfenced", "lease-check-before-write", "redis-renewal-carry-on", "redis-renewal-abort", "redisson-watchdog-stops", "lease-race-fenced"],
         proof: Some(("lease-race-fenced", "pause,partition")),
     },
     Question {
@@ -57,6 +57,12 @@ pub const QUESTIONS: &[Question] = &[
         answer: "It depends on what the lock is for, and the debate has two sides. Kleppmann: a clock jump on a master, a long pause after acquiring, or a master that forgets its keys breaks the single holder, and Redlock hands out no fencing token. antirez: a pause during acquisition is caught, because the client checks how long acquiring took against the validity; a pause after acquiring hurts every lock that expires by itself, fenced or not; Redlock assumes clocks that run at about the same rate, not synchronised ones, so a jump is an operations fault; and the random value can be the key of a check-and-set at the resource. For efficiency (avoiding duplicate work) it is a pragmatic choice; for correctness the resource still needs its own check.",
         lessons: &["redlock-happy", "redlock-clock-jump", "redlock-pause", "redlock-slow-acquisition", "redlock-pause-checked"],
         proof: Some(("redlock-pause-checked", "pause,partition")),
+    },
+    Question {
+        question: "Does Redisson's watchdog make a Redis lock safe?",
+        answer: "It makes a lock live as long as its holder's JVM does, which is liveness, not safety. Locked without a lease time, the lock hash lives lockWatchdogTimeout (30 s) and the watchdog renews it every 10 s; if a renewal fails (a partition longer than Redisson's timeout, a Redis hiccup) the watchdog logs an error and stops for good, and nothing tells the application, so no policy of its own can react. A paused JVM runs no watchdog either. RFencedLock INCRs redisson_lock_token in the acquire script and hands the value out: a resource that refuses lower tokens stops the stale holder. The counter lives on one Redis primary, though, and asynchronous replication can lose it in a failover, handing a token out twice.",
+        lessons: &["redisson-watchdog-stops", "redisson-fenced-watchdog", "redisson-fenced-failover"],
+        proof: Some(("redisson-fenced-watchdog", "pause,partition")),
     },
     Question {
         question: "Why watch a predecessor in ZooKeeper?",
