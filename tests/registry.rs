@@ -53,7 +53,10 @@ fn minimal_scenario(kind: &dyn Kind, design: &dyn Design) -> String {
 #[test]
 fn every_design_runs_end_to_end_from_its_declarations() {
     let tags: Vec<&str> = REGISTRY.iter().map(|k| k.tag()).collect();
-    assert_eq!(tags, ["lease", "redis", "redlock", "redisson", "zookeeper", "etcd", "postgres", "kubernetes", "consumer_group", "none"]);
+    assert_eq!(
+        tags,
+        ["lease", "redis", "redlock", "redisson", "zookeeper", "etcd", "postgres", "kubernetes", "dynamodb", "consumer_group", "none"]
+    );
     for kind in REGISTRY {
         let values = design::Values::new(kind.params(), &[]).ok();
         let design = match kind.rows(1_000).first() {

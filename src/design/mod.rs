@@ -11,6 +11,7 @@
 //! Depends on the engine, `present` and `error`; never on scenarios, the diagram or the UI.
 
 pub mod consumer_group;
+pub mod dynamodb;
 pub mod etcd;
 pub mod interface;
 pub mod kubernetes;

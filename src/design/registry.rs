@@ -2,7 +2,7 @@
 //! and one line here.
 
 use super::interface::Kind;
-use super::{consumer_group, etcd, kubernetes, lease, none, postgres, redis, redisson, redlock, zookeeper};
+use super::{consumer_group, dynamodb, etcd, kubernetes, lease, none, postgres, redis, redisson, redlock, zookeeper};
 use crate::error::ScenarioError;
 
 /// Every lock design, in the order the comparison table and `lockstep designs` list them.
@@ -15,6 +15,7 @@ pub const REGISTRY: &[&dyn Kind] = &[
     &etcd::Etcd,
     &postgres::Postgres,
     &kubernetes::Kubernetes,
+    &dynamodb::DynamoDb,
     &consumer_group::ConsumerGroup,
     &none::NoLock,
 ];
