@@ -6,7 +6,7 @@ use Outcome::{Safe, Stalls, Unsafe};
 
 /// Rows in design order; columns: pause 2 × TTL, partition 10 s with the holder carrying on,
 /// the same partition with the holder stopping on a failed renewal, clock jump.
-const EXPECTED: [(&str, [Outcome; 4]); 19] = [
+const EXPECTED: [(&str, [Outcome; 4]); 22] = [
     ("lease", [Unsafe, Unsafe, Safe, Unsafe]),
     ("lease-fenced", [Safe, Safe, Safe, Safe]),
     ("redis", [Unsafe, Unsafe, Safe, Unsafe]),
@@ -33,6 +33,10 @@ const EXPECTED: [(&str, [Outcome; 4]); 19] = [
     // the library does not tell the application that a heartbeat failed.
     ("dynamodb", [Unsafe, Unsafe, Unsafe, Safe]),
     ("dynamodb-fenced", [Safe, Safe, Safe, Safe]),
+    // Contenders judge an epoch object's age by S3's wall clock (Last-Modified against Date).
+    ("s3", [Unsafe, Unsafe, Safe, Unsafe]),
+    ("s3-fenced", [Safe, Safe, Safe, Safe]),
+    ("s3-manifest", [Safe, Safe, Safe, Safe]),
 ];
 
 #[test]
@@ -65,6 +69,7 @@ fn details_name_the_token_the_reason_and_the_time() {
     );
     assert_eq!(detail("pause", "zookeeper-fenced"), "Client A's late write was refused (czxid 1 < 2).");
     assert_eq!(detail("pause", "k8s-fenced"), "Client A's late write was refused (leaseTransitions 0 < 1).");
+    assert_eq!(detail("pause", "s3-manifest"), "Client A's late write was refused (412 Precondition Failed).");
     assert_eq!(detail("partition", "etcd-txn"), "Client A's late write was refused (txn failed: no lock key with create revision 33).");
     assert_eq!(detail("partition", "pg-same"), "Client A's late write was refused (session terminated: cannot commit).");
     assert_eq!(
@@ -85,7 +90,9 @@ fn only_wall_clock_designs_feel_the_jump() {
     for r in compare::rows() {
         let (cell, scenario, trace) = compare::cell_by_id(&compare::id("clock-jump", r.id)).unwrap();
         let jumped = trace.events.iter().any(|e| matches!(e.kind, lockstep::engine::EventKind::ClockJump { .. }));
-        let wall = ["lease", "lease-fenced", "redis", "redis-incr", "redlock", "redisson", "redisson-fenced"].contains(&r.id);
+        let wall =
+            ["lease", "lease-fenced", "redis", "redis-incr", "redlock", "redisson", "redisson-fenced", "s3", "s3-fenced", "s3-manifest"]
+                .contains(&r.id);
         // Every row's service has its wall clock stepped; only a wall-clock design feels it.
         assert!(jumped, "{}", r.id);
         assert_eq!(scenario.intro.contains("by elapsed time (a monotonic clock)"), !wall, "{}", r.id);

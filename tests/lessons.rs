@@ -323,6 +323,8 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "k8s-clock-rate-tolerated",
             "dynamodb-slow-clock",
             "dynamodb-fence-attribute",
+            "s3-stale-writer-412",
+            "s3-create-once",
             "redlock-happy",
             "redlock-clock-jump",
             "redlock-pause",

@@ -55,7 +55,20 @@ fn every_design_runs_end_to_end_from_its_declarations() {
     let tags: Vec<&str> = REGISTRY.iter().map(|k| k.tag()).collect();
     assert_eq!(
         tags,
-        ["lease", "redis", "redlock", "redisson", "zookeeper", "etcd", "postgres", "kubernetes", "dynamodb", "consumer_group", "none"]
+        [
+            "lease",
+            "redis",
+            "redlock",
+            "redisson",
+            "zookeeper",
+            "etcd",
+            "postgres",
+            "kubernetes",
+            "dynamodb",
+            "s3",
+            "consumer_group",
+            "none"
+        ]
     );
     for kind in REGISTRY {
         let values = design::Values::new(kind.params(), &[]).ok();

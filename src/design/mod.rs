@@ -27,6 +27,7 @@ pub mod redis_wire;
 pub mod redisson;
 pub mod redlock;
 pub mod registry;
+pub mod s3;
 pub mod zookeeper;
 
 pub use interface::{Design, Factory, Guarantees, Kind, LockKind, Row, Rows, Services, Summary};

@@ -2,7 +2,7 @@
 //! and one line here.
 
 use super::interface::Kind;
-use super::{consumer_group, dynamodb, etcd, kubernetes, lease, none, postgres, redis, redisson, redlock, zookeeper};
+use super::{consumer_group, dynamodb, etcd, kubernetes, lease, none, postgres, redis, redisson, redlock, s3, zookeeper};
 use crate::error::ScenarioError;
 
 /// Every lock design, in the order the comparison table and `lockstep designs` list them.
@@ -16,6 +16,7 @@ pub const REGISTRY: &[&dyn Kind] = &[
     &postgres::Postgres,
     &kubernetes::Kubernetes,
     &dynamodb::DynamoDb,
+    &s3::S3,
     &consumer_group::ConsumerGroup,
     &none::NoLock,
 ];

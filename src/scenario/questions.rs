@@ -89,6 +89,18 @@ pub const QUESTIONS: &[Question] = &[
         proof: Some(("k8s-fenced", "pause,partition")),
     },
     Question {
+        question: "Is the DynamoDB lock client safe?",
+        answer: "It is careful about clocks in one way and exposed in another. The item stores no time: a contender remembers the recordVersionNumber it read and waits a lease on its own clock for it to change, so clock offsets do not matter. Rates do: a holder whose clock runs slow heartbeats late, and a contender whose clock runs fast waits too little, so the lock holds only while rates differ by less than about leaseDuration / heartbeatPeriod. A paused holder is taken over the same way. The recordVersionNumber is a random GUID and fences nothing; a number attribute that every acquiring write increments, checked at the resource, does, provided release keeps the item (a deleted item takes its fence with it).",
+        lessons: &["dynamodb-slow-clock", "dynamodb-fence-attribute"],
+        proof: Some(("dynamodb-fence-attribute", "pause,partition")),
+    },
+    Question {
+        question: "How do you fence writers on S3?",
+        answer: "With objects and conditions, because S3 has no locks, leases or counters, and compares only existence and ETags, never one number with another. Create one object per epoch with If-None-Match: * (only one PUT can create lock/epoch-7, the others get 412), and the epoch is the token. Then either the resource checks the epoch, or the data itself lives in S3 behind a manifest: each new holder rewrites the manifest with its epoch, and every write is a PUT with If-Match on the ETag its writer last saw, so a stale writer gets 412 Precondition Failed. A writer must also stop when the manifest it reads carries a newer epoch.",
+        lessons: &["s3-stale-writer-412", "s3-create-once"],
+        proof: Some(("s3-stale-writer-412", "pause,partition")),
+    },
+    Question {
         question: "Do the machines' clocks need to be synchronised?",
         answer: "Not synchronised, but running at about the same rate. A lease is measured as elapsed time on the node that decides: client-go, ZooKeeper, etcd and the DynamoDB lock client time it with monotonic clocks, so an offset between machines does not matter but a clock that runs fast does. Redis is the exception: it expires keys by wall-clock time, so a wall-clock jump on a Redis master (an NTP step, an operator) moves every expiry at once, which is how Kleppmann's Redlock counterexample works. antirez counts such jumps as an operations fault; either way a fencing token makes the resource safe whatever the clocks do.",
         lessons: &["clock-jump", "redis-clock-jump", "etcd-clock-jump", "redlock-clock-jump", "k8s-clock-rate", "k8s-clock-rate-tolerated", "dynamodb-slow-clock", "dynamodb-fence-attribute"],

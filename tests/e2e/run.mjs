@@ -726,7 +726,7 @@ await check('interview questions link to the lessons that answer them', async (p
 await check('the comparison table matches the command line and opens each cell', async (page) => {
   // The CLI's detail lines read "<schedule> · <design>: <outcome> — <detail>".
   const cells = cli('compare').split('\n').map((l) => l.match(/^(\S+) · (\S+): (safe|unsafe|stalls) — (.*)$/)).filter(Boolean);
-  expect(cells.length === 60, `60 cells from the CLI, got ${cells.length}`);
+  expect(cells.length === 88, `88 cells from the CLI, got ${cells.length}`);
   await page.goto(`${url}#/compare`);
   await page.waitForSelector('[data-testid=compare]');
   for (const [, schedule, design, outcome, why] of cells) {
