@@ -321,6 +321,8 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "k8s-no-release",
             "k8s-clock-rate",
             "k8s-clock-rate-tolerated",
+            "consul-lock-delay",
+            "consul-lockindex",
             "dynamodb-slow-clock",
             "dynamodb-fence-attribute",
             "s3-stale-writer-412",

@@ -2,7 +2,7 @@
 //! and one line here.
 
 use super::interface::Kind;
-use super::{consumer_group, dynamodb, etcd, kubernetes, lease, none, postgres, redis, redisson, redlock, s3, zookeeper};
+use super::{consul, consumer_group, dynamodb, etcd, kubernetes, lease, none, postgres, redis, redisson, redlock, s3, zookeeper};
 use crate::error::ScenarioError;
 
 /// Every lock design, in the order the comparison table and `lockstep designs` list them.
@@ -15,6 +15,7 @@ pub const REGISTRY: &[&dyn Kind] = &[
     &etcd::Etcd,
     &postgres::Postgres,
     &kubernetes::Kubernetes,
+    &consul::Consul,
     &dynamodb::DynamoDb,
     &s3::S3,
     &consumer_group::ConsumerGroup,

@@ -89,6 +89,12 @@ pub const QUESTIONS: &[Question] = &[
         proof: Some(("k8s-fenced", "pause,partition")),
     },
     Question {
+        question: "What does Consul's lock-delay protect against?",
+        answer: "A holder that stalled and wakes after its session was invalidated. When the servers reap a session (only after twice its TTL without a renewal) or a health check fails, they free its key and refuse it to everyone for the lock-delay, 15 s by default. A holder paused for less than twice the TTL plus the delay wakes while nobody else holds the key, so its late write lands before its successor's instead of over it. A longer stall is not covered, and neither is a normal release, which has no delay. The real fence is the key's LockIndex, which grows with every acquisition: Consul documents key, LockIndex and session as a sequencer, for the resource to check.",
+        lessons: &["consul-lock-delay", "consul-lockindex"],
+        proof: Some(("consul-lockindex", "pause,partition")),
+    },
+    Question {
         question: "Is the DynamoDB lock client safe?",
         answer: "It is careful about clocks in one way and exposed in another. The item stores no time: a contender remembers the recordVersionNumber it read and waits a lease on its own clock for it to change, so clock offsets do not matter. Rates do: a holder whose clock runs slow heartbeats late, and a contender whose clock runs fast waits too little, so the lock holds only while rates differ by less than about leaseDuration / heartbeatPeriod. A paused holder is taken over the same way. The recordVersionNumber is a random GUID and fences nothing; a number attribute that every acquiring write increments, checked at the resource, does, provided release keeps the item (a deleted item takes its fence with it).",
         lessons: &["dynamodb-slow-clock", "dynamodb-fence-attribute"],

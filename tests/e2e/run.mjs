@@ -726,9 +726,11 @@ await check('interview questions link to the lessons that answer them', async (p
 await check('the comparison table matches the command line and opens each cell', async (page) => {
   // The CLI's detail lines read "<schedule> · <design>: <outcome> — <detail>".
   const cells = cli('compare').split('\n').map((l) => l.match(/^(\S+) · (\S+): (safe|unsafe|stalls) — (.*)$/)).filter(Boolean);
-  expect(cells.length === 88, `88 cells from the CLI, got ${cells.length}`);
+  expect(cells.length >= 60 && cells.length % 4 === 0, `four cells per design row from the CLI, got ${cells.length}`);
   await page.goto(`${url}#/compare`);
   await page.waitForSelector('[data-testid=compare]');
+  const shown = await page.locator('[data-testid^=cell-compare-]').count();
+  expect(shown === cells.length, `the page shows the CLI's ${cells.length} cells, not ${shown}`);
   for (const [, schedule, design, outcome, why] of cells) {
     const cell = page.locator(`[data-testid=cell-compare-${schedule}-${design}]`);
     expect((await cell.getAttribute('class')).includes(`cell--${outcome}`), `${schedule}/${design} shows ${outcome}`);
