@@ -64,6 +64,7 @@ fn every_design_runs_end_to_end_from_its_declarations() {
             "etcd",
             "postgres",
             "kubernetes",
+            "consul",
             "dynamodb",
             "s3",
             "consumer_group",
