@@ -325,6 +325,7 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "consul-lockindex",
             "dynamodb-slow-clock",
             "dynamodb-fence-attribute",
+            "hazelcast-session-expiry",
             "s3-stale-writer-412",
             "s3-create-once",
             "redlock-happy",

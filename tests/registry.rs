@@ -66,6 +66,7 @@ fn every_design_runs_end_to_end_from_its_declarations() {
             "kubernetes",
             "consul",
             "dynamodb",
+            "hazelcast",
             "s3",
             "consumer_group",
             "none"

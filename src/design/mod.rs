@@ -14,6 +14,7 @@ pub mod consul;
 pub mod consumer_group;
 pub mod dynamodb;
 pub mod etcd;
+pub mod hazelcast;
 pub mod interface;
 pub mod kubernetes;
 pub mod lease;

@@ -2,7 +2,9 @@
 //! and one line here.
 
 use super::interface::Kind;
-use super::{consul, consumer_group, dynamodb, etcd, kubernetes, lease, none, postgres, redis, redisson, redlock, s3, zookeeper};
+use super::{
+    consul, consumer_group, dynamodb, etcd, hazelcast, kubernetes, lease, none, postgres, redis, redisson, redlock, s3, zookeeper,
+};
 use crate::error::ScenarioError;
 
 /// Every lock design, in the order the comparison table and `lockstep designs` list them.
@@ -17,6 +19,7 @@ pub const REGISTRY: &[&dyn Kind] = &[
     &kubernetes::Kubernetes,
     &consul::Consul,
     &dynamodb::DynamoDb,
+    &hazelcast::Hazelcast,
     &s3::S3,
     &consumer_group::ConsumerGroup,
     &none::NoLock,

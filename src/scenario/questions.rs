@@ -95,6 +95,12 @@ pub const QUESTIONS: &[Question] = &[
         proof: Some(("consul-lockindex", "pause,partition")),
     },
     Question {
+        question: "Does a Raft-based lock like Hazelcast's FencedLock still need fencing?",
+        answer: "Yes. Raft makes the lock itself linearizable: one CP session holds it at a time, and a holder whose session stops heartbeating (300 s by default) loses it to the next waiter. But a paused holder runs no code and hears nothing; it wakes still believing, and learns otherwise only at its next call on the lock, which throws LockOwnershipLostException. That is why FencedLock hands out a fence, the Raft commit index of the winning lock call: monotonic, though not consecutive. The resource must refuse lower fences.",
+        lessons: &["hazelcast-session-expiry"],
+        proof: Some(("hazelcast-session-expiry", "pause,partition")),
+    },
+    Question {
         question: "Is the DynamoDB lock client safe?",
         answer: "It is careful about clocks in one way and exposed in another. The item stores no time: a contender remembers the recordVersionNumber it read and waits a lease on its own clock for it to change, so clock offsets do not matter. Rates do: a holder whose clock runs slow heartbeats late, and a contender whose clock runs fast waits too little, so the lock holds only while rates differ by less than about leaseDuration / heartbeatPeriod. A paused holder is taken over the same way. The recordVersionNumber is a random GUID and fences nothing; a number attribute that every acquiring write increments, checked at the resource, does, provided release keeps the item (a deleted item takes its fence with it).",
         lessons: &["dynamodb-slow-clock", "dynamodb-fence-attribute"],

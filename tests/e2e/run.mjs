@@ -1391,14 +1391,14 @@ await check('the comparison table verified cell by cell: each cell shows what wa
   // The first cell (the lease whose resource checks nothing, under a pause) has a counterexample.
   await page.waitForSelector('[data-testid=proof-compare-pause-lease].proof--unsafe', { timeout: 60000 });
   expect((await page.getAttribute('[data-testid=proof-compare-pause-lease]', 'href')).startsWith('edit/#/edit/'), 'the counterexample opens in the editor');
-  await page.waitForFunction(() => /^Verifying cell [2-9] of 60/.test(document.querySelector('[data-testid=table-proving] h2')?.innerText || ''), null, { timeout: 60000 });
+  await page.waitForFunction(() => /^Verifying cell [2-9] of \d+/.test(document.querySelector('[data-testid=table-proving] h2')?.innerText || ''), null, { timeout: 60000 });
   await page.$eval('[data-testid=table-proving]', (c) => c.scrollIntoView({ block: 'start' }));
   await shot(page, 'table-proving-1280.png');
   // The card is drawn again as each cell ends, so the button is clicked where it is now.
   await page.$eval('[data-testid=find-cancel]', (b) => b.click());
   await page.waitForSelector('[data-testid=table-proved]', { timeout: 5000 });
   const proved = await text(page, 'table-proved');
-  expect(/^Verified [1-9]\d* of 60 cells: \d+ safe within their bounds, [1-9]\d* with a counterexample, \d+ not verified\./.test(proved), proved);
+  expect(/^Verified [1-9]\d* of \d+ cells: \d+ safe within their bounds, [1-9]\d* with a counterexample, \d+ not verified\./.test(proved), proved);
 });
 
 await check('narrow screen stays usable', async (page) => {
