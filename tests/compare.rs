@@ -6,7 +6,7 @@ use Outcome::{Safe, Stalls, Unsafe};
 
 /// Rows in design order; columns: pause 2 × TTL, partition 10 s with the holder carrying on,
 /// the same partition with the holder stopping on a failed renewal, clock jump.
-const EXPECTED: [(&str, [Outcome; 4]); 26] = [
+const EXPECTED: [(&str, [Outcome; 4]); 28] = [
     ("lease", [Unsafe, Unsafe, Safe, Unsafe]),
     ("lease-fenced", [Safe, Safe, Safe, Safe]),
     ("redis", [Unsafe, Unsafe, Safe, Unsafe]),
@@ -33,6 +33,8 @@ const EXPECTED: [(&str, [Outcome; 4]); 26] = [
     // a cut-off holder hears its session is gone and stops, as the Go client's lock channel says.
     ("consul", [Unsafe, Safe, Safe, Safe]),
     ("consul-fenced", [Safe, Safe, Safe, Safe]),
+    ("chubby", [Unsafe, Safe, Safe, Safe]),
+    ("chubby-sequencer", [Safe, Safe, Safe, Safe]),
     // A contender judges the item by its own elapsed time: a step of a clock moves nothing, and
     // the library does not tell the application that a heartbeat failed.
     ("dynamodb", [Unsafe, Unsafe, Unsafe, Safe]),

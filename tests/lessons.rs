@@ -323,6 +323,7 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
             "k8s-clock-rate-tolerated",
             "consul-lock-delay",
             "consul-lockindex",
+            "chubby-sequencer",
             "dynamodb-slow-clock",
             "dynamodb-fence-attribute",
             "hazelcast-session-expiry",

@@ -65,6 +65,7 @@ fn every_design_runs_end_to_end_from_its_declarations() {
             "postgres",
             "kubernetes",
             "consul",
+            "chubby",
             "dynamodb",
             "hazelcast",
             "s3",

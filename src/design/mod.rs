@@ -10,6 +10,7 @@
 //!
 //! Depends on the engine, `present` and `error`; never on scenarios, the diagram or the UI.
 
+pub mod chubby;
 pub mod consul;
 pub mod consumer_group;
 pub mod dynamodb;

@@ -3,7 +3,7 @@
 
 use super::interface::Kind;
 use super::{
-    consul, consumer_group, dynamodb, etcd, hazelcast, kubernetes, lease, none, postgres, redis, redisson, redlock, s3, zookeeper,
+    chubby, consul, consumer_group, dynamodb, etcd, hazelcast, kubernetes, lease, none, postgres, redis, redisson, redlock, s3, zookeeper,
 };
 use crate::error::ScenarioError;
 
@@ -18,6 +18,7 @@ pub const REGISTRY: &[&dyn Kind] = &[
     &postgres::Postgres,
     &kubernetes::Kubernetes,
     &consul::Consul,
+    &chubby::Chubby,
     &dynamodb::DynamoDb,
     &hazelcast::Hazelcast,
     &s3::S3,

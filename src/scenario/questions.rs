@@ -90,8 +90,8 @@ pub const QUESTIONS: &[Question] = &[
     },
     Question {
         question: "What does Consul's lock-delay protect against?",
-        answer: "A holder that stalled and wakes after its session was invalidated. When the servers reap a session (only after twice its TTL without a renewal) or a health check fails, they free its key and refuse it to everyone for the lock-delay, 15 s by default. A holder paused for less than twice the TTL plus the delay wakes while nobody else holds the key, so its late write lands before its successor's instead of over it. A longer stall is not covered, and neither is a normal release, which has no delay. The real fence is the key's LockIndex, which grows with every acquisition: Consul documents key, LockIndex and session as a sequencer, for the resource to check.",
-        lessons: &["consul-lock-delay", "consul-lockindex"],
+        answer: "A holder that stalled and wakes after its session was invalidated. When the servers reap a session (only after twice its TTL without a renewal) or a health check fails, they free its key and refuse it to everyone for the lock-delay, 15 s by default. A holder paused for less than twice the TTL plus the delay wakes while nobody else holds the key, so its late write lands before its successor's instead of over it. A longer stall is not covered, and neither is a normal release, which has no delay. The real fence is the key's LockIndex, which grows with every acquisition: Consul documents key, LockIndex and session as a sequencer, for the resource to check, as Chubby, where lock-delay and sequencers come from, does with its lock generation.",
+        lessons: &["consul-lock-delay", "consul-lockindex", "chubby-sequencer"],
         proof: Some(("consul-lockindex", "pause,partition")),
     },
     Question {

@@ -11,9 +11,10 @@ use crate::engine::time::Millis;
 
 /// One client of the Consul servers.
 #[derive(Clone, Hash)]
-pub(super) struct ConsulClient {
+pub struct ConsulClient {
     server: NodeId,
-    ttl_ms: u64,
+    /// How often its session is renewed.
+    renew_every_ms: u64,
     request: u32,
     /// Its session, once created and until it learns the session is gone.
     session: Option<u64>,
@@ -23,8 +24,9 @@ pub(super) struct ConsulClient {
 }
 
 impl ConsulClient {
-    pub(super) fn new(server: NodeId, ttl_ms: u64) -> Self {
-        ConsulClient { server, ttl_ms, request: 0, session: None, fresh: false, timeout_ms: Millis::ZERO }
+    /// Builds a client of `server` that renews its session every `renew_every_ms`.
+    pub fn new(server: NodeId, renew_every_ms: u64) -> Self {
+        ConsulClient { server, renew_every_ms, request: 0, session: None, fresh: false, timeout_ms: Millis::ZERO }
     }
 
     fn send(&mut self, cx: &mut Cx, msg: impl FnOnce(u32) -> ConsulMsg) {
@@ -87,10 +89,10 @@ impl LockClient for ConsulClient {
         Progress::Refused
     }
 
-    /// `RenewPeriodic`, every half TTL. The lock's channel closes when the session is lost, and
-    /// the application, watching it as Consul's documentation says it must, stops.
+    /// `RenewPeriodic`. The lock's channel closes when the session is lost, and the application,
+    /// watching it as Consul's documentation says it must, stops.
     fn renewal(&self, _policy: Option<RenewPolicy>) -> Option<RenewPolicy> {
-        Some(RenewPolicy { every_ms: self.ttl_ms / 2, on_failure: RenewFailure::Abort })
+        Some(RenewPolicy { every_ms: self.renew_every_ms, on_failure: RenewFailure::Abort })
     }
 
     fn renew(&mut self, cx: &mut Cx, _held: Option<u64>) {

@@ -30,9 +30,9 @@ use crate::engine::protocol::{LockClient, Protocol};
 use crate::engine::spec::ResourceMode;
 use crate::engine::time::Millis;
 use crate::present::number::ms;
-use client::ConsulClient;
+pub use client::ConsulClient;
 pub use messages::ConsulMsg;
-use service::ConsulServer;
+pub use service::ConsulServer;
 pub use settings::ConsulSettings;
 
 /// The registry entry.
@@ -78,7 +78,7 @@ impl Protocol for ConsulDesign {
     }
 
     fn client(&self, nodes: &[NodeId]) -> Option<Box<dyn LockClient>> {
-        Some(Box::new(ConsulClient::new(nodes[0], self.ttl.as_ms())))
+        Some(Box::new(ConsulClient::new(nodes[0], self.ttl.as_ms() / 2)))
     }
 
     /// Session TTLs and lock-delay are timed by the leader with Go's timers (elapsed time).

@@ -18,7 +18,7 @@ struct Session {
 
 /// The servers' state.
 #[derive(Clone, Hash)]
-pub(super) struct ConsulServer {
+pub struct ConsulServer {
     ttl: Millis,
     lock_delay: Millis,
     /// `Behavior = delete`: an invalidated session's key is deleted, taking its LockIndex with it.
@@ -33,7 +33,9 @@ pub(super) struct ConsulServer {
 }
 
 impl ConsulServer {
-    pub(super) fn new(ttl: Millis, lock_delay: Millis, delete: bool) -> Self {
+    /// Builds servers that reap a session twice `ttl` after its last renewal, hold a key freed
+    /// by an invalidation for `lock_delay`, and delete it instead if `delete`.
+    pub fn new(ttl: Millis, lock_delay: Millis, delete: bool) -> Self {
         ConsulServer { ttl, lock_delay, delete, sessions: Vec::new(), next_session: 0, holder: None, lock_index: 0, delayed_until: None }
     }
 
