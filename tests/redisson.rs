@@ -33,11 +33,11 @@ fn the_watchdog_stops_silently_and_the_holder_overwrites_the_next() {
     let extended: Vec<u64> =
         t.events.iter().filter(|e| matches!(e.kind, EventKind::LockExtended { .. })).map(|e| e.at_ms.as_ms()).collect();
     assert_eq!(extended, vec![15_005]);
-    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (45_035, "Client B", 0)]);
-    assert_eq!(lease_ends(&t), vec![end(45_005, 0, "Expired"), end(45_155, 0, "Released")]);
-    assert_eq!(writes(&t), vec![ok(45_145, "Client B", 0, "B", 1), ok(50_015, "Client A", 0, "A", 2)]);
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 0), (45_535, "Client B", 0)]);
+    assert_eq!(lease_ends(&t), vec![end(45_005, 0, "Expired"), end(45_655, 0, "Released")]);
+    assert_eq!(writes(&t), vec![ok(45_645, "Client B", 0, "B", 1), ok(50_015, "Client A", 0, "A", 2)]);
     assert!(!t.verdict.safe);
-    assert_eq!(findings(&t), vec![(TwoHolders, 45_040), (StaleWriteAccepted, 50_015), (OutOfOrder, 50_015)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 45_540), (StaleWriteAccepted, 50_015), (OutOfOrder, 50_015)]);
     assert_eq!((t.metrics.expiries, t.metrics.renewal_failures), (1, 1));
     let narration = t.narration().join("\n");
     assert!(narration.contains("The watchdog logs an error and stops renewing for good; nobody tells the application"), "{narration}");
@@ -47,10 +47,10 @@ fn the_watchdog_stops_silently_and_the_holder_overwrites_the_next() {
 fn rfencedlock_refuses_the_stale_holders_token() {
     let t = run_lesson("redisson-fenced-watchdog");
     assert_eq!(renewals_failed(&t), vec![(13_010, "Client A", false)]);
-    assert_eq!(grants_named(&t), vec![(5, "Client A", 1), (45_035, "Client B", 2)]);
-    assert_eq!(writes(&t), vec![ok(45_145, "Client B", 2, "B", 1), rejected(50_015, "Client A", 1, "A", "token 1 < 2")]);
+    assert_eq!(grants_named(&t), vec![(5, "Client A", 1), (45_535, "Client B", 2)]);
+    assert_eq!(writes(&t), vec![ok(45_645, "Client B", 2, "B", 1), rejected(50_015, "Client A", 1, "A", "token 1 < 2")]);
     assert!(t.verdict.safe);
-    assert_eq!(findings(&t), vec![(TwoHolders, 45_040), (StaleWriteRejected, 50_015)]);
+    assert_eq!(findings(&t), vec![(TwoHolders, 45_540), (StaleWriteRejected, 50_015)]);
 }
 
 #[test]

@@ -52,7 +52,7 @@ fn verification(rows: &[Vec<Cell>], proofs: Option<&TableProofs>) -> String {
     };
     match proofs {
         None => format!(
-            r#"<p class="verify-table">{} Each cell below is one hand-written schedule. Verification checks every schedule of up to 2 pauses, partitions and crashes on the cell's grid, cell by cell: a few minutes for the whole table.</p>"#,
+            r#"<p class="verify-table">{} Each cell below is one hand-written schedule. Verification checks every schedule of up to 2 pauses, partitions and crashes on the cell's grid, cell by cell: several minutes for the whole table.</p>"#,
             button("Verify every cell")
         ),
         Some(p) if p.running => {
