@@ -1,5 +1,7 @@
 //! Replays every Redis, Redlock, Redisson, PostgreSQL, etcd and ZooKeeper lesson on the real server and
-//! compares what its clients heard with what the model's clients heard.
+//! compares what its clients heard with what the model's clients heard. For a design whose
+//! server these machines cannot install (Kubernetes, Kafka, Consul, Chubby, DynamoDB, Hazelcast,
+//! S3), each lesson's row says why it is not replayed.
 //!
 //! `lockstep-conformance [LESSON…] [--markdown]` prints one row per lesson (lesson, system,
 //! outcome in the model, outcome on the server, match) and exits 1 if any differs or fails. A
@@ -17,11 +19,18 @@ mod schedule;
 mod servers;
 mod zookeeper_service;
 
+use lockstep::design::chubby::Chubby;
+use lockstep::design::consul::Consul;
+use lockstep::design::consumer_group::ConsumerGroup;
+use lockstep::design::dynamodb::DynamoDb;
 use lockstep::design::etcd::{Etcd, EtcdSettings};
+use lockstep::design::hazelcast::Hazelcast;
+use lockstep::design::kubernetes::Kubernetes;
 use lockstep::design::postgres::{Postgres, PostgresSettings};
 use lockstep::design::redis::{Redis, RedisSettings};
 use lockstep::design::redisson::{Redisson, RedissonSettings};
 use lockstep::design::redlock::Redlock;
+use lockstep::design::s3::S3;
 use lockstep::design::zookeeper::{Watch, ZkMsg, Zookeeper, ZookeeperSettings};
 use lockstep::design::{Kind, Settings, Values};
 use lockstep::scenario::lessons;
@@ -59,25 +68,62 @@ struct Setup<'a> {
 /// A started service, and by how much the lesson's times are stretched on it.
 type Started = Result<(Box<dyn Service>, u64), String>;
 
-/// A real system the suite replays a design's lessons on.
+/// A real system the suite replays a design's lessons on, or says why it cannot.
 struct System {
     /// The design's registry entry.
     design: &'static dyn Kind,
     name: &'static str,
-    /// Starts its server(s).
-    start: fn(&Setup) -> Started,
+    /// Starts its server(s); or why no server can be had on these machines.
+    start: Result<fn(&Setup) -> Started, &'static str>,
     /// Whether its client library sends heartbeats of its own, whose answers are not the lesson's.
     heartbeats: bool,
 }
 
 /// The systems, by design. A design's parameters are read from its own declarations.
 const SYSTEMS: &[System] = &[
-    System { design: &Redis, name: "Redis", start: redis, heartbeats: false },
-    System { design: &Redlock, name: "Redlock (5 Redis)", start: redlock, heartbeats: false },
-    System { design: &Redisson, name: "Redis, Redisson's scripts", start: redisson, heartbeats: false },
-    System { design: &Postgres, name: "PostgreSQL", start: postgres, heartbeats: false },
-    System { design: &Etcd, name: "etcd", start: etcd, heartbeats: false },
-    System { design: &Zookeeper, name: "ZooKeeper", start: zookeeper, heartbeats: true },
+    System { design: &Redis, name: "Redis", start: Ok(redis), heartbeats: false },
+    System { design: &Redlock, name: "Redlock (5 Redis)", start: Ok(redlock), heartbeats: false },
+    System { design: &Redisson, name: "Redis, Redisson's scripts", start: Ok(redisson), heartbeats: false },
+    System { design: &Postgres, name: "PostgreSQL", start: Ok(postgres), heartbeats: false },
+    System { design: &Etcd, name: "etcd", start: Ok(etcd), heartbeats: false },
+    System { design: &Zookeeper, name: "ZooKeeper", start: Ok(zookeeper), heartbeats: true },
+    System {
+        design: &Kubernetes,
+        name: "Kubernetes",
+        start: Err("no package registry these machines reach ships a Kubernetes API server"),
+        heartbeats: false,
+    },
+    System { design: &ConsumerGroup, name: "Kafka", start: Err("no package registry these machines reach ships Kafka"), heartbeats: false },
+    System {
+        design: &Consul,
+        name: "Consul",
+        start: Err("Consul ships as HashiCorp's own binary; the registries these machines reach have only client libraries"),
+        heartbeats: false,
+    },
+    System {
+        design: &Chubby,
+        name: "Chubby",
+        start: Err("Chubby is Google's internal service; the lesson follows Burrows, OSDI 2006"),
+        heartbeats: false,
+    },
+    System {
+        design: &DynamoDb,
+        name: "DynamoDB",
+        start: Err("DynamoDB is an AWS service, and DynamoDB Local is a download from AWS, not a registry package"),
+        heartbeats: false,
+    },
+    System {
+        design: &Hazelcast,
+        name: "Hazelcast",
+        start: Err("Hazelcast's server is a Java package on Maven Central, which these machines cannot reach"),
+        heartbeats: false,
+    },
+    System {
+        design: &S3,
+        name: "S3",
+        start: Err("S3 is an AWS service; no registry these machines reach ships an S3-compatible server with conditional writes"),
+        heartbeats: false,
+    },
 ];
 
 fn redis(s: &Setup) -> Started {
@@ -138,7 +184,9 @@ fn main() {
         if !wanted.is_empty() && !wanted.iter().any(|w| *w == lesson.id()) {
             continue;
         }
-        eprintln!("replaying {} on {}…", lesson.id(), system.name);
+        if system.start.is_ok() {
+            eprintln!("replaying {} on {}…", lesson.id(), system.name);
+        }
         let mut row = replay(&lesson, system);
         // A real server's timing can race where the model's cannot (a request sent 20 ms after
         // another reaching the server first on a busy machine): a lesson that differs is replayed
@@ -188,6 +236,13 @@ fn replay(lesson: &lessons::Lesson, system: &System) -> Row {
         }
     }
     row.model = compare::summary(&schedule.heard);
+    let start = match system.start {
+        Ok(start) => start,
+        Err(why) => {
+            row.verdict = Verdict::Reasoned(why.into());
+            return row;
+        }
+    };
     if let Some(why) = schedule.unreplayable {
         row.verdict = Verdict::Reasoned(why);
         return row;
@@ -198,7 +253,7 @@ fn replay(lesson: &lessons::Lesson, system: &System) -> Row {
     let ears = Ears::new(schedule.heard.keys());
     let clients: Vec<String> = schedule.heard.keys().cloned().collect();
     let setup = Setup { services: &services, clients: &clients, values: &lesson.scenario.lock.values, ears: &ears };
-    let heard = (system.start)(&setup).and_then(|(mut service, scale)| replay::run(&schedule, service.as_mut(), scale, &ears));
+    let heard = start(&setup).and_then(|(mut service, scale)| replay::run(&schedule, service.as_mut(), scale, &ears));
     match heard {
         Ok(heard) => {
             row.server = compare::summary(&heard);
