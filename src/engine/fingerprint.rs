@@ -1,7 +1,7 @@
 //! Fingerprints of a run's state, for a verification to tell states apart: see
 //! `crate::verify::visited` for what a collision would cost and how likely one is.
 
-use std::hash::Hasher;
+use std::hash::{Hash, Hasher};
 
 /// A 128-bit hasher: two 64-bit lanes, each mixing every word with its own multiplier, finished
 /// with the MurmurHash3 finaliser. Deterministic everywhere (no random keys).
@@ -97,6 +97,19 @@ impl Hasher for Fingerprint {
     }
 }
 
+/// Feeds `h` a set kept in no particular order: how many it holds, then each in ascending
+/// order, so two orders of one set hash alike and the hash keeps its full width. The items must
+/// be distinct. Sets in a state are small, so each next item is found by a scan instead of
+/// sorting into an allocation.
+pub fn hash_set<K: Ord + Copy + Hash>(h: &mut impl Hasher, items: impl Iterator<Item = K> + Clone) {
+    items.clone().count().hash(h);
+    let mut last = None;
+    while let Some(k) = items.clone().filter(|k| last.is_none_or(|l| *k > l)).min() {
+        k.hash(h);
+        last = Some(k);
+    }
+}
+
 /// The MurmurHash3 finaliser: every input bit moves every output bit.
 pub fn fmix(mut x: u64) -> u64 {
     x ^= x >> 33;
@@ -104,4 +117,31 @@ pub fn fmix(mut x: u64) -> u64 {
     x ^= x >> 33;
     x = x.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
     x ^ (x >> 33)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{hash_set, Fingerprint};
+
+    fn set(items: &[u64]) -> u128 {
+        let mut h = Fingerprint::default();
+        hash_set(&mut h, items.iter().copied());
+        h.finish128()
+    }
+
+    #[test]
+    fn a_set_hashes_alike_in_any_order_and_apart_from_other_sets() {
+        assert_eq!(set(&[3, 1, 2]), set(&[2, 3, 1]));
+        assert_ne!(set(&[1, 2]), set(&[1, 2, 3]));
+        assert_ne!(set(&[1, 2]), set(&[1, 3]));
+        assert_ne!(set(&[]), set(&[0]));
+        // Two sets in a row are told apart by where one ends.
+        let mut two = Fingerprint::default();
+        hash_set(&mut two, [1u64, 2].into_iter());
+        hash_set(&mut two, [3u64].into_iter());
+        let mut one = Fingerprint::default();
+        hash_set(&mut one, [1u64].into_iter());
+        hash_set(&mut one, [2u64, 3].into_iter());
+        assert_ne!(two.finish128(), one.finish128());
+    }
 }

@@ -12,7 +12,7 @@
 
 use super::copy::field_clone;
 use super::event::DropReason;
-use super::fingerprint::fmix;
+use super::fingerprint::hash_set;
 use super::ids::NodeId;
 use super::msg::Msg;
 use super::rng::Rng;
@@ -118,13 +118,11 @@ impl Transport {
     /// Feeds `h` its state as it bears on what happens from `from_ms` on, not its settings: a
     /// held message by what it carries, not by its number, which only names it in the trace; a
     /// link's latest arrival only if it is later (an arrival no sooner than one already past is
-    /// no constraint), in no particular order; a slow window only if it has not ended.
+    /// no constraint), as a set; a slow window only if it has not ended.
     pub fn fingerprint(&self, h: &mut impl Hasher, from_ms: Millis) {
         let Transport { rng, cuts, slows, armed, last_arrival, held, conns, closed, .. } = self;
         (rng, cuts, armed, conns, closed).hash(h);
-        let pending = last_arrival.iter().filter(|l| l.1 > from_ms);
-        let code = |((a, b), at): &((NodeId, NodeId), Millis)| fmix(fmix((a.0 as u64) << 32 | b.0 as u64) ^ at.as_ms());
-        pending.fold(0u64, |sum, l| sum.wrapping_add(code(l))).hash(h);
+        hash_set(h, last_arrival.iter().filter(|l| l.1 > from_ms).copied());
         for s in slows.iter().filter(|s| s.end_ms > from_ms) {
             s.hash(h);
         }

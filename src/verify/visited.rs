@@ -1,6 +1,8 @@
 //! The states a verification has explored, by fingerprint.
 //!
-//! A fingerprint is 128 bits, hashed from everything a state's future depends on. Two states
+//! A fingerprint is 128 bits, hashed from everything a state's future depends on, each part in
+//! a fixed order (the parts kept in no particular order, such as a node's live timers, are fed
+//! in ascending order, not summed, so no part is narrower than the whole). Two states
 //! with the same fingerprint are taken to be the same state, so a fingerprint collision would
 //! wrongly skip a state never explored. Treating fingerprints as random, the chance that any two
 //! of `n` states collide is below n² / 2¹²⁶ (125 bits are compared: the other 3 hold how many

@@ -12,7 +12,7 @@ use crate::engine::actor::{Command, Timer};
 use crate::engine::copy::field_clone;
 use crate::engine::error::RunError;
 use crate::engine::event::Event;
-use crate::engine::fingerprint::fmix;
+use crate::engine::fingerprint::hash_set;
 use crate::engine::queue::QueueKeys;
 use crate::engine::spec::Spec;
 use crate::engine::time::Millis;
@@ -94,9 +94,8 @@ impl Branch {
             for p in &slot.held {
                 pending(p, spec, &w.nodes, h);
             }
-            // Which timers are live, in no particular order.
-            let timers = slot.timers.iter().fold(0u64, |sum, (t, _)| sum.wrapping_add(fmix(timer_code(*t))));
-            timers.hash(h);
+            // Which timers are live, as a set: a node keeps one generation per timer.
+            hash_set(h, slot.timers.iter().map(|(t, _)| timer_code(*t)));
         }
         w.queue.in_order(keys, |at_ms, p| {
             at_ms.hash(h);
