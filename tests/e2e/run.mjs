@@ -926,6 +926,11 @@ async function misfits(page, id, sideways) {
       await frame();
       if (!(await window.settled(inView))) problems.push(`${id}: beat ${b + 1}'s event is not in view`);
     }
+    // At the last beat the verdict says the most: all of it within the window.
+    for (const badge of document.querySelectorAll('.badge')) {
+      const r = badge.getBoundingClientRect();
+      if (r.right > innerWidth + 1) problems.push(`${id}: “${badge.innerText}” runs ${Math.round(r.right - innerWidth)} px past the window`);
+    }
     return problems;
   }, { id, sideways });
 }
