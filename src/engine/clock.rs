@@ -96,6 +96,12 @@ impl Clock {
             TimerClock::Wall => &self.jumps,
             TimerClock::Monotonic => &[],
         };
+        if jumps.is_empty() && self.drift_ppm == 0 {
+            // The reading is `t + offset`: the instant is `deadline - offset`, or `from_ms`.
+            let at = u64::try_from(deadline_local.as_ms().saturating_sub(self.offset_ms)).unwrap_or(0);
+            let t = Millis::from_ms(at).max(from_ms);
+            return (t <= horizon_ms).then_some(t);
+        }
         let one = Millis::from_ms(1);
         let mut start = from_ms;
         loop {

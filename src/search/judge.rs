@@ -69,9 +69,11 @@ pub fn stalled(events: &[Event], roles: &[NodeKind], stall_ms: u64) -> Option<St
     let service = |i: usize| roles[i] == NodeKind::LockService;
     let mut at = vec![Follow::default(); roles.len()];
     let mut last_ms = Millis::ZERO;
+    // How many clients wait: with none, there is no time to count.
+    let mut waiting = 0usize;
     for e in events {
         // The conditions held since the last event: count the time for each waiter.
-        let stuck = at.iter().filter_map(|f| f.holder).find(|&h| at[h].can.down());
+        let stuck = (waiting > 0).then(|| at.iter().filter_map(|f| f.holder).find(|&h| at[h].can.down())).flatten();
         if let Some(h) = stuck.filter(|_| !at.iter().enumerate().any(|(k, f)| service(k) && f.can.down())) {
             let why = at[h].can.why();
             for f in at.iter_mut().filter(|f| !f.can.down()) {
@@ -98,14 +100,21 @@ pub fn stalled(events: &[Event], roles: &[NodeKind], stall_ms: u64) -> Option<St
             EventKind::LockGranted { holder: h, .. } if service(i) => at[i].holder = Some(h.0),
             EventKind::LockEnded { .. } if service(i) => at[i].holder = None,
             EventKind::Send { msg, .. } if msg.kind() == MsgKind::Acquire && at[i].waited.is_none() && !service(i) => {
-                at[i].waited = Some(0)
+                at[i].waited = Some(0);
+                waiting += 1;
             }
-            EventKind::BeliefStart { .. } if at[i].waited.take().is_some_and(|w| w > stall_ms) => {
-                let (holder, why) = at[i].behind;
-                return Some(Stall { at_ms: e.at_ms.as_ms(), waiter: i, holder, why });
+            EventKind::BeliefStart { .. } if at[i].waited.is_some() => {
+                waiting -= 1;
+                if at[i].waited.take().is_some_and(|w| w > stall_ms) {
+                    let (holder, why) = at[i].behind;
+                    return Some(Stall { at_ms: e.at_ms.as_ms(), waiter: i, holder, why });
+                }
             }
             // A client that gave up (or lost its place with its session) chose to stop waiting.
-            EventKind::GaveUp { .. } | EventKind::Done => at[i].waited = None,
+            EventKind::GaveUp { .. } | EventKind::Done if at[i].waited.is_some() => {
+                at[i].waited = None;
+                waiting -= 1;
+            }
             _ => {}
         }
     }
