@@ -17,8 +17,7 @@ fn small(classes: &[Class], max_faults: usize, grid_ms: u64) -> Grid {
 
 /// Every single fault on the grid, in the order the verification tries them.
 fn singles(v: &Verify) -> Vec<Added> {
-    let c = v.choices();
-    (0..c.instants()).flat_map(|i| (0..c.at(i * c.grid_ms)).map(move |j| c.get(i * c.grid_ms, j))).collect()
+    v.choices().singles().collect()
 }
 
 /// Every schedule of up to `k` of `singles`, in order.
@@ -138,6 +137,76 @@ fn a_branch_stepped_instant_by_instant_is_the_run_from_the_start() {
             assert!(fresh == branch, "{}: {schedule:?}: the runs part at event {part:?}", lesson.scenario.id);
         }
     }
+}
+
+/// Steps a branch as the verification does, each pause started at its longest and ended early
+/// at the instant its length gives, to the end.
+fn stepped_early(v: &Verify, schedule: &[Added]) -> Option<Vec<lockstep::engine::Event>> {
+    use lockstep::engine::fault::Fault;
+    let c = v.choices();
+    let longest = c.pause_lengths * c.grid_ms;
+    let mut spec = v.search().spec_with(&[])?;
+    let mut branch = Branch::start(&spec).ok()?;
+    let (mut events, mut ends) = (Vec::new(), Vec::new());
+    let mut t = 0;
+    while t < c.horizon_ms || !ends.is_empty() {
+        for f in schedule.iter().filter(|f| f.at_ms() == t && t < c.horizon_ms) {
+            let from = spec.faults.len();
+            let added = match f.clone() {
+                Added::Pause { at_ms, node, .. } => Added::Pause { at_ms, node, ms: longest },
+                f => f,
+            };
+            v.search().add_to(&mut spec, std::slice::from_ref(&added))?;
+            if let (Added::Pause { ms, .. }, Fault::Pause { node, .. }) = (f, &spec.faults[from]) {
+                ends.push((*node, Millis::from_ms(t + longest), Millis::from_ms(t + ms)));
+            }
+            branch.add_faults(&spec, &mut events, from);
+        }
+        for &(node, planned, end) in ends.iter().filter(|e| e.2 == Millis::from_ms(t) && e.2 < e.1) {
+            branch.end_pause(node, planned, end);
+        }
+        ends.retain(|e| e.2 > Millis::from_ms(t) && e.2 < e.1);
+        t += c.grid_ms;
+        if (t < c.horizon_ms || !ends.is_empty()) && branch.run_until(&spec, &mut events, Millis::from_ms(t)).is_err() {
+            return Some(events);
+        }
+    }
+    let _ = branch.run_out(&spec, &mut events);
+    Some(events)
+}
+
+/// An event without what a pause planned: a pause ended early began planned longer.
+fn unplanned(e: &lockstep::engine::Event) -> lockstep::engine::Event {
+    let mut e = e.clone();
+    if let lockstep::engine::EventKind::PauseStart { until_ms } = &mut e.kind {
+        *until_ms = Millis::ZERO;
+    }
+    e
+}
+
+#[test]
+fn a_pause_ended_early_runs_as_a_pause_that_long() {
+    let mut rng = Rng::new(5);
+    let mut early = 0;
+    for lesson in lessons::all() {
+        let grid = Grid { longest_ms: Some(1_000), ..small(&[Class::Pause, Class::Partition, Class::Crash], 3, 250) };
+        let v = Verify::new(&lesson.scenario, grid, false).expect("a verification");
+        let singles = singles(&v);
+        for _ in 0..40 {
+            let n = rng.range_inclusive(1, 3) as usize;
+            let mut picks: Vec<usize> = (0..n).map(|_| rng.range_inclusive(0, singles.len() as u64 - 1) as usize).collect();
+            picks.sort();
+            picks.dedup();
+            let schedule: Vec<Added> = picks.iter().map(|&i| singles[i].clone()).collect();
+            let Some(spec) = v.search().spec_with(&schedule) else { continue };
+            early += schedule.iter().filter(|f| matches!(f, Added::Pause { ms, .. } if *ms < 1_000)).count();
+            let fresh: Vec<_> = simulate(&spec, &mut Reuse::default()).expect("a run").events.iter().map(unplanned).collect();
+            let branch: Vec<_> = stepped_early(&v, &schedule).expect("a branch").iter().map(unplanned).collect();
+            let part = fresh.iter().zip(&branch).position(|(a, b)| a != b);
+            assert!(fresh == branch, "{}: {schedule:?}: the runs part at event {part:?}", lesson.scenario.id);
+        }
+    }
+    assert!(early > 500, "only {early} pauses were ended early");
 }
 
 #[test]

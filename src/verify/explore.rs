@@ -2,6 +2,10 @@
 //! into a branch for every fault that can start there, depth first, skipping a state already
 //! explored at the same instant with as many faults left.
 //!
+//! A pause starts planned at its longest; at each later instant before that, a branch ends it
+//! early ([`Branch::end_pause`]), which does not count as another fault. So the states of a
+//! pause still running are one for all its lengths, and every length is still tried.
+//!
 //! It explores in passes, allowing one more fault each time (none, then one, up to the most),
 //! so the first failure found has the fewest faults. A state explored in an earlier pass is
 //! skipped in a later one only if it now has no more faults left than it had then.
@@ -9,18 +13,21 @@
 use super::grid::{Choices, Grid};
 use super::visited::{Visit, Visited};
 use crate::engine::checker::{self, Maps};
+use crate::engine::fault::Fault;
+use crate::engine::fingerprint::hash_set;
 use crate::engine::fingerprint::Fingerprint;
+use crate::engine::ids::NodeId;
 use crate::engine::queue::QueueKeys;
 use crate::engine::sim::Branch;
 use crate::engine::{Event, FindingKind, Millis, Spec};
 use crate::error::ScenarioError;
 use crate::scenario::format::Scenario;
-use crate::search::{Added, Bounds, Failure, Search, Shrunk};
+use crate::search::{Added, Bounds, Class, Failure, Search, Shrunk};
 use std::hash::Hasher;
 
-/// How often a run with no faults left to add has its state looked up: every so many instants.
-/// (Its run goes on alike either way; looking up less often keeps fewer states, for a few more
-/// runs taken to their end.)
+/// How often a run with no faults left to add has its state looked up: every so many instants,
+/// and at the last before the horizon, where runs go to their end. (Its run goes on alike either
+/// way; looking up less often keeps fewer states, for a few more runs taken to their end.)
 const TAIL: u64 = 4;
 
 /// Where a verification stands.
@@ -47,10 +54,33 @@ struct Frame {
     used: usize,
     /// How many events the run had recorded at `t`.
     events: usize,
-    /// The fault this frame added to its parent's, if any.
-    added: Option<Added>,
+    /// The fault this frame added to its parent's, if any, with its place in the spec.
+    added: Option<(usize, Added)>,
+    /// The pause this frame ended early, by its place in the spec, and its length.
+    ended: Option<(usize, u64)>,
+    /// The pauses the path has started.
+    pauses: Vec<Pause>,
     /// What the checker has read so far.
     history: Fingerprint,
+}
+
+/// A pause the path started: planned to its longest, and maybe ended early.
+#[derive(Clone, Copy)]
+struct Pause {
+    /// Its place in the spec.
+    fault: usize,
+    node: NodeId,
+    start: u64,
+    planned: u64,
+    /// When it ends: `planned`, unless ended early.
+    end: u64,
+}
+
+impl Pause {
+    /// Whether it may be ended at instant `t` (or was, at `t`, by a branch of the same state).
+    fn endable(&self, t: u64) -> bool {
+        self.start < t && t < self.planned && self.end >= t
+    }
 }
 
 /// How much a verification has done.
@@ -129,7 +159,8 @@ impl Verify {
     /// The run before anything happened, at the first instant.
     fn root(&self) -> Frame {
         let (branch, spec) = (self.start.0.clone(), self.start.1.clone());
-        Frame { branch, spec, t: 0, next: 0, used: 0, events: 0, added: None, history: Fingerprint::default() }
+        let history = Fingerprint::default();
+        Frame { branch, spec, t: 0, next: 0, used: 0, events: 0, added: None, ended: None, pauses: Vec::new(), history }
     }
 
     /// Explores up to `n` more steps (a branch made, or a state moved on to the next instant);
@@ -143,8 +174,11 @@ impl Verify {
                 self.next_pass();
                 continue;
             };
-            if top.used < self.pass && top.next < self.choices.at(top.t) {
+            let at = self.choices.at(top.t);
+            if top.used < self.pass && top.next < at {
                 self.branch();
+            } else if top.next.max(at) < at + top.pauses.iter().filter(|p| p.endable(top.t)).count() {
+                self.end_pause(at);
             } else {
                 self.advance();
             }
@@ -165,27 +199,76 @@ impl Verify {
         let Some(top) = self.stack.last_mut() else { return };
         let (t, j) = (top.t, top.next);
         top.next += 1;
-        let top = &*top;
         let added = self.choices.get(t, j);
-        // The copy goes into a frame left by an earlier branch, reusing its room.
-        let mut frame = match self.free.pop() {
+        let mut frame = self.copy_top();
+        let Some(top) = self.stack.last() else { return };
+        // A fault the scenario cannot take (a restart past the run's limit) is no schedule.
+        let place = top.spec.faults.len();
+        if self.search.add_to(&mut frame.spec, std::slice::from_ref(&added)).is_none() {
+            return self.free.push(frame);
+        }
+        if let Some(&Fault::Pause { node, for_ms, .. }) = frame.spec.faults.get(place).filter(|_| added.class() == Class::Pause) {
+            let planned = t + for_ms.unsigned_abs();
+            frame.pauses.push(Pause { fault: place, node, start: t, planned, end: planned });
+        }
+        self.events.truncate(top.events);
+        frame.branch.add_faults(&frame.spec, &mut self.events, place);
+        (frame.t, frame.next, frame.used, frame.events) = (t, j + 1, top.used + 1, self.events.len());
+        frame.added = Some((place, added));
+        self.counts.branches += 1;
+        self.stack.push(frame);
+    }
+
+    /// Copies the top state and ends the next pause that may end at its instant; choices at an
+    /// instant are numbered from `at`, after the faults that can start there.
+    fn end_pause(&mut self, at: usize) {
+        let Some(top) = self.stack.last_mut() else { return };
+        top.next = top.next.max(at);
+        let (t, j) = (top.t, top.next);
+        top.next += 1;
+        let Some(&p) = top.pauses.iter().filter(|p| p.endable(t)).nth(j - at) else { return };
+        let mut frame = self.copy_top();
+        let Some(top) = self.stack.last() else { return };
+        frame.branch.end_pause(p.node, Millis::from_ms(p.planned), Millis::from_ms(t));
+        if let Some(Fault::Pause { for_ms, .. }) = frame.spec.faults.get_mut(p.fault) {
+            *for_ms = (t - p.start) as i64;
+        }
+        if let Some(q) = frame.pauses.iter_mut().find(|q| q.fault == p.fault) {
+            q.end = t;
+        }
+        (frame.t, frame.next, frame.used, frame.events) = (t, j + 1, top.used, top.events);
+        frame.ended = Some((p.fault, t - p.start));
+        self.counts.branches += 1;
+        self.stack.push(frame);
+    }
+
+    /// A copy of the top state, in a frame left by an earlier branch if there is one (reusing
+    /// its room), to change and push.
+    fn copy_top(&mut self) -> Frame {
+        let top = self.stack.last().expect("a state to copy");
+        let mut f = match self.free.pop() {
             Some(mut f) => {
                 f.branch.clone_from(&top.branch);
                 f.spec.clone_from(&top.spec);
                 f.history.clone_from(&top.history);
+                f.pauses.clone_from(&top.pauses);
                 f
             }
-            None => Frame { branch: top.branch.clone(), spec: top.spec.clone(), history: top.history.clone(), added: None, ..*top },
+            None => Frame {
+                branch: top.branch.clone(),
+                spec: top.spec.clone(),
+                history: top.history.clone(),
+                pauses: top.pauses.clone(),
+                added: None,
+                ended: None,
+                t: 0,
+                next: 0,
+                used: 0,
+                events: 0,
+            },
         };
-        // A fault the scenario cannot take (a restart past the run's limit) is no schedule.
-        if self.search.add_to(&mut frame.spec, std::slice::from_ref(&added)).is_none() {
-            return self.free.push(frame);
-        }
-        self.events.truncate(top.events);
-        frame.branch.add_faults(&frame.spec, &mut self.events, top.spec.faults.len());
-        (frame.t, frame.next, frame.used, frame.events, frame.added) = (t, j + 1, top.used + 1, self.events.len(), Some(added));
-        self.counts.branches += 1;
-        self.stack.push(frame);
+        (f.added, f.ended) = (None, None);
+        f
     }
 
     /// Leaves the top state: its frame is kept for the next branch's copy.
@@ -201,7 +284,8 @@ impl Verify {
         self.events.truncate(top.events);
         let next_t = top.t + self.choices.grid_ms;
         let from = self.events.len();
-        if next_t >= self.choices.horizon_ms {
+        // Past the horizon no fault starts, but a pause planned to end later may still end early.
+        if next_t >= self.choices.horizon_ms && !top.pauses.iter().any(|p| p.endable(next_t)) {
             let _ = top.branch.run_out(&top.spec, &mut self.events);
             return self.judge();
         }
@@ -214,12 +298,15 @@ impl Verify {
         }
         (top.t, top.next, top.events) = (next_t, 0, self.events.len());
         // Once no more faults may be added, states are looked up at every [`TAIL`]th instant.
-        if top.used == self.pass && !(next_t / self.choices.grid_ms).is_multiple_of(TAIL) {
+        let last = next_t + self.choices.grid_ms >= self.choices.horizon_ms;
+        if top.used == self.pass && !last && !(next_t / self.choices.grid_ms).is_multiple_of(TAIL) {
             return;
         }
         let mut h = top.history.clone();
         h.write_u64(next_t);
         top.branch.fingerprint(&top.spec, &mut h, Millis::from_ms(next_t), self.events.len(), &mut self.keys);
+        // Which pauses may still end early, and when each would end otherwise.
+        hash_set(&mut h, top.pauses.iter().filter(|p| p.endable(next_t)).map(|p| (p.node, p.planned)));
         match self.visited.visit(h.finish128(), self.pass - top.used) {
             Visit::New => self.counts.states += 1,
             Visit::Seen => self.leave(),
@@ -268,9 +355,15 @@ impl Verify {
         };
     }
 
-    /// The faults the path to the top state added, in order.
+    /// The faults the path to the top state added, in order, each pause as long as it ran.
     fn path(&self) -> Vec<Added> {
-        self.stack.iter().filter_map(|f| f.added.clone()).collect()
+        let mut path: Vec<(usize, Added)> = self.stack.iter().filter_map(|f| f.added.clone()).collect();
+        for (fault, length) in self.stack.iter().filter_map(|f| f.ended) {
+            if let Some((_, Added::Pause { ms, .. })) = path.iter_mut().find(|(place, _)| *place == fault) {
+                *ms = length;
+            }
+        }
+        path.into_iter().map(|(_, added)| added).collect()
     }
 
     /// Where it stands.

@@ -1,6 +1,10 @@
 //! The schedules a verification covers: up to `max_faults` faults of the chosen kinds, each
 //! starting on a grid of `grid_ms` before the horizon, each size a whole number of grid steps
 //! (a drift rate a whole number of `drift_step_ppm`), up to the largest of its kind.
+//!
+//! A pause is tried at its longest only, and the exploration ends it early at each later
+//! instant on the grid instead ([`Choices::pause_lengths`]): that covers every length, and
+//! until it ends, the states of pauses of every length are one.
 
 use crate::error::ScenarioError;
 use crate::limits::{MAX_SEARCH_SPAN_MS, MAX_VERIFY_CHOICES, MAX_VERIFY_FAULTS, MAX_VERIFY_STATES, SEARCH_DRIFT_PPM};
@@ -95,6 +99,8 @@ pub struct Choices {
     timed: Vec<Added>,
     /// Drifts, which are there from the start.
     drifts: Vec<Added>,
+    /// How many lengths a pause may have: it is in `timed` at its longest only.
+    pub pause_lengths: u64,
     pub grid_ms: u64,
     pub horizon_ms: u64,
     pub max_faults: usize,
@@ -129,14 +135,20 @@ impl Choices {
                         timed.extend(targets.nodes(class).into_iter().flat_map(|n| crate::search::space::one(class, 0, n, m)));
                     }
                 }
-                Class::Pause | Class::Partition | Class::Crash => {
+                Class::Pause => {
+                    if let Some(m) = steps(longest).next_back() {
+                        timed.extend(targets.nodes(class).into_iter().flat_map(|n| crate::search::space::one(class, 0, n, m as i64)));
+                    }
+                }
+                Class::Partition | Class::Crash => {
                     for m in steps(longest) {
                         timed.extend(targets.nodes(class).into_iter().flat_map(|n| crate::search::space::one(class, 0, n, m as i64)));
                     }
                 }
             }
         }
-        let choices = Choices { timed, drifts, grid_ms: g, horizon_ms, max_faults: grid.max_faults };
+        let pause_lengths = longest / g;
+        let choices = Choices { timed, drifts, pause_lengths, grid_ms: g, horizon_ms, max_faults: grid.max_faults };
         let count = choices.count();
         if count > MAX_VERIFY_CHOICES as u128 {
             return Err(ScenarioError::new(
@@ -158,9 +170,13 @@ impl Choices {
         self.horizon_ms.div_ceil(self.grid_ms)
     }
 
-    /// How many faults can start at instant `t`.
+    /// How many faults can start at instant `t` (a pause at its longest).
     pub fn at(&self, t: u64) -> usize {
-        self.timed.len() + if t == 0 { self.drifts.len() } else { 0 }
+        match t {
+            0 => self.timed.len() + self.drifts.len(),
+            t if t < self.horizon_ms => self.timed.len(),
+            _ => 0,
+        }
     }
 
     /// The `j`th fault that can start at instant `t` (drifts first, at 0).
@@ -172,9 +188,23 @@ impl Choices {
         }
     }
 
+    /// Every single fault on the grid, pauses of every length, in the order tried.
+    pub fn singles(&self) -> impl Iterator<Item = Added> + '_ {
+        let at = move |t: u64| (0..self.at(t)).map(move |j| self.get(t, j));
+        let lengths = |f: Added| match f {
+            Added::Pause { at_ms, node, .. } => {
+                (1..=self.pause_lengths).map(|k| Added::Pause { at_ms, node: node.clone(), ms: k * self.grid_ms }).collect()
+            }
+            f => vec![f],
+        };
+        (0..self.instants()).flat_map(move |i| at(i * self.grid_ms)).flat_map(lengths)
+    }
+
     /// How many single faults the grid has.
     pub fn count(&self) -> u128 {
-        self.timed.len() as u128 * u128::from(self.instants()) + self.drifts.len() as u128
+        let pauses = self.timed.iter().filter(|f| matches!(f, Added::Pause { .. })).count() as u128;
+        let timed = self.timed.len() as u128 + pauses * u128::from(self.pause_lengths.max(1) - 1);
+        timed * u128::from(self.instants()) + self.drifts.len() as u128
     }
 
     /// How many schedules the grid has: every set of up to `max_faults` of its single faults.

@@ -7,12 +7,13 @@
 //! names things in the trace: see [`Branch::fingerprint`].
 
 use super::fork::FORK_ROOM;
-use super::world::{Lists, Pending, Sim, Slot, World, NEVER};
+use super::world::{Lists, Pending, Sim, Slot, Status, World, NEVER};
 use crate::engine::actor::{Command, Timer};
 use crate::engine::copy::field_clone;
 use crate::engine::error::RunError;
 use crate::engine::event::Event;
 use crate::engine::fingerprint::hash_set;
+use crate::engine::ids::NodeId;
 use crate::engine::queue::QueueKeys;
 use crate::engine::spec::Spec;
 use crate::engine::time::Millis;
@@ -62,6 +63,30 @@ impl Branch {
     /// the spec run so far with faults added at the end, at most [`Branch::ROOM`] of them.
     pub fn add_faults(&mut self, spec: &Spec, events: &mut Vec<Event>, from: usize) {
         self.lend(spec, events, |sim| sim.add_faults(from))
+    }
+
+    /// Ends early a pause of `node` planned to end at `planned_ms`, at `at_ms` (the instant the
+    /// run was stepped to): the run then goes on as if the pause had been that long from its
+    /// start. Its resumption keeps its place in the queue's order, which it took when the pause
+    /// began, and the node stays paused until the latest of its pauses still running ends, as a
+    /// pause that overlaps another does. (With two of the node's pauses planned to end at the same
+    /// instant either may move: one resumes the node, the other then finds it running.)
+    pub fn end_pause(&mut self, node: NodeId, planned_ms: Millis, at_ms: Millis) {
+        let (mut moved, mut until_ms) = (false, at_ms);
+        self.w.queue.retime(|what, due_ms| match *what {
+            Pending::Resume(n) if n == node && due_ms == planned_ms && !moved => {
+                moved = true;
+                at_ms
+            }
+            Pending::Resume(n) if n == node => {
+                until_ms = until_ms.max(due_ms);
+                due_ms
+            }
+            _ => due_ms,
+        });
+        if let Status::Paused { until_ms: until } = &mut self.w.nodes[node.0].status {
+            *until = until_ms;
+        }
     }
 
     /// Lends the world and `events` to a run of `spec` for one call.
