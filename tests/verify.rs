@@ -139,12 +139,11 @@ fn a_branch_stepped_instant_by_instant_is_the_run_from_the_start() {
     }
 }
 
-/// Steps a branch as the verification does, each pause started at its longest and ended early
-/// at the instant its length gives, to the end.
+/// Steps a branch as the verification does, each pause and partition started at its longest
+/// and ended early at the instant its length gives, to the end.
 fn stepped_early(v: &Verify, schedule: &[Added]) -> Option<Vec<lockstep::engine::Event>> {
-    use lockstep::engine::fault::Fault;
     let c = v.choices();
-    let longest = c.pause_lengths * c.grid_ms;
+    let longest = c.lengths * c.grid_ms;
     let mut spec = v.search().spec_with(&[])?;
     let mut branch = Branch::start(&spec).ok()?;
     let (mut events, mut ends) = (Vec::new(), Vec::new());
@@ -152,18 +151,16 @@ fn stepped_early(v: &Verify, schedule: &[Added]) -> Option<Vec<lockstep::engine:
     while t < c.horizon_ms || !ends.is_empty() {
         for f in schedule.iter().filter(|f| f.at_ms() == t && t < c.horizon_ms) {
             let from = spec.faults.len();
-            let added = match f.clone() {
-                Added::Pause { at_ms, node, .. } => Added::Pause { at_ms, node, ms: longest },
-                f => f,
-            };
+            let early = lockstep::verify::grid::ends_early(f);
+            let added = if early { f.sized(longest as i64) } else { f.clone() };
             v.search().add_to(&mut spec, std::slice::from_ref(&added))?;
-            if let (Added::Pause { ms, .. }, Fault::Pause { node, .. }) = (f, &spec.faults[from]) {
-                ends.push((*node, Millis::from_ms(t + longest), Millis::from_ms(t + ms)));
+            if early {
+                ends.push((from, Millis::from_ms(t + longest), Millis::from_ms(t + f.magnitude() as u64)));
             }
             branch.add_faults(&spec, &mut events, from);
         }
-        for &(node, planned, end) in ends.iter().filter(|e| e.2 == Millis::from_ms(t) && e.2 < e.1) {
-            branch.end_pause(node, planned, end);
+        for &(fault, planned, end) in ends.iter().filter(|e| e.2 == Millis::from_ms(t) && e.2 < e.1) {
+            branch.end_early(&spec, fault, planned, end);
         }
         ends.retain(|e| e.2 > Millis::from_ms(t) && e.2 < e.1);
         t += c.grid_ms;
@@ -175,17 +172,18 @@ fn stepped_early(v: &Verify, schedule: &[Added]) -> Option<Vec<lockstep::engine:
     Some(events)
 }
 
-/// An event without what a pause planned: a pause ended early began planned longer.
+/// An event without what a pause or partition planned: one ended early began planned longer.
 fn unplanned(e: &lockstep::engine::Event) -> lockstep::engine::Event {
+    use lockstep::engine::EventKind;
     let mut e = e.clone();
-    if let lockstep::engine::EventKind::PauseStart { until_ms } = &mut e.kind {
+    if let EventKind::PauseStart { until_ms } | EventKind::PartitionStart { until_ms, .. } = &mut e.kind {
         *until_ms = Millis::ZERO;
     }
     e
 }
 
 #[test]
-fn a_pause_ended_early_runs_as_a_pause_that_long() {
+fn a_pause_or_partition_ended_early_runs_as_one_that_long() {
     let mut rng = Rng::new(5);
     let mut early = 0;
     for lesson in lessons::all() {
@@ -199,14 +197,14 @@ fn a_pause_ended_early_runs_as_a_pause_that_long() {
             picks.dedup();
             let schedule: Vec<Added> = picks.iter().map(|&i| singles[i].clone()).collect();
             let Some(spec) = v.search().spec_with(&schedule) else { continue };
-            early += schedule.iter().filter(|f| matches!(f, Added::Pause { ms, .. } if *ms < 1_000)).count();
+            early += schedule.iter().filter(|f| matches!(f, Added::Pause { ms, .. } | Added::Partition { ms, .. } if *ms < 1_000)).count();
             let fresh: Vec<_> = simulate(&spec, &mut Reuse::default()).expect("a run").events.iter().map(unplanned).collect();
             let branch: Vec<_> = stepped_early(&v, &schedule).expect("a branch").iter().map(unplanned).collect();
             let part = fresh.iter().zip(&branch).position(|(a, b)| a != b);
             assert!(fresh == branch, "{}: {schedule:?}: the runs part at event {part:?}", lesson.scenario.id);
         }
     }
-    assert!(early > 500, "only {early} pauses were ended early");
+    assert!(early > 500, "only {early} pauses and partitions were ended early");
 }
 
 #[test]

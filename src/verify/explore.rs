@@ -2,28 +2,27 @@
 //! into a branch for every fault that can start there, depth first, skipping a state already
 //! explored at the same instant with as many faults left.
 //!
-//! A pause starts planned at its longest; at each later instant before that, a branch ends it
-//! early ([`Branch::end_pause`]), which does not count as another fault. So the states of a
-//! pause still running are one for all its lengths, and every length is still tried.
+//! A pause or a partition starts planned at its longest; at each later instant before that, a
+//! branch ends it early ([`Branch::end_early`]), which does not count as another fault. So the
+//! states of such a fault still running are one for all its lengths, and every length is tried.
 //!
 //! It explores in passes, allowing one more fault each time (none, then one, up to the most),
 //! so the first failure found has the fewest faults. A state explored in an earlier pass is
 //! skipped in a later one only if it now has no more faults left than it had then.
 
-use super::grid::{Choices, Grid};
+use super::grid::{ends_early, Choices, Grid};
 use super::visited::{Visit, Visited};
 use crate::engine::checker::{self, Maps};
 use crate::engine::fault::Fault;
 use crate::engine::fingerprint::hash_set;
 use crate::engine::fingerprint::Fingerprint;
-use crate::engine::ids::NodeId;
 use crate::engine::queue::QueueKeys;
 use crate::engine::sim::Branch;
 use crate::engine::{Event, FindingKind, Millis, Spec};
 use crate::error::ScenarioError;
 use crate::scenario::format::Scenario;
-use crate::search::{Added, Bounds, Class, Failure, Search, Shrunk};
-use std::hash::Hasher;
+use crate::search::{Added, Bounds, Failure, Search, Shrunk};
+use std::hash::{Hash, Hasher};
 
 /// How often a run with no faults left to add has its state looked up: every so many instants,
 /// and at the last before the horizon, where runs go to their end. (Its run goes on alike either
@@ -56,27 +55,43 @@ struct Frame {
     events: usize,
     /// The fault this frame added to its parent's, if any, with its place in the spec.
     added: Option<(usize, Added)>,
-    /// The pause this frame ended early, by its place in the spec, and its length.
+    /// The fault this frame ended early, by its place in the spec, and its length.
     ended: Option<(usize, u64)>,
-    /// The pauses the path has started.
-    pauses: Vec<Pause>,
+    /// The pauses and partitions the path has started.
+    open: Vec<Open>,
     /// What the checker has read so far.
     history: Fingerprint,
 }
 
-/// A pause the path started: planned to its longest, and maybe ended early.
+/// A pause or a partition the path started: planned to its longest, and maybe ended early.
 #[derive(Clone, Copy)]
-struct Pause {
+struct Open {
     /// Its place in the spec.
     fault: usize,
-    node: NodeId,
+    /// What it is, for the fingerprint: a pause's node, or a hash of what a partition cuts.
+    what: (u8, u64),
     start: u64,
     planned: u64,
     /// When it ends: `planned`, unless ended early.
     end: u64,
 }
 
-impl Pause {
+impl Open {
+    /// The pause or partition fault `place` of `spec` is, started at `t`, if it is one.
+    fn of(spec: &Spec, place: usize, t: u64) -> Option<Open> {
+        let (what, for_ms) = match spec.faults.get(place)? {
+            Fault::Pause { node, for_ms, .. } => ((0, node.0 as u64), for_ms),
+            Fault::Partition { from, to, two_way, for_ms, .. } => {
+                let mut h = Fingerprint::default();
+                (from, to, two_way).hash(&mut h);
+                ((1, h.finish()), for_ms)
+            }
+            _ => return None,
+        };
+        let planned = t + for_ms.unsigned_abs();
+        Some(Open { fault: place, what, start: t, planned, end: planned })
+    }
+
     /// Whether it may be ended at instant `t` (or was, at `t`, by a branch of the same state).
     fn endable(&self, t: u64) -> bool {
         self.start < t && t < self.planned && self.end >= t
@@ -160,7 +175,7 @@ impl Verify {
     fn root(&self) -> Frame {
         let (branch, spec) = (self.start.0.clone(), self.start.1.clone());
         let history = Fingerprint::default();
-        Frame { branch, spec, t: 0, next: 0, used: 0, events: 0, added: None, ended: None, pauses: Vec::new(), history }
+        Frame { branch, spec, t: 0, next: 0, used: 0, events: 0, added: None, ended: None, open: Vec::new(), history }
     }
 
     /// Explores up to `n` more steps (a branch made, or a state moved on to the next instant);
@@ -177,8 +192,8 @@ impl Verify {
             let at = self.choices.at(top.t);
             if top.used < self.pass && top.next < at {
                 self.branch();
-            } else if top.next.max(at) < at + top.pauses.iter().filter(|p| p.endable(top.t)).count() {
-                self.end_pause(at);
+            } else if top.next.max(at) < at + top.open.iter().filter(|p| p.endable(top.t)).count() {
+                self.end_early(at);
             } else {
                 self.advance();
             }
@@ -207,9 +222,8 @@ impl Verify {
         if self.search.add_to(&mut frame.spec, std::slice::from_ref(&added)).is_none() {
             return self.free.push(frame);
         }
-        if let Some(&Fault::Pause { node, for_ms, .. }) = frame.spec.faults.get(place).filter(|_| added.class() == Class::Pause) {
-            let planned = t + for_ms.unsigned_abs();
-            frame.pauses.push(Pause { fault: place, node, start: t, planned, end: planned });
+        if let Some(open) = Open::of(&frame.spec, place, t).filter(|_| ends_early(&added)) {
+            frame.open.push(open);
         }
         self.events.truncate(top.events);
         frame.branch.add_faults(&frame.spec, &mut self.events, place);
@@ -219,21 +233,21 @@ impl Verify {
         self.stack.push(frame);
     }
 
-    /// Copies the top state and ends the next pause that may end at its instant; choices at an
-    /// instant are numbered from `at`, after the faults that can start there.
-    fn end_pause(&mut self, at: usize) {
+    /// Copies the top state and ends the next pause or partition that may end at its instant;
+    /// choices at an instant are numbered from `at`, after the faults that can start there.
+    fn end_early(&mut self, at: usize) {
         let Some(top) = self.stack.last_mut() else { return };
         top.next = top.next.max(at);
         let (t, j) = (top.t, top.next);
         top.next += 1;
-        let Some(&p) = top.pauses.iter().filter(|p| p.endable(t)).nth(j - at) else { return };
+        let Some(&p) = top.open.iter().filter(|p| p.endable(t)).nth(j - at) else { return };
         let mut frame = self.copy_top();
         let Some(top) = self.stack.last() else { return };
-        frame.branch.end_pause(p.node, Millis::from_ms(p.planned), Millis::from_ms(t));
-        if let Some(Fault::Pause { for_ms, .. }) = frame.spec.faults.get_mut(p.fault) {
+        frame.branch.end_early(&frame.spec, p.fault, Millis::from_ms(p.planned), Millis::from_ms(t));
+        if let Some(Fault::Pause { for_ms, .. } | Fault::Partition { for_ms, .. }) = frame.spec.faults.get_mut(p.fault) {
             *for_ms = (t - p.start) as i64;
         }
-        if let Some(q) = frame.pauses.iter_mut().find(|q| q.fault == p.fault) {
+        if let Some(q) = frame.open.iter_mut().find(|q| q.fault == p.fault) {
             q.end = t;
         }
         (frame.t, frame.next, frame.used, frame.events) = (t, j + 1, top.used, top.events);
@@ -251,14 +265,14 @@ impl Verify {
                 f.branch.clone_from(&top.branch);
                 f.spec.clone_from(&top.spec);
                 f.history.clone_from(&top.history);
-                f.pauses.clone_from(&top.pauses);
+                f.open.clone_from(&top.open);
                 f
             }
             None => Frame {
                 branch: top.branch.clone(),
                 spec: top.spec.clone(),
                 history: top.history.clone(),
-                pauses: top.pauses.clone(),
+                open: top.open.clone(),
                 added: None,
                 ended: None,
                 t: 0,
@@ -284,8 +298,8 @@ impl Verify {
         self.events.truncate(top.events);
         let next_t = top.t + self.choices.grid_ms;
         let from = self.events.len();
-        // Past the horizon no fault starts, but a pause planned to end later may still end early.
-        if next_t >= self.choices.horizon_ms && !top.pauses.iter().any(|p| p.endable(next_t)) {
+        // Past the horizon no fault starts, but one planned to end later may still end early.
+        if next_t >= self.choices.horizon_ms && !top.open.iter().any(|p| p.endable(next_t)) {
             let _ = top.branch.run_out(&top.spec, &mut self.events);
             return self.judge();
         }
@@ -305,8 +319,8 @@ impl Verify {
         let mut h = top.history.clone();
         h.write_u64(next_t);
         top.branch.fingerprint(&top.spec, &mut h, Millis::from_ms(next_t), self.events.len(), &mut self.keys);
-        // Which pauses may still end early, and when each would end otherwise.
-        hash_set(&mut h, top.pauses.iter().filter(|p| p.endable(next_t)).map(|p| (p.node, p.planned)));
+        // Which faults may still end early, and when each would end otherwise.
+        hash_set(&mut h, top.open.iter().filter(|p| p.endable(next_t)).map(|p| (p.what, p.planned)));
         match self.visited.visit(h.finish128(), self.pass - top.used) {
             Visit::New => self.counts.states += 1,
             Visit::Seen => self.leave(),
@@ -355,12 +369,12 @@ impl Verify {
         };
     }
 
-    /// The faults the path to the top state added, in order, each pause as long as it ran.
+    /// The faults the path to the top state added, in order, each as long as it ran.
     fn path(&self) -> Vec<Added> {
         let mut path: Vec<(usize, Added)> = self.stack.iter().filter_map(|f| f.added.clone()).collect();
         for (fault, length) in self.stack.iter().filter_map(|f| f.ended) {
-            if let Some((_, Added::Pause { ms, .. })) = path.iter_mut().find(|(place, _)| *place == fault) {
-                *ms = length;
+            if let Some((_, added)) = path.iter_mut().find(|(place, _)| *place == fault) {
+                *added = added.sized(length as i64);
             }
         }
         path.into_iter().map(|(_, added)| added).collect()

@@ -2,9 +2,9 @@
 //! starting on a grid of `grid_ms` before the horizon, each size a whole number of grid steps
 //! (a drift rate a whole number of `drift_step_ppm`), up to the largest of its kind.
 //!
-//! A pause is tried at its longest only, and the exploration ends it early at each later
-//! instant on the grid instead ([`Choices::pause_lengths`]): that covers every length, and
-//! until it ends, the states of pauses of every length are one.
+//! A pause or a partition is tried at its longest only, and the exploration ends it early at
+//! each later instant on the grid instead ([`Choices::lengths`]): that covers every length, and
+//! until it ends, the states of that fault at every length are one.
 
 use crate::error::ScenarioError;
 use crate::limits::{MAX_SEARCH_SPAN_MS, MAX_VERIFY_CHOICES, MAX_VERIFY_FAULTS, MAX_VERIFY_STATES, SEARCH_DRIFT_PPM};
@@ -99,8 +99,8 @@ pub struct Choices {
     timed: Vec<Added>,
     /// Drifts, which are there from the start.
     drifts: Vec<Added>,
-    /// How many lengths a pause may have: it is in `timed` at its longest only.
-    pub pause_lengths: u64,
+    /// How many lengths a pause or a partition may have: each is in `timed` at its longest only.
+    pub lengths: u64,
     pub grid_ms: u64,
     pub horizon_ms: u64,
     pub max_faults: usize,
@@ -135,20 +135,20 @@ impl Choices {
                         timed.extend(targets.nodes(class).into_iter().flat_map(|n| crate::search::space::one(class, 0, n, m)));
                     }
                 }
-                Class::Pause => {
+                Class::Pause | Class::Partition => {
                     if let Some(m) = steps(longest).next_back() {
                         timed.extend(targets.nodes(class).into_iter().flat_map(|n| crate::search::space::one(class, 0, n, m as i64)));
                     }
                 }
-                Class::Partition | Class::Crash => {
+                Class::Crash => {
                     for m in steps(longest) {
                         timed.extend(targets.nodes(class).into_iter().flat_map(|n| crate::search::space::one(class, 0, n, m as i64)));
                     }
                 }
             }
         }
-        let pause_lengths = longest / g;
-        let choices = Choices { timed, drifts, pause_lengths, grid_ms: g, horizon_ms, max_faults: grid.max_faults };
+        let lengths = longest / g;
+        let choices = Choices { timed, drifts, lengths, grid_ms: g, horizon_ms, max_faults: grid.max_faults };
         let count = choices.count();
         if count > MAX_VERIFY_CHOICES as u128 {
             return Err(ScenarioError::new(
@@ -188,13 +188,11 @@ impl Choices {
         }
     }
 
-    /// Every single fault on the grid, pauses of every length, in the order tried.
+    /// Every single fault on the grid, pauses and partitions of every length, in the order tried.
     pub fn singles(&self) -> impl Iterator<Item = Added> + '_ {
         let at = move |t: u64| (0..self.at(t)).map(move |j| self.get(t, j));
         let lengths = |f: Added| match f {
-            Added::Pause { at_ms, node, .. } => {
-                (1..=self.pause_lengths).map(|k| Added::Pause { at_ms, node: node.clone(), ms: k * self.grid_ms }).collect()
-            }
+            f if ends_early(&f) => (1..=self.lengths).map(|k| f.sized((k * self.grid_ms) as i64)).collect(),
             f => vec![f],
         };
         (0..self.instants()).flat_map(move |i| at(i * self.grid_ms)).flat_map(lengths)
@@ -202,8 +200,8 @@ impl Choices {
 
     /// How many single faults the grid has.
     pub fn count(&self) -> u128 {
-        let pauses = self.timed.iter().filter(|f| matches!(f, Added::Pause { .. })).count() as u128;
-        let timed = self.timed.len() as u128 + pauses * u128::from(self.pause_lengths.max(1) - 1);
+        let longest = self.timed.iter().filter(|f| ends_early(f)).count() as u128;
+        let timed = self.timed.len() as u128 + longest * u128::from(self.lengths.max(1) - 1);
         timed * u128::from(self.instants()) + self.drifts.len() as u128
     }
 
@@ -221,4 +219,10 @@ impl Choices {
         }
         total
     }
+}
+
+/// Whether a fault is tried at its longest and ended early by the exploration: a pause or a
+/// partition.
+pub fn ends_early(f: &Added) -> bool {
+    matches!(f, Added::Pause { .. } | Added::Partition { .. })
 }

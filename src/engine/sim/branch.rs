@@ -12,6 +12,7 @@ use crate::engine::actor::{Command, Timer};
 use crate::engine::copy::field_clone;
 use crate::engine::error::RunError;
 use crate::engine::event::Event;
+use crate::engine::fault::Fault;
 use crate::engine::fingerprint::hash_set;
 use crate::engine::ids::NodeId;
 use crate::engine::queue::QueueKeys;
@@ -65,13 +66,26 @@ impl Branch {
         self.lend(spec, events, |sim| sim.add_faults(from))
     }
 
-    /// Ends early a pause of `node` planned to end at `planned_ms`, at `at_ms` (the instant the
-    /// run was stepped to): the run then goes on as if the pause had been that long from its
-    /// start. Its resumption keeps its place in the queue's order, which it took when the pause
-    /// began, and the node stays paused until the latest of its pauses still running ends, as a
-    /// pause that overlaps another does. (With two of the node's pauses planned to end at the same
-    /// instant either may move: one resumes the node, the other then finds it running.)
-    pub fn end_pause(&mut self, node: NodeId, planned_ms: Millis, at_ms: Millis) {
+    /// Ends fault `i` of `spec`, a pause or a partition planned to end at `planned_ms`, early, at
+    /// `at_ms` (the instant the run was stepped to): the run then goes on as if the fault had been
+    /// that long from its start. Its end keeps the place in the queue's order it took when the
+    /// fault began. (Other kinds of fault are left as they are.)
+    pub fn end_early(&mut self, spec: &Spec, i: usize, planned_ms: Millis, at_ms: Millis) {
+        match spec.faults.get(i) {
+            Some(&Fault::Pause { node, .. }) => self.end_pause(node, planned_ms, at_ms),
+            Some(Fault::Partition { .. }) => self.w.queue.retime(|what, due_ms| match *what {
+                Pending::Heal(j) if j == i => at_ms,
+                _ => due_ms,
+            }),
+            _ => {}
+        }
+    }
+
+    /// Ends a pause of `node` early, as [`Branch::end_early`] does. The node stays paused until
+    /// the latest of its pauses still running ends, as a pause that overlaps another does. (With
+    /// two of the node's pauses planned to end at the same instant either may move: one resumes
+    /// the node, the other then finds it running.)
+    fn end_pause(&mut self, node: NodeId, planned_ms: Millis, at_ms: Millis) {
         let (mut moved, mut until_ms) = (false, at_ms);
         self.w.queue.retime(|what, due_ms| match *what {
             Pending::Resume(n) if n == node && due_ms == planned_ms && !moved => {
