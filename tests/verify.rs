@@ -139,8 +139,8 @@ fn a_branch_stepped_instant_by_instant_is_the_run_from_the_start() {
     }
 }
 
-/// Steps a branch as the verification does, each pause and partition started at its longest
-/// and ended early at the instant its length gives, to the end.
+/// Steps a branch as the verification does, each pause, partition and crash started at its
+/// longest and ended early at the instant its length gives, to the end.
 fn stepped_early(v: &Verify, schedule: &[Added]) -> Option<Vec<lockstep::engine::Event>> {
     let c = v.choices();
     let longest = c.lengths * c.grid_ms;
@@ -152,10 +152,16 @@ fn stepped_early(v: &Verify, schedule: &[Added]) -> Option<Vec<lockstep::engine:
         for f in schedule.iter().filter(|f| f.at_ms() == t && t < c.horizon_ms) {
             let from = spec.faults.len();
             let early = lockstep::verify::grid::ends_early(f);
-            let added = if early { f.sized(longest as i64) } else { f.clone() };
+            // A crash at the longest that restarts within the run's limit, its restart the fault
+            // that ends it.
+            let crash = matches!(f, Added::Crash { .. });
+            let room = spec.limits.max_time_ms.as_ms().saturating_sub(t) / c.grid_ms * c.grid_ms;
+            let planned = if crash { longest.min(room) } else { longest };
+            let added = if early { f.sized(planned as i64) } else { f.clone() };
             v.search().add_to(&mut spec, std::slice::from_ref(&added))?;
             if early {
-                ends.push((from, Millis::from_ms(t + longest), Millis::from_ms(t + f.magnitude() as u64)));
+                let fault = if crash { from + 1 } else { from };
+                ends.push((fault, Millis::from_ms(t + planned), Millis::from_ms(t + f.magnitude() as u64)));
             }
             branch.add_faults(&spec, &mut events, from);
         }
@@ -183,7 +189,7 @@ fn unplanned(e: &lockstep::engine::Event) -> lockstep::engine::Event {
 }
 
 #[test]
-fn a_pause_or_partition_ended_early_runs_as_one_that_long() {
+fn a_fault_ended_early_runs_as_one_that_long() {
     let mut rng = Rng::new(5);
     let mut early = 0;
     for lesson in lessons::all() {
@@ -197,14 +203,17 @@ fn a_pause_or_partition_ended_early_runs_as_one_that_long() {
             picks.dedup();
             let schedule: Vec<Added> = picks.iter().map(|&i| singles[i].clone()).collect();
             let Some(spec) = v.search().spec_with(&schedule) else { continue };
-            early += schedule.iter().filter(|f| matches!(f, Added::Pause { ms, .. } | Added::Partition { ms, .. } if *ms < 1_000)).count();
+            early += schedule
+                .iter()
+                .filter(|f| matches!(f, Added::Pause { ms, .. } | Added::Partition { ms, .. } | Added::Crash { ms, .. } if *ms < 1_000))
+                .count();
             let fresh: Vec<_> = simulate(&spec, &mut Reuse::default()).expect("a run").events.iter().map(unplanned).collect();
             let branch: Vec<_> = stepped_early(&v, &schedule).expect("a branch").iter().map(unplanned).collect();
             let part = fresh.iter().zip(&branch).position(|(a, b)| a != b);
             assert!(fresh == branch, "{}: {schedule:?}: the runs part at event {part:?}", lesson.scenario.id);
         }
     }
-    assert!(early > 500, "only {early} pauses and partitions were ended early");
+    assert!(early > 500, "only {early} pauses, partitions and crashes were ended early");
 }
 
 #[test]

@@ -2,9 +2,10 @@
 //! into a branch for every fault that can start there, depth first, skipping a state already
 //! explored at the same instant with as many faults left.
 //!
-//! A pause or a partition starts planned at its longest; at each later instant before that, a
-//! branch ends it early ([`Branch::end_early`]), which does not count as another fault. So the
-//! states of such a fault still running are one for all its lengths, and every length is tried.
+//! A pause, a partition or a crash starts planned at its longest; at each later instant before
+//! that, a branch ends it early ([`Branch::end_early`]), which does not count as another fault.
+//! So the states of such a fault still running are one for all its lengths, and every length is
+//! tried.
 //!
 //! It explores in passes, allowing one more fault each time (none, then one, up to the most),
 //! so the first failure found has the fewest faults. A state explored in an earlier pass is
@@ -57,18 +58,21 @@ struct Frame {
     added: Option<(usize, Added)>,
     /// The fault this frame ended early, by its place in the spec, and its length.
     ended: Option<(usize, u64)>,
-    /// The pauses and partitions the path has started.
+    /// The pauses, partitions and crashes the path has started.
     open: Vec<Open>,
     /// What the checker has read so far.
     history: Fingerprint,
 }
 
-/// A pause or a partition the path started: planned to its longest, and maybe ended early.
+/// A pause, partition or crash the path started: planned to its longest, and maybe ended early.
 #[derive(Clone, Copy)]
 struct Open {
     /// Its place in the spec.
+    place: usize,
+    /// The place of the fault whose instant ends it: its own, or a crash's restart.
     fault: usize,
-    /// What it is, for the fingerprint: a pause's node, or a hash of what a partition cuts.
+    /// What it is, for the fingerprint: a paused or crashed node, or a hash of what a partition
+    /// cuts.
     what: (u8, u64),
     start: u64,
     planned: u64,
@@ -77,19 +81,19 @@ struct Open {
 }
 
 impl Open {
-    /// The pause or partition fault `place` of `spec` is, started at `t`, if it is one.
+    /// The pause, partition or crash fault `place` of `spec` is, started at `t`, if it is one.
     fn of(spec: &Spec, place: usize, t: u64) -> Option<Open> {
-        let (what, for_ms) = match spec.faults.get(place)? {
-            Fault::Pause { node, for_ms, .. } => ((0, node.0 as u64), for_ms),
-            Fault::Partition { from, to, two_way, for_ms, .. } => {
+        let (fault, what, planned) = match (spec.faults.get(place)?, spec.faults.get(place + 1)) {
+            (Fault::Pause { node, for_ms, .. }, _) => (place, (0, node.0 as u64), t + for_ms.unsigned_abs()),
+            (Fault::Partition { from, to, two_way, for_ms, .. }, _) => {
                 let mut h = Fingerprint::default();
                 (from, to, two_way).hash(&mut h);
-                ((1, h.finish()), for_ms)
+                (place, (1, h.finish()), t + for_ms.unsigned_abs())
             }
+            (Fault::Crash { node, .. }, Some(Fault::Restart { at_ms, .. })) => (place + 1, (2, node.0 as u64), at_ms.unsigned_abs()),
             _ => return None,
         };
-        let planned = t + for_ms.unsigned_abs();
-        Some(Open { fault: place, what, start: t, planned, end: planned })
+        Some(Open { place, fault, what, start: t, planned, end: planned })
     }
 
     /// Whether it may be ended at instant `t` (or was, at `t`, by a branch of the same state).
@@ -214,12 +218,17 @@ impl Verify {
         let Some(top) = self.stack.last_mut() else { return };
         let (t, j) = (top.t, top.next);
         top.next += 1;
-        let added = self.choices.get(t, j);
+        let mut added = self.choices.get(t, j);
         let mut frame = self.copy_top();
         let Some(top) = self.stack.last() else { return };
-        // A fault the scenario cannot take (a restart past the run's limit) is no schedule.
+        // A crash is planned at its longest that restarts within the run's limit (restarts past
+        // it are no schedules); a fault the scenario cannot take is no schedule.
+        if let Added::Crash { ms, .. } = added {
+            let room = frame.spec.limits.max_time_ms.as_ms().saturating_sub(t) / self.choices.grid_ms * self.choices.grid_ms;
+            added = added.sized(ms.min(room) as i64);
+        }
         let place = top.spec.faults.len();
-        if self.search.add_to(&mut frame.spec, std::slice::from_ref(&added)).is_none() {
+        if added.magnitude() == 0 || self.search.add_to(&mut frame.spec, std::slice::from_ref(&added)).is_none() {
             return self.free.push(frame);
         }
         if let Some(open) = Open::of(&frame.spec, place, t).filter(|_| ends_early(&added)) {
@@ -233,8 +242,9 @@ impl Verify {
         self.stack.push(frame);
     }
 
-    /// Copies the top state and ends the next pause or partition that may end at its instant;
-    /// choices at an instant are numbered from `at`, after the faults that can start there.
+    /// Copies the top state and ends the next pause, partition or crash that may end at its
+    /// instant; choices at an instant are numbered from `at`, after the faults that can start
+    /// there.
     fn end_early(&mut self, at: usize) {
         let Some(top) = self.stack.last_mut() else { return };
         top.next = top.next.max(at);
@@ -244,14 +254,16 @@ impl Verify {
         let mut frame = self.copy_top();
         let Some(top) = self.stack.last() else { return };
         frame.branch.end_early(&frame.spec, p.fault, Millis::from_ms(p.planned), Millis::from_ms(t));
-        if let Some(Fault::Pause { for_ms, .. } | Fault::Partition { for_ms, .. }) = frame.spec.faults.get_mut(p.fault) {
-            *for_ms = (t - p.start) as i64;
+        match frame.spec.faults.get_mut(p.fault) {
+            Some(Fault::Pause { for_ms, .. } | Fault::Partition { for_ms, .. }) => *for_ms = (t - p.start) as i64,
+            Some(Fault::Restart { at_ms, .. }) => *at_ms = t as i64,
+            _ => {}
         }
         if let Some(q) = frame.open.iter_mut().find(|q| q.fault == p.fault) {
             q.end = t;
         }
         (frame.t, frame.next, frame.used, frame.events) = (t, j + 1, top.used, top.events);
-        frame.ended = Some((p.fault, t - p.start));
+        frame.ended = Some((p.place, t - p.start));
         self.counts.branches += 1;
         self.stack.push(frame);
     }

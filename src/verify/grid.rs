@@ -2,9 +2,10 @@
 //! starting on a grid of `grid_ms` before the horizon, each size a whole number of grid steps
 //! (a drift rate a whole number of `drift_step_ppm`), up to the largest of its kind.
 //!
-//! A pause or a partition is tried at its longest only, and the exploration ends it early at
-//! each later instant on the grid instead ([`Choices::lengths`]): that covers every length, and
-//! until it ends, the states of that fault at every length are one.
+//! A pause, a partition or a crash is tried at its longest only (a crash at the longest that
+//! restarts within the run's limit), and the exploration ends it early at each later instant on
+//! the grid instead ([`Choices::lengths`]): that covers every length, and until it ends, the
+//! states of that fault at every length are one.
 
 use crate::error::ScenarioError;
 use crate::limits::{MAX_SEARCH_SPAN_MS, MAX_VERIFY_CHOICES, MAX_VERIFY_FAULTS, MAX_VERIFY_STATES, SEARCH_DRIFT_PPM};
@@ -99,7 +100,7 @@ pub struct Choices {
     timed: Vec<Added>,
     /// Drifts, which are there from the start.
     drifts: Vec<Added>,
-    /// How many lengths a pause or a partition may have: each is in `timed` at its longest only.
+    /// How many lengths a pause, partition or crash may have: each is in `timed` at its longest.
     pub lengths: u64,
     pub grid_ms: u64,
     pub horizon_ms: u64,
@@ -135,13 +136,8 @@ impl Choices {
                         timed.extend(targets.nodes(class).into_iter().flat_map(|n| crate::search::space::one(class, 0, n, m)));
                     }
                 }
-                Class::Pause | Class::Partition => {
+                Class::Pause | Class::Partition | Class::Crash => {
                     if let Some(m) = steps(longest).next_back() {
-                        timed.extend(targets.nodes(class).into_iter().flat_map(|n| crate::search::space::one(class, 0, n, m as i64)));
-                    }
-                }
-                Class::Crash => {
-                    for m in steps(longest) {
                         timed.extend(targets.nodes(class).into_iter().flat_map(|n| crate::search::space::one(class, 0, n, m as i64)));
                     }
                 }
@@ -188,7 +184,8 @@ impl Choices {
         }
     }
 
-    /// Every single fault on the grid, pauses and partitions of every length, in the order tried.
+    /// Every single fault on the grid, pauses, partitions and crashes of every length, in the
+    /// order tried.
     pub fn singles(&self) -> impl Iterator<Item = Added> + '_ {
         let at = move |t: u64| (0..self.at(t)).map(move |j| self.get(t, j));
         let lengths = |f: Added| match f {
@@ -221,8 +218,8 @@ impl Choices {
     }
 }
 
-/// Whether a fault is tried at its longest and ended early by the exploration: a pause or a
-/// partition.
+/// Whether a fault is tried at its longest and ended early by the exploration: a pause, a
+/// partition or a crash.
 pub fn ends_early(f: &Added) -> bool {
-    matches!(f, Added::Pause { .. } | Added::Partition { .. })
+    matches!(f, Added::Pause { .. } | Added::Partition { .. } | Added::Crash { .. })
 }

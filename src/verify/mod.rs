@@ -12,16 +12,16 @@
 //! - Each branch is the run from the start of its schedule, event for event: a fault added to a
 //!   copy takes the place in the queue's order that a run from the start gives it, and clocks it
 //!   changes retime the timers set on them (`engine::sim::branch`, tested against runs from the
-//!   start on every lesson). A pause or a partition starts planned at its longest; ended early,
-//!   it ends in the place it took in the queue's order when it began, as one that long does.
+//!   start on every lesson). A pause, a partition or a crash starts planned at its longest;
+//!   ended early, it ends in the place in the queue's order that one that long takes.
 //! - Every set of up to `max_faults` grid faults is a path: at each instant the exploration tries
 //!   every fault there in a fixed order, each followed by the later ones at that instant, then
-//!   ends each pause or partition that may end there (one of each length is one that began at
-//!   its longest and ended then), and then goes on with none.
+//!   ends each pause, partition or crash that may end there (one of each length is one that
+//!   began at its longest and ended then), and then goes on with none.
 //! - A state is skipped only when its fingerprint matches one explored at the same instant with
 //!   as many faults left or more. The fingerprint covers every node's state, clock, timers and
-//!   held messages, what is due and in which order, the network, which pauses and partitions may
-//!   still end early and when each would end otherwise, how many events and queue
+//!   held messages, what is due and in which order, the network, which faults may still end
+//!   early and when each would end otherwise, how many events and queue
 //!   entries the run has had (its limits count them), and everything in its events so far that
 //!   the checker's verdict reads ([`crate::engine::checker::feed`]). Equal states with equal
 //!   histories go on alike, so the skipped futures have the verdicts of those explored. A

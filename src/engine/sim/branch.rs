@@ -66,15 +66,20 @@ impl Branch {
         self.lend(spec, events, |sim| sim.add_faults(from))
     }
 
-    /// Ends fault `i` of `spec`, a pause or a partition planned to end at `planned_ms`, early, at
-    /// `at_ms` (the instant the run was stepped to): the run then goes on as if the fault had been
-    /// that long from its start. Its end keeps the place in the queue's order it took when the
-    /// fault began. (Other kinds of fault are left as they are.)
+    /// Ends fault `i` of `spec` early, at `at_ms` (the instant the run was stepped to): a pause or
+    /// a partition planned to end at `planned_ms`, or a crash's restart planned then. The run then
+    /// goes on as if the fault had been that long from its start: its end keeps the place in the
+    /// queue's order it took when the fault began (a restart, the place its spec gives it).
+    /// (Other kinds of fault are left as they are.)
     pub fn end_early(&mut self, spec: &Spec, i: usize, planned_ms: Millis, at_ms: Millis) {
         match spec.faults.get(i) {
             Some(&Fault::Pause { node, .. }) => self.end_pause(node, planned_ms, at_ms),
             Some(Fault::Partition { .. }) => self.w.queue.retime(|what, due_ms| match *what {
                 Pending::Heal(j) if j == i => at_ms,
+                _ => due_ms,
+            }),
+            Some(Fault::Restart { .. }) => self.w.queue.retime(|what, due_ms| match *what {
+                Pending::Fault(j) if j == i => at_ms,
                 _ => due_ms,
             }),
             _ => {}
