@@ -95,53 +95,10 @@ fn every_comparison_cell_verifies_as_every_schedule_runs() {
     }
 }
 
-/// Steps a branch as the verification does, adding each fault at its instant, to the end.
-fn stepped(v: &Verify, schedule: &[Added]) -> Option<Vec<lockstep::engine::Event>> {
-    let c = v.choices();
-    let mut spec = v.search().spec_with(&[])?;
-    let mut branch = Branch::start(&spec).ok()?;
-    let mut events = Vec::new();
-    let mut t = 0;
-    while t < c.horizon_ms {
-        for f in schedule.iter().filter(|f| f.at_ms() == t) {
-            let from = spec.faults.len();
-            v.search().add_to(&mut spec, std::slice::from_ref(f))?;
-            branch.add_faults(&spec, &mut events, from);
-        }
-        t += c.grid_ms;
-        if t < c.horizon_ms && branch.run_until(&spec, &mut events, Millis::from_ms(t)).is_err() {
-            return Some(events);
-        }
-    }
-    let _ = branch.run_out(&spec, &mut events);
-    Some(events)
-}
-
-#[test]
-fn a_branch_stepped_instant_by_instant_is_the_run_from_the_start() {
-    let mut rng = Rng::new(7);
-    for lesson in lessons::all() {
-        let grid = Grid { drift_step_ppm: 250_000, ..small(&Class::ALL, 3, 250) };
-        let v = Verify::new(&lesson.scenario, grid, false).expect("a verification");
-        let singles = singles(&v);
-        for _ in 0..40 {
-            let n = rng.range_inclusive(1, 3) as usize;
-            let mut picks: Vec<usize> = (0..n).map(|_| rng.range_inclusive(0, singles.len() as u64 - 1) as usize).collect();
-            picks.sort();
-            picks.dedup();
-            let schedule: Vec<Added> = picks.iter().map(|&i| singles[i].clone()).collect();
-            let Some(spec) = v.search().spec_with(&schedule) else { continue };
-            let fresh = simulate(&spec, &mut Reuse::default()).expect("a run").events;
-            let branch = stepped(&v, &schedule).expect("a branch");
-            let part = fresh.iter().zip(&branch).position(|(a, b)| a != b);
-            assert!(fresh == branch, "{}: {schedule:?}: the runs part at event {part:?}", lesson.scenario.id);
-        }
-    }
-}
-
-/// Steps a branch as the verification does, each pause, partition and crash started at its
-/// longest and ended early at the instant its length gives, to the end.
-fn stepped_early(v: &Verify, schedule: &[Added]) -> Option<Vec<lockstep::engine::Event>> {
+/// Steps a branch as the verification does, adding each fault at its instant, to the end. With
+/// `early`, each pause, partition and crash starts at its longest (a crash's at the longest that
+/// restarts within the run's limit) and is ended early at the instant its length gives.
+fn stepped(v: &Verify, schedule: &[Added], early: bool) -> Option<Vec<lockstep::engine::Event>> {
     let c = v.choices();
     let longest = c.lengths * c.grid_ms;
     let mut spec = v.search().spec_with(&[])?;
@@ -151,15 +108,14 @@ fn stepped_early(v: &Verify, schedule: &[Added]) -> Option<Vec<lockstep::engine:
     while t < c.horizon_ms || !ends.is_empty() {
         for f in schedule.iter().filter(|f| f.at_ms() == t && t < c.horizon_ms) {
             let from = spec.faults.len();
-            let early = lockstep::verify::grid::ends_early(f);
-            // A crash at the longest that restarts within the run's limit, its restart the fault
-            // that ends it.
+            let early = early && lockstep::verify::grid::ends_early(f);
             let crash = matches!(f, Added::Crash { .. });
             let room = spec.limits.max_time_ms.as_ms().saturating_sub(t) / c.grid_ms * c.grid_ms;
             let planned = if crash { longest.min(room) } else { longest };
             let added = if early { f.sized(planned as i64) } else { f.clone() };
             v.search().add_to(&mut spec, std::slice::from_ref(&added))?;
             if early {
+                // A crash ends with its restart.
                 let fault = if crash { from + 1 } else { from };
                 ends.push((fault, Millis::from_ms(t + planned), Millis::from_ms(t + f.magnitude() as u64)));
             }
@@ -178,6 +134,15 @@ fn stepped_early(v: &Verify, schedule: &[Added]) -> Option<Vec<lockstep::engine:
     Some(events)
 }
 
+/// Up to three of `singles` at random, in order.
+fn random_schedule(rng: &mut Rng, singles: &[Added]) -> Vec<Added> {
+    let n = rng.range_inclusive(1, 3) as usize;
+    let mut picks: Vec<usize> = (0..n).map(|_| rng.range_inclusive(0, singles.len() as u64 - 1) as usize).collect();
+    picks.sort();
+    picks.dedup();
+    picks.iter().map(|&i| singles[i].clone()).collect()
+}
+
 /// An event without what a pause or partition planned: one ended early began planned longer.
 fn unplanned(e: &lockstep::engine::Event) -> lockstep::engine::Event {
     use lockstep::engine::EventKind;
@@ -188,32 +153,41 @@ fn unplanned(e: &lockstep::engine::Event) -> lockstep::engine::Event {
     e
 }
 
-#[test]
-fn a_fault_ended_early_runs_as_one_that_long() {
-    let mut rng = Rng::new(5);
-    let mut early = 0;
+/// Steps 40 random schedules of each lesson within `grid` as the verification does ([`stepped`])
+/// and compares every event with the same schedule run from the start; returns how many of their
+/// faults were ended early.
+fn steps_as_runs(grid: Grid, seed: u64, early: bool) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut ended = 0;
     for lesson in lessons::all() {
-        let grid = Grid { longest_ms: Some(1_000), ..small(&[Class::Pause, Class::Partition, Class::Crash], 3, 250) };
-        let v = Verify::new(&lesson.scenario, grid, false).expect("a verification");
-        let singles = singles(&v);
+        let v = Verify::new(&lesson.scenario, grid.clone(), false).expect("a verification");
+        let (singles, longest) = (singles(&v), v.choices().lengths * v.choices().grid_ms);
         for _ in 0..40 {
-            let n = rng.range_inclusive(1, 3) as usize;
-            let mut picks: Vec<usize> = (0..n).map(|_| rng.range_inclusive(0, singles.len() as u64 - 1) as usize).collect();
-            picks.sort();
-            picks.dedup();
-            let schedule: Vec<Added> = picks.iter().map(|&i| singles[i].clone()).collect();
+            let schedule = random_schedule(&mut rng, &singles);
             let Some(spec) = v.search().spec_with(&schedule) else { continue };
-            early += schedule
-                .iter()
-                .filter(|f| matches!(f, Added::Pause { ms, .. } | Added::Partition { ms, .. } | Added::Crash { ms, .. } if *ms < 1_000))
-                .count();
-            let fresh: Vec<_> = simulate(&spec, &mut Reuse::default()).expect("a run").events.iter().map(unplanned).collect();
-            let branch: Vec<_> = stepped_early(&v, &schedule).expect("a branch").iter().map(unplanned).collect();
+            let shorter = |f: &&Added| lockstep::verify::grid::ends_early(f) && (f.magnitude() as u64) < longest;
+            ended += if early { schedule.iter().filter(shorter).count() } else { 0 };
+            // A fault ended early began planned longer, which only its start's event says.
+            let seen = |e: &lockstep::engine::Event| if early { unplanned(e) } else { e.clone() };
+            let fresh: Vec<_> = simulate(&spec, &mut Reuse::default()).expect("a run").events.iter().map(seen).collect();
+            let branch: Vec<_> = stepped(&v, &schedule, early).expect("a branch").iter().map(seen).collect();
             let part = fresh.iter().zip(&branch).position(|(a, b)| a != b);
             assert!(fresh == branch, "{}: {schedule:?}: the runs part at event {part:?}", lesson.scenario.id);
         }
     }
-    assert!(early > 500, "only {early} pauses, partitions and crashes were ended early");
+    ended
+}
+
+#[test]
+fn a_branch_stepped_instant_by_instant_is_the_run_from_the_start() {
+    steps_as_runs(Grid { drift_step_ppm: 250_000, ..small(&Class::ALL, 3, 250) }, 7, false);
+}
+
+#[test]
+fn a_fault_ended_early_runs_as_one_that_long() {
+    let grid = Grid { longest_ms: Some(1_000), ..small(&[Class::Pause, Class::Partition, Class::Crash], 3, 250) };
+    let ended = steps_as_runs(grid, 5, true);
+    assert!(ended > 500, "only {ended} pauses, partitions and crashes were ended early");
 }
 
 #[test]
