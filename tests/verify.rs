@@ -109,15 +109,12 @@ fn stepped(v: &Verify, schedule: &[Added], early: bool) -> Option<Vec<lockstep::
         for f in schedule.iter().filter(|f| f.at_ms() == t && t < c.horizon_ms) {
             let from = spec.faults.len();
             let early = early && lockstep::verify::grid::ends_early(f);
-            let crash = matches!(f, Added::Crash { .. });
-            let room = spec.limits.max_time_ms.as_ms().saturating_sub(t) / c.grid_ms * c.grid_ms;
-            let planned = if crash { longest.min(room) } else { longest };
-            let added = if early { f.sized(planned as i64) } else { f.clone() };
+            let added = if early { c.planned(f.sized(longest as i64), t, spec.limits.max_time_ms.as_ms()) } else { f.clone() };
             v.search().add_to(&mut spec, std::slice::from_ref(&added))?;
             if early {
                 // A crash ends with its restart.
-                let fault = if crash { from + 1 } else { from };
-                ends.push((fault, Millis::from_ms(t + planned), Millis::from_ms(t + f.magnitude() as u64)));
+                let fault = if matches!(f, Added::Crash { .. }) { from + 1 } else { from };
+                ends.push((fault, Millis::from_ms(t + added.magnitude() as u64), Millis::from_ms(t + f.magnitude() as u64)));
             }
             branch.add_faults(&spec, &mut events, from);
         }

@@ -11,7 +11,7 @@
 //! so the first failure found has the fewest faults. A state explored in an earlier pass is
 //! skipped in a later one only if it now has no more faults left than it had then.
 
-use super::grid::{ends_early, Choices, Grid};
+use super::grid::{Choices, Grid};
 use super::visited::{Visit, Visited};
 use crate::engine::checker::{self, Maps};
 use crate::engine::fault::Fault;
@@ -218,20 +218,15 @@ impl Verify {
         let Some(top) = self.stack.last_mut() else { return };
         let (t, j) = (top.t, top.next);
         top.next += 1;
-        let mut added = self.choices.get(t, j);
         let mut frame = self.copy_top();
         let Some(top) = self.stack.last() else { return };
-        // A crash is planned at its longest that restarts within the run's limit (restarts past
-        // it are no schedules); a fault the scenario cannot take is no schedule.
-        if let Added::Crash { ms, .. } = added {
-            let room = frame.spec.limits.max_time_ms.as_ms().saturating_sub(t) / self.choices.grid_ms * self.choices.grid_ms;
-            added = added.sized(ms.min(room) as i64);
-        }
+        // A fault the scenario cannot take (a restart past the run's limit) is no schedule.
+        let added = self.choices.planned(self.choices.get(t, j), t, frame.spec.limits.max_time_ms.as_ms());
         let place = top.spec.faults.len();
         if added.magnitude() == 0 || self.search.add_to(&mut frame.spec, std::slice::from_ref(&added)).is_none() {
             return self.free.push(frame);
         }
-        if let Some(open) = Open::of(&frame.spec, place, t).filter(|_| ends_early(&added)) {
+        if let Some(open) = Open::of(&frame.spec, place, t) {
             frame.open.push(open);
         }
         self.events.truncate(top.events);

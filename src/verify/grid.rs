@@ -166,7 +166,7 @@ impl Choices {
         self.horizon_ms.div_ceil(self.grid_ms)
     }
 
-    /// How many faults can start at instant `t` (a pause at its longest).
+    /// How many faults can start at instant `t` (a pause, partition or crash at its longest).
     pub fn at(&self, t: u64) -> usize {
         match t {
             0 => self.timed.len() + self.drifts.len(),
@@ -181,6 +181,16 @@ impl Choices {
             0 if j < self.drifts.len() => self.drifts[j].clone(),
             0 => self.timed[j - self.drifts.len()].clone(),
             t => self.timed[j].at(t),
+        }
+    }
+
+    /// `f` as the exploration adds it at instant `t` of a run limited to `max_time_ms`: a crash at
+    /// the longest that restarts within that limit (none, at zero length, if no restart fits),
+    /// any other fault as it is.
+    pub fn planned(&self, f: Added, t: u64, max_time_ms: u64) -> Added {
+        match f {
+            Added::Crash { ms, .. } => f.sized(ms.min(max_time_ms.saturating_sub(t) / self.grid_ms * self.grid_ms) as i64),
+            f => f,
         }
     }
 
