@@ -23,8 +23,9 @@ use crate::scenario::validate::{add_node_faults, compile};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// One of `of` contiguous shares of every batch of schedules, the `index`th: what one of
-/// several threads or workers judges.
+/// One of `of` shares of every batch of schedules, the `index`th: what one of several threads
+/// or workers judges. A share is every `of`th schedule from the `index`th, so each gets a like
+/// mix of the batch (the systematic pass's single faults run faster than random schedules).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Share {
     pub index: usize,
@@ -35,17 +36,9 @@ impl Share {
     /// The whole batch.
     pub const ALL: Share = Share { index: 0, of: 1 };
 
-    /// Where this share of a batch of `len` schedules starts and ends.
-    pub fn range(self, len: usize) -> (usize, usize) {
-        let size = len.div_ceil(self.of.max(1)).max(1);
-        let start = (self.index * size).min(len);
-        (start, (start + size).min(len))
-    }
-
-    /// This share of `batch`.
-    pub fn of_batch<T>(self, batch: &[T]) -> &[T] {
-        let (start, end) = self.range(batch.len());
-        &batch[start..end]
+    /// The places in a batch of `len` schedules this share holds, in order.
+    pub fn places(self, len: usize) -> impl Iterator<Item = usize> {
+        (self.index.min(len)..len).step_by(self.of.max(1))
     }
 }
 
@@ -153,19 +146,20 @@ impl Search {
         (0..n).map(|j| self.next(self.tried + j)).collect()
     }
 
-    /// The first of `schedules` that fails, and how. Each is judged on its own, so a search of
-    /// the same scenario and bounds on another thread gives the same answer for any of them.
-    pub fn first_failing(&self, schedules: &[Vec<Added>]) -> Option<(usize, Failure)> {
-        schedules.iter().enumerate().find_map(|(i, s)| self.run(s).map(|(failure, _)| (i, failure)))
+    /// The first of this share of `schedules` that fails, by its place among them, and how.
+    /// Each is judged on its own, so a search of the same scenario and bounds on another thread
+    /// gives the same answer for any of them.
+    pub fn first_failing(&self, schedules: &[Vec<Added>], share: Share) -> Option<(usize, Failure)> {
+        share.places(schedules.len()).find_map(|i| self.run(&schedules[i]).map(|(failure, _)| (i, failure)))
     }
 
     /// Counts drawn schedules as run, up to and including the first that failed (which is then
     /// shrunk); returns where the search stands.
-    pub fn settle(&mut self, mut drawn: Vec<Vec<Added>>, failing: Option<(usize, Failure)>) -> &State {
+    pub fn settle(&mut self, drawn: &[Vec<Added>], failing: Option<(usize, Failure)>) -> &State {
         match failing {
             Some((i, failure)) if i < drawn.len() => {
                 self.tried += i + 1;
-                let schedule = drawn.swap_remove(i);
+                let schedule = drawn[i].clone();
                 let found = format!("The search found this among {} schedules and shrank it.", self.tried);
                 self.state = State::Found(Box::new(self.write_up(schedule, failure, &found)));
             }
@@ -189,10 +183,9 @@ impl Search {
     /// failed. (For measuring how fast schedules run.)
     pub fn sample(&mut self, n: usize, share: Share) -> (usize, usize) {
         let drawn = self.draw(n);
-        let mine = share.of_batch(&drawn);
-        let failed = self.count_failing(mine);
-        let judged = mine.len();
-        self.settle(drawn, None);
+        let failed = self.count_failing(&drawn, share);
+        let judged = share.places(drawn.len()).count();
+        self.settle(&drawn, None);
         (judged, failed)
     }
 
@@ -201,14 +194,13 @@ impl Search {
     /// found here is the first of this share, not necessarily of the batch.
     pub fn step_share(&mut self, n: usize, share: Share) -> &State {
         let drawn = self.draw(n);
-        let start = share.range(drawn.len()).0;
-        let failing = self.first_failing(share.of_batch(&drawn)).map(|(i, f)| (start + i, f));
-        self.settle(drawn, failing)
+        let failing = self.first_failing(&drawn, share);
+        self.settle(&drawn, failing)
     }
 
-    /// How many of `schedules` fail.
-    pub fn count_failing(&self, schedules: &[Vec<Added>]) -> usize {
-        schedules.iter().filter(|s| self.run(s).is_some()).count()
+    /// How many of this share of `schedules` fail.
+    pub fn count_failing(&self, schedules: &[Vec<Added>], share: Share) -> usize {
+        share.places(schedules.len()).filter(|&i| self.run(&schedules[i]).is_some()).count()
     }
 
     /// Schedule `i` in the search's order: the base run, then the grid, then random schedules

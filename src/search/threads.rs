@@ -1,5 +1,5 @@
 //! The search on every core, natively (where threads cannot start, on one): one thread draws
-//! the schedules in the search's order, worker threads judge contiguous shares of each batch,
+//! the schedules in the search's order, worker threads judge their shares of each batch,
 //! and the first failure in that order is the one kept, so the result is the one-thread
 //! search's, schedule for schedule.
 //!
@@ -14,15 +14,19 @@ use crate::error::ScenarioError;
 use crate::scenario::format::Scenario;
 use crate::scenario::{encode, json, validate};
 use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 
-/// A share of a batch, and whether to count every failure in it (else find the first).
+/// A batch, the share of it to judge, and whether to count every failure in it (else find the
+/// first).
 struct Job {
-    schedules: Vec<Vec<Added>>,
+    batch: Arc<Vec<Vec<Added>>>,
+    share: Share,
     count: bool,
 }
 
-/// What a worker found in its share: the first failure, or how many failed.
+/// What a worker found in its share: the first failure, by its place in the batch, or how many
+/// failed.
 enum Answer {
     First(Option<(usize, Failure)>),
     Count(usize),
@@ -53,47 +57,43 @@ impl Threaded {
 
     /// Runs up to `n` more schedules, shared among the threads; returns where the search stands.
     pub fn step(&mut self, n: usize) -> &State {
-        let drawn = self.search.draw(n);
-        let mut failing = None;
-        self.share(&drawn, false, |start, answer| {
-            if let (None, Answer::First(Some((i, f)))) = (&failing, answer) {
-                failing = Some((start + i, f));
+        let drawn = Arc::new(self.search.draw(n));
+        let mut failing: Option<(usize, Failure)> = None;
+        self.share(&drawn, false, |answer| {
+            if let Answer::First(Some((i, f))) = answer {
+                if failing.as_ref().is_none_or(|(first, _)| i < *first) {
+                    failing = Some((i, f));
+                }
             }
         });
-        self.search.settle(drawn, failing)
+        self.search.settle(&drawn, failing)
     }
 
     /// Runs the next `n` schedules on every thread without stopping at a failure; returns how
     /// many failed. (For measuring how fast schedules run.)
     pub fn sample(&mut self, n: usize) -> usize {
-        let drawn = self.search.draw(n);
+        let drawn = Arc::new(self.search.draw(n));
         let mut failed = 0;
-        self.share(&drawn, true, |_, answer| {
+        self.share(&drawn, true, |answer| {
             if let Answer::Count(k) = answer {
                 failed += k;
             }
         });
-        self.search.settle(drawn, None);
+        self.search.settle(&drawn, None);
         failed
     }
 
-    /// Judges `drawn` in contiguous shares, one per thread, and hands each share's answer to
-    /// `take` with where the share starts, in the shares' order.
-    fn share(&self, drawn: &[Vec<Added>], count: bool, mut take: impl FnMut(usize, Answer)) {
+    /// Judges `drawn` in shares, one per thread, and hands each share's answer to `take`.
+    fn share(&self, drawn: &Arc<Vec<Vec<Added>>>, count: bool, mut take: impl FnMut(Answer)) {
         let of = self.workers.len() + 1;
-        let judge = |share: &[Vec<Added>]| answer(&self.search, share, count);
         let sent: Vec<bool> = (1..of)
-            .map(|index| {
-                let schedules = Share { index, of }.of_batch(drawn).to_vec();
-                self.workers[index - 1].jobs.send(Job { schedules, count }).is_ok()
-            })
+            .map(|index| self.workers[index - 1].jobs.send(Job { batch: drawn.clone(), share: Share { index, of }, count }).is_ok())
             .collect();
-        take(0, judge(Share { index: 0, of }.of_batch(drawn)));
+        take(answer(&self.search, drawn, Share { index: 0, of }, count));
         for index in 1..of {
-            let share = Share { index, of };
             // A worker that died answers nothing: its share is judged here instead.
-            let answer = sent[index - 1].then(|| self.workers[index - 1].answers.recv().ok()).flatten();
-            take(share.range(drawn.len()).0, answer.unwrap_or_else(|| judge(share.of_batch(drawn))));
+            let answer_of = || answer(&self.search, drawn, Share { index, of }, count);
+            take(sent[index - 1].then(|| self.workers[index - 1].answers.recv().ok()).flatten().unwrap_or_else(answer_of));
         }
     }
 
@@ -119,8 +119,8 @@ fn spawn(text: String, bounds: Bounds) -> Option<Worker> {
     let (outbox, answers) = channel();
     let handle = thread::Builder::new().spawn(move || {
         let Ok(search) = validate::parse(&text).and_then(|s| Search::new(&s, bounds)) else { return };
-        for Job { schedules, count } in inbox {
-            if outbox.send(answer(&search, &schedules, count)).is_err() {
+        for Job { batch, share, count } in inbox {
+            if outbox.send(answer(&search, &batch, share, count)).is_err() {
                 return;
             }
         }
@@ -128,10 +128,10 @@ fn spawn(text: String, bounds: Bounds) -> Option<Worker> {
     Some(Worker { jobs, answers, handle: handle.ok()? })
 }
 
-/// Judges `schedules`: how many fail if `count`, else the first that fails.
-fn answer(search: &Search, schedules: &[Vec<Added>], count: bool) -> Answer {
+/// Judges this share of `batch`: how many fail if `count`, else the first that fails.
+fn answer(search: &Search, batch: &[Vec<Added>], share: Share, count: bool) -> Answer {
     match count {
-        true => Answer::Count(search.count_failing(schedules)),
-        false => Answer::First(search.first_failing(schedules)),
+        true => Answer::Count(search.count_failing(batch, share)),
+        false => Answer::First(search.first_failing(batch, share)),
     }
 }
