@@ -69,11 +69,12 @@ pub fn stalled(events: &[Event], roles: &[NodeKind], stall_ms: u64) -> Option<St
     let service = |i: usize| roles[i] == NodeKind::LockService;
     let mut at = vec![Follow::default(); roles.len()];
     let mut last_ms = Millis::ZERO;
-    // How many clients wait: with none, there is no time to count.
-    let mut waiting = 0usize;
+    // How many clients wait, and how many participants are down: with no waiter or nobody
+    // down, there is no time to count.
+    let (mut waiting, mut down) = (0usize, 0usize);
     for e in events {
         // The conditions held since the last event: count the time for each waiter.
-        let stuck = (waiting > 0).then(|| at.iter().filter_map(|f| f.holder).find(|&h| at[h].can.down())).flatten();
+        let stuck = (waiting > 0 && down > 0).then(|| at.iter().filter_map(|f| f.holder).find(|&h| at[h].can.down())).flatten();
         if let Some(h) = stuck.filter(|_| !at.iter().enumerate().any(|(k, f)| service(k) && f.can.down())) {
             let why = at[h].can.why();
             for f in at.iter_mut().filter(|f| !f.can.down()) {
@@ -86,20 +87,22 @@ pub fn stalled(events: &[Event], roles: &[NodeKind], stall_ms: u64) -> Option<St
         last_ms = e.at_ms;
         let i = e.node.0;
         match &e.kind {
-            EventKind::PauseStart { .. } | EventKind::PauseEnd | EventKind::Crash | EventKind::Restart { .. } => at[i].can.apply(&e.kind),
+            EventKind::PauseStart { .. } | EventKind::PauseEnd | EventKind::Crash | EventKind::Restart { .. } => {
+                at[i].can.apply(&e.kind, &mut down)
+            }
             EventKind::PartitionStart { from, to, .. } | EventKind::PartitionEnd { from, to } => {
                 // A client is cut off when a partition puts it and a lock-service node on opposite sides.
                 let has_service = |side: &[NodeId]| side.iter().any(|n| service(n.0));
                 let sides = [(from, has_service(to)), (to, has_service(from))];
                 for (side, _) in sides.iter().filter(|(_, facing)| *facing) {
                     for k in side.iter().map(|n| n.0).filter(|&k| !service(k)) {
-                        at[k].can.apply(&e.kind);
+                        at[k].can.apply(&e.kind, &mut down);
                     }
                 }
             }
             EventKind::LockGranted { holder: h, .. } if service(i) => at[i].holder = Some(h.0),
             EventKind::LockEnded { .. } if service(i) => at[i].holder = None,
-            EventKind::Send { msg, .. } if msg.kind() == MsgKind::Acquire && at[i].waited.is_none() && !service(i) => {
+            EventKind::Send { msg, .. } if at[i].waited.is_none() && !service(i) && msg.kind() == MsgKind::Acquire => {
                 at[i].waited = Some(0);
                 waiting += 1;
             }
@@ -148,7 +151,10 @@ impl Availability {
         }
     }
 
-    fn apply(&mut self, kind: &EventKind) {
+    /// Applies an event that may bring the node down or up, keeping `down`, the count of nodes
+    /// down, in step.
+    fn apply(&mut self, kind: &EventKind, down: &mut usize) {
+        let was = self.down();
         match kind {
             EventKind::PauseStart { .. } => self.paused = true,
             EventKind::PauseEnd => self.paused = false,
@@ -156,6 +162,11 @@ impl Availability {
             EventKind::Restart { .. } => self.crashed = false,
             EventKind::PartitionStart { .. } => self.cuts += 1,
             EventKind::PartitionEnd { .. } => self.cuts = self.cuts.saturating_sub(1),
+            _ => {}
+        }
+        match (was, self.down()) {
+            (false, true) => *down += 1,
+            (true, false) => *down -= 1,
             _ => {}
         }
     }
