@@ -184,8 +184,8 @@ pub fn check(events: &[Event], quorum: usize, once: &[bool], maps: &mut Maps) ->
         latest_grant: latest_grant.emptied(),
         grants: 0,
         believers: believers.emptied(),
-        history: history.emptied(),
-        effects: effects.emptied(),
+        history: history.lists_emptied(),
+        effects: effects.lists_emptied(),
         based_on: based_on.emptied(),
         found: Findings { events, list: Vec::new() },
     };
@@ -294,9 +294,7 @@ impl Checker<'_> {
                 self.based_on.insert(e.node, *expected_version);
             }
             // A data node that restarts without its state starts its history again.
-            EventKind::Restart { keep_state: false } => {
-                self.history.remove(e.node);
-            }
+            EventKind::Restart { keep_state: false } => self.history.or_default(e.node).clear(),
             EventKind::WriteAccepted { writer, token, version, value } => self.accepted(i, e.node, *writer, *token, *version, value),
             EventKind::WriteRejected { writer, token, reason, .. } => {
                 let (writer, token, reason) = (*writer, *token, reason.clone());

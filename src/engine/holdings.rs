@@ -42,7 +42,7 @@ impl Holdings {
 
     /// Starts again with nobody holding anything, keeping the maps' room.
     pub fn emptied(self, quorum: usize) -> Self {
-        Holdings { quorum: quorum.max(1), keys: self.keys.emptied(), held: self.held.emptied() }
+        Holdings { quorum: quorum.max(1), keys: self.keys.lists_emptied(), held: self.held.emptied() }
     }
 
     /// Applies one event, reporting each client that crosses the quorum either way.

@@ -90,3 +90,11 @@ impl<T> NodeMap<T> {
         self.slots.into_iter().enumerate().filter_map(|(i, v)| v.map(|v| (NodeId(i), v)))
     }
 }
+
+impl<T> NodeMap<Vec<T>> {
+    /// Empties the map, keeping its room and each node's list's: an empty list reads as none.
+    pub fn lists_emptied(mut self) -> Self {
+        self.slots.iter_mut().flatten().for_each(Vec::clear);
+        self
+    }
+}

@@ -74,14 +74,15 @@ pub enum State {
 /// A search in progress.
 pub struct Search {
     base: Scenario,
-    /// The base scenario compiled once: each schedule adds its faults to a copy.
+    /// The base scenario compiled once, within the search's limits: each schedule adds its
+    /// faults to a copy.
     spec: Spec,
     /// Each participant's role, and its node, in the spec's order.
     roles: Vec<NodeKind>,
     nodes: Vec<NodeId>,
-    /// The lists each schedule's run uses again, the base run's states it goes on from, and
-    /// the checker's maps.
-    reuse: RefCell<(Reuse, checker::Maps)>,
+    /// What each schedule's run uses again: the run's lists and the base run's states it goes
+    /// on from, the checker's maps, and the spec it copies its faults into.
+    reuse: RefCell<(Reuse, checker::Maps, Option<Spec>)>,
     bounds: Bounds,
     grid: Vec<Added>,
     /// How many grid faults the systematic pass tries: at most half the budget.
@@ -99,7 +100,7 @@ impl Search {
     /// Prepares a search of `base` within `bounds`; the base run itself is the first schedule.
     pub fn new(base: &Scenario, bounds: Bounds) -> Result<Search, ScenarioError> {
         check_bounds(&bounds)?;
-        let spec = compile(base)?;
+        let mut spec = compile(base)?;
         let trace = engine::run(&spec)?;
         let targets = space::Targets::of(base, &trace);
         let grid = space::grid(&bounds, &targets, &space::times(&trace));
@@ -107,6 +108,8 @@ impl Search {
         let end_ms = trace.events.last().map_or(Millis::ZERO, |e| e.at_ms);
         let max_events = (trace.events.len() * SEARCH_EVENTS_PER_BASE_EVENT).max(SEARCH_MIN_EVENTS);
         let limits = RunLimits { max_events, max_time_ms: end_ms + Millis::from_ms(SEARCH_EXTRA_TIME_MS) };
+        spec.limits.max_events = spec.limits.max_events.min(limits.max_events);
+        spec.limits.max_time_ms = spec.limits.max_time_ms.min(limits.max_time_ms);
         let rng = Rng::derive(bounds.seed, "search");
         let mut search = Search {
             base: base.clone(),
@@ -219,9 +222,11 @@ impl Search {
 
     /// Runs the base scenario with `added` faults and judges it.
     fn run(&self, added: &[Added]) -> Option<(Failure, u64)> {
-        let (reuse, maps) = &mut *self.reuse.borrow_mut();
-        let spec = self.spec_with(added)?;
-        let run = engine::checked(&spec, simulate_forked(&spec, reuse).ok()?, maps);
+        let (reuse, maps, spec) = &mut *self.reuse.borrow_mut();
+        let spec = spec.get_or_insert_with(|| self.spec.clone());
+        spec.clone_from(&self.spec);
+        self.add_to(spec, added)?;
+        let run = engine::checked(spec, simulate_forked(spec, reuse).ok()?, maps);
         // Still going at the limits: stopped by one, or with events at the horizon (its timers
         // past it are dropped, so it may end quietly there).
         let horizon = self.limits.max_time_ms.saturating_sub(Millis::from_ms(1_000));
@@ -243,8 +248,6 @@ impl Search {
     /// make a valid scenario.
     pub fn spec_with(&self, added: &[Added]) -> Option<Spec> {
         let mut spec = self.spec.clone();
-        spec.limits.max_events = spec.limits.max_events.min(self.limits.max_events);
-        spec.limits.max_time_ms = spec.limits.max_time_ms.min(self.limits.max_time_ms);
         self.add_to(&mut spec, added)?;
         Some(spec)
     }
