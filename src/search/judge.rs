@@ -66,6 +66,10 @@ struct Follow {
 /// stall of the design's, such as a paused holder whose lock never expires. Waiting behind a
 /// holder at work, or for a server that is down, is not one.
 pub fn stalled(events: &[Event], roles: &[NodeKind], stall_ms: u64) -> Option<Stall> {
+    // A run no longer than the limit kept nobody waiting longer.
+    if events.last().is_none_or(|e| e.at_ms.as_ms() <= stall_ms) {
+        return None;
+    }
     let service = |i: usize| roles[i] == NodeKind::LockService;
     let mut at = vec![Follow::default(); roles.len()];
     let mut last_ms = Millis::ZERO;
