@@ -23,6 +23,7 @@ use crate::engine::{Event, FindingKind, Millis, Spec};
 use crate::error::ScenarioError;
 use crate::scenario::format::Scenario;
 use crate::search::{Added, Bounds, Failure, Search, Shrunk};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 /// How often a run with no faults left to add has its state looked up: every so many instants,
@@ -130,6 +131,9 @@ pub struct Verify {
     keys: QueueKeys,
     maps: Maps,
     quorum: usize,
+    /// The first harm of each finished run judged, by the fingerprint of what the checker read
+    /// of it: runs alike there have the same verdict, so each is checked once.
+    verdicts: HashMap<u128, Option<FindingKind>>,
     counts: Counts,
     /// Every kind of harm found, in the order first found (when collecting them all).
     harms: Vec<FindingKind>,
@@ -165,6 +169,7 @@ impl Verify {
             keys: Vec::new(),
             maps: Maps::default(),
             quorum,
+            verdicts: HashMap::new(),
             counts: Counts::default(),
             harms: Vec::new(),
             collect,
@@ -339,8 +344,21 @@ impl Verify {
     fn judge(&mut self) {
         self.counts.runs += 1;
         let Some(top) = self.stack.last() else { return };
-        let verdict = checker::check(&self.events, self.quorum, &top.spec.once, &mut self.maps);
-        if let Some(kind) = verdict.first_harm().map(|f| f.kind()) {
+        let mut h = top.history.clone();
+        for e in &self.events[top.events..] {
+            checker::feed(e, &mut h);
+        }
+        let harm = match self.verdicts.get(&h.finish128()) {
+            Some(&harm) => harm,
+            None => {
+                let harm = checker::check(&self.events, self.quorum, &top.spec.once, &mut self.maps).first_harm().map(|f| f.kind());
+                if self.verdicts.len() < self.grid.max_states {
+                    self.verdicts.insert(h.finish128(), harm);
+                }
+                harm
+            }
+        };
+        if let Some(kind) = harm {
             if self.first.is_none() {
                 self.first = Some(self.path());
             }
@@ -397,6 +415,11 @@ impl Verify {
         Counts { states: self.visited.len(), ..self.counts }
     }
 
+    /// How many fingerprints it keeps: of the states explored and of the runs judged.
+    pub fn fingerprints(&self) -> usize {
+        self.visited.len() + self.verdicts.len()
+    }
+
     /// Every kind of harm found so far, in the order first found.
     pub fn harms(&self) -> &[FindingKind] {
         &self.harms
@@ -412,9 +435,9 @@ impl Verify {
         &self.grid
     }
 
-    /// The bytes the table of explored states takes.
+    /// The bytes the tables of explored states and of verdicts take.
     pub fn table_bytes(&self) -> usize {
-        self.visited.bytes()
+        self.visited.bytes() + self.verdicts.capacity() * std::mem::size_of::<(u128, Option<FindingKind>)>()
     }
 
     /// How far it is, from 0 to 1: within a pass, by the root's progress over the grid's

@@ -27,7 +27,11 @@
 //!   histories go on alike, so the skipped futures have the verdicts of those explored. A
 //!   fingerprint collision could skip a state wrongly; [`visited`] bounds the chance of one.
 //! - Each finished run is judged by the same checker as every run: harm to the data (a lost
-//!   update, a write out of token order, an effect done twice) is a failure.
+//!   update, a write out of token order, an effect done twice) is a failure. Its verdict
+//!   depends on its events only through what the checker reads of them, so a run whose
+//!   fingerprint of that matches one already judged takes that verdict without being checked
+//!   again (the fenced lease race's 325,702 runs have 45 such fingerprints). A collision there
+//!   is bounded as the states' are ([`visited`]).
 //!
 //! What it does not cover: faults between grid instants or of other sizes, more faults, faults
 //! after the horizon, kinds not chosen, and other seeds (a seed fixes each link's latency and

@@ -37,7 +37,7 @@ pub fn sentence(v: &Verify) -> String {
     let scope = format!("{}: {} schedules, {states}", bounds(v), group_u128(schedules));
     match v.proof() {
         Proof::Running => format!("Verifying every schedule of {scope} so far."),
-        Proof::Safe => format!("Safe for every schedule of {scope}. {}", collisions(counts.states)),
+        Proof::Safe => format!("Safe for every schedule of {scope}. {}", collisions(v.fingerprints())),
         Proof::Unsafe(found) => format!(
             "Unsafe: {} Found among the schedules of {}, with the fewest faults first ({states} explored), then shrunk.",
             found.sentence,
@@ -50,10 +50,11 @@ pub fn sentence(v: &Verify) -> String {
     }
 }
 
-/// The chance that a fingerprint collision skipped a state, as a bound.
-fn collisions(states: usize) -> String {
+/// The chance that a collision among `n` fingerprints (of states and of judged runs) skipped a
+/// state or took a verdict, as a bound.
+fn collisions(n: usize) -> String {
     // n² / 2¹²⁶, as a power of ten: log10(n²) − 126 · log10(2).
-    let exponent = 2.0 * (states.max(1) as f64).log10() - 126.0 * std::f64::consts::LOG10_2;
+    let exponent = 2.0 * (n.max(1) as f64).log10() - 126.0 * std::f64::consts::LOG10_2;
     format!("(The chance that a fingerprint collision hid a state is below 10{}.)", superscript(exponent.ceil() as i64))
 }
 
