@@ -123,9 +123,10 @@ pub struct Verify {
     /// The most faults a schedule adds in this pass.
     pass: usize,
     choices: Choices,
-    stack: Vec<Frame>,
+    /// Boxed, so a frame moves between the two as a pointer, not its whole state.
+    stack: Vec<Box<Frame>>,
     /// Frames left, kept for their room.
-    free: Vec<Frame>,
+    free: Vec<Box<Frame>>,
     visited: Visited,
     events: Vec<Event>,
     keys: QueueKeys,
@@ -181,10 +182,10 @@ impl Verify {
     }
 
     /// The run before anything happened, at the first instant.
-    fn root(&self) -> Frame {
+    fn root(&self) -> Box<Frame> {
         let (branch, spec) = (self.start.0.clone(), self.start.1.clone());
         let history = Fingerprint::default();
-        Frame { branch, spec, t: 0, next: 0, used: 0, events: 0, added: None, ended: None, open: Vec::new(), history }
+        Box::new(Frame { branch, spec, t: 0, next: 0, used: 0, events: 0, added: None, ended: None, open: Vec::new(), history })
     }
 
     /// Explores up to `n` more steps (a branch made, or a state moved on to the next instant);
@@ -270,7 +271,7 @@ impl Verify {
 
     /// A copy of the top state, in a frame left by an earlier branch if there is one (reusing
     /// its room), to change and push.
-    fn copy_top(&mut self) -> Frame {
+    fn copy_top(&mut self) -> Box<Frame> {
         let top = self.stack.last().expect("a state to copy");
         let mut f = match self.free.pop() {
             Some(mut f) => {
@@ -280,7 +281,7 @@ impl Verify {
                 f.open.clone_from(&top.open);
                 f
             }
-            None => Frame {
+            None => Box::new(Frame {
                 branch: top.branch.clone(),
                 spec: top.spec.clone(),
                 history: top.history.clone(),
@@ -291,7 +292,7 @@ impl Verify {
                 next: 0,
                 used: 0,
                 events: 0,
-            },
+            }),
         };
         (f.added, f.ended) = (None, None);
         f
