@@ -149,11 +149,11 @@ impl Search {
         (0..n).map(|j| self.next(self.tried + j)).collect()
     }
 
-    /// The first of this share of `schedules` that fails, by its place among them, and how.
-    /// Each is judged on its own, so a search of the same scenario and bounds on another thread
+    /// The first of `schedules` at `places` (in order) that fails, by its place, and how. Each
+    /// is judged on its own, so a search of the same scenario and bounds on another thread
     /// gives the same answer for any of them.
-    pub fn first_failing(&self, schedules: &[Vec<Added>], share: Share) -> Option<(usize, Failure)> {
-        share.places(schedules.len()).find_map(|i| self.run(&schedules[i]).map(|(failure, _)| (i, failure)))
+    pub fn first_failing(&self, schedules: &[Vec<Added>], places: impl IntoIterator<Item = usize>) -> Option<(usize, Failure)> {
+        places.into_iter().find_map(|i| self.run(&schedules[i]).map(|(failure, _)| (i, failure)))
     }
 
     /// Counts drawn schedules as run, up to and including the first that failed (which is then
@@ -186,7 +186,7 @@ impl Search {
     /// failed. (For measuring how fast schedules run.)
     pub fn sample(&mut self, n: usize, share: Share) -> (usize, usize) {
         let drawn = self.draw(n);
-        let failed = self.count_failing(&drawn, share);
+        let failed = self.count_failing(&drawn, share.places(drawn.len()));
         let judged = share.places(drawn.len()).count();
         self.settle(&drawn, None);
         (judged, failed)
@@ -197,13 +197,13 @@ impl Search {
     /// found here is the first of this share, not necessarily of the batch.
     pub fn step_share(&mut self, n: usize, share: Share) -> &State {
         let drawn = self.draw(n);
-        let failing = self.first_failing(&drawn, share);
+        let failing = self.first_failing(&drawn, share.places(drawn.len()));
         self.settle(&drawn, failing)
     }
 
-    /// How many of this share of `schedules` fail.
-    pub fn count_failing(&self, schedules: &[Vec<Added>], share: Share) -> usize {
-        share.places(schedules.len()).filter(|&i| self.run(&schedules[i]).is_some()).count()
+    /// How many of `schedules` at `places` fail.
+    pub fn count_failing(&self, schedules: &[Vec<Added>], places: impl IntoIterator<Item = usize>) -> usize {
+        places.into_iter().filter(|&i| self.run(&schedules[i]).is_some()).count()
     }
 
     /// Schedule `i` in the search's order: the base run, then the grid, then random schedules

@@ -1,40 +1,55 @@
 //! The search on every core, natively (where threads cannot start, on one): one thread draws
-//! the schedules in the search's order, worker threads judge their shares of each batch,
-//! and the first failure in that order is the one kept, so the result is the one-thread
-//! search's, schedule for schedule.
+//! the schedules in the search's order, and every thread takes chunks of each batch in turn
+//! until none is left, so threads that start late or draw slow schedules share the batch
+//! evenly. The first failure in the search's order is the one kept, so the result is the
+//! one-thread search's, schedule for schedule.
 //!
 //! A compiled scenario shares its design through `Rc`, which stays on its thread: each worker
 //! builds its own search from the scenario's file text.
 
 use super::fault::Added;
 use super::judge::Failure;
-use super::runner::{Search, Share, State};
+use super::runner::{Search, State};
 use super::space::Bounds;
 use crate::error::ScenarioError;
 use crate::scenario::format::Scenario;
 use crate::scenario::{encode, json, validate};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 
-/// A batch, the share of it to judge, and whether to count every failure in it (else find the
-/// first).
-struct Job {
-    batch: Arc<Vec<Vec<Added>>>,
-    share: Share,
+/// How many schedules a thread takes from a batch at a time.
+const CHUNK: usize = 128;
+
+/// A batch of schedules shared among the threads, and whether to count every failure in it
+/// (else find the first).
+struct Batch {
+    schedules: Vec<Vec<Added>>,
+    /// Where the next chunk to take starts.
+    next: AtomicUsize,
+    /// The place of the earliest failure found so far (`usize::MAX`: none): no chunk after it
+    /// is taken, and every chunk up to it is.
+    first: AtomicUsize,
     count: bool,
 }
 
-/// What a worker found in its share: the first failure, by its place in the batch, or how many
-/// failed.
+impl Batch {
+    fn new(schedules: Vec<Vec<Added>>, count: bool) -> Batch {
+        Batch { schedules, next: AtomicUsize::new(0), first: AtomicUsize::new(usize::MAX), count }
+    }
+}
+
+/// What a thread found in the chunks it took: the first failure, by its place in the batch, or
+/// how many failed.
 enum Answer {
     First(Option<(usize, Failure)>),
     Count(usize),
 }
 
-/// A worker thread: it takes a share of a batch and answers for it.
+/// A worker thread: it takes chunks of a batch and answers for them.
 struct Worker {
-    jobs: Sender<Job>,
+    jobs: Sender<Arc<Batch>>,
     answers: Receiver<Answer>,
     handle: JoinHandle<()>,
 }
@@ -57,44 +72,45 @@ impl Threaded {
 
     /// Runs up to `n` more schedules, shared among the threads; returns where the search stands.
     pub fn step(&mut self, n: usize) -> &State {
-        let drawn = Arc::new(self.search.draw(n));
-        let mut failing: Option<(usize, Failure)> = None;
-        self.share(&drawn, false, |answer| {
-            if let Answer::First(Some((i, f))) = answer {
-                if failing.as_ref().is_none_or(|(first, _)| i < *first) {
-                    failing = Some((i, f));
-                }
-            }
-        });
-        self.search.settle(&drawn, failing)
+        let (batch, answers) = self.share(n, false);
+        let first = |a| match a {
+            Answer::First(found) => found,
+            Answer::Count(_) => None,
+        };
+        let failing = answers.into_iter().filter_map(first).min_by_key(|(i, _)| *i);
+        self.search.settle(&batch.schedules, failing)
     }
 
     /// Runs the next `n` schedules on every thread without stopping at a failure; returns how
     /// many failed. (For measuring how fast schedules run.)
     pub fn sample(&mut self, n: usize) -> usize {
-        let drawn = Arc::new(self.search.draw(n));
-        let mut failed = 0;
-        self.share(&drawn, true, |answer| {
-            if let Answer::Count(k) = answer {
-                failed += k;
-            }
-        });
-        self.search.settle(&drawn, None);
-        failed
+        let (batch, answers) = self.share(n, true);
+        self.search.settle(&batch.schedules, None);
+        let failed = |a| match a {
+            Answer::Count(k) => k,
+            Answer::First(_) => 0,
+        };
+        answers.into_iter().map(failed).sum()
     }
 
-    /// Judges `drawn` in shares, one per thread, and hands each share's answer to `take`.
-    fn share(&self, drawn: &Arc<Vec<Vec<Added>>>, count: bool, mut take: impl FnMut(Answer)) {
-        let of = self.workers.len() + 1;
-        let sent: Vec<bool> = (1..of)
-            .map(|index| self.workers[index - 1].jobs.send(Job { batch: drawn.clone(), share: Share { index, of }, count }).is_ok())
-            .collect();
-        take(answer(&self.search, drawn, Share { index: 0, of }, count));
-        for index in 1..of {
-            // A worker that died answers nothing: its share is judged here instead.
-            let answer_of = || answer(&self.search, drawn, Share { index, of }, count);
-            take(sent[index - 1].then(|| self.workers[index - 1].answers.recv().ok()).flatten().unwrap_or_else(answer_of));
+    /// Draws the next `n` schedules and judges them on every thread; returns the batch and
+    /// each thread's answer.
+    fn share(&mut self, n: usize, count: bool) -> (Arc<Batch>, Vec<Answer>) {
+        let batch = Arc::new(Batch::new(self.search.draw(n), count));
+        let sent: Vec<bool> = self.workers.iter().map(|w| w.jobs.send(batch.clone()).is_ok()).collect();
+        let mut answers = vec![judge(&self.search, &batch)];
+        for (worker, sent) in self.workers.iter().zip(sent) {
+            match sent.then(|| worker.answers.recv().ok()).flatten() {
+                Some(answer) => answers.push(answer),
+                // A worker that died may have taken chunks it never judged: the batch is judged
+                // again here, whole.
+                None => {
+                    let whole = Batch::new(batch.schedules.clone(), count);
+                    return (batch, vec![judge(&self.search, &whole)]);
+                }
+            }
         }
+        (batch, answers)
     }
 
     /// The search itself: what it tried and searched.
@@ -113,14 +129,14 @@ impl Drop for Threaded {
     }
 }
 
-/// Starts a worker that judges shares of batches for a search of the scenario written as `text`.
+/// Starts a worker that judges chunks of batches for a search of the scenario written as `text`.
 fn spawn(text: String, bounds: Bounds) -> Option<Worker> {
-    let (jobs, inbox) = channel::<Job>();
+    let (jobs, inbox) = channel::<Arc<Batch>>();
     let (outbox, answers) = channel();
     let handle = thread::Builder::new().spawn(move || {
         let Ok(search) = validate::parse(&text).and_then(|s| Search::new(&s, bounds)) else { return };
-        for Job { batch, share, count } in inbox {
-            if outbox.send(answer(&search, &batch, share, count)).is_err() {
+        for batch in inbox {
+            if outbox.send(judge(&search, &batch)).is_err() {
                 return;
             }
         }
@@ -128,10 +144,26 @@ fn spawn(text: String, bounds: Bounds) -> Option<Worker> {
     Some(Worker { jobs, answers, handle: handle.ok()? })
 }
 
-/// Judges this share of `batch`: how many fail if `count`, else the first that fails.
-fn answer(search: &Search, batch: &[Vec<Added>], share: Share, count: bool) -> Answer {
-    match count {
-        true => Answer::Count(search.count_failing(batch, share)),
-        false => Answer::First(search.first_failing(batch, share)),
+/// Takes chunks of `batch` until none is left (or, finding the first failure, none before a
+/// failure found) and judges them: how many fail if the batch counts, else the first that fails.
+fn judge(search: &Search, batch: &Batch) -> Answer {
+    let len = batch.schedules.len();
+    let mut failed = 0;
+    loop {
+        let start = batch.next.fetch_add(CHUNK, Relaxed);
+        if start >= len || start > batch.first.load(Relaxed) {
+            return match batch.count {
+                true => Answer::Count(failed),
+                false => Answer::First(None),
+            };
+        }
+        let places = start..(start + CHUNK).min(len);
+        if batch.count {
+            failed += search.count_failing(&batch.schedules, places);
+        } else if let Some((i, failure)) = search.first_failing(&batch.schedules, places) {
+            // Chunks are taken in order, so this thread's later chunks all come after it.
+            batch.first.fetch_min(i, Relaxed);
+            return Answer::First(Some((i, failure)));
+        }
     }
 }
