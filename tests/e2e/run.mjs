@@ -1265,6 +1265,25 @@ await check('zoom: in, out and back to fit the width', async (page) => {
   expect(Math.abs((await width()) - fitted) < 1, 'fit returns to the width');
 });
 
+await check("find a failure from the editor's page: the page compiles the workers' module from the files a folder up, once, and they find the same failure", async (page) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`${url}edit/#/lease-race-fenced/0`);
+  await page.waitForSelector('[data-testid=diagram] svg');
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency || 1);
+  let workers = 0;
+  page.on('worker', () => { workers += 1; });
+  for (let i = 0; i < 2; i += 1) {
+    await page.click('[data-testid=find]');
+    await page.waitForSelector('[data-testid=find-found]', { timeout: 20000 });
+    const found = await text(page, 'find-found');
+    expect(found.includes("Client A's write (token 41) was applied after Client B's (token 41) and erased it"), found);
+  }
+  // Fetched by the page (a worker's own fetch is not in the page's list), for both searches.
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/lockstep-search-worker_bg.wasm')).length);
+  expect(fetched === 1, `the page fetched the module ${fetched} times`);
+  expect(workers === 2 * Math.min(cores, 16), `${workers} workers started for two searches on ${cores} cores`);
+});
+
 await check('find a failure: the fenced race breaks only if the lock service loses its state and hands token 41 out again; shown and opened in the editor', async (page) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto(`${url}#/lease-race-fenced/0`);
