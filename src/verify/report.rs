@@ -55,7 +55,7 @@ pub fn sentence(v: &Verify) -> String {
 fn collisions(n: usize) -> String {
     // n² / 2¹²⁶, as a power of ten: log10(n²) − 126 · log10(2).
     let exponent = 2.0 * (n.max(1) as f64).log10() - 126.0 * std::f64::consts::LOG10_2;
-    format!("(The chance that a fingerprint collision hid a state is below 10{}.)", superscript(exponent.ceil() as i64))
+    format!("(The chance that a fingerprint collision hid a state or a run's verdict is below 10{}.)", superscript(exponent.ceil() as i64))
 }
 
 /// A whole number in superscript characters.
