@@ -250,17 +250,19 @@ fn a_search_on_several_threads_finds_what_one_thread_finds_schedule_for_schedule
         // One schedule at a time on one thread.
         let mut one = Search::new(&s, b.clone()).expect("valid bounds");
         while matches!(one.step(1), State::Searching) {}
-        // Batches of an odd size shared among three threads.
-        let mut three = lockstep::search::Threaded::new(&s, b, 3).expect("valid bounds");
-        while matches!(three.step(97), State::Searching) {}
         let what = |state: &State| match state {
             State::Found(f) => Some((f.added.clone(), f.first.clone(), f.runs_to_first, f.sentence.clone())),
             _ => None,
         };
-        let (a, c) = (what(one.step(0)), what(three.step(0)));
+        let a = what(one.step(0));
         found += usize::from(a.is_some());
-        assert_eq!(a, c, "{schedule} × {design}");
-        assert_eq!(one.tried(), three.search().tried(), "{schedule} × {design}");
+        // Batches of odd sizes shared among three threads: within one chunk, and over many.
+        for batch in [97, 997] {
+            let mut three = lockstep::search::Threaded::new(&s, b.clone(), 3).expect("valid bounds");
+            while matches!(three.step(batch), State::Searching) {}
+            assert_eq!(a, what(three.step(0)), "{schedule} × {design}, batches of {batch}");
+            assert_eq!(one.tried(), three.search().tried(), "{schedule} × {design}, batches of {batch}");
+        }
     }
     assert!((1..cells.len()).contains(&found), "some cells fail and some do not: {found} of {} failed", cells.len());
 }
