@@ -98,18 +98,17 @@ impl Threaded {
     fn share(&mut self, n: usize, count: bool) -> (Arc<Batch>, Vec<Answer>) {
         let batch = Arc::new(Batch::new(self.search.draw(n), count));
         let sent: Vec<bool> = self.workers.iter().map(|w| w.jobs.send(batch.clone()).is_ok()).collect();
-        let mut answers = vec![judge(&self.search, &batch)];
-        for (worker, sent) in self.workers.iter().zip(sent) {
-            match sent.then(|| worker.answers.recv().ok()).flatten() {
-                Some(answer) => answers.push(answer),
-                // A worker that died may have taken chunks it never judged: the batch is judged
-                // again here, whole.
-                None => {
-                    let whole = Batch::new(batch.schedules.clone(), count);
-                    return (batch, vec![judge(&self.search, &whole)]);
-                }
-            }
-        }
+        let mine = judge(&self.search, &batch);
+        // Every worker sent the batch is heard before the next is drawn: no answer is left over.
+        let theirs: Vec<Option<Answer>> =
+            self.workers.iter().zip(sent).map(|(worker, sent)| sent.then(|| worker.answers.recv().ok()).flatten()).collect();
+        // A worker that died may have taken chunks it never judged: the batch is judged again
+        // here, whole.
+        let Some(theirs) = theirs.into_iter().collect::<Option<Vec<Answer>>>() else {
+            let whole = Batch::new(batch.schedules.clone(), count);
+            return (batch, vec![judge(&self.search, &whole)]);
+        };
+        let answers = std::iter::once(mine).chain(theirs).collect();
         (batch, answers)
     }
 
