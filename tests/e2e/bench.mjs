@@ -15,6 +15,7 @@
 // - wasm memory per event at 10,000 events;
 // - verification in its worker: the lease race's bounds, time to the verdict and states per second.
 // Arguments name the parts to run (diagram, largest, step, editor, search, verify); none runs them all.
+// `diagram=1000` (or `diagram=100,1000`) times the diagram at those sizes only.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,7 +23,8 @@ import { serve, chromium, ROOT, CHROMIUM, CHROMIUM_ARGS } from '../../tools/serv
 import { siteSizes, kb } from '../../tools/size.mjs';
 
 const parts = process.argv.slice(2);
-const run = (part) => parts.length === 0 || parts.includes(part);
+const run = (part) => parts.length === 0 || parts.some((p) => p.split('=')[0] === part);
+const sizes = parts.find((p) => p.startsWith('diagram='))?.slice(8).split(',').map(Number);
 if (run('payload')) siteSizes();
 const dist = path.join(ROOT, 'dist');
 
@@ -59,7 +61,8 @@ async function open(hash) {
  * painted with its arrows: the work of the app alone, as Mermaid's render call is Mermaid's.
  * The link is followed `idle` ms after the first lesson's frame: at once (0), when the browser
  * has not yet optimized the WebAssembly, or after a second, as a person reads before clicking.
- * Also says whether the new diagram came in one task (no strip without its arrows). */
+ * Also says whether the new run came in one task: no frame painted with its title but without
+ * its arrows (none yet, or the last run's). */
 async function inApp(events, idle) {
   const page = await open('#/short-pause/0');
   const took = await page.evaluate(async ([events, idle]) => {
@@ -67,19 +70,24 @@ async function inApp(events, idle) {
     await frame();
     await new Promise((r) => setTimeout(r, idle));
     const before = document.querySelectorAll('svg.lockstep-diagram .msg').length;
-    let split = false;
-    const watch = new MutationObserver(() => {
-      if (document.querySelectorAll('svg.lockstep-diagram .msg').length === 0 && document.querySelector('svg.lockstep-diagram')) split = true;
-    });
-    watch.observe(document, { childList: true, subtree: true });
+    const titled = () => document.querySelector('[data-testid=lesson-title]').textContent.includes('contending');
+    const arrows = () => document.querySelectorAll('svg.lockstep-diagram .msg').length > before;
+    // A frame about to be painted with the new run's title but not its arrows (none, or the
+    // last run's) means the run came in two tasks.
+    let split = false, watching = true;
+    const watch = () => {
+      if (!watching) return;
+      if (titled() && !arrows()) split = true;
+      requestAnimationFrame(watch);
+    };
+    requestAnimationFrame(watch);
     const t0 = performance.now();
     location.hash = `#/stress/${events}/0`;
     // Until the new run's arrows are in the page (the lesson before had fewer), then its frame.
-    const shown = () => document.querySelector('[data-testid=lesson-title]').innerText.includes('contending')
-      && document.querySelectorAll('svg.lockstep-diagram .msg').length > before;
+    const shown = () => titled() && arrows();
     while (!shown()) await new Promise((r) => setTimeout(r));
     await frame();
-    watch.disconnect();
+    watching = false;
     return { ms: performance.now() - t0, split };
   }, [events, idle]);
   await page.close();
@@ -147,7 +155,7 @@ async function mermaid(text) {
   await m.close();
   return r;
 }
-for (const messages of run('diagram') ? [100, 1000, 3000, 10000] : []) {
+for (const messages of run('diagram') ? sizes ?? [100, 1000, 3000, 10000] : []) {
   const events = Math.round(messages * 2.7);
   const trace = JSON.parse(cli('run', `stress-${events}`, '--format', 'json'));
   const drawn = trace.events.filter((e) => e.kind === 'deliver' || e.kind === 'drop').length;

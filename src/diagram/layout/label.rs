@@ -24,18 +24,43 @@ pub enum Anchor {
 impl Label {
     /// Returns the label's estimated box (x0, y0, x1, y1).
     pub fn bbox(&self) -> (f32, f32, f32, f32) {
-        let (w, lines) = self.text.split('\n').fold((0.0f32, 0.0), |(w, n), line| (w.max(line.chars().count() as f32 * CHAR_PX), n + 1.0));
-        let x0 = match self.anchor {
-            Anchor::Start => self.x,
-            Anchor::Middle => self.x - w / 2.0,
-            Anchor::End => self.x - w,
-        };
-        (x0, self.y - LABEL_PX + 3.0, x0 + w, self.y + 3.0 + (lines - 1.0) * LINE_H)
+        Extent::of(&self.text).bbox(self.x, self.y, self.anchor)
     }
 
     /// Returns the label's lines (a wrapped label has several).
     pub fn lines(&self) -> std::str::Split<'_, char> {
         self.text.split('\n')
+    }
+}
+
+/// The estimated size of a label's text: its widest line's width and its number of lines. Found
+/// once for a text, it gives the box of each place tried for it.
+#[derive(Clone, Copy, Debug)]
+pub struct Extent {
+    width: f32,
+    lines: f32,
+}
+
+impl Extent {
+    /// Returns the extent of `text`.
+    pub fn of(text: &str) -> Extent {
+        let (width, lines) = text.split('\n').fold((0.0f32, 0.0), |(w, n), line| (w.max(line.chars().count() as f32 * CHAR_PX), n + 1.0));
+        Extent { width, lines }
+    }
+
+    /// Returns the widest line's width.
+    pub fn width(self) -> f32 {
+        self.width
+    }
+
+    /// Returns the box (x0, y0, x1, y1) of the text anchored at (`x`, `y`).
+    pub fn bbox(self, x: f32, y: f32, anchor: Anchor) -> (f32, f32, f32, f32) {
+        let x0 = match anchor {
+            Anchor::Start => x,
+            Anchor::Middle => x - self.width / 2.0,
+            Anchor::End => x - self.width,
+        };
+        (x0, y - LABEL_PX + 3.0, x0 + self.width, y + 3.0 + (self.lines - 1.0) * LINE_H)
     }
 }
 

@@ -2,7 +2,7 @@
 //! already placed, and an arrow's label off other arrows.
 
 use super::items::{Item, Shape, MARK_R};
-use super::label::{Anchor, Label, LABEL_PX, LINE_H};
+use super::label::{Anchor, Extent, Label, LABEL_PX, LINE_H};
 use crate::diagram::obstacles::{Obstacles, Rect, Segment, Shafts};
 
 /// The items placed so far, and what a new one must keep clear of.
@@ -57,24 +57,31 @@ impl Builder {
             Shape::Mark { x, .. } => Some(x),
             _ => None,
         };
-        let mirror = |l: &Label| match (mark_x, l.anchor) {
-            (Some(x), Anchor::Start | Anchor::End) => {
-                let anchor = if l.anchor == Anchor::Start { Anchor::End } else { Anchor::Start };
-                Some(Label { x: 2.0 * x - l.x, anchor, ..l.clone() }).filter(|m| m.bbox().0 >= self.span.0 && m.bbox().2 <= self.span.1)
-            }
-            _ => None,
-        };
         let label = label.map(|l| {
-            let shifted = |l: &Label, dy: f32| Label { y: l.y + dy, ..l.clone() };
-            let free = |c: &Label| !(self.placed.hit(c.bbox()) || heads && self.heads.hit(c.bbox()));
-            let clear = |c: &Label| free(c) && !self.shafts.cross(c.bbox(), own);
-            let at = [0.0, 14.0, -14.0, 28.0, -28.0, 42.0, -42.0, 56.0, -56.0].map(|dy| shifted(&l, dy));
+            // The places tried, as anchor points: where the label sits, a line or more away, or
+            // across its lifeline.
+            let extent = Extent::of(&l.text);
+            let bbox = |&(x, y, anchor): &(f32, f32, Anchor)| extent.bbox(x, y, anchor);
+            let free = |p: &&(f32, f32, Anchor)| !(self.placed.hit(bbox(p)) || heads && self.heads.hit(bbox(p)));
+            let clear = |p: &&(f32, f32, Anchor)| free(p) && !self.shafts.cross(bbox(p), own);
+            let at = [0.0, 14.0, -14.0, 28.0, -28.0, 42.0, -42.0, 56.0, -56.0].map(|dy| (l.x, l.y + dy, l.anchor));
+            let mirror = match (mark_x, l.anchor) {
+                (Some(x), Anchor::Start | Anchor::End) => {
+                    let anchor = if l.anchor == Anchor::Start { Anchor::End } else { Anchor::Start };
+                    let (x0, _, x1, _) = extent.bbox(2.0 * x - l.x, l.y, anchor);
+                    (x0 >= self.span.0 && x1 <= self.span.1).then_some((2.0 * x - l.x, anchor))
+                }
+                _ => None,
+            };
             // Where the label already sits clear of other arrows, or a line away, or across its
             // lifeline; else clear of labels.
-            let mirrored = mirror(&l).map(|m| [0.0, 14.0, -14.0, 28.0, -28.0].map(|dy| shifted(&m, dy)));
+            let mirrored = mirror.map(|(x, anchor)| [0.0, 14.0, -14.0, 28.0, -28.0].map(|dy| (x, l.y + dy, anchor)));
             let farther = &at[3..7];
-            let near = at[..3].iter().chain(mirrored.iter().flatten()).chain(farther).find(|c| clear(c));
-            near.or_else(|| at.iter().find(|c| free(c))).cloned().unwrap_or(l)
+            let near = at[..3].iter().chain(mirrored.iter().flatten()).chain(farther).find(clear);
+            match near.or_else(|| at.iter().find(free)) {
+                Some(&(x, y, anchor)) => Label { x, y, anchor, ..l },
+                None => l,
+            }
         });
         if let Some(l) = &label {
             self.placed.insert(l.bbox());
@@ -92,30 +99,30 @@ impl Builder {
         const ALONG: [f32; 5] = [0.5, 0.35, 0.65, 0.25, 0.75];
         // A wrapped label's last line sits just above the arrow; below, its first line just under it.
         let up = text.matches('\n').count() as f32 * LINE_H;
-        // Moved sideways, where it must be, to stay within the frame.
-        let label = |t: f32, dy: f32| {
-            let l = Label { x: x1 + (x2 - x1) * t, y: y1 + (y2 - y1) * t + dy, text: text.clone(), anchor: Anchor::Middle };
-            let (x0, _, xe, _) = l.bbox();
-            Label { x: l.x - (xe - self.span.1).max(0.0) + (self.span.0 - x0).max(0.0), ..l }
+        let extent = Extent::of(&text);
+        // The label's anchor t of the way along the arrow, dy below it, moved sideways where it
+        // must be to stay within the frame.
+        let place = |t: f32, dy: f32| {
+            let (x, y) = (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t + dy);
+            let (x0, _, xe, _) = extent.bbox(x, y, Anchor::Middle);
+            (x - (xe - self.span.1).max(0.0) + (self.span.0 - x0).max(0.0), y)
         };
-        let above = ALONG.map(|t| label(t, -6.0 - up));
+        let above = ALONG.map(|t| place(t, -6.0 - up));
         // Below a sloped arrow the label starts under the shaft's lower end within its width.
-        let below = ALONG.map(|t| {
-            let l = label(t, 0.0);
-            let (x0, _, xe, _) = l.bbox();
-            let drop = ((y2 - y1) / (x2 - x1)).abs() * (xe - x0) / 2.0;
-            label(t, LABEL_PX + 2.0 + if drop.is_finite() { drop } else { 0.0 })
-        });
+        let drop = ((y2 - y1) / (x2 - x1)).abs() * extent.width() / 2.0;
+        let below = ALONG.map(|t| place(t, LABEL_PX + 2.0 + if drop.is_finite() { drop } else { 0.0 }));
         let own: Segment = (x1, y1, x2, y2);
-        let free = |l: &&Label| !self.placed.hit(l.bbox());
-        let clear = |l: &&Label| free(l) && !self.shafts.cross(l.bbox(), Some(own));
-        let below_clear = |l: &&Label| clear(l) && !self.shafts.cross(l.bbox(), None);
-        above
+        let bbox = |&&(x, y): &&(f32, f32)| extent.bbox(x, y, Anchor::Middle);
+        let free = |p: &&(f32, f32)| !self.placed.hit(bbox(p));
+        let clear = |p: &&(f32, f32)| free(p) && !self.shafts.cross(bbox(p), Some(own));
+        let below_clear = |p: &&(f32, f32)| clear(p) && !self.shafts.cross(bbox(p), None);
+        let (x, y) = above
             .iter()
             .find(clear)
             .or_else(|| below.iter().find(below_clear))
             .or_else(|| above.iter().find(free))
-            .cloned()
-            .unwrap_or_else(|| label(0.5, -6.0 - up))
+            .copied()
+            .unwrap_or_else(|| place(0.5, -6.0 - up));
+        Label { x, y, text, anchor: Anchor::Middle }
     }
 }

@@ -9,6 +9,7 @@ use crate::diagram::window::Window;
 use crate::ui::shell::RunRef;
 use gloo::events::EventListener;
 use std::fmt::Write;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -27,13 +28,6 @@ pub struct DiagramViewProps {
     pub on_room: Option<Callback<Room>>,
 }
 
-#[derive(Properties, PartialEq)]
-struct StaticProps {
-    run: RunRef,
-    /// The blocks of [`BLOCK`] diagram units to draw, first to last; `None` draws everything.
-    view: Option<(u32, u32)>,
-}
-
 /// Runs with up to this many items (every lesson and comparison cell) are drawn whole; larger
 /// ones keep only the items near the view in the page, so any run the app accepts opens,
 /// scrolls and steps without freezing.
@@ -48,47 +42,62 @@ fn blocks(top: f32, bottom: f32) -> (u32, u32) {
     (((top / BLOCK) as u32).saturating_sub(1), (bottom / BLOCK) as u32 + 1)
 }
 
-/// The diagram, with the lane names in a strip that stays on top while scrolling. The frame is
-/// re-drawn only when the run changes; a large run's items are re-drawn when the view moves to
-/// other blocks.
-#[component]
-fn StaticDiagram(props: &StaticProps) -> Html {
-    let body = use_node_ref();
-    {
-        let (body, run, whole) = (body.clone(), props.run.clone(), props.view.is_none());
-        use_effect_with(props.run.clone(), move |_| {
-            if let Some(el) = body.cast::<web_sys::Element>() {
-                let title = &run.scenario.title;
-                if whole {
-                    el.set_inner_html(&svg::render(&run.layout, title, false));
-                } else {
-                    let (head, tail) = skeleton(&run.layout, title);
-                    el.set_inner_html(&(head + tail));
-                }
-            }
-        });
-    }
-    {
-        let (body, run) = (body.clone(), props.run.clone());
-        use_effect_with((props.run.clone(), props.view), move |(_, view)| {
-            let items = body.cast::<web_sys::Element>().and_then(|el| el.query_selector("g.items").ok().flatten());
-            if let (Some(items), Some((first, last))) = (items, view) {
-                items.set_inner_html(&run.window.markup(&run.layout, *first as f32 * BLOCK, (*last + 1) as f32 * BLOCK));
-            }
-        });
-    }
-    let l = &props.run.layout;
+/// The diagram's markup: the strip of lane names that stays on top while scrolling, and the
+/// diagram.
+struct Markup {
+    strip: AttrValue,
+    body: AttrValue,
+}
+
+/// Returns the strip of lane names and the diagram with the items of the blocks `view`.
+fn markup(run: &RunRef, view: Option<(u32, u32)>) -> Markup {
+    let l = &run.layout;
     let strip = format!(
         r#"<svg class="lockstep-diagram lane-strip" viewBox="0 0 {w} {h}" aria-hidden="true"><rect class="strip-bg" width="{w}" height="{h}"/>{}</svg>"#,
         lane_heads(l),
         w = Px(l.width),
         h = Px(STRIP_HEIGHT)
     );
-    html! {
-        <>
-            { Html::from_html_unchecked(strip.into()) }
-            <div class="diagram-body" ref={body}></div>
-        </>
+    Markup { strip: strip.into(), body: diagram_markup(run, view).into() }
+}
+
+/// Returns the diagram's markup, written as part of the render with the page's other changes,
+/// so the frame that shows a new run shows its arrows. It is written again only when the run
+/// changes; a large run's items (in the page under `scroller`) when the view moves to other blocks.
+#[hook]
+fn use_markup(run: &RunRef, view: Option<(u32, u32)>, scroller: &NodeRef) -> Rc<Markup> {
+    // The blocks whose items are in the page.
+    let drawn = use_mut_ref(|| None);
+    let markup = {
+        let drawn = drawn.clone();
+        use_memo(run.clone(), move |run| {
+            *drawn.borrow_mut() = view;
+            markup(run, view)
+        })
+    };
+    let scroller = scroller.clone();
+    use_effect_with((run.clone(), view), move |(run, view)| {
+        if *drawn.borrow() == *view {
+            return;
+        }
+        let items = scroller.cast::<web_sys::Element>().and_then(|el| el.query_selector(".diagram-body g.items").ok().flatten());
+        if let (Some(items), Some((first, last))) = (items, view) {
+            items.set_inner_html(&run.window.markup(&run.layout, *first as f32 * BLOCK, (*last + 1) as f32 * BLOCK));
+            *drawn.borrow_mut() = *view;
+        }
+    });
+    markup
+}
+
+/// Returns a run's diagram as SVG: all of it, or the frame with the items of the blocks `view`.
+fn diagram_markup(run: &RunRef, view: Option<(u32, u32)>) -> String {
+    let title = &run.scenario.title;
+    match view {
+        None => svg::render(&run.layout, title, false),
+        Some((first, last)) => {
+            let (head, tail) = skeleton(&run.layout, title);
+            head + &run.window.markup(&run.layout, first as f32 * BLOCK, (last + 1) as f32 * BLOCK) + tail
+        }
     }
 }
 
@@ -173,6 +182,7 @@ pub fn DiagramView(props: &DiagramViewProps) -> Html {
         let height = gloo::utils::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(f64::from(BLOCK));
         blocks(0.0, (height / fit::MIN_SCALE) as f32)
     });
+    let markup = use_markup(&props.run, (!whole).then_some(*view), &scroller);
     let onscroll = {
         let (scroller, view, width) = (scroller.clone(), view.setter(), layout.width);
         Callback::from(move |_: Event| {
@@ -225,7 +235,8 @@ pub fn DiagramView(props: &DiagramViewProps) -> Html {
     html! {
         <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
             <div class="diagram-stack" style={stack}>
-                <StaticDiagram run={props.run.clone()} view={(!whole).then_some(*view)} />
+                { Html::from_html_unchecked(markup.strip.clone()) }
+                <div class="diagram-body">{ Html::from_html_unchecked(markup.body.clone()) }</div>
                 { overlay(layout, &props.run.window, props.cursor) }
                 if let Some(layer) = props.layer.clone() {
                     { Html::from_html_unchecked(layer) }

@@ -41,17 +41,11 @@ pub fn EventLog(props: &EventLogProps) -> Html {
         })
     };
     let (from, to) = if n <= ALL_UP_TO { (0, n) } else { (block.saturating_sub(1) * BLOCK, ((*block + 2) * BLOCK).min(n)) };
-    // The rows are written once per run and block, as the list's text in one call (as Yew
+    // The rows are written once per run and block, as the list's text in one piece (as Yew
     // children, each of up to 400 rows would be put in the page and taken out one call at a
-    // time); a step only marks them (below), so the page lays out only what a mark changes.
-    {
-        let list = list.clone();
-        use_effect_with((props.run.clone(), from, to), move |(run, from, to)| {
-            if let Some(el) = list.cast::<web_sys::Element>() {
-                el.set_inner_html(&rows(run, *from, *to));
-            }
-        });
-    }
+    // time), with the page's other changes, so the frame that shows a new run lists its events;
+    // a step only marks them (below), so the page lays out only what a mark changes.
+    let text = use_memo((props.run.clone(), from, to), |(run, from, to)| AttrValue::from(rows(run, *from, *to)));
     {
         let list = list.clone();
         use_effect_with((props.run.clone(), props.cursor, from, to), move |&(_, cursor, from, _)| {
@@ -73,14 +67,14 @@ pub fn EventLog(props: &EventLogProps) -> Html {
     html! {
         <details class="card log" open=true data-testid="event-log">
             { Html::from_html_unchecked(format!(r#"<summary><h2>Event log</h2><span class="muted">{n} events; the text alternative to the diagram</span></summary>"#).into()) }
-            <ol ref={list} {onscroll}></ol>
+            <ol ref={list} {onscroll}>{ Html::from_html_unchecked((*text).clone()) }</ol>
         </details>
     }
 }
 
 /// The rows `from..to` of `run`'s log as text (each element a Yew view builds costs
 /// WebAssembly); empty rows stand for those not in the page, so the list scrolls as if they
-/// were. A row says nothing of the cursor: [`mark`] does.
+/// were. Every row is marked still to come, as at a run's start; [`mark`] marks the cursor's.
 fn rows(run: &RunRef, from: usize, to: usize) -> String {
     let (t, words) = (&run.trace, run.words());
     let n = t.events.len();
@@ -96,7 +90,7 @@ fn rows(run: &RunRef, from: usize, to: usize) -> String {
         let summary = words.summary(i);
         let _ = write!(
             s,
-            r#"<li class="log-row"><button class="log-button" data-step="{}" title="{}"><span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span></button></li>"#,
+            r#"<li class="log-row" data-future=""><button class="log-button" data-step="{}" title="{}"><span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span></button></li>"#,
             i + 1,
             Escaped(&summary),
             i + 1,
