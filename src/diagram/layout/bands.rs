@@ -33,8 +33,7 @@ impl Bands {
         let mut bands = Vec::new();
         for run in cut.iter().enumerate().collect::<Vec<_>>().chunk_by(|p, q| p.1 == q.1).filter(|run| *run[0].1) {
             let (x0, x1) = ((lanes[run[0].0].x - 30.0).max(self.x0), (lanes[run[run.len() - 1].0].x + 30.0).min(self.x1));
-            let label =
-                label.take().map(|t| Label { x: x0 + 4.0, y: at.y + 14.0, text: sheet.frame.fit(t, x1 - x0 - 8.0), anchor: Anchor::Start });
+            let label = label.take().map(|t| Label::new(x0 + 4.0, at.y + 14.0, sheet.frame.fit(t, x1 - x0 - 8.0), Anchor::Start));
             bands.push(b.items.len());
             b.push(Shape::Band { x0, x1, y0: at.y, y1: sheet.bottom }, label, (at.i, at.i));
         }

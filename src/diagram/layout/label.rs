@@ -12,6 +12,8 @@ pub struct Label {
     pub y: f32,
     pub text: String,
     pub anchor: Anchor,
+    /// The text's size, found once when the label is made ([`Label::new`]).
+    pub(super) extent: Extent,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,9 +24,14 @@ pub enum Anchor {
 }
 
 impl Label {
+    /// Returns a label of `text` anchored at (`x`, `y`).
+    pub fn new(x: f32, y: f32, text: String, anchor: Anchor) -> Label {
+        Label { x, y, extent: Extent::of(&text), text, anchor }
+    }
+
     /// Returns the label's estimated box (x0, y0, x1, y1).
     pub fn bbox(&self) -> (f32, f32, f32, f32) {
-        Extent::of(&self.text).bbox(self.x, self.y, self.anchor)
+        self.extent.bbox(self.x, self.y, self.anchor)
     }
 
     /// Returns the label's lines (a wrapped label has several).
@@ -35,7 +42,7 @@ impl Label {
 
 /// The estimated size of a label's text: its widest line's width and its number of lines. Found
 /// once for a text, it gives the box of each place tried for it.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Extent {
     width: f32,
     lines: f32,

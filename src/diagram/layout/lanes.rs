@@ -75,9 +75,9 @@ impl Frame {
         // Short of the next lane by more than an arrowhead (12), so the heads arriving there stay clear.
         let text = self.fit(text, self.gap - offset - 14.0);
         if node.0 + 1 == lanes {
-            Label { x: x - offset, y, text, anchor: Anchor::End }
+            Label::new(x - offset, y, text, Anchor::End)
         } else {
-            Label { x: x + offset, y, text, anchor: Anchor::Start }
+            Label::new(x + offset, y, text, Anchor::Start)
         }
     }
 }

@@ -43,9 +43,9 @@ pub(super) fn write(sheet: &Sheet, b: &mut Builder, at: At, writer: NodeId) {
     let text = frame.fit(text, frame.gap - 28.0);
     let (ex, ey) = (at.x, at.y);
     let label = if sheet.x(writer) > ex {
-        Label { x: ex - 14.0, y: ey + 4.0, text, anchor: Anchor::End }
+        Label::new(ex - 14.0, ey + 4.0, text, Anchor::End)
     } else {
-        Label { x: ex + 14.0, y: ey + 4.0, text, anchor: Anchor::Start }
+        Label::new(ex + 14.0, ey + 4.0, text, Anchor::Start)
     };
     b.push(Shape::Mark { x: ex, y: ey, mark: kind }, Some(label), (at.i, at.i));
 }

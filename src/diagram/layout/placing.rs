@@ -60,7 +60,7 @@ impl Builder {
         let label = label.map(|l| {
             // The places tried, as anchor points: where the label sits, a line or more away, or
             // across its lifeline.
-            let extent = Extent::of(&l.text);
+            let extent = l.extent;
             let bbox = |&(x, y, anchor): &(f32, f32, Anchor)| extent.bbox(x, y, anchor);
             let free = |p: &&(f32, f32, Anchor)| !(self.placed.hit(bbox(p)) || heads && self.heads.hit(bbox(p)));
             let clear = |p: &&(f32, f32, Anchor)| free(p) && !self.shafts.cross(bbox(p), own);
@@ -123,6 +123,6 @@ impl Builder {
             .or_else(|| above.iter().find(free))
             .copied()
             .unwrap_or_else(|| place(0.5, -6.0 - up));
-        Label { x, y, text, anchor: Anchor::Middle }
+        Label { x, y, text, anchor: Anchor::Middle, extent }
     }
 }

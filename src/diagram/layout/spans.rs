@@ -166,7 +166,7 @@ fn belief(sheet: &Sheet, b: &mut Builder, x: f32, y0: f32, y1: f32, service_end:
             let end = end.max(y0);
             b.push(Shape::Span { x, y0, y1: end, span: Span::Belief }, None, events);
             let text = frame.fit(STALE_BELIEF.into(), frame.gap - BELIEF_OFFSET - 18.0);
-            let label = Label { x: x + 10.0, y: end + 18.0, text, anchor: Anchor::Start };
+            let label = Label::new(x + 10.0, end + 18.0, text, Anchor::Start);
             b.push(Shape::Span { x, y0: end, y1, span: Span::StaleBelief }, Some(label), events);
         }
         None => b.push(Shape::Span { x, y0, y1, span: Span::Belief }, None, events),
