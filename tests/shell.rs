@@ -269,3 +269,52 @@ fn prove_starts_a_verification_and_the_table_is_verified_cell_after_cell() {
     assert_eq!(stopped.unwrap().proving.as_ref().map(|p| (p.said.len(), p.running)), Some((1, false)));
     assert_eq!(effects, vec![Effect::StopSearch]);
 }
+
+#[test]
+fn the_narration_s_band_is_measured_over_every_text_a_lesson_can_show() {
+    use lockstep::ui::panels::narration;
+    for id in ["lease-race-fenced", "redlock-pause", "k8s-clock-rate-tolerated", "conditional-write"] {
+        for (predicting, choice) in [(false, "1"), (true, "1"), (true, "2")] {
+            let preferences = Preferences { predicting, ..Preferences::FIRST_VISIT };
+            let mut state = AppState::empty(Env { preferences, ..env(Page::Player) });
+            state = reduce(&state, Action::Hash(format!("#/{id}/0"))).0.unwrap();
+            let run = state.run.clone().unwrap();
+            let (setup, steps) = run.narrations(state.next_lesson());
+            assert!(steps.len() >= run.trace.events.len(), "{id}: a text for each event");
+            for _ in 0..2 * run.trace.events.len() + 10 {
+                let cursor = state.player.cursor();
+                let shown = narration(
+                    &run.scenario,
+                    &run.trace,
+                    &run.words(),
+                    cursor,
+                    cursor.and_then(|c| run.beat_at(c)),
+                    state.ask(),
+                    state.next_lesson(),
+                );
+                // Measured with the score at its widest.
+                let shown = widest_score(&shown);
+                let measured = if cursor.is_none() { &setup } else { &steps };
+                assert!(
+                    measured.contains(&shown),
+                    "{id} at step {} (predictions {predicting}, answer {choice}): not measured:\n{shown}",
+                    state.player.step
+                );
+                if state.player.step == state.player.steps && state.question().is_none() {
+                    break;
+                }
+                let key = if state.question().is_some() { choice } else { "ArrowRight" };
+                state = reduce(&state, binding::pressed(key).unwrap()).0.unwrap_or(state);
+            }
+            assert_eq!(state.player.step, state.player.steps, "{id}: stepped to the end");
+        }
+    }
+}
+
+/// Returns a narration with its score of predictions ("N of M right") as 99 of 99.
+fn widest_score(text: &str) -> String {
+    const SCORE: &str = "Your predictions: ";
+    let Some(at) = text.find(SCORE).map(|i| i + SCORE.len()) else { return text.to_string() };
+    let end = text[at..].find(" right").map_or(at, |i| at + i);
+    format!("{}99 of 99{}", &text[..at], &text[end..])
+}

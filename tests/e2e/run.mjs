@@ -919,8 +919,12 @@ async function misfits(page, id, sideways) {
     if (!sideways && scroller.scrollWidth > scroller.clientWidth + 1) problems.push(`${id}: the diagram is ${scroller.scrollWidth - scroller.clientWidth} px wider than its box`);
     if (document.documentElement.scrollWidth > innerWidth + 1) problems.push(`${id}: the page is wider than the window`);
     const beats = document.querySelectorAll('.beat-tick').length;
-    const inView = () => [...document.querySelectorAll('svg.overlay .current .item')].map((m) => m.getBoundingClientRect())
-      .some((r) => r.bottom > box.top + 40 && r.top < box.bottom && r.right > box.left && r.left < box.right);
+    // The box as it is now: the band under it is shorter after the setup.
+    const inView = () => {
+      const box = scroller.getBoundingClientRect();
+      return [...document.querySelectorAll('svg.overlay .current .item')].map((m) => m.getBoundingClientRect())
+        .some((r) => r.bottom > box.top + 40 && r.top < box.bottom && r.right > box.left && r.left < box.right);
+    };
     for (let b = 0; b < beats; b += 1) {
       document.dispatchEvent(new KeyboardEvent('keydown', { key: 'PageDown', bubbles: true }));
       await frame();
@@ -952,7 +956,8 @@ for (const [width, height] of [[1024, 768], [1280, 720], [1366, 768], [1920, 108
 // In the page: steps a lesson from its setup to its end by PageDown (answering each prediction
 // with 1) and returns every stop where the story is not on screen with the run: the narration
 // cut off or overflowing its band, a prediction's question out of view, the diagram's box off
-// the screen or too small to show anything (but at the setup, where nothing has happened).
+// the screen or too small to show anything (but at the setup, where nothing has happened); or
+// the band much taller than the narration needs at its fullest, taking room from the diagram.
 async function storyOffScreen(page, id) {
   page.progress = id;
   await page.evaluate((id) => { location.hash = `#/${id}/0`; }, id);
@@ -964,6 +969,10 @@ async function storyOffScreen(page, id) {
     const shown = () => document.querySelector('[data-testid=step-count]').innerText.split(' · ')[0]
       + (document.querySelector('[data-testid=predict]') ? '?' : '');
     let last = '';
+    // The band is sized to the lesson's tallest narration: little of it is left empty at the
+    // setup, and at the fullest step walked (a prediction answered the other way, not walked
+    // here, may need up to three lines more).
+    let setupSpare = 0, leastSpare = Infinity;
     for (let stop = 0; stop < 400; stop += 1) {
       // Judged once the page shows the new step (or question), and the diagram has scrolled to it.
       await window.settled(() => shown() !== last);
@@ -974,6 +983,12 @@ async function storyOffScreen(page, id) {
       const n = document.querySelector('[data-testid=narration]');
       if (!inView(n.getBoundingClientRect())) problems.push(`${at}: the narration is not all on screen`);
       if (n.scrollHeight > n.clientHeight + 1) problems.push(`${at}: the narration needs ${n.scrollHeight} px in ${n.clientHeight}`);
+      // How much of its band the narration's text fills.
+      const used = Math.max(...[...n.children].map((c) => c.getBoundingClientRect().bottom)) - n.getBoundingClientRect().top
+        + parseFloat(getComputedStyle(n).paddingBottom);
+      const spare = n.clientHeight - used;
+      if (step.startsWith('Step 0 ') && !document.querySelector('[data-testid=predict]')) setupSpare = spare;
+      else if (!step.startsWith('Step 0 ')) leastSpare = Math.min(leastSpare, spare);
       const q = document.querySelector('[data-testid=predict]');
       if (q && !inView(q.getBoundingClientRect())) problems.push(`${at}: the question is off screen`);
       const box = document.querySelector('[data-testid=diagram]').getBoundingClientRect();
@@ -986,6 +1001,8 @@ async function storyOffScreen(page, id) {
       if (now === all && !q) break;
       document.dispatchEvent(new KeyboardEvent('keydown', { key: q ? '1' : 'PageDown', bubbles: true }));
     }
+    if (setupSpare > 30) problems.push(`${id}: the setup's band leaves ${Math.round(setupSpare)} px empty`);
+    if (leastSpare > 80) problems.push(`${id}: the band leaves ${Math.round(leastSpare)} px empty at its fullest step`);
     return problems;
   }, id);
 }

@@ -8,10 +8,12 @@ use crate::diagram::window::Window;
 use crate::diagram::Layout;
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
+use crate::present::beats::CHOICES;
 use crate::present::{Beat, Prediction, Words};
 use crate::scenario::lessons::{self, Entry};
 use crate::scenario::{compare, stress, Scenario};
 use crate::ui::panels::legend;
+use crate::ui::panels::{narration, Ask};
 use crate::ui::route::Target;
 use std::rc::Rc;
 
@@ -67,7 +69,35 @@ impl Run {
     pub fn words(&self) -> Words<'_> {
         Words::new(&self.trace, self.design())
     }
+
+    /// Returns every text the narration can show as the run is stepped through, the setup's
+    /// apart: with predictions offered on or off, each event, and each prediction asked and
+    /// answered either way; `next` is the lesson after. The page sizes the narration's band to
+    /// the tallest. A run of more than [`NARRATED_UP_TO`] events (a stress run) gives none.
+    pub fn narrations(&self, next: Option<&Entry>) -> (Vec<String>, Vec<String>) {
+        if self.trace.events.len() > NARRATED_UP_TO {
+            return (Vec::new(), Vec::new());
+        }
+        let words = self.words();
+        let text = |cursor: Option<usize>, ask: Ask| {
+            narration(&self.scenario, &self.trace, &words, cursor, cursor.and_then(|c| self.beat_at(c)), ask, next)
+        };
+        let mut setup = vec![text(None, Ask::Offer(true)), text(None, Ask::Offer(false))];
+        let mut steps: Vec<String> = (0..self.trace.events.len()).map(|c| text(Some(c), Ask::Nothing)).collect();
+        for p in self.predictions.iter() {
+            let asked = text(p.event.checked_sub(1), Ask::Question(p));
+            if p.event == 0 { &mut setup } else { &mut steps }.push(asked);
+            // The score at its widest.
+            let score = (99, 99);
+            steps.extend((0..CHOICES.len()).map(|chosen| text(Some(p.event), Ask::Answered { prediction: p, chosen, score })));
+        }
+        (setup, steps)
+    }
 }
+
+/// Runs with up to this many events (every lesson and comparison cell) have their narration's
+/// band sized to its tallest text.
+pub const NARRATED_UP_TO: usize = 400;
 
 /// A shared run, compared by identity so components skip work when it has not changed.
 #[derive(Clone)]

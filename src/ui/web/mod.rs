@@ -1,6 +1,7 @@
 //! The Yew components and browser services: everything here touches the DOM.
 
 mod app;
+mod band;
 mod browser;
 mod controls;
 mod diagram_view;
