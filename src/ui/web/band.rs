@@ -41,7 +41,10 @@ fn size(run: Option<&RunRef>, next: Option<&Entry>) {
         let _ = app.remove_attribute("style");
         return;
     };
-    let width = narration.get_bounding_client_rect().width();
+    // In whole pixels, rounded down: a probe a fraction narrower wraps its lines no later than
+    // the band does, so the band is never short of its text. (And a float's text would bring Rust's
+    // float formatting into the page.)
+    let width = narration.get_bounding_client_rect().width().floor() as i64;
     let probes: Vec<web_sys::Element> = setup
         .iter()
         .chain(&steps)
