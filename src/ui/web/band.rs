@@ -60,25 +60,22 @@ fn size(run: Option<&RunRef>, next: Option<&Entry>, sized: &Cell<Option<Shape>>)
         let _ = app.remove_attribute("style");
         return;
     };
-    let probes: Vec<web_sys::Element> = setup
-        .iter()
-        .chain(&steps)
-        .filter_map(|text| {
-            let probe = document.create_element("section").ok()?;
-            probe.set_class_name("card narration");
-            let _ = probe.set_attribute(
-                "style",
-                &format!("position: absolute; visibility: hidden; left: 0; top: 0; height: auto; width: {width}px"),
-            );
-            probe.set_inner_html(text);
-            panel.append_child(&probe).ok()?;
-            Some(probe)
-        })
-        .collect();
+    // Every text is put in the page before any is measured, so the page is laid out once.
+    let probe = |text: &String| {
+        let probe = document.create_element("section").ok()?;
+        probe.set_class_name("card narration");
+        let style = format!("position: absolute; visibility: hidden; left: 0; top: 0; height: auto; width: {width}px");
+        probe.set_attribute("style", &style).ok()?;
+        probe.set_inner_html(text);
+        panel.append_child(&probe).ok()?;
+        Some(probe)
+    };
+    let (setup, steps): (Vec<web_sys::Element>, Vec<web_sys::Element>) =
+        (setup.iter().filter_map(probe).collect(), steps.iter().filter_map(probe).collect());
     let height = |probe: &web_sys::Element| probe.dyn_ref::<web_sys::HtmlElement>().map_or(0, |p| p.offset_height());
     let tallest = |probes: &[web_sys::Element]| probes.iter().map(height).max().unwrap_or(0) + BELOW_PX;
-    let (setup_px, steps_px) = (tallest(&probes[..setup.len().min(probes.len())]), tallest(&probes[setup.len().min(probes.len())..]));
-    for probe in &probes {
+    let (setup_px, steps_px) = (tallest(&setup), tallest(&steps));
+    for probe in setup.iter().chain(&steps) {
         probe.remove();
     }
     let _ = app.set_attribute("style", &format!("--story: {steps_px}px; --story-setup: {setup_px}px"));

@@ -49,16 +49,24 @@ struct Markup {
     body: AttrValue,
 }
 
-/// Returns the strip of lane names and the diagram with the items of the blocks `view`.
+/// Returns the strip of lane names and the diagram: all of it, or its frame with the items of
+/// the blocks `view`.
 fn markup(run: &RunRef, view: Option<(u32, u32)>) -> Markup {
-    let l = &run.layout;
+    let (l, title) = (&run.layout, &run.scenario.title);
     let strip = format!(
         r#"<svg class="lockstep-diagram lane-strip" viewBox="0 0 {w} {h}" aria-hidden="true"><rect class="strip-bg" width="{w}" height="{h}"/>{}</svg>"#,
         lane_heads(l),
         w = Px(l.width),
         h = Px(STRIP_HEIGHT)
     );
-    Markup { strip: strip.into(), body: diagram_markup(run, view).into() }
+    let body = match view {
+        None => svg::render(l, title, false),
+        Some((first, last)) => {
+            let (head, tail) = skeleton(l, title);
+            head + &run.window.markup(l, first as f32 * BLOCK, (last + 1) as f32 * BLOCK) + tail
+        }
+    };
+    Markup { strip: strip.into(), body: body.into() }
 }
 
 /// Returns the diagram's markup, written as part of the render with the page's other changes,
@@ -87,18 +95,6 @@ fn use_markup(run: &RunRef, view: Option<(u32, u32)>, scroller: &NodeRef) -> Rc<
         }
     });
     markup
-}
-
-/// Returns a run's diagram as SVG: all of it, or the frame with the items of the blocks `view`.
-fn diagram_markup(run: &RunRef, view: Option<(u32, u32)>) -> String {
-    let title = &run.scenario.title;
-    match view {
-        None => svg::render(&run.layout, title, false),
-        Some((first, last)) => {
-            let (head, tail) = skeleton(&run.layout, title);
-            head + &run.window.markup(&run.layout, first as f32 * BLOCK, (last + 1) as f32 * BLOCK) + tail
-        }
-    }
 }
 
 /// The height of the sticky strip of lane names, in diagram units.
