@@ -3,11 +3,12 @@
 //! ones: the time to the first counterexample on the unfenced race, the time to exhaust the
 //! fenced race, the distinct states explored and their rate, and the memory the table of
 //! states took. The races are the lessons' scenarios without their own pause, so every pause
-//! comes from the verification. Times are medians of 7 runs (3 for runs over a second).
+//! comes from the verification. Times are medians of 7 runs (3 for runs over a second), on one
+//! thread and on every core.
 
 use lockstep::scenario::{lessons, Scenario};
 use lockstep::search::Class;
-use lockstep::verify::{report, Grid, Proof, Verify};
+use lockstep::verify::{report, threads, Grid, Proof, Verify};
 use std::time::Instant;
 
 /// A lesson's scenario without its own faults.
@@ -17,33 +18,45 @@ fn bare(id: &str) -> Scenario {
     s
 }
 
-/// One verification of `s` within `grid`: its seconds and the verifier, finished.
-fn once(s: &Scenario, grid: &Grid) -> (f64, Verify) {
+/// One verification of `s` within `grid` on `threads` threads: its seconds and the verifier,
+/// finished.
+fn once(s: &Scenario, grid: &Grid, threads: usize) -> (f64, Verify) {
     let start = Instant::now();
-    let mut v = Verify::new(s, grid.clone(), false).expect("bounds");
-    v.run();
+    let v = threads::verify(s, grid.clone(), threads, |_| true).expect("bounds");
     (start.elapsed().as_secs_f64(), v)
 }
 
-/// Verifies `s` within `grid` several times and prints the median time with what it found.
-fn measure(name: &str, s: &Scenario, grid: Grid) {
-    let (first, v) = once(s, &grid);
+/// The median seconds of verifying `s` within `grid` several times on `threads` threads, with
+/// the last verifier.
+fn median(s: &Scenario, grid: &Grid, threads: usize) -> (f64, usize, Verify) {
+    let (first, v) = once(s, grid, threads);
     let runs = if first > 1.0 { 3 } else { 7 };
-    let mut times: Vec<f64> = std::iter::once(first).chain((1..runs).map(|_| once(s, &grid).0)).collect();
+    let mut times: Vec<f64> = std::iter::once(first).chain((1..runs).map(|_| once(s, grid, threads).0)).collect();
     times.sort_by(f64::total_cmp);
-    let median = times[runs / 2];
+    (times[runs / 2], runs, v)
+}
+
+/// Verifies `s` within `grid` several times, on one thread and on every core, and prints the
+/// median times with what it found.
+fn measure(name: &str, s: &Scenario, grid: Grid) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (one, runs, v) = median(s, &grid, 1);
+    let (all, _, w) = median(s, &grid, cores);
     let c = v.counts();
     let verdict = match v.proof() {
         Proof::Safe => "safe",
         Proof::Unsafe(_) => "counterexample",
         Proof::TooLarge | Proof::Running => "not verified",
     };
+    assert_eq!(report::sentence(&v), report::sentence(&w), "{name}: one thread and {cores} differ");
     println!(
-        "verify {name}: {verdict} in {:.1} ms (median of {runs}); {} states, {} runs, {:.0} states/s; table {:.1} MB\n    {}",
-        median * 1e3,
+        "verify {name}: {verdict} in {:.1} ms on one thread, {:.1} ms on {cores} (medians of {runs}); {} states, {} runs, {:.0} and {:.0} states/s; table {:.1} MB\n    {}",
+        one * 1e3,
+        all * 1e3,
         c.states,
         c.runs,
-        c.states as f64 / median,
+        c.states as f64 / one,
+        c.states as f64 / all,
         v.table_bytes() as f64 / 1e6,
         report::sentence(&v)
     );

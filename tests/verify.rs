@@ -7,7 +7,7 @@ use lockstep::engine::sim::{simulate, Branch, Reuse};
 use lockstep::engine::{check_run, FindingKind, Millis};
 use lockstep::scenario::{compare, lessons, Scenario};
 use lockstep::search::{Added, Class};
-use lockstep::verify::{report, Grid, Proof, Verify};
+use lockstep::verify::{report, threads, Grid, Proof, Verify};
 
 /// Small bounds: few instants (within 4 s), few sizes.
 fn small(classes: &[Class], max_faults: usize, grid_ms: u64) -> Grid {
@@ -331,4 +331,50 @@ fn states_with_one_fingerprint_go_on_alike() {
         }
     }
     assert!(pairs > 100, "{pairs} states met one with the same fingerprint");
+}
+
+#[test]
+fn threads_give_one_thread_s_answer() {
+    let pauses = Grid { classes: vec![Class::Pause], grid_ms: Some(200), ..Grid::default() };
+    let cases = [
+        ("lease-race-fenced", pauses.clone()),
+        ("lease-race-unfenced", pauses.clone()),
+        ("etcd-txn-guard", Grid::default()),
+        ("zk-queue", Grid { max_faults: 1, ..Grid::default() }),
+        ("redlock-pause", Grid { max_faults: 1, ..Grid::default() }),
+        ("lease-race-fenced", Grid { max_states: 2_000, ..pauses }),
+    ];
+    let mut proofs = Vec::new();
+    for (id, grid) in cases {
+        let s = lessons::find(id).expect("a lesson").scenario;
+        let mut one = Verify::new(&s, grid.clone(), false).expect("a verification");
+        one.run();
+        for n in [2, 3] {
+            let many = threads::verify(&s, grid.clone(), n, |_| true).expect("a verification");
+            assert_eq!(report::sentence(&many), report::sentence(&one), "{id} on {n} threads");
+            assert_eq!(many.counts().states, one.counts().states, "{id} on {n} threads");
+            if let (Proof::Unsafe(a), Proof::Unsafe(b)) = (many.proof(), one.proof()) {
+                assert_eq!((&a.first, &a.added), (&b.first, &b.added), "{id} on {n} threads: the counterexample");
+            }
+        }
+        proofs.push(std::mem::discriminant(one.proof()));
+    }
+    // Safe, unsafe and too large are each among them.
+    proofs.sort_by_key(|d| format!("{d:?}"));
+    proofs.dedup();
+    assert_eq!(proofs.len(), 3, "the kinds of answer compared");
+}
+
+#[test]
+fn a_verification_on_threads_stops_when_told() {
+    let s = lessons::find("lease-race-fenced").expect("a lesson").scenario;
+    let grid = Grid { classes: vec![Class::Pause], grid_ms: Some(100), horizon_ms: Some(3_000), ..Grid::default() };
+    let mut looks = 0;
+    let v = threads::verify(&s, grid, 2, |_| {
+        looks += 1;
+        looks < 3
+    })
+    .expect("a verification");
+    assert!(matches!(v.proof(), Proof::Running), "{}", report::sentence(&v));
+    assert_eq!(looks, 3);
 }

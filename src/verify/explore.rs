@@ -12,7 +12,9 @@
 //! skipped in a later one only if it now has no more faults left than it had then.
 
 use super::grid::{Choices, Grid};
-use super::visited::{Visit, Visited};
+use super::open::Open;
+use super::shared::Shared;
+use super::visited::Visit;
 use crate::engine::checker::{self, Maps};
 use crate::engine::fault::Fault;
 use crate::engine::fingerprint::hash_set;
@@ -23,8 +25,8 @@ use crate::engine::{Event, FindingKind, Millis, Spec};
 use crate::error::ScenarioError;
 use crate::scenario::format::Scenario;
 use crate::search::{Added, Bounds, Failure, Search, Shrunk};
-use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::Hasher;
+use std::sync::Arc;
 
 /// How often a run with no faults left to add has its state looked up: every so many instants,
 /// and at the last before the horizon, where runs go to their end. (Its run goes on alike either
@@ -65,44 +67,6 @@ struct Frame {
     history: Fingerprint,
 }
 
-/// A pause, partition or crash the path started: planned to its longest, and maybe ended early.
-#[derive(Clone, Copy)]
-struct Open {
-    /// Its place in the spec.
-    place: usize,
-    /// The place of the fault whose instant ends it: its own, or a crash's restart.
-    fault: usize,
-    /// What it is, for the fingerprint: a paused or crashed node, or a hash of what a partition
-    /// cuts.
-    what: (u8, u64),
-    start: u64,
-    planned: u64,
-    /// When it ends: `planned`, unless ended early.
-    end: u64,
-}
-
-impl Open {
-    /// The pause, partition or crash fault `place` of `spec` is, started at `t`, if it is one.
-    fn of(spec: &Spec, place: usize, t: u64) -> Option<Open> {
-        let (fault, what, planned) = match (spec.faults.get(place)?, spec.faults.get(place + 1)) {
-            (Fault::Pause { node, for_ms, .. }, _) => (place, (0, node.0 as u64), t + for_ms.unsigned_abs()),
-            (Fault::Partition { from, to, two_way, for_ms, .. }, _) => {
-                let mut h = Fingerprint::default();
-                (from, to, two_way).hash(&mut h);
-                (place, (1, h.finish()), t + for_ms.unsigned_abs())
-            }
-            (Fault::Crash { node, .. }, Some(Fault::Restart { at_ms, .. })) => (place + 1, (2, node.0 as u64), at_ms.unsigned_abs()),
-            _ => return None,
-        };
-        Some(Open { place, fault, what, start: t, planned, end: planned })
-    }
-
-    /// Whether it may be ended at instant `t` (or was, at `t`, by a branch of the same state).
-    fn endable(&self, t: u64) -> bool {
-        self.start < t && t < self.planned && self.end >= t
-    }
-}
-
 /// How much a verification has done.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -122,6 +86,12 @@ pub struct Verify {
     start: (Branch, Spec),
     /// The most faults a schedule adds in this pass.
     pass: usize,
+    /// The last pass to explore.
+    last: usize,
+    /// How many of the start's branches this pass has met, and the next this explorer takes:
+    /// explorers sharing tables split them ([`Shared::claim`]).
+    met: usize,
+    mine: usize,
     choices: Choices,
     /// Boxed, so a frame moves between the two as a pointer, not its whole state.
     #[expect(clippy::vec_box, reason = "measured: moving frames by value costs 4% more instructions")]
@@ -129,14 +99,11 @@ pub struct Verify {
     /// Frames left, kept for their room.
     #[expect(clippy::vec_box, reason = "as `stack`")]
     free: Vec<Box<Frame>>,
-    visited: Visited,
+    shared: Arc<Shared>,
     events: Vec<Event>,
     keys: QueueKeys,
     maps: Maps,
     quorum: usize,
-    /// The first harm of each finished run judged, by the fingerprint of what the checker read
-    /// of it: runs alike there have the same verdict, so each is checked once.
-    verdicts: HashMap<u128, Option<FindingKind>>,
     counts: Counts,
     /// Every kind of harm found, in the order first found (when collecting them all).
     harms: Vec<FindingKind>,
@@ -149,6 +116,12 @@ impl Verify {
     /// Prepares a verification of `base` within `grid`; with `collect`, it goes on after a
     /// failure to find every kind of harm instead of stopping at the first.
     pub fn new(base: &Scenario, grid: Grid, collect: bool) -> Result<Verify, ScenarioError> {
+        let shared = Arc::new(Shared::new(grid.max_states));
+        Verify::sharing(base, grid, collect, shared)
+    }
+
+    /// Prepares an explorer of `base` within `grid` that shares `shared` with others.
+    pub(super) fn sharing(base: &Scenario, grid: Grid, collect: bool, shared: Arc<Shared>) -> Result<Verify, ScenarioError> {
         grid.check()?;
         let bounds = Bounds { classes: grid.classes.clone(), max_faults: grid.max_faults, budget: 1, ..Bounds::default() };
         let search = Search::new(base, bounds)?;
@@ -163,7 +136,10 @@ impl Verify {
             search,
             start: (branch, spec),
             pass: 0,
-            visited: Visited::new(grid.max_states),
+            last: choices.max_faults,
+            met: 0,
+            mine: shared.claim(0),
+            shared,
             grid,
             choices,
             stack: Vec::new(),
@@ -172,7 +148,6 @@ impl Verify {
             keys: Vec::new(),
             maps: Maps::default(),
             quorum,
-            verdicts: HashMap::new(),
             counts: Counts::default(),
             harms: Vec::new(),
             collect,
@@ -226,6 +201,14 @@ impl Verify {
         let Some(top) = self.stack.last_mut() else { return };
         let (t, j) = (top.t, top.next);
         top.next += 1;
+        // Explorers sharing tables split the start's branches between them.
+        if self.stack.len() == 1 {
+            self.met += 1;
+            if self.met - 1 != self.mine {
+                return;
+            }
+            self.mine = self.shared.claim(self.pass);
+        }
         let mut frame = self.copy_top();
         let Some(top) = self.stack.last() else { return };
         // A fault the scenario cannot take (a restart past the run's limit) is no schedule.
@@ -336,8 +319,10 @@ impl Verify {
         top.branch.fingerprint(&top.spec, &mut h, Millis::from_ms(next_t), self.events.len(), &mut self.keys);
         // Which faults may still end early, and when each would end otherwise.
         hash_set(&mut h, top.open.iter().filter(|p| p.endable(next_t)).map(|p| (p.what, p.planned)));
-        match self.visited.visit(h.finish128(), self.pass - top.used) {
+        match self.shared.visited.visit(h.finish128(), self.pass - top.used) {
             Visit::New => self.counts.states += 1,
+            // The start's own states are explored by every explorer sharing the tables.
+            Visit::Seen if self.stack.len() == 1 => {}
             Visit::Seen => self.leave(),
             Visit::Full => self.proof = Proof::TooLarge,
         }
@@ -351,13 +336,11 @@ impl Verify {
         for e in &self.events[top.events..] {
             checker::feed(e, &mut h);
         }
-        let harm = match self.verdicts.get(&h.finish128()) {
-            Some(&harm) => harm,
+        let harm = match self.shared.verdict(h.finish128()) {
+            Some(harm) => harm,
             None => {
                 let harm = checker::check(&self.events, self.quorum, &top.spec.once, &mut self.maps).first_harm().map(|f| f.kind());
-                if self.verdicts.len() < self.grid.max_states {
-                    self.verdicts.insert(h.finish128(), harm);
-                }
+                self.shared.keep(h.finish128(), harm);
                 harm
             }
         };
@@ -377,11 +360,33 @@ impl Verify {
 
     /// Starts the next pass, allowing one more fault, or ends after the last.
     fn next_pass(&mut self) {
-        if self.pass >= self.choices.max_faults || (self.first.is_some() && !self.collect) {
+        if self.pass >= self.last || (self.first.is_some() && !self.collect) {
             return self.end();
         }
-        self.pass += 1;
+        self.start_pass(self.pass + 1);
+    }
+
+    /// Starts pass `pass` at the first instant.
+    fn start_pass(&mut self, pass: usize) {
+        self.stack.clear();
+        (self.pass, self.met, self.mine) = (pass, 0, self.shared.claim(pass));
         self.stack.push(self.root());
+    }
+
+    /// Explores pass `pass` alone, from its start: its share of it, with others sharing the
+    /// tables. Ends safe if that share is.
+    pub(super) fn explore_pass(&mut self, pass: usize) {
+        self.last = pass;
+        self.proof = Proof::Running;
+        self.start_pass(pass);
+    }
+
+    /// Ends the verification as safe, counting the runs and branches other explorers made.
+    pub(super) fn end_safe(&mut self, others: Counts) {
+        self.stack.clear();
+        self.counts.runs += others.runs;
+        self.counts.branches += others.branches;
+        self.proof = Proof::Safe;
     }
 
     /// Ends the verification: safe, or the first failure shrunk.
@@ -415,12 +420,12 @@ impl Verify {
 
     /// How much it has done.
     pub fn counts(&self) -> Counts {
-        Counts { states: self.visited.len(), ..self.counts }
+        Counts { states: self.shared.visited.len(), ..self.counts }
     }
 
     /// How many fingerprints it keeps: of the states explored and of the runs judged.
     pub fn fingerprints(&self) -> usize {
-        self.visited.len() + self.verdicts.len()
+        self.shared.fingerprints()
     }
 
     /// Every kind of harm found so far, in the order first found.
@@ -440,7 +445,7 @@ impl Verify {
 
     /// The bytes the tables of explored states and of verdicts take.
     pub fn table_bytes(&self) -> usize {
-        self.visited.bytes() + self.verdicts.capacity() * std::mem::size_of::<(u128, Option<FindingKind>)>()
+        self.shared.bytes()
     }
 
     /// How far it is, from 0 to 1: within a pass, by the root's progress over the grid's

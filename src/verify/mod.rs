@@ -7,6 +7,8 @@
 //! there it copies the run's whole state once for every fault that may start then, adds that
 //! fault to the copy, and goes on depth first. A state it reaches again at the same instant, with
 //! no more faults left to add, it skips: its future was explored already ([`visited`]).
+//! Natively, several threads may explore side by side, sharing that table ([`shared`]), with the
+//! answer one thread gives (`threads`).
 //!
 //! Why the verdict holds for every schedule on the grid:
 //! - Each branch is the run from the start of its schedule, event for event: a fault added to a
@@ -40,7 +42,10 @@
 
 pub mod explore;
 pub mod grid;
+mod open;
 pub mod report;
+pub mod shared;
+pub mod threads;
 pub mod visited;
 pub mod wire;
 

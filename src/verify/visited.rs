@@ -10,16 +10,30 @@
 //! states it is below 10⁻²³. (TLC and SPIN report the same kind of estimate for their hash
 //! compaction.)
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
 /// The bits of an entry that hold how many faults were left.
 const LEFT: u128 = 0b111;
+/// How many parts the table is split into, each behind a lock of its own, so that threads
+/// exploring side by side seldom wait for one another (the top bits of a fingerprint pick one).
+const SHARDS: usize = 32;
+/// Slots each part starts with.
+const FIRST_SLOTS: usize = 64;
 
-/// An open-addressing table of fingerprints, each kept with the most faults that were left when
+/// The fingerprints of the states explored, each kept with the most faults that were left when
 /// its state was explored: a state reached again with no more faults left has nothing new to
-/// explore. It holds at most `max` states.
+/// explore. It holds at most `max` states, and threads may share it.
 pub struct Visited {
+    shards: Box<[Mutex<Shard>]>,
+    len: AtomicUsize,
+    max: usize,
+}
+
+/// One part of the table: open addressing, 0 marking an empty slot.
+struct Shard {
     slots: Vec<u128>,
     len: usize,
-    max: usize,
 }
 
 /// What [`Visited::visit`] found.
@@ -36,33 +50,43 @@ pub enum Visit {
 impl Visited {
     /// An empty table for at most `max` states.
     pub fn new(max: usize) -> Visited {
-        Visited { slots: vec![0; 1024], len: 0, max }
+        let shards = (0..SHARDS).map(|_| Mutex::new(Shard { slots: vec![0; FIRST_SLOTS], len: 0 })).collect();
+        Visited { shards, len: AtomicUsize::new(0), max }
     }
 
     /// How many states it holds.
     pub fn len(&self) -> usize {
-        self.len
+        self.len.load(Ordering::Relaxed)
     }
 
     /// Whether it holds none.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     /// The bytes its table takes.
     pub fn bytes(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<u128>()
+        (0..SHARDS).map(|i| self.shard(i).slots.len() * std::mem::size_of::<u128>()).sum()
     }
 
-    /// Records a state by its fingerprint, with `left` faults left (at most 7).
-    pub fn visit(&mut self, fingerprint: u128, left: usize) -> Visit {
+    /// Part `i`, locked. (A thread that panicked holding it left it whole: each change to a
+    /// part is one store, or a grow that replaces its slots at once.)
+    fn shard(&self, i: usize) -> MutexGuard<'_, Shard> {
+        self.shards[i].lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Records a state by its fingerprint, with `left` faults left (at most 7). (Threads
+    /// sharing the table may each add a state as it fills: it may end up to one state per
+    /// thread over its most.)
+    pub fn visit(&self, fingerprint: u128, left: usize) -> Visit {
         // 0 marks an empty slot: no fingerprint is kept as 0.
         let key = (fingerprint & !LEFT).max(LEFT + 1);
         let entry = key | (left as u128).min(LEFT);
-        let mask = self.slots.len() - 1;
+        let mut shard = self.shard((key >> 123) as usize % SHARDS);
+        let mask = shard.slots.len() - 1;
         let mut i = (key >> 64) as usize & mask;
         loop {
-            let slot = self.slots[i];
+            let slot = shard.slots[i];
             if slot == 0 {
                 break;
             }
@@ -70,23 +94,26 @@ impl Visited {
                 if slot & LEFT >= entry & LEFT {
                     return Visit::Seen;
                 }
-                self.slots[i] = entry;
+                shard.slots[i] = entry;
                 return Visit::New;
             }
             i = (i + 1) & mask;
         }
-        if self.len >= self.max {
+        if self.len() >= self.max {
             return Visit::Full;
         }
-        self.slots[i] = entry;
-        self.len += 1;
-        if self.len * 2 > self.slots.len() {
-            self.grow();
+        shard.slots[i] = entry;
+        shard.len += 1;
+        self.len.fetch_add(1, Ordering::Relaxed);
+        if shard.len * 2 > shard.slots.len() {
+            shard.grow();
         }
         Visit::New
     }
+}
 
-    /// Doubles the table.
+impl Shard {
+    /// Doubles the part.
     fn grow(&mut self) {
         let larger = vec![0; self.slots.len() * 2];
         let old = std::mem::replace(&mut self.slots, larger);
@@ -109,7 +136,7 @@ mod tests {
 
     #[test]
     fn a_state_is_new_once_unless_it_comes_back_with_more_faults_left() {
-        let mut v = Visited::new(10);
+        let v = Visited::new(10);
         assert_eq!(v.visit(12345 << 64, 1), Visit::New);
         assert_eq!(v.visit(12345 << 64, 1), Visit::Seen);
         assert_eq!(v.visit(12345 << 64, 0), Visit::Seen);
@@ -120,7 +147,7 @@ mod tests {
 
     #[test]
     fn it_grows_keeps_every_state_and_stops_at_its_most() {
-        let mut v = Visited::new(5_000);
+        let v = Visited::new(5_000);
         let fp = |i: u128| {
             let mut h = Fingerprint::default();
             h.write_u64(i as u64);

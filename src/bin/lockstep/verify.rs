@@ -4,34 +4,33 @@ use super::search::{classes, describe};
 use super::Failure;
 use lockstep::scenario::encode::scenario as written;
 use lockstep::scenario::Scenario;
-use lockstep::verify::{report, Grid, Proof, Verify};
+use lockstep::verify::{report, threads, Grid, Proof, Verify};
 use serde_json::json;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 /// How long a verification runs unless told otherwise.
 const DEFAULT_TIME: Duration = Duration::from_secs(600);
-/// Steps between looks at the clock.
-const STEPS: usize = 20_000;
+/// The most threads a verification runs on (by default, one per core up to this).
+const MAX_THREADS: usize = 64;
+const MAX_THREADS_U64: u64 = MAX_THREADS as u64;
 
 /// Reads the options, verifies, and reports: safe (exit 0), unsafe (`Failure::Found`, exit 1),
 /// or not verified (`Failure::Unproven`, exit 3).
 pub fn verify(scenario: &Scenario, args: &[String]) -> Result<String, Failure> {
-    let (grid, json, out_file, time) = options(args)?;
-    let mut v = Verify::new(scenario, grid, false).map_err(|e| Failure::Usage(format!("verify: {e}")))?;
+    let (grid, json, out_file, time, threads) = options(args)?;
     let start = Instant::now();
     let progress = std::io::stderr().is_terminal();
     let mut timed_out = false;
-    while matches!(v.step(STEPS), Proof::Running) {
-        if start.elapsed() >= time {
-            timed_out = true;
-            break;
-        }
-        if progress {
+    let watch = |v: &Verify| {
+        timed_out = start.elapsed() >= time;
+        if progress && !timed_out {
             let c = v.counts();
             let _ = write!(std::io::stderr(), "\r\x1b[K{:.0}% of the grid's instants, {} states", v.progress() * 100.0, c.states);
         }
-    }
+        !timed_out
+    };
+    let v = threads::verify(scenario, grid, threads, watch).map_err(|e| Failure::Usage(format!("verify: {e}")))?;
     if progress {
         eprint!("\r\x1b[K");
     }
@@ -84,10 +83,11 @@ pub fn verify(scenario: &Scenario, args: &[String]) -> Result<String, Failure> {
     }
 }
 
-/// Reads the options: the grid, whether the report is JSON, where the counterexample goes, and
-/// the longest the verification may run.
-fn options(args: &[String]) -> Result<(Grid, bool, Option<String>, Duration), Failure> {
+/// Reads the options: the grid, whether the report is JSON, where the counterexample goes, the
+/// longest the verification may run, and on how many threads.
+fn options(args: &[String]) -> Result<(Grid, bool, Option<String>, Duration, usize), Failure> {
     let (mut g, mut json, mut out, mut time) = (Grid::default(), false, None, DEFAULT_TIME);
+    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS);
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().ok_or_else(|| Failure::Usage(format!("{flag} needs a value")))?;
@@ -114,8 +114,12 @@ fn options(args: &[String]) -> Result<(Grid, bool, Option<String>, Duration), Fa
                 s @ 1..=86_400 => time = Duration::from_secs(s),
                 s => return Err(Failure::Usage(format!("--time must be 1 to 86400 seconds, got {s}"))),
             },
+            "--threads" => match number()? {
+                n @ 1..=MAX_THREADS_U64 => threads = n as usize,
+                n => return Err(Failure::Usage(format!("--threads must be 1 to {MAX_THREADS}, got {n}"))),
+            },
             other => return Err(Failure::Usage(format!("unknown option {other:?}"))),
         }
     }
-    Ok((g, json, out, time))
+    Ok((g, json, out, time, threads))
 }
