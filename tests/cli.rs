@@ -197,5 +197,20 @@ fn verify_proves_safe_finds_a_counterexample_or_says_the_bounds_are_too_large() 
     assert!(code == 2 && err.contains("unknown fault kind \"nap\""), "{err}");
     let (code, _, err) = lockstep(&["verify", "lease-race-fenced", "--max-faults", "9"]);
     assert_eq!((code, err.trim()), (2, "lockstep: verify: max_faults: must be between 1 and 4, got 9 (try --help)"));
+    let (code, _, err) = lockstep(&["verify", "lease-race-fenced", "--threads", "0"]);
+    assert_eq!((code, err.trim()), (2, "lockstep: --threads must be 1 to 64, got 0 (try --help)"));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn verify_says_the_same_on_one_thread_and_on_three() {
+    let sentence = |threads: &str| {
+        let (code, out, _) = lockstep(&["verify", "etcd-txn-guard", "--threads", threads, "--format", "json"]);
+        assert_eq!(code, 0, "{out}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        (v["sentence"].as_str().unwrap_or_default().to_string(), v["states"].as_u64())
+    };
+    let one = sentence("1");
+    assert!(one.0.starts_with("Safe for every schedule of ≤ 2 faults"), "{one:?}");
+    assert_eq!(sentence("3"), one);
 }
