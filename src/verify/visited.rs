@@ -25,10 +25,15 @@ const FIRST_SLOTS: usize = 64;
 /// its state was explored: a state reached again with no more faults left has nothing new to
 /// explore. It holds at most `max` states, and threads may share it.
 pub struct Visited {
-    shards: Box<[Mutex<Shard>]>,
-    len: AtomicUsize,
+    shards: Box<[Line<Mutex<Shard>>]>,
+    len: Line<AtomicUsize>,
     max: usize,
 }
+
+/// A value on a cache line of its own, so that threads writing values side by side do not
+/// take the line from each other.
+#[repr(align(64))]
+struct Line<T>(T);
 
 /// One part of the table: open addressing, 0 marking an empty slot.
 struct Shard {
@@ -50,13 +55,13 @@ pub enum Visit {
 impl Visited {
     /// An empty table for at most `max` states.
     pub fn new(max: usize) -> Visited {
-        let shards = (0..SHARDS).map(|_| Mutex::new(Shard { slots: vec![0; FIRST_SLOTS], len: 0 })).collect();
-        Visited { shards, len: AtomicUsize::new(0), max }
+        let shards = (0..SHARDS).map(|_| Line(Mutex::new(Shard { slots: vec![0; FIRST_SLOTS], len: 0 }))).collect();
+        Visited { shards, len: Line(AtomicUsize::new(0)), max }
     }
 
     /// How many states it holds.
     pub fn len(&self) -> usize {
-        self.len.load(Ordering::Relaxed)
+        self.len.0.load(Ordering::Relaxed)
     }
 
     /// Whether it holds none.
@@ -72,7 +77,7 @@ impl Visited {
     /// Part `i`, locked. (A thread that panicked holding it left it whole: each change to a
     /// part is one store, or a grow that replaces its slots at once.)
     fn shard(&self, i: usize) -> MutexGuard<'_, Shard> {
-        self.shards[i].lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.shards[i].0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Records a state by its fingerprint, with `left` faults left (at most 7). (Threads
@@ -104,7 +109,7 @@ impl Visited {
         }
         shard.slots[i] = entry;
         shard.len += 1;
-        self.len.fetch_add(1, Ordering::Relaxed);
+        self.len.0.fetch_add(1, Ordering::Relaxed);
         if shard.len * 2 > shard.slots.len() {
             shard.grow();
         }
