@@ -32,9 +32,10 @@ field_clone!(Branch { w, commands });
 impl Branch {
     /// A run of `spec` before anything has happened, with room kept for faults added later.
     pub fn start(spec: &Spec) -> Result<Branch, RunError> {
-        let mut sim = Sim::new(spec, &mut Lists::default())?;
+        let mut w = World::default();
+        let sim = Sim::new(spec, &mut w, &mut Lists::default())?;
         sim.w.queue.reserve(FORK_ROOM);
-        let Sim { w, commands, .. } = sim;
+        let commands = sim.commands;
         Ok(Branch { w, commands })
     }
 
@@ -110,10 +111,10 @@ impl Branch {
 
     /// Lends the world and `events` to a run of `spec` for one call.
     fn lend<R>(&mut self, spec: &Spec, events: &mut Vec<Event>, f: impl FnOnce(&mut Sim) -> R) -> R {
-        let (w, commands) = (std::mem::replace(&mut self.w, World::empty()), std::mem::take(&mut self.commands));
-        let mut sim = Sim { spec, w, events: std::mem::take(events), answering: None, commands };
+        let (events_in, commands) = (std::mem::take(events), std::mem::take(&mut self.commands));
+        let mut sim = Sim { spec, w: &mut self.w, events: events_in, answering: None, commands };
         let out = f(&mut sim);
-        (self.w, self.commands, *events) = (sim.w, sim.commands, sim.events);
+        (self.commands, *events) = (sim.commands, sim.events);
         out
     }
 

@@ -51,11 +51,12 @@ struct Point {
 impl Forks {
     /// Runs `base` (twice: once to count its events, then keeping states spread over them).
     pub(super) fn record(base: &Spec) -> Result<Forks, RunError> {
-        let mut lists = Lists::default();
-        let mut counted = Sim::new(base, &mut lists)?;
+        let (mut lists, mut world) = (Lists::default(), World::default());
+        let mut counted = Sim::new(base, &mut world, &mut lists)?;
         let _ = counted.run();
         let stride = (counted.events.len() / MAX_POINTS).max(1);
-        let mut sim = Sim::new(base, &mut Lists::default())?;
+        let mut world = World::default();
+        let mut sim = Sim::new(base, &mut world, &mut Lists::default())?;
         sim.w.queue.reserve(FORK_ROOM);
         let mut points = vec![Point { next_ms: Millis::ZERO, events: 0, world: sim.w.clone() }];
         loop {
@@ -76,16 +77,11 @@ impl Forks {
 
     /// A run of `spec` from the latest kept state before it first differs from the base run;
     /// from the start if it differs in more than added faults and clocks.
-    pub(super) fn resume<'s>(&self, spec: &'s Spec, lists: &mut Lists) -> Result<Sim<'s>, RunError> {
-        let Some(from_ms) = self.differs_at(spec) else { return Sim::new(spec, lists) };
+    /// `world` is room for the run's world: the kept state is copied into it.
+    pub(super) fn resume<'s>(&self, spec: &'s Spec, world: &'s mut World, lists: &mut Lists) -> Result<Sim<'s>, RunError> {
+        let Some(from_ms) = self.differs_at(spec) else { return Sim::new(spec, world, lists) };
         let point = &self.points[self.points.partition_point(|p| p.next_ms <= from_ms).saturating_sub(1)];
-        let world = match lists.world.take() {
-            Some(mut w) => {
-                w.clone_from(&point.world);
-                w
-            }
-            None => point.world.clone(),
-        };
+        world.clone_from(&point.world);
         let mut sim = Sim::with(spec, world, lists);
         sim.events.extend_from_slice(&self.events[..point.events]);
         sim.add_faults(self.base.faults.len());

@@ -1,7 +1,7 @@
 //! Running a spec: from the start, or from a base run's state when the spec adds faults to it.
 
 use super::fork::Forks;
-use super::world::{Lists, Sim, Simulated};
+use super::world::{Lists, Sim, Simulated, World};
 use crate::engine::error::RunError;
 use crate::engine::event::Event;
 use crate::engine::spec::Spec;
@@ -13,6 +13,7 @@ use crate::engine::spec::Spec;
 #[derive(Default)]
 pub struct Reuse {
     lists: Lists,
+    world: World,
     forks: Option<Forks>,
 }
 
@@ -34,22 +35,23 @@ impl Reuse {
 /// Runs a spec from the start to completion, or until it passes one of its limits, in the lists
 /// `reuse` keeps.
 pub fn simulate(spec: &Spec, reuse: &mut Reuse) -> Result<Simulated, RunError> {
-    let sim = Sim::new(spec, &mut reuse.lists)?;
-    Ok(finish(sim, reuse))
+    let sim = Sim::new(spec, &mut reuse.world, &mut reuse.lists)?;
+    Ok(finish(sim, &mut reuse.lists))
 }
 
 /// Runs a spec as [`simulate`] does, but from a state of the base run `reuse` keeps if the spec
 /// adds faults to that run's ([`Reuse::fork_from`]). (Apart from a search, nothing forks: the
 /// player's page carries none of this.)
 pub fn simulate_forked(spec: &Spec, reuse: &mut Reuse) -> Result<Simulated, RunError> {
-    let sim = match &reuse.forks {
-        Some(forks) => forks.resume(spec, &mut reuse.lists)?,
-        None => Sim::new(spec, &mut reuse.lists)?,
+    let Reuse { lists, world, forks } = reuse;
+    let sim = match forks {
+        Some(forks) => forks.resume(spec, world, lists)?,
+        None => Sim::new(spec, world, lists)?,
     };
-    Ok(finish(sim, reuse))
+    Ok(finish(sim, lists))
 }
 
-fn finish(mut sim: Sim, reuse: &mut Reuse) -> Simulated {
+fn finish(mut sim: Sim, lists: &mut Lists) -> Simulated {
     let stopped = sim.run().err();
-    sim.finish(&mut reuse.lists, stopped)
+    sim.finish(lists, stopped)
 }

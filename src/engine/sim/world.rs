@@ -38,14 +38,12 @@ pub struct Simulated {
     pub stopped: Option<RunError>,
 }
 
-/// The lists a run fills: its events and command buffer, handed back emptied, and its world as
-/// it ended. The next run uses their room again: its queue and nodes' list, or, going on from a
-/// base run's state, the whole world to copy that state into.
+/// The lists a run fills: its events and command buffer, handed back emptied. The next run uses
+/// their room again.
 #[derive(Default)]
 pub(super) struct Lists {
     pub(super) events: Vec<Event>,
     commands: Vec<Command>,
-    pub(super) world: Option<World>,
 }
 
 #[derive(Clone, Debug)]
@@ -141,13 +139,13 @@ pub(super) struct World {
 
 field_clone!(World { now_ms, queue, nodes, next_gen, next_msg, net, fault_events, pops });
 
-impl World {
-    /// A world of nothing, which allocates nothing: what a world lent to a run leaves behind.
-    pub(super) fn empty() -> World {
+/// Room for a run's world, before a run fills it ([`Sim::new`]).
+impl Default for World {
+    fn default() -> World {
         let link = LinkSpec { latency: Latency { min_ms: 0, max_ms: 0 }, loss: 0.0 };
         World {
             now_ms: Millis::ZERO,
-            queue: Queue::with_capacity(0),
+            queue: Queue::with_capacity(QUEUE_ROOM),
             nodes: Vec::new(),
             next_gen: 0,
             next_msg: 0,
@@ -158,9 +156,11 @@ impl World {
     }
 }
 
+/// A run: its spec, and the world it changes, which outlives it (a run that branches keeps its
+/// world between the instants it is stepped to).
 pub(super) struct Sim<'s> {
     pub(super) spec: &'s Spec,
-    pub(super) w: World,
+    pub(super) w: &'s mut World,
     pub(super) events: Vec<Event>,
     /// While a node handles a message: the node, the sender and their connection, which its
     /// answer goes back on.
@@ -169,14 +169,14 @@ pub(super) struct Sim<'s> {
 }
 
 impl<'s> Sim<'s> {
-    /// Prepares a run of `spec` in the (empty) lists `reuse` keeps.
-    pub(super) fn new(spec: &'s Spec, lists: &mut Lists) -> Result<Self, RunError> {
+    /// Prepares a run of `spec` in `w`, whose queue and nodes' list it empties and uses again,
+    /// and the (empty) lists `lists` keeps.
+    pub(super) fn new(spec: &'s Spec, w: &'s mut World, lists: &mut Lists) -> Result<Self, RunError> {
         let Some(data) = spec.write_target() else { return Err(RunError::MissingRole) };
         if spec.locks.is_empty() && spec.lock.quorum(0) > 0 {
             return Err(RunError::MissingRole);
         }
-        let (mut queue, mut nodes) =
-            lists.world.take().map_or_else(|| (Queue::with_capacity(QUEUE_ROOM), Vec::new()), |w| (w.queue, w.nodes));
+        let (mut queue, mut nodes) = (std::mem::replace(&mut w.queue, Queue::with_capacity(0)), std::mem::take(&mut w.nodes));
         queue.clear();
         nodes.clear();
         nodes.reserve(spec.nodes.len());
@@ -208,7 +208,7 @@ impl<'s> Sim<'s> {
                 timers: Vec::new(),
             });
         }
-        let w = World {
+        *w = World {
             now_ms: Millis::ZERO,
             queue,
             nodes,
@@ -229,16 +229,16 @@ impl<'s> Sim<'s> {
     }
 
     /// A run of `spec` from `w`, with the (empty) event list and command buffer of `lists`.
-    pub(super) fn with(spec: &'s Spec, w: World, lists: &mut Lists) -> Self {
+    pub(super) fn with(spec: &'s Spec, w: &'s mut World, lists: &mut Lists) -> Self {
         let mut events = std::mem::take(&mut lists.events);
         events.reserve(spec.limits.max_events.min(256));
         Sim { spec, w, events, answering: None, commands: std::mem::take(&mut lists.commands) }
     }
 
     /// Ends the run: gives its lists back to `lists` and returns what it did.
-    pub(super) fn finish(mut self, lists: &mut Lists, stopped: Option<RunError>) -> Simulated {
+    pub(super) fn finish(self, lists: &mut Lists, stopped: Option<RunError>) -> Simulated {
         let fault_events = std::mem::take(&mut self.w.fault_events);
-        (lists.world, lists.commands) = (Some(self.w), self.commands);
+        lists.commands = self.commands;
         Simulated { events: self.events, fault_events, stopped }
     }
 
