@@ -117,10 +117,13 @@ impl Verify {
     /// failure to find every kind of harm instead of stopping at the first.
     pub fn new(base: &Scenario, grid: Grid, collect: bool) -> Result<Verify, ScenarioError> {
         let shared = Arc::new(Shared::new(grid.max_states));
-        Verify::sharing(base, grid, collect, shared)
+        let mut v = Verify::sharing(base, grid, collect, shared)?;
+        v.start_pass(0);
+        Ok(v)
     }
 
-    /// Prepares an explorer of `base` within `grid` that shares `shared` with others.
+    /// Prepares an explorer of `base` within `grid` that shares `shared` with others; it
+    /// explores nothing until a pass is started.
     pub(super) fn sharing(base: &Scenario, grid: Grid, collect: bool, shared: Arc<Shared>) -> Result<Verify, ScenarioError> {
         grid.check()?;
         let bounds = Bounds { classes: grid.classes.clone(), max_faults: grid.max_faults, budget: 1, ..Bounds::default() };
@@ -132,13 +135,13 @@ impl Verify {
         }
         let branch = Branch::start(&spec)?;
         let quorum = spec.lock.quorum(spec.locks.len());
-        let mut v = Verify {
+        Ok(Verify {
             search,
             start: (branch, spec),
             pass: 0,
             last: choices.max_faults,
             met: 0,
-            mine: shared.claim(0),
+            mine: 0,
             shared,
             grid,
             choices,
@@ -153,9 +156,7 @@ impl Verify {
             collect,
             first: None,
             proof: Proof::Running,
-        };
-        v.stack.push(v.root());
-        Ok(v)
+        })
     }
 
     /// The run before anything happened, at the first instant.

@@ -55,7 +55,6 @@ impl Forks {
         let mut counted = Sim::new(base, &mut world, &mut lists)?;
         let _ = counted.run();
         let stride = (counted.events.len() / MAX_POINTS).max(1);
-        let mut world = World::default();
         let mut sim = Sim::new(base, &mut world, &mut Lists::default())?;
         sim.w.queue.reserve(FORK_ROOM);
         let mut points = vec![Point { next_ms: Millis::ZERO, events: 0, world: sim.w.clone() }];
