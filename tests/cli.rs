@@ -198,7 +198,7 @@ fn verify_proves_safe_finds_a_counterexample_or_says_the_bounds_are_too_large() 
     let (code, _, err) = lockstep(&["verify", "lease-race-fenced", "--max-faults", "9"]);
     assert_eq!((code, err.trim()), (2, "lockstep: verify: max_faults: must be between 1 and 4, got 9 (try --help)"));
     let (code, _, err) = lockstep(&["verify", "lease-race-fenced", "--threads", "0"]);
-    assert_eq!((code, err.trim()), (2, "lockstep: --threads must be 1 to 64, got 0 (try --help)"));
+    assert_eq!((code, err.trim()), (2, "lockstep: --threads must be 1 to 256, got 0 (try --help)"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

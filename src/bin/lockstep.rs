@@ -78,7 +78,7 @@ OPTIONS (verify):
                          (defaults 500000 and 100000)
     --max-states N       the most distinct states kept, 16 bytes each (default 4000000)
     --time SECONDS       stop after this long, not verified, 1 to 86400 (default 600)
-    --threads N          explore on N threads, 1 to 64 (default: one per core); the result is
+    --threads N          explore on N threads, 1 to 256 (default: every core); the result is
                          the same on any number
     --format FORMAT      text (the default) or json
     --out FILE           write the shrunk counterexample's scenario to FILE (JSON)

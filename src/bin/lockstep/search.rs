@@ -46,10 +46,22 @@ struct Options {
     threads: usize,
 }
 
+/// How many cores this machine has: the threads a search or a verification runs on by default.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// Reads `--threads N`, 1 to 256.
+pub fn threads(n: u64) -> Result<usize, Failure> {
+    match n {
+        1..=256 => Ok(n as usize),
+        n => Err(Failure::Usage(format!("--threads must be 1 to 256, got {n}"))),
+    }
+}
+
 /// Reads the options.
 fn options(args: &[String]) -> Result<Options, Failure> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut o = Options { bounds: Bounds::default(), json: false, out_file: None, time: DEFAULT_TIME, threads: cores };
+    let mut o = Options { bounds: Bounds::default(), json: false, out_file: None, time: DEFAULT_TIME, threads: cores() };
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().ok_or_else(|| Failure::Usage(format!("{flag} needs a value")))?;
@@ -74,10 +86,7 @@ fn options(args: &[String]) -> Result<Options, Failure> {
                 }
             }
             "--out" => o.out_file = Some(value.clone()),
-            "--threads" => match number()? {
-                n @ 1..=256 => o.threads = n as usize,
-                n => return Err(Failure::Usage(format!("--threads must be 1 to 256, got {n}"))),
-            },
+            "--threads" => o.threads = threads(number()?)?,
             "--time" => match number()? {
                 s @ 1..=86_400 => o.time = Duration::from_secs(s),
                 s => return Err(Failure::Usage(format!("--time must be 1 to 86400 seconds, got {s}"))),

@@ -1,6 +1,6 @@
 //! `lockstep verify`: its options and its report in text or JSON.
 
-use super::search::{classes, describe};
+use super::search::{classes, cores, describe, threads as thread_count};
 use super::Failure;
 use lockstep::scenario::encode::scenario as written;
 use lockstep::scenario::Scenario;
@@ -11,9 +11,6 @@ use std::time::{Duration, Instant};
 
 /// How long a verification runs unless told otherwise.
 const DEFAULT_TIME: Duration = Duration::from_secs(600);
-/// The most threads a verification runs on (by default, one per core up to this).
-const MAX_THREADS: usize = 64;
-const MAX_THREADS_U64: u64 = MAX_THREADS as u64;
 
 /// Reads the options, verifies, and reports: safe (exit 0), unsafe (`Failure::Found`, exit 1),
 /// or not verified (`Failure::Unproven`, exit 3).
@@ -87,7 +84,7 @@ pub fn verify(scenario: &Scenario, args: &[String]) -> Result<String, Failure> {
 /// longest the verification may run, and on how many threads.
 fn options(args: &[String]) -> Result<(Grid, bool, Option<String>, Duration, usize), Failure> {
     let (mut g, mut json, mut out, mut time) = (Grid::default(), false, None, DEFAULT_TIME);
-    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS);
+    let mut threads = cores();
     let mut rest = args.iter();
     while let Some(flag) = rest.next() {
         let value = rest.next().ok_or_else(|| Failure::Usage(format!("{flag} needs a value")))?;
@@ -114,10 +111,7 @@ fn options(args: &[String]) -> Result<(Grid, bool, Option<String>, Duration, usi
                 s @ 1..=86_400 => time = Duration::from_secs(s),
                 s => return Err(Failure::Usage(format!("--time must be 1 to 86400 seconds, got {s}"))),
             },
-            "--threads" => match number()? {
-                n @ 1..=MAX_THREADS_U64 => threads = n as usize,
-                n => return Err(Failure::Usage(format!("--threads must be 1 to {MAX_THREADS}, got {n}"))),
-            },
+            "--threads" => threads = thread_count(number()?)?,
             other => return Err(Failure::Usage(format!("unknown option {other:?}"))),
         }
     }
