@@ -134,7 +134,7 @@ impl Branch {
         (w.pops, events).hash(h);
         w.net.fingerprint(h, from_ms);
         for slot in &w.nodes {
-            h.write_u128(slot.actor.fingerprint());
+            h.write_u128(slot.print());
             (&slot.clock, slot.reads, &slot.rng, slot.status).hash(h);
             for p in &slot.held {
                 pending(p, spec, &w.nodes, h);

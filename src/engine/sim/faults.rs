@@ -1,7 +1,7 @@
 //! Faults as the simulator applies them: each starts at its instant, and what it changes.
 
 use super::world::{Pending, Sim, Status};
-use crate::engine::actor::{Command, Cx};
+use crate::engine::actor::Command;
 use crate::engine::clock::TimerClock;
 use crate::engine::event::EventKind;
 use crate::engine::fault::{span, Fault};
@@ -88,9 +88,7 @@ impl Sim<'_> {
     /// Lets a crashing node record what the crash ends, discarding anything else it asks for.
     fn call_notes_only(&mut self, node: NodeId) {
         let mut out = Vec::new();
-        let slot = &mut self.w.nodes[node.0];
-        let now = slot.clock.reading(slot.reads, self.w.now_ms);
-        slot.actor.on_crash(&mut Cx { me: node, now, rng: &mut slot.rng, out: &mut out });
+        self.w.nodes[node.0].handle(node, self.w.now_ms, &mut out, |actor, cx| actor.on_crash(cx));
         for c in out {
             if let Command::Note(kind) = c {
                 self.record(node, kind);

@@ -18,6 +18,7 @@ use crate::engine::rng::Rng;
 use crate::engine::spec::{Latency, LinkSpec, NetworkSpec, Role, Spec};
 use crate::engine::time::{LocalMillis, Millis};
 use crate::limits::{EXTRA_POPS, MAX_POPS_PER_EVENT};
+use std::cell::Cell;
 use std::rc::Rc;
 
 /// When a timer whose clock never reads its deadline within the run's time limit is due: it
@@ -95,7 +96,11 @@ pub(super) enum Status {
 }
 
 pub(super) struct Slot {
-    pub(super) actor: Box<dyn Actor>,
+    /// Changed only through [`Slot::handle`], which forgets `print`.
+    actor: Box<dyn Actor>,
+    /// The node's fingerprint, once taken and until the node next changes: between two grid
+    /// instants of a verification most nodes handle nothing.
+    print: Cell<Option<u128>>,
     pub(super) clock: Clock,
     /// The clock the node's timers and its readings of the time use.
     pub(super) reads: TimerClock,
@@ -108,9 +113,26 @@ pub(super) struct Slot {
     pub(super) timers: Vec<(Timer, u64)>,
 }
 
-field_clone!(Slot { actor, clock, reads, rng, status, held, timers });
+field_clone!(Slot { actor, print, clock, reads, rng, status, held, timers });
 
 impl Slot {
+    /// Lets node `me` handle something at true time `now_ms` (`f` calls its handler), writing
+    /// its commands to `out`.
+    pub(super) fn handle(&mut self, me: NodeId, now_ms: Millis, out: &mut Vec<Command>, f: impl FnOnce(&mut dyn Actor, &mut Cx)) {
+        self.print.set(None);
+        let now = self.clock.reading(self.reads, now_ms);
+        f(self.actor.as_mut(), &mut Cx { me, now, rng: &mut self.rng, out });
+    }
+
+    /// The node's whole state's fingerprint.
+    pub(super) fn print(&self) -> u128 {
+        self.print.get().unwrap_or_else(|| {
+            let print = self.actor.fingerprint();
+            self.print.set(Some(print));
+            print
+        })
+    }
+
     fn timer(&self, timer: Timer) -> Option<usize> {
         self.timers.iter().position(|t| t.0 == timer)
     }
@@ -200,6 +222,7 @@ impl<'s> Sim<'s> {
             };
             nodes.push(Slot {
                 actor,
+                print: Cell::new(None),
                 clock: n.clock.clone(),
                 reads,
                 rng: Rng::derive_numbered(spec.seed, "node:", i),
@@ -339,9 +362,7 @@ impl<'s> Sim<'s> {
     /// buffer is the run's own, lent out and taken back, so a call allocates nothing.)
     pub(super) fn call(&mut self, node: NodeId, f: impl FnOnce(&mut dyn Actor, &mut Cx)) {
         let mut out = std::mem::take(&mut self.commands);
-        let slot = &mut self.w.nodes[node.0];
-        let now = slot.clock.reading(slot.reads, self.w.now_ms);
-        f(slot.actor.as_mut(), &mut Cx { me: node, now, rng: &mut slot.rng, out: &mut out });
+        self.w.nodes[node.0].handle(node, self.w.now_ms, &mut out, f);
         for c in out.drain(..) {
             self.interpret(node, c);
         }
