@@ -1,6 +1,7 @@
 //! The exploration: one run, stepped from grid instant to grid instant, copied at each instant
 //! into a branch for every fault that can start there, depth first, skipping a state already
-//! explored at the same instant with as many faults left.
+//! explored at the same instant with as many faults left, and a run to the end from a state
+//! another run went on from.
 //!
 //! A pause, a partition or a crash starts planned at its longest; at each later instant before
 //! that, a branch ends it early ([`Branch::end_early`]), which does not count as another fault.
@@ -28,10 +29,12 @@ use crate::search::{Added, Bounds, Failure, Search, Shrunk};
 use std::hash::Hasher;
 use std::sync::Arc;
 
-/// How often a run with no faults left to add has its state looked up: every so many instants,
-/// and at the last before the horizon, where runs go to their end. (Its run goes on alike either
-/// way; looking up less often keeps fewer states, for a few more runs taken to their end.)
-const TAIL: u64 = 4;
+/// How often a run with no faults left to add has its state looked up, at the least: at an
+/// instant when it has handled something since its last lookup, at every instant a multiple of
+/// this, and at the last instant before the horizon, where runs go to their end. (Its run goes
+/// on alike either way. Measured: a state that only grew older is seldom new, so looking it up
+/// at every instant costs more on fine grids than the runs it saves.)
+const TAIL_MS: u64 = 200;
 
 /// Where a verification stands.
 #[derive(Clone, Debug)]
@@ -57,6 +60,8 @@ struct Frame {
     used: usize,
     /// How many events the run had recorded at `t`.
     events: usize,
+    /// How many it had recorded when its state was last looked up.
+    looked: usize,
     /// The fault this frame added to its parent's, if any, with its place in the spec.
     added: Option<(usize, Added)>,
     /// The fault this frame ended early, by its place in the spec, and its length.
@@ -70,7 +75,7 @@ struct Frame {
 /// How much a verification has done.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
-    /// Distinct states explored (at grid instants).
+    /// Distinct states explored: at grid instants, and where runs go on to their end.
     pub states: usize,
     /// Runs taken to their end and judged.
     pub runs: usize,
@@ -163,7 +168,7 @@ impl Verify {
     fn root(&self) -> Box<Frame> {
         let (branch, spec) = (self.start.0.clone(), self.start.1.clone());
         let history = Fingerprint::default();
-        Box::new(Frame { branch, spec, t: 0, next: 0, used: 0, events: 0, added: None, ended: None, open: Vec::new(), history })
+        Box::new(Frame { branch, spec, t: 0, next: 0, used: 0, events: 0, looked: 0, added: None, ended: None, open: Vec::new(), history })
     }
 
     /// Explores up to `n` more steps (a branch made, or a state moved on to the next instant);
@@ -265,6 +270,7 @@ impl Verify {
                 f.spec.clone_from(&top.spec);
                 f.history.clone_from(&top.history);
                 f.open.clone_from(&top.open);
+                f.looked = top.looked;
                 f
             }
             None => Box::new(Frame {
@@ -278,6 +284,7 @@ impl Verify {
                 next: 0,
                 used: 0,
                 events: 0,
+                looked: top.looked,
             }),
         };
         (f.added, f.ended) = (None, None);
@@ -299,8 +306,7 @@ impl Verify {
         let from = self.events.len();
         // Past the horizon no fault starts, but one planned to end later may still end early.
         if next_t >= self.choices.horizon_ms && !top.open.iter().any(|p| p.endable(next_t)) {
-            let _ = top.branch.run_out(&top.spec, &mut self.events);
-            return self.judge();
+            return self.run_out();
         }
         if top.branch.run_until(&top.spec, &mut self.events, Millis::from_ms(next_t)).is_err() {
             // Stopped at a limit: judged on what happened until then.
@@ -310,11 +316,14 @@ impl Verify {
             checker::feed(e, &mut top.history);
         }
         (top.t, top.next, top.events) = (next_t, 0, self.events.len());
-        // Once no more faults may be added, states are looked up at every [`TAIL`]th instant.
-        let last = next_t + self.choices.grid_ms >= self.choices.horizon_ms;
-        if top.used == self.pass && !last && !(next_t / self.choices.grid_ms).is_multiple_of(TAIL) {
+        // Once no more faults may be added, fewer states are looked up: see [`TAIL_MS`].
+        let g = self.choices.grid_ms;
+        let last = next_t + g >= self.choices.horizon_ms;
+        let quiet = self.events.len() == top.looked && !(next_t / g).is_multiple_of((TAIL_MS / g).max(1));
+        if top.used == self.pass && !last && quiet {
             return;
         }
+        top.looked = self.events.len();
         let mut h = top.history.clone();
         h.write_u64(next_t);
         top.branch.fingerprint(&top.spec, &mut h, Millis::from_ms(next_t), self.events.len(), &mut self.keys);
@@ -327,6 +336,28 @@ impl Verify {
             Visit::Seen => self.leave(),
             Visit::Full => self.proof = Proof::TooLarge,
         }
+    }
+
+    /// Runs the top state to its end, unless a state alike was run to its end before (a branch
+    /// made at the last instant, or ending a fault there, often leaves a state another reached):
+    /// it goes on alike, so its verdict is known. Such states are kept in the table too, apart
+    /// from those at grid instants.
+    fn run_out(&mut self) {
+        let Some(top) = self.stack.last_mut() else { return };
+        let mut h = top.history.clone();
+        h.write_u64(u64::MAX);
+        h.write_u64(top.t);
+        top.branch.fingerprint(&top.spec, &mut h, Millis::from_ms(top.t), self.events.len(), &mut self.keys);
+        match self.shared.visited.visit(h.finish128(), 0) {
+            Visit::New => {}
+            Visit::Seen => return self.leave(),
+            Visit::Full => {
+                self.proof = Proof::TooLarge;
+                return;
+            }
+        }
+        let _ = top.branch.run_out(&top.spec, &mut self.events);
+        self.judge();
     }
 
     /// Judges the top state's finished run and leaves it.

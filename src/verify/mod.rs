@@ -6,7 +6,8 @@
 //! over those schedules ([`explore`]): it runs the scenario once, stopping at each grid instant;
 //! there it copies the run's whole state once for every fault that may start then, adds that
 //! fault to the copy, and goes on depth first. A state it reaches again at the same instant, with
-//! no more faults left to add, it skips: its future was explored already ([`visited`]).
+//! no more faults left to add, it skips: its future was explored already ([`visited`]). So is a
+//! run about to go on to its end from a state another run went on from: its verdict is known.
 //! Natively, several threads may explore side by side, sharing that table ([`shared`]), with the
 //! answer one thread gives (`threads`).
 //!
@@ -32,7 +33,7 @@
 //!   update, a write out of token order, an effect done twice) is a failure. Its verdict
 //!   depends on its events only through what the checker reads of them, so a run whose
 //!   fingerprint of that matches one already judged takes that verdict without being checked
-//!   again (the fenced lease race's 325,702 runs have 45 such fingerprints). A collision there
+//!   again (the fenced lease race's 65,540 runs have 45 such fingerprints). A collision there
 //!   is bounded as the states' are ([`visited`]).
 //!
 //! What it does not cover: faults between grid instants or of other sizes, more faults, faults
