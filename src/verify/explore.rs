@@ -14,6 +14,7 @@
 
 use super::grid::{Choices, Grid};
 use super::open::Open;
+use super::outcome::{Counts, Proof};
 use super::shared::Shared;
 use super::visited::Visit;
 use crate::engine::checker::{self, Maps};
@@ -25,7 +26,7 @@ use crate::engine::sim::Branch;
 use crate::engine::{Event, FindingKind, Millis, Spec};
 use crate::error::ScenarioError;
 use crate::scenario::format::Scenario;
-use crate::search::{Added, Bounds, Failure, Search, Shrunk};
+use crate::search::{Added, Bounds, Failure, Search};
 use std::hash::Hasher;
 use std::sync::Arc;
 
@@ -35,18 +36,6 @@ use std::sync::Arc;
 /// on alike either way. Measured: a state that only grew older is seldom new, so looking it up
 /// at every instant costs more on fine grids than the runs it saves.)
 const TAIL_MS: u64 = 200;
-
-/// Where a verification stands.
-#[derive(Clone, Debug)]
-pub enum Proof {
-    Running,
-    /// Every schedule on the grid is safe.
-    Safe,
-    /// A schedule on the grid is unsafe: the first found, shrunk.
-    Unsafe(Box<Shrunk>),
-    /// The table of explored states filled before the end: the grid is too large to verify.
-    TooLarge,
-}
 
 /// A state on the path being explored: a run stopped at grid instant `t`.
 struct Frame {
@@ -70,17 +59,6 @@ struct Frame {
     open: Vec<Open>,
     /// What the checker has read so far.
     history: Fingerprint,
-}
-
-/// How much a verification has done.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Distinct states explored: at grid instants, and where runs go on to their end.
-    pub states: usize,
-    /// Runs taken to their end and judged.
-    pub runs: usize,
-    /// Branches made (a state copied and a fault added).
-    pub branches: usize,
 }
 
 /// A verification in progress.

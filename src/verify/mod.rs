@@ -44,11 +44,13 @@
 pub mod explore;
 pub mod grid;
 mod open;
+pub mod outcome;
 pub mod report;
 pub mod shared;
 pub mod threads;
 pub mod visited;
 pub mod wire;
 
-pub use explore::{Counts, Proof, Verify};
+pub use explore::Verify;
 pub use grid::{Choices, Grid};
+pub use outcome::{Counts, Proof};

@@ -1,6 +1,7 @@
 //! What a verification says: the verdict with its bounds stated, or the counterexample.
 
-use super::explore::{Proof, Verify};
+use super::explore::Verify;
+use super::outcome::Proof;
 use crate::present::number::{group_u, ms};
 use crate::search::Class;
 

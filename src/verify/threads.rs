@@ -11,8 +11,9 @@
 //! fills, all stop and one thread verifies again from the start: the counterexample, shrunk, is
 //! the one a single thread finds.
 
-use super::explore::{Counts, Proof, Verify};
+use super::explore::Verify;
 use super::grid::Grid;
+use super::outcome::{Counts, Proof};
 use super::shared::Shared;
 use crate::error::ScenarioError;
 use crate::scenario::format::Scenario;

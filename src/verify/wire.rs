@@ -2,8 +2,9 @@
 //! verify as a search request does, with `"verify": {bounds}` in place of the search's bounds;
 //! the reports are the search's `Proving` and `Proven` (see [`crate::search::wire`]).
 
-use super::explore::{Proof, Verify};
+use super::explore::Verify;
 use super::grid::Grid;
+use super::outcome::Proof;
 use super::report;
 use crate::edit::link;
 use crate::error::ScenarioError;
