@@ -61,6 +61,17 @@ struct Frame {
     history: Fingerprint,
 }
 
+impl Frame {
+    /// The fingerprint of the state at its instant, `events` events in: what the checker has
+    /// read, the instant, and the run's whole state.
+    fn state(&self, events: usize, keys: &mut QueueKeys) -> Fingerprint {
+        let mut h = self.history.clone();
+        h.write_u64(self.t);
+        self.branch.fingerprint(&self.spec, &mut h, Millis::from_ms(self.t), events, keys);
+        h
+    }
+}
+
 /// A verification in progress.
 pub struct Verify {
     search: Search,
@@ -302,9 +313,7 @@ impl Verify {
             return;
         }
         top.looked = self.events.len();
-        let mut h = top.history.clone();
-        h.write_u64(next_t);
-        top.branch.fingerprint(&top.spec, &mut h, Millis::from_ms(next_t), self.events.len(), &mut self.keys);
+        let mut h = top.state(self.events.len(), &mut self.keys);
         // Which faults may still end early, and when each would end otherwise.
         hash_set(&mut h, top.open.iter().filter(|p| p.endable(next_t)).map(|p| (p.what, p.planned)));
         match self.shared.visited.visit(h.finish128(), self.pass - top.used) {
@@ -322,10 +331,10 @@ impl Verify {
     /// from those at grid instants.
     fn run_out(&mut self) {
         let Some(top) = self.stack.last_mut() else { return };
-        let mut h = top.history.clone();
+        let mut h = top.state(self.events.len(), &mut self.keys);
+        // Where a state at an instant's key has the count of faults that may end early, this
+        // has a count no set has.
         h.write_u64(u64::MAX);
-        h.write_u64(top.t);
-        top.branch.fingerprint(&top.spec, &mut h, Millis::from_ms(top.t), self.events.len(), &mut self.keys);
         match self.shared.visited.visit(h.finish128(), 0) {
             Visit::New => {}
             Visit::Seen => return self.leave(),
