@@ -8,9 +8,9 @@ mod support;
 use lockstep::diagram::inspect::{Status, Timeline, CHECKPOINT_EVERY};
 use lockstep::diagram::layout::{head_box, layout, Arrow, ItemKind, Layout, Mark, Shape, Span, MARK_R};
 use lockstep::diagram::obstacles::crosses;
-use lockstep::diagram::{mermaid, svg};
+use lockstep::diagram::{mermaid, svg, window};
 use lockstep::engine::{EventKind, LocalMillis, NodeId};
-use lockstep::scenario::lessons;
+use lockstep::scenario::{compare, lessons};
 use support::{run_lesson, Ran};
 
 fn laid_out(t: &Ran) -> Layout {
@@ -358,4 +358,22 @@ fn a_long_camel_cased_word_breaks_after_a_hyphen_and_other_words_at_spaces() {
     assert_eq!(wrap("accepted, leaseTransitions 0: STALE", 91.5), "accepted,\nlease-\nTransitions\n0: STALE");
     assert_eq!(wrap("a verylongwordwithoutcaps here", 60.0), "a\nverylongwordwithoutcaps\nhere");
     assert_eq!(wrap("short words only", 200.0), "short words only");
+}
+
+#[test]
+fn every_lesson_and_comparison_cell_is_drawn_whole() {
+    // Larger runs keep only the items near the view in the page; a lesson or a cell of the
+    // comparison table shows every item, so find-in-page and a screenshot see all of it.
+    let most = window::DRAW_WHOLE_UP_TO;
+    for lesson in lessons::all() {
+        let items = laid_out(&run_lesson(lesson.id())).items.len();
+        assert!(items <= most, "{}: {items} items, over the {most} drawn whole", lesson.id());
+    }
+    for row in compare::rows() {
+        for schedule in compare::Schedule::ALL {
+            let (_, scenario, trace) = compare::cell(schedule, &row).expect("a cell runs");
+            let items = laid_out(&Ran { trace, design: scenario.lock.design }).items.len();
+            assert!(items <= most, "{schedule:?}: {items} items, over the {most} drawn whole");
+        }
+    }
 }

@@ -6,6 +6,11 @@ use super::layout::{Item, Label, Layout, Shape};
 use super::obstacles::Rect;
 use super::svg::{drawing_indices, gap_svg, label_item_svg, shape_svg, tick_svg};
 
+/// Runs with up to this many items (every lesson and comparison cell, with room to spare) are
+/// drawn whole; larger ones keep only the items near the view in the page, so any run the app
+/// accepts opens, scrolls and steps without freezing.
+pub const DRAW_WHOLE_UP_TO: usize = 250;
+
 /// How tall one band is, in diagram units.
 const BAND: f32 = 512.0;
 

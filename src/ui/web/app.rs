@@ -169,8 +169,13 @@ fn use_address(hash: String) {
 fn use_page_input(dispatch: &Callback<Action>) {
     let dispatch = dispatch.clone();
     use_effect_with((), move |_| {
-        let on_hash = dispatch.clone();
-        let hash = EventListener::new(&gloo::utils::window(), "hashchange", move |_| on_hash.emit(Action::Hash(browser::hash())));
+        // A link followed, an address typed, Back and Forward: the browser says so at once with
+        // `popstate`, and again a task later with `hashchange`, which then changes nothing.
+        // (Writing the address, as the app does, says neither.)
+        let hash = ["popstate", "hashchange"].map(|name| {
+            let on_hash = dispatch.clone();
+            EventListener::new(&gloo::utils::window(), name, move |_| on_hash.emit(Action::Hash(browser::hash())))
+        });
         let options = EventListenerOptions::enable_prevent_default();
         let on_key = dispatch.clone();
         let keys =

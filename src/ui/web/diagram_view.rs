@@ -5,7 +5,7 @@ use super::{browser, fit};
 use crate::diagram::layout::Room;
 use crate::diagram::layout::{Layout, LEFT, TOP};
 use crate::diagram::svg::{self, item_svg, label_item_svg, lane_heads, skeleton, Px};
-use crate::diagram::window::Window;
+use crate::diagram::window::{Window, DRAW_WHOLE_UP_TO};
 use crate::ui::shell::RunRef;
 use gloo::events::EventListener;
 use std::fmt::Write;
@@ -27,11 +27,6 @@ pub struct DiagramViewProps {
     #[prop_or_default]
     pub on_room: Option<Callback<Room>>,
 }
-
-/// Runs with up to this many items (every lesson and comparison cell) are drawn whole; larger
-/// ones keep only the items near the view in the page, so any run the app accepts opens,
-/// scrolls and steps without freezing.
-const DRAW_WHOLE_UP_TO: usize = 400;
 
 /// The height, in diagram units, by which the drawn part of a large run moves.
 const BLOCK: f32 = 1_024.0;
