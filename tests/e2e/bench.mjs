@@ -84,7 +84,8 @@ async function inApp(events, idle) {
     // Once the new run's title and arrows are in the page (the lesson before had fewer), the
     // frame after that mutation. (A mutation observer hears of it in the task that made it; a
     // timer polling for it could first run after that frame was painted, and count the next.)
-    const painted = new Promise((resolve) => {
+    const painted = new Promise((resolve, reject) => {
+      setTimeout(() => reject(new Error(`a link to #/stress/${events}/0: its arrows were not drawn within 60 s`)), 60000);
       const seen = new MutationObserver(() => {
         if (!(titled() && arrows())) return;
         seen.disconnect();
