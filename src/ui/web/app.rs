@@ -4,7 +4,7 @@
 
 use super::effects;
 use super::view::{marks, page, Callbacks};
-use super::{band, browser, fit};
+use super::{band, browser, fit, warm};
 use crate::ui::panels::ROUTE_ATTRIBUTE;
 use crate::ui::player::{Playback, Speed};
 use crate::ui::route::{self, Route};
@@ -107,6 +107,11 @@ pub fn App() -> Html {
     use_layer(state, &dispatch);
     use_playback(state.player.playing, state.player.speed, &dispatch);
     band::use_story_band(state.run.clone(), state.next_lesson());
+    use_effect_with(state.run.is_some(), |&shown| {
+        if shown {
+            warm::soon();
+        }
+    });
     // The lesson list is written once; mark what is on screen in it.
     use_effect_with(route::format(&Route { target: state.current(), step: 0 }), |link| browser::mark_current(link));
     let (callbacks, on_click) = use_controls(&dispatch);

@@ -39,14 +39,14 @@ fn blocks(top: f32, bottom: f32) -> (u32, u32) {
 
 /// The diagram's markup: the strip of lane names that stays on top while scrolling, and the
 /// diagram.
-struct Markup {
+pub(super) struct Markup {
     strip: AttrValue,
-    body: AttrValue,
+    pub(super) body: AttrValue,
 }
 
 /// Returns the strip of lane names and the diagram: all of it, or its frame with the items of
 /// the blocks `view`.
-fn markup(run: &RunRef, view: Option<(u32, u32)>) -> Markup {
+pub(super) fn markup(run: &RunRef, view: Option<(u32, u32)>) -> Markup {
     let (l, title) = (&run.layout, &run.scenario.title);
     let strip = format!(
         r#"<svg class="lockstep-diagram lane-strip" viewBox="0 0 {w} {h}" aria-hidden="true"><rect class="strip-bg" width="{w}" height="{h}"/>{}</svg>"#,

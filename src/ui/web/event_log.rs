@@ -75,7 +75,7 @@ pub fn EventLog(props: &EventLogProps) -> Html {
 /// The rows `from..to` of `run`'s log as text (each element a Yew view builds costs
 /// WebAssembly); empty rows stand for those not in the page, so the list scrolls as if they
 /// were. Every row is marked still to come, as at a run's start; [`mark`] marks the cursor's.
-fn rows(run: &RunRef, from: usize, to: usize) -> String {
+pub(super) fn rows(run: &RunRef, from: usize, to: usize) -> String {
     let (t, words) = (&run.trace, run.words());
     let n = t.events.len();
     let mut s = String::with_capacity((to - from) * 240 + 128);

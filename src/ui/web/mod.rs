@@ -16,5 +16,6 @@ mod kept;
 mod panels;
 mod search_worker;
 mod view;
+mod warm;
 
 pub use app::App;

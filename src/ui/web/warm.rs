@@ -1,0 +1,49 @@
+//! Warming the page's WebAssembly up. The browser compiles a function the first time it is
+//! called and optimizes it once it has run a while (on another thread); a long run opened
+//! while its code is still new (a stress link, an edited scenario of a thousand events) took
+//! about half as long again as the same run opened a second time. So once the first run is on
+//! screen and the page has been idle a moment, the app runs, lays out and writes the markup of
+//! a long run into text it throws away, once per page.
+
+use super::{diagram_view, event_log, fit};
+use crate::ui::route::Target;
+use crate::ui::shell::run::{load, Load};
+use std::cell::Cell;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+
+/// The long run's length: enough for the browser to optimize what a long run spends its time in
+/// (a run of 300 events was not).
+const EVENTS: u64 = 1_000;
+
+/// How long after the first run is shown the warm-up waits for the page to be idle: a link
+/// followed at once is not kept waiting behind it.
+const AFTER_MS: u32 = 500;
+
+thread_local! {
+    static ASKED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Warms the page up once, soon after the first run is shown, when the browser is idle (or at
+/// once, where the browser cannot say when it is).
+pub fn soon() {
+    if ASKED.with(|a| a.replace(true)) {
+        return;
+    }
+    gloo::timers::callback::Timeout::new(AFTER_MS, || {
+        let idle = Closure::once_into_js(warm_up);
+        if gloo::utils::window().request_idle_callback(idle.unchecked_ref()).is_err() {
+            warm_up();
+        }
+    })
+    .forget();
+}
+
+/// Opens a long run as a link would, and writes its diagram's and event log's first blocks.
+fn warm_up() {
+    if let Ok(Load::Ready(run)) = load(&Target::Stress(EVENTS), fit::room()) {
+        let written = diagram_view::markup(&run, Some((0, 1))).body.len() + event_log::rows(&run, 0, 64).len();
+        // (Kept, so that the compiler leaves the work in.)
+        std::hint::black_box(written);
+    }
+}
