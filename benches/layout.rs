@@ -17,19 +17,19 @@ fn main() {
         let words = Words::new(&trace, &*scenario.lock.design);
         let start = Instant::now();
         let l = layout(&words);
-        let laid = start.elapsed().as_secs_f64();
+        let laid = start.elapsed().as_secs_f64() * 1e3;
         let start = Instant::now();
         let fitted = layout_on(&words, &TimeAxis::of(&trace), Room::Fit(800.0));
-        let fit = start.elapsed().as_secs_f64();
+        let fit = start.elapsed().as_secs_f64() * 1e3;
         assert_eq!(fitted.rows.len(), trace.events.len());
         let start = Instant::now();
         let text = svg::render(&l, &scenario.title, true);
-        let drawn = start.elapsed().as_secs_f64();
+        let drawn = start.elapsed().as_secs_f64() * 1e3;
         let start = Instant::now();
         let mmd = mermaid::render(&words);
-        let exported = start.elapsed().as_secs_f64();
+        let exported = start.elapsed().as_secs_f64() * 1e3;
         println!(
-            "layout: {} events: layout {:.4} s (fitted to 800 units: {:.4} s), SVG {:.3} s ({} KB), together {:.3} s; Mermaid text {:.3} s ({} KB)",
+            "layout: {} events: layout {:.1} ms (fitted to 800 units: {:.1} ms), SVG {:.1} ms ({} KB), together {:.1} ms; Mermaid text {:.1} ms ({} KB)",
             trace.events.len(),
             laid,
             fit,

@@ -25,9 +25,11 @@ thread_local! {
 }
 
 /// Warms the page up once, soon after the first run is shown, when the browser is idle (or at
-/// once, where the browser cannot say when it is).
+/// once, where the browser cannot say when it is). An embedded page is left cold: it shows one
+/// run, and opens any other in a page of its own.
 pub fn soon() {
-    if ASKED.with(|a| a.replace(true)) {
+    let embedded = gloo::utils::document().document_element().is_some_and(|root| root.has_attribute("data-embed"));
+    if embedded || ASKED.with(|a| a.replace(true)) {
         return;
     }
     gloo::timers::callback::Timeout::new(AFTER_MS, || {
