@@ -5,6 +5,7 @@ use crate::ui::panels::{CURRENT_CLASS, ROUTE_ATTRIBUTE};
 use crate::ui::route;
 use crate::ui::shell::effect::Content;
 use crate::ui::shell::Preferences;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
 fn window() -> web_sys::Window {
@@ -342,6 +343,29 @@ pub fn in_next_frame(f: impl FnOnce() + 'static) -> impl Sized {
     let frame = gloo::render::request_animation_frame(move |_| f.take().map_or((), |f| f()));
     let timeout = gloo::timers::callback::Timeout::new(100, move || later.take().map_or((), |f| f()));
     (frame, timeout)
+}
+
+/// Runs `f` once when the browser is next idle (after 100 ms where it cannot say when it is).
+/// Dropping what it returns cancels it.
+pub fn when_idle(f: impl FnOnce() + 'static) -> impl Sized {
+    /// An idle callback asked for, cancelled when dropped.
+    struct Idle {
+        id: u32,
+        /// Kept until called or cancelled.
+        _callback: Closure<dyn FnMut()>,
+    }
+    impl Drop for Idle {
+        fn drop(&mut self) {
+            window().cancel_idle_callback(self.id);
+        }
+    }
+    let f = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
+    let later = f.clone();
+    let callback = Closure::<dyn FnMut()>::new(move || f.take().map_or((), |f| f()));
+    match window().request_idle_callback(callback.as_ref().unchecked_ref()) {
+        Ok(id) => Ok(Idle { id, _callback: callback }),
+        Err(_) => Err(gloo::timers::callback::Timeout::new(100, move || later.take().map_or((), |f| f()))),
+    }
 }
 
 /// Scrolls `container` so that a point `y_px` down its content is comfortably in view.

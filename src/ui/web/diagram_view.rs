@@ -31,10 +31,15 @@ pub struct DiagramViewProps {
 /// The height, in diagram units, by which the drawn part of a large run moves.
 const BLOCK: f32 = 1_024.0;
 
-/// Returns the blocks to draw for a view from `top` to `bottom` (diagram units): those in view
-/// and one either side, so scrolling a little never shows an empty stretch.
-fn blocks(top: f32, bottom: f32) -> (u32, u32) {
-    (((top / BLOCK) as u32).saturating_sub(1), (bottom / BLOCK) as u32 + 1)
+/// Returns the blocks in view from `top` to `bottom` (diagram units).
+fn in_view(top: f32, bottom: f32) -> (u32, u32) {
+    ((top / BLOCK) as u32, (bottom / BLOCK) as u32)
+}
+
+/// Returns the blocks kept drawn around those in view: one more either side, so scrolling a
+/// little never shows an empty stretch.
+fn around((first, last): (u32, u32)) -> (u32, u32) {
+    (first.saturating_sub(1), last + 1)
 }
 
 /// The diagram's markup: the strip of lane names that stays on top while scrolling, and the
@@ -66,7 +71,9 @@ pub(super) fn markup(run: &RunRef, view: Option<(u32, u32)>) -> Markup {
 
 /// Returns the diagram's markup, written as part of the render with the page's other changes,
 /// so the frame that shows a new run shows its arrows. It is written again only when the run
-/// changes; a large run's items (in the page under `scroller`) when the view moves to other blocks.
+/// changes. A large run's items (in the page under `scroller`) are written for the blocks in
+/// `view` with the run, so an edit or a link paints no more than it shows; the blocks around
+/// them follow when the browser is next idle, or at once when the view moves to other blocks.
 #[hook]
 fn use_markup(run: &RunRef, view: Option<(u32, u32)>, scroller: &NodeRef) -> Rc<Markup> {
     // The blocks whose items are in the page.
@@ -80,14 +87,27 @@ fn use_markup(run: &RunRef, view: Option<(u32, u32)>, scroller: &NodeRef) -> Rc<
     };
     let scroller = scroller.clone();
     use_effect_with((run.clone(), view), move |(run, view)| {
-        if *drawn.borrow() == *view {
-            return;
-        }
-        let items = scroller.cast::<web_sys::Element>().and_then(|el| el.query_selector(".diagram-body g.items").ok().flatten());
-        if let (Some(items), Some((first, last))) = (items, view) {
-            items.set_inner_html(&run.window.markup(&run.layout, *first as f32 * BLOCK, (*last + 1) as f32 * BLOCK));
-            *drawn.borrow_mut() = *view;
-        }
+        let (wanted, now) = (view.map(around), *drawn.borrow());
+        let draw = {
+            let (run, drawn) = (run.clone(), drawn.clone());
+            move || {
+                let items = scroller.cast::<web_sys::Element>().and_then(|el| el.query_selector(".diagram-body g.items").ok().flatten());
+                if let (Some(items), Some((first, last))) = (items, wanted) {
+                    items.set_inner_html(&run.window.markup(&run.layout, first as f32 * BLOCK, (last + 1) as f32 * BLOCK));
+                    *drawn.borrow_mut() = wanted;
+                }
+            }
+        };
+        let later = if now == wanted {
+            None
+        } else if now == *view {
+            // The run was just written, with the blocks in view alone.
+            Some(browser::when_idle(draw))
+        } else {
+            draw();
+            None
+        };
+        move || drop(later)
     });
     markup
 }
@@ -171,7 +191,7 @@ pub fn DiagramView(props: &DiagramViewProps) -> Html {
     // At first, the blocks a window's height can show (a unit is drawn at least MIN_SCALE px).
     let view = use_state_eq(|| {
         let height = gloo::utils::window().inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(f64::from(BLOCK));
-        blocks(0.0, (height / fit::MIN_SCALE) as f32)
+        in_view(0.0, (height / fit::MIN_SCALE) as f32)
     });
     let markup = use_markup(&props.run, (!whole).then_some(*view), &scroller);
     let onscroll = {
@@ -180,7 +200,7 @@ pub fn DiagramView(props: &DiagramViewProps) -> Html {
             if let Some(el) = scroller.cast::<web_sys::Element>() {
                 let s = scale(&el, width);
                 let top = f64::from(el.scroll_top()) / s;
-                view.set(blocks(top as f32, (top + f64::from(el.client_height()) / s) as f32));
+                view.set(in_view(top as f32, (top + f64::from(el.client_height()) / s) as f32));
             }
         })
     };

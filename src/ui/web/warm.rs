@@ -5,12 +5,10 @@
 //! screen and the page has been idle a moment, the app runs, lays out and writes the markup of
 //! a long run into text it throws away, once per page.
 
-use super::{diagram_view, event_log, fit};
+use super::{browser, diagram_view, event_log, fit};
 use crate::ui::route::Target;
 use crate::ui::shell::run::{load, Load};
 use std::cell::Cell;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
 
 /// The long run's length: enough for the browser to optimize what a long run spends its time in
 /// (a run of 300 events was not).
@@ -24,21 +22,15 @@ thread_local! {
     static ASKED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Warms the page up once, soon after the first run is shown, when the browser is idle (or at
-/// once, where the browser cannot say when it is). An embedded page is left cold: it shows one
-/// run, and opens any other in a page of its own.
+/// Warms the page up once, soon after the first run is shown, when the browser is idle. An
+/// embedded page is left cold: it shows one run, and opens any other in a page of its own.
 pub fn soon() {
     let embedded = gloo::utils::document().document_element().is_some_and(|root| root.has_attribute("data-embed"));
     if embedded || ASKED.with(|a| a.replace(true)) {
         return;
     }
-    gloo::timers::callback::Timeout::new(AFTER_MS, || {
-        let idle = Closure::once_into_js(warm_up);
-        if gloo::utils::window().request_idle_callback(idle.unchecked_ref()).is_err() {
-            warm_up();
-        }
-    })
-    .forget();
+    // Once a page: what it asks for is never cancelled.
+    gloo::timers::callback::Timeout::new(AFTER_MS, || std::mem::forget(browser::when_idle(warm_up))).forget();
 }
 
 /// Opens a long run as a link would, and writes its diagram's and event log's first blocks.
