@@ -6,7 +6,7 @@
 mod support;
 
 use lockstep::diagram::inspect::{Status, Timeline, CHECKPOINT_EVERY};
-use lockstep::diagram::layout::{head_box, layout, Arrow, ItemKind, Layout, Mark, Shape, Span, MARK_R};
+use lockstep::diagram::layout::{head_box, layout, Arrow, ItemKind, Layout, Mark, Shape, Span, HEADS_BOTTOM, MARK_R};
 use lockstep::diagram::obstacles::crosses;
 use lockstep::diagram::{mermaid, svg, window};
 use lockstep::engine::{EventKind, LocalMillis, NodeId};
@@ -85,6 +85,10 @@ fn crowding(id: &str, l: &Layout) -> Vec<String> {
         let b0 = a.bbox();
         if !(b0.0 >= 0.0 && b0.2 <= l.width && b0.3 <= l.height) {
             problems.push(format!("{id}: {:?} leaves the canvas", a.text));
+        }
+        // The page's strip of lane names stays on top: a label under it could not be read.
+        if b0.1 < HEADS_BOTTOM {
+            problems.push(format!("{id}: {:?} reaches up under the lane names, to {}", a.text, b0.1));
         }
         for b in labels[i + 1..].iter().filter(|b| overlaps(b0, b.bbox())) {
             problems.push(format!("{id}: {:?} overlaps {:?}", a.text, b.text));

@@ -14,6 +14,9 @@ pub const MIN_LANE_GAP: f32 = 84.0;
 pub const MIN_ROOM: f32 = 560.0;
 /// The widest a lane's name box is.
 pub const HEAD_W: f32 = 160.0;
+/// How far down the lanes' name boxes reach, with a little room under them: no label is placed
+/// above this, and the page's sticky strip of names is this tall.
+pub const HEADS_BOTTOM: f32 = 46.0;
 pub const LEFT: f32 = 78.0;
 
 /// How wide a diagram may be.

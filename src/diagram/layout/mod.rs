@@ -21,7 +21,7 @@ mod walk;
 pub use axis::{TimeAxis, MAX_IDLE_PX, ROW, TOP};
 pub use items::{Arrow, Gap, Item, ItemKind, Lane, Layout, Mark, Shape, Span, Tick, MARK_R};
 pub use label::{wrap, Anchor, Label, CHAR_PX, LABEL_PX, LINE_H};
-pub use lanes::{Room, HEAD_W, LANE_GAP, LANE_GAP_TIGHT, LEFT, MIN_LANE_GAP, MIN_ROOM};
+pub use lanes::{Room, HEADS_BOTTOM, HEAD_W, LANE_GAP, LANE_GAP_TIGHT, LEFT, MIN_LANE_GAP, MIN_ROOM};
 pub use placing::head_box;
 pub use spans::BELIEF_OFFSET;
 pub use walk::{layout, layout_on};

@@ -3,6 +3,7 @@
 
 use super::items::{Item, Shape, MARK_R};
 use super::label::{Anchor, Extent, Label, LABEL_PX, LINE_H};
+use super::lanes::HEADS_BOTTOM;
 use crate::diagram::obstacles::{Obstacles, Rect, Segment, Shafts};
 
 /// The items placed so far, and what a new one must keep clear of.
@@ -32,9 +33,12 @@ fn dot(x: f32, y: f32) -> Rect {
 }
 
 impl Builder {
-    /// Returns an empty builder whose labels moved across a lifeline stay between `span`'s xs.
+    /// Returns an empty builder whose labels moved across a lifeline stay between `span`'s xs,
+    /// and stay below the lanes' name boxes.
     pub(super) fn new(span: (f32, f32)) -> Builder {
-        Builder { span, ..Builder::default() }
+        let mut placed = Obstacles::default();
+        placed.insert((f32::MIN, f32::MIN, f32::MAX, HEADS_BOTTOM));
+        Builder { span, placed, ..Builder::default() }
     }
 
     /// Adds an item; its label moves a line down or up if it would cover a label already placed

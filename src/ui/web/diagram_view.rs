@@ -3,7 +3,7 @@
 
 use super::{browser, fit};
 use crate::diagram::layout::Room;
-use crate::diagram::layout::{Layout, LEFT, TOP};
+use crate::diagram::layout::{Layout, HEADS_BOTTOM, LEFT, TOP};
 use crate::diagram::svg::{self, item_svg, label_item_svg, lane_heads, skeleton, Px};
 use crate::diagram::window::{Window, DRAW_WHOLE_UP_TO};
 use crate::ui::shell::RunRef;
@@ -57,7 +57,7 @@ pub(super) fn markup(run: &RunRef, view: Option<(u32, u32)>) -> Markup {
         r#"<svg class="lockstep-diagram lane-strip" viewBox="0 0 {w} {h}" aria-hidden="true"><rect class="strip-bg" width="{w}" height="{h}"/>{}</svg>"#,
         lane_heads(l),
         w = Px(l.width),
-        h = Px(STRIP_HEIGHT)
+        h = Px(HEADS_BOTTOM)
     );
     let body = match view {
         None => svg::render(l, title, false),
@@ -111,9 +111,6 @@ fn use_markup(run: &RunRef, view: Option<(u32, u32)>, scroller: &NodeRef) -> Rc<
     });
     markup
 }
-
-/// The height of the sticky strip of lane names, in diagram units.
-const STRIP_HEIGHT: f32 = 46.0;
 
 /// Draws the cursor's overlay: a veil over the future, the cursor line, and the current event's
 /// items drawn again on top. Its text is small and the same size at any trace length, so a step
@@ -241,7 +238,7 @@ pub fn DiagramView(props: &DiagramViewProps) -> Html {
         Px((100.0 * z) as f32),
         Px((f64::from(layout.width) * fit::MIN_SCALE * z) as f32),
         Px((f64::from(layout.width) * MAX_SCALE * z) as f32),
-        Px(STRIP_HEIGHT / layout.width * 100.0)
+        Px(HEADS_BOTTOM / layout.width * 100.0)
     );
     html! {
         <div class="diagram-scroll" ref={scroller} data-testid="diagram" {onscroll}>
