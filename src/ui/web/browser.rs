@@ -338,11 +338,16 @@ pub fn keep(s: Preferences) {
 /// than forcing a layout in the middle of a step; or after 100 ms, if no frame has come by then
 /// (a browser busy or not painting holds frames back). Dropping what it returns cancels it.
 pub fn in_next_frame(f: impl FnOnce() + 'static) -> impl Sized {
+    let [first, later] = either(f);
+    let frame = gloo::render::request_animation_frame(move |_| first());
+    (frame, gloo::timers::callback::Timeout::new(100, later))
+}
+
+/// Two calls of which the first made runs `f` and the other does nothing.
+fn either<F: FnOnce() + 'static>(f: F) -> [impl Fn() + 'static; 2] {
     let f = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
-    let later = f.clone();
-    let frame = gloo::render::request_animation_frame(move |_| f.take().map_or((), |f| f()));
-    let timeout = gloo::timers::callback::Timeout::new(100, move || later.take().map_or((), |f| f()));
-    (frame, timeout)
+    let call = |f: std::rc::Rc<std::cell::Cell<Option<F>>>| move || f.take().map_or((), |f| f());
+    [call(f.clone()), call(f)]
 }
 
 /// Runs `f` once when the browser is next idle (after 100 ms where it cannot say when it is).
@@ -359,12 +364,11 @@ pub fn when_idle(f: impl FnOnce() + 'static) -> impl Sized {
             window().cancel_idle_callback(self.id);
         }
     }
-    let f = std::rc::Rc::new(std::cell::Cell::new(Some(f)));
-    let later = f.clone();
-    let callback = Closure::<dyn FnMut()>::new(move || f.take().map_or((), |f| f()));
+    let [first, later] = either(f);
+    let callback = Closure::<dyn FnMut()>::new(first);
     match window().request_idle_callback(callback.as_ref().unchecked_ref()) {
         Ok(id) => Ok(Idle { id, _callback: callback }),
-        Err(_) => Err(gloo::timers::callback::Timeout::new(100, move || later.take().map_or((), |f| f()))),
+        Err(_) => Err(gloo::timers::callback::Timeout::new(100, later)),
     }
 }
 
