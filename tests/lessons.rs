@@ -349,3 +349,41 @@ fn every_lesson_has_metadata_and_an_outcome_test() {
         assert!(g.safety.len() > 40 && g.liveness.len() > 20 && g.assumes.len() > 20, "{}", s.id);
     }
 }
+
+/// A lesson's setup says what happens before the fault, not what it causes: no intro tells which write was accepted or
+/// rejected, what became of the data, or who ended up with the lock. That is the takeaway's to tell, after the run.
+#[test]
+fn a_setup_says_what_happens_before_the_fault_not_what_it_causes() {
+    // Words that tell an outcome. A resource's configuration is said without them: "checks nothing", "accepts every
+    // write", "accepts no token lower than the highest it has accepted".
+    const TELLING: [&str; 20] = [
+        "reject",
+        "refuse",
+        "overwrit",
+        "lost update",
+        "loses an update",
+        "is lost",
+        "lands",
+        "landed",
+        "unsafe",
+        "harm",
+        "two holders",
+        "stale write",
+        "silently",
+        "anyway",
+        "wins",
+        "erase",
+        "still believ",
+        "expires at once",
+        "cannot commit",
+        "correctly",
+    ];
+    let mut told = Vec::new();
+    for l in lessons::all() {
+        let intro = l.scenario.intro.to_lowercase();
+        for word in TELLING.iter().filter(|w| intro.contains(*w)) {
+            told.push(format!("{}: the setup says “{word}”, which tells the outcome", l.id()));
+        }
+    }
+    assert!(told.is_empty(), "{}", told.join("\n"));
+}
