@@ -16,12 +16,15 @@
 //!   Mermaid text.
 //! - [`edit`]: changes to a scenario as actions on the typed scenario, undo and redo, share
 //!   links, and how an edit changed the outcome.
+//! - [`course`]: courses, ordered paths through lessons, comparison cells and edited scenarios
+//!   with a teacher's notes; the shipped ones, and their files and links.
 //! - [`search`]: finding a failure: fault schedules added to a scenario, searched, judged and
 //!   shrunk to the smallest story (pure).
 //! - [`verify`]: proving a scenario safe for every fault schedule on a grid, or finding the first
 //!   that is not, by exploring one run's states with branches at every grid instant.
 //! - `ui` (browser only) is a thin Yew app over the rest.
 
+pub mod course;
 pub mod design;
 pub mod diagram;
 pub mod edit;

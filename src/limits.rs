@@ -59,6 +59,14 @@ pub const MAX_JSON_STRING_BYTES: usize = 16 * 1024;
 pub const MAX_JSON_NUMBER_CHARS: usize = 40;
 /// The longest share link written or read: longer scenarios are shared as files.
 pub const MAX_LINK_CHARS: usize = 8_192;
+/// The most stops one course holds.
+pub const MAX_COURSE_STOPS: usize = 64;
+/// The longest title a course or a stop of one may have.
+pub const MAX_COURSE_TITLE_CHARS: usize = 120;
+/// The longest text a course carries in one field: its introduction, a stop's notes.
+pub const MAX_COURSE_TEXT_CHARS: usize = 4_000;
+/// The longest one stop of a course may take.
+pub const MAX_STOP_MINUTES: u32 = 120;
 /// The most edits the editor can undo.
 pub const MAX_UNDO_STEPS: usize = 200;
 

@@ -5,6 +5,7 @@
 
 mod support;
 
+use lockstep::present::Asks;
 use lockstep::scenario::{compare, lessons};
 use support::{run_lesson, Ran};
 
@@ -63,20 +64,63 @@ fn every_run_has_a_few_beats_one_per_event_in_order() {
     }
 }
 
+/// Returns each question's kind, its answer as the choice's text, and its evidence.
+fn answers(id: &str) -> Vec<(Asks, String, Vec<usize>)> {
+    run_lesson(id).words().predictions().into_iter().map(|p| (p.asks, p.choices[p.answer].clone(), p.evidence)).collect()
+}
+
 #[test]
-fn each_judged_write_asks_a_prediction_answered_by_the_run() {
+fn questions_vary_and_the_run_answers_each() {
     let fenced = run_lesson("lease-race-fenced").words().predictions();
-    let asked: Vec<(&str, usize)> = fenced.iter().map(|p| (p.question.as_str(), p.answer)).collect();
+    let asked: Vec<(usize, &str)> = fenced.iter().map(|p| (p.event, p.question.as_str())).collect();
     assert_eq!(
         asked,
         [
-            ("Will Protected resource accept Client B's write with token 42?", 0),
-            ("Will Protected resource accept Client A's write with token 41?", 1)
+            (7, "When Client A's write reaches Protected resource at 1,555 ms, whom will the lock service count as holding the lock?"),
+            (16, "Before any write is judged: when the run ends, whose write will Protected resource hold?"),
+            (29, "What will Protected resource do with Client A's write with token 41?")
         ]
     );
-    assert_eq!(lockstep::present::beats::CHOICES[fenced[1].answer], "It rejects the write");
-    assert!(fenced[1].reason.ends_with("The resource itself stopped a stale writer."), "{}", fenced[1].reason);
-    let unfenced = run_lesson("lease-race-unfenced").words().predictions();
-    assert_eq!(unfenced[1].answer, 0, "without fencing the stale write is accepted");
-    assert!(unfenced[1].reason.contains("Writes out of order"), "{}", unfenced[1].reason);
+    assert_eq!(
+        answers("lease-race-fenced"),
+        [
+            (Asks::Holder, "Nobody".to_string(), vec![7, 10, 22]),
+            (Asks::Data, "Client B's".to_string(), vec![16]),
+            (Asks::Write, "It rejects the write".to_string(), vec![29])
+        ]
+    );
+    assert!(
+        fenced[0].reason.starts_with("Client A lost the lock (token 41) at 1,005 ms; Client B took the lock (token 42) at 1,105 ms"),
+        "{}",
+        fenced[0].reason
+    );
+    assert!(fenced[2].reason.ends_with("The resource itself stopped a stale writer."), "{}", fenced[2].reason);
+    // Without fencing the stale write is accepted over B's, which the evidence marks too.
+    let unfenced = answers("lease-race-unfenced");
+    assert_eq!(unfenced[1].1, "Client A's");
+    assert_eq!(unfenced[2], (Asks::Write, "It accepts the write, and the data comes to harm".to_string(), vec![29, 16]));
+    // A pause shorter than the lease takes the lock from nobody.
+    assert_eq!(answers("short-pause")[0], (Asks::Holder, "Client A".to_string(), vec![]));
+    // A stale write before the new holder's first harms nothing with blind writes.
+    let blind = answers("lease-fenced-blind-first");
+    assert!(blind.iter().any(|a| a.0 == Asks::Write && a.1 == "It accepts the write, and the data is intact"), "{blind:?}");
+    // With no lock there is no holder to ask about; the lost update is the write's answer.
+    assert_eq!(
+        answers("no-lock-lost-update").iter().map(|a| (a.0, a.1.as_str())).collect::<Vec<_>>(),
+        [(Asks::Data, "Client A's"), (Asks::Write, "It accepts the write, and the data comes to harm")]
+    );
+}
+
+#[test]
+fn every_lesson_asks_at_most_six_choices_in_event_order_with_evidence_in_the_run() {
+    for lesson in lockstep::scenario::lessons::all() {
+        let ran = run_lesson(lesson.id());
+        let asked = ran.words().predictions();
+        assert!(asked.windows(2).all(|w| w[0].event <= w[1].event), "{}: in order", lesson.id());
+        for p in &asked {
+            assert!(p.choices.len() >= 2 && p.choices.len() <= 6 && p.answer < p.choices.len(), "{}: {p:?}", lesson.id());
+            assert!(p.event < ran.events.len() && p.evidence.iter().all(|&e| e < ran.events.len()), "{}: {p:?}", lesson.id());
+            assert!(p.question.ends_with('?') && p.reason.ends_with('.'), "{}: {p:?}", lesson.id());
+        }
+    }
 }

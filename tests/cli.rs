@@ -11,7 +11,7 @@ fn lockstep(args: &[&str]) -> (i32, String, String) {
 fn lists_lessons() {
     let (code, out, _) = lockstep(&["list"]);
     assert_eq!(code, 0);
-    assert!(out.lines().next().unwrap().starts_with("lease-race-fenced"));
+    assert!(out.lines().next().unwrap().starts_with("lease-race-unfenced"), "the problem comes first");
     assert_eq!(out.lines().count(), lockstep::scenario::lessons::all().len());
 }
 

@@ -70,11 +70,38 @@ fn a_prediction_stops_playback_before_the_outcome_and_an_answer_is_scored_and_ke
     state = reduce(&state, binding::clicked("to-end").unwrap()).0.unwrap();
     assert_eq!(state.player.step, asked.event, "End stops before the first write to predict");
     assert!(state.question().is_some());
-    let (next, effects) = reduce(&state, binding::pressed(if asked.answer == 0 { "1" } else { "2" }).unwrap());
+    let (next, effects) = reduce(&state, binding::pressed(&(asked.answer + 1).to_string()).unwrap());
     let next = next.unwrap();
     assert_eq!(next.player.step, asked.event + 1, "the outcome is shown");
     assert_eq!(next.env.preferences.score, (1, 1));
     assert_eq!(effects, vec![Effect::Keep(next.env.preferences)]);
+    assert_eq!(next.evidence(), asked.evidence.as_slice(), "the diagram marks why");
+    let choices = asked.choices.len();
+    assert!(reduce(&state, Action::Answer(choices)).0.is_none(), "a choice the question does not offer does nothing");
+}
+
+#[test]
+fn a_clicker_never_sticks_at_a_question_the_next_press_shows_the_answer_unscored() {
+    let mut state = AppState::empty(Env { preferences: Preferences::FIRST_VISIT, ..env(Page::Player) });
+    state = reduce(&state, Action::Hash("#/lease-race-unfenced/0".into())).0.unwrap();
+    let run = state.run.clone().unwrap();
+    let first = run.predictions[0].clone();
+    for key in ["PageDown", " ", "ArrowRight", "End"] {
+        let mut s = state.clone();
+        // PageDown goes beat by beat up to the question; the first press that would pass it asks.
+        while s.question().is_none() {
+            s = reduce(&s, binding::pressed("PageDown").unwrap()).0.unwrap();
+        }
+        assert_eq!(s.player.step, first.event, "the run stops to ask before what the question is about");
+        let shown = reduce(&s, binding::pressed(key).unwrap()).0.unwrap_or_else(|| panic!("{key:?} at a question moves on"));
+        assert!(shown.question().is_none() && shown.player.step == first.event + 1, "{key:?} shows the answer");
+        assert!(matches!(shown.ask(), lockstep::ui::panels::Ask::Answered { chosen: None, .. }), "{key:?}: shown, not chosen");
+        assert_eq!(shown.env.preferences.score, (0, 0), "a shown answer is not scored");
+        let on = reduce(&shown, binding::pressed("PageDown").unwrap()).0.unwrap();
+        assert!(on.player.step > shown.player.step, "the next press goes on");
+        let back = reduce(&on, binding::pressed("PageUp").unwrap()).0.unwrap();
+        assert!(back.player.step < on.player.step, "PageUp goes back");
+    }
 }
 
 #[test]
@@ -231,7 +258,7 @@ fn page_down_goes_beat_by_beat_then_to_the_end_and_on_to_the_drill_s_next_lesson
     // From the end, the next lesson in the menu's order.
     let (next, effects) = reduce(&s, page_down());
     let next = next.expect("PageDown goes on from the end");
-    assert_eq!(next.current(), Target::Lesson(lockstep::scenario::lessons::index()[1].id.into()));
+    assert_eq!(next.current(), Target::Lesson(lockstep::scenario::lessons::next("lease-race-fenced").unwrap().id.into()));
     assert_eq!((next.player.step, effects), (0, vec![Effect::Menu(Some(false)), Effect::ToTop]));
     // In a drill, PageDown at a lesson's end opens the question's next lesson.
     let (mut s, _) = after(Page::Player, "#/lease-race-fenced/0", [binding::clicked("drill-start").unwrap()]);

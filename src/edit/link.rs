@@ -16,13 +16,19 @@ fn err(problem: impl Into<String>) -> ScenarioError {
     ScenarioError::new("link", problem)
 }
 
-/// Writes a document as link text, or says that it is too long for a link.
+/// Writes a scenario's document as link text, or says that it is too long for a link.
 pub fn encode(doc: &Value) -> Result<String, ScenarioError> {
-    pack(crate::scenario::json::write(doc, None).as_bytes())
+    encode_as(doc, "scenario")
+}
+
+/// Writes a document as link text, or says that it is too long for a link; `what` names what
+/// the document is (a scenario, a course) in the error.
+pub fn encode_as(doc: &Value, what: &str) -> Result<String, ScenarioError> {
+    pack(crate::scenario::json::write(doc, None).as_bytes(), what)
 }
 
 /// Compresses text and writes it after the version prefix.
-fn pack(text: &[u8]) -> Result<String, ScenarioError> {
+fn pack(text: &[u8], what: &str) -> Result<String, ScenarioError> {
     let bytes = lz4_flex::block::compress_prepend_size(text);
     let mut s = String::with_capacity(VERSION.len() + bytes.len() * 4 / 3 + 4);
     s.push_str(VERSION);
@@ -34,7 +40,7 @@ fn pack(text: &[u8]) -> Result<String, ScenarioError> {
     }
     if s.len() > MAX_LINK_CHARS {
         return Err(err(format!(
-            "this scenario makes a link of {} characters, and links hold at most {}: export it as a file instead",
+            "this {what} makes a link of {} characters, and links hold at most {}: export it as a file instead",
             group_u(s.len() as u64),
             group_u(MAX_LINK_CHARS as u64)
         )));
@@ -42,11 +48,17 @@ fn pack(text: &[u8]) -> Result<String, ScenarioError> {
     Ok(s)
 }
 
-/// Reads link text back into a document; the error says what is wrong with the link.
+/// Reads a scenario's link text back into its document; the error says what is wrong with the link.
 pub fn decode(text: &str) -> Result<Value, ScenarioError> {
+    decode_as(text, "scenario")
+}
+
+/// Reads link text back into a document; the error says what is wrong with the link, naming
+/// what it carries as `what` (a scenario, a course).
+pub fn decode_as(text: &str, what: &str) -> Result<Value, ScenarioError> {
     if text.len() > MAX_LINK_CHARS {
         return Err(err(format!(
-            "the link is {} characters long; at most {} are read (a longer scenario is shared as a file)",
+            "the link is {} characters long; at most {} are read (a longer {what} is shared as a file)",
             group_u(text.len() as u64),
             group_u(MAX_LINK_CHARS as u64)
         )));
@@ -56,7 +68,7 @@ pub fn decode(text: &str) -> Result<Value, ScenarioError> {
             Some((v, _)) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => {
                 format!("the link is format version {v}; this version of Lockstep reads version {}", &VERSION[..1])
             }
-            _ => "the link's scenario is not in a form Lockstep writes (it should start with “1.”)".to_string(),
+            _ => format!("the link's {what} is not in a form Lockstep writes (it should start with “1.”)"),
         }));
     };
     let mut bytes = Vec::with_capacity(body.len() * 3 / 4);
@@ -72,7 +84,7 @@ pub fn decode(text: &str) -> Result<Value, ScenarioError> {
             bytes.push((n >> bits) as u8);
         }
     }
-    let broken = || err("the link is cut short or damaged: its scenario cannot be unpacked");
+    let broken = || err(format!("the link is cut short or damaged: its {what} cannot be unpacked"));
     let (size, packed) = lz4_flex::block::uncompressed_size(&bytes).map_err(|_| broken())?;
     if size > MAX_FILE_BYTES {
         return Err(err(format!("the link unpacks to {} bytes; at most {MAX_FILE_BYTES} (1 MiB) are read", group_u(size as u64))));
@@ -81,8 +93,8 @@ pub fn decode(text: &str) -> Result<Value, ScenarioError> {
     if json.len() != size {
         return Err(broken());
     }
-    let json = String::from_utf8(json).map_err(|_| err("the link's scenario is not UTF-8 text"))?;
-    json::parse(&json).map_err(|e| err(format!("the link's scenario is not JSON: {}", e.problem)))
+    let json = String::from_utf8(json).map_err(|_| err(format!("the link's {what} is not UTF-8 text")))?;
+    json::parse(&json).map_err(|e| err(format!("the link's {what} is not JSON: {}", e.problem)))
 }
 
 #[cfg(test)]
@@ -91,9 +103,9 @@ mod tests {
 
     #[test]
     fn a_link_whose_text_is_not_json_says_so() {
-        let problem = decode(&pack(b"{not json").unwrap()).unwrap_err().to_string();
+        let problem = decode(&pack(b"{not json", "scenario").unwrap()).unwrap_err().to_string();
         assert_eq!(problem, "link: the link's scenario is not JSON: key must be a string at line 1 column 2");
-        let problem = decode(&pack(&[b'"', 0xff, b'"']).unwrap()).unwrap_err().to_string();
+        let problem = decode(&pack(&[b'"', 0xff, b'"'], "scenario").unwrap()).unwrap_err().to_string();
         assert_eq!(problem, "link: the link's scenario is not UTF-8 text");
     }
 }

@@ -120,6 +120,19 @@ pub struct Finding {
     pub found: Found,
 }
 
+impl Found {
+    /// Returns the events of the other operations a harm involved: the writes it erased, or the
+    /// first time its effect was done; none for a finding that is not harm.
+    pub fn involved(&self) -> Vec<usize> {
+        match self {
+            Found::LostUpdate { erased, .. } => erased.clone(),
+            Found::OutOfOrder { newer, .. } => vec![*newer],
+            Found::DuplicateEffect { first, .. } => vec![*first],
+            _ => Vec::new(),
+        }
+    }
+}
+
 impl Finding {
     /// Returns what kind of finding this is.
     pub fn kind(&self) -> FindingKind {

@@ -137,13 +137,13 @@ impl<T: FromJson> FromJson for Vec<T> {
 }
 
 /// An object being read: its members and its path.
-struct Obj<'a> {
+pub(crate) struct Obj<'a> {
     path: &'a str,
     members: &'a [(String, Value)],
 }
 
 impl<'a> Obj<'a> {
-    fn new(v: &'a Value, path: &'a str) -> Result<Self> {
+    pub(crate) fn new(v: &'a Value, path: &'a str) -> Result<Self> {
         match v {
             Value::Object(members) => Ok(Obj { path, members }),
             _ => invalid(path, v, "an object"),
@@ -151,25 +151,30 @@ impl<'a> Obj<'a> {
     }
 
     /// Fails on the first member not among `known`.
-    fn only(&self, known: &[&str]) -> Result<()> {
+    pub(crate) fn only(&self, known: &[&str]) -> Result<()> {
         match self.members.iter().find(|(k, _)| !known.contains(&k.as_str())) {
             Some((k, _)) => err(&join(self.path, k), format!("unknown field `{k}`, expected one of {}", one_of(known))),
             None => Ok(()),
         }
     }
 
-    fn get(&self, name: &str) -> Option<&'a Value> {
+    /// Returns the path of this object's field `name`.
+    pub(crate) fn at(&self, name: &str) -> String {
+        join(self.path, name)
+    }
+
+    pub(crate) fn get(&self, name: &str) -> Option<&'a Value> {
         self.members.iter().find(|(k, _)| k == name).map(|(_, v)| v).filter(|v| **v != Value::Null)
     }
 
-    fn req<T: FromJson>(&self, name: &str) -> Result<T> {
+    pub(crate) fn req<T: FromJson>(&self, name: &str) -> Result<T> {
         match self.get(name) {
             Some(v) => T::from_json(v, &join(self.path, name)),
             None => Err(self.missing(name)),
         }
     }
 
-    fn opt<T: FromJson>(&self, name: &str) -> Result<Option<T>> {
+    pub(crate) fn opt<T: FromJson>(&self, name: &str) -> Result<Option<T>> {
         self.get(name).map(|v| T::from_json(v, &join(self.path, name))).transpose()
     }
 
@@ -183,7 +188,7 @@ impl<'a> Obj<'a> {
         ScenarioError::new(self.path, format!("missing field `{name}`"))
     }
 
-    fn or<T: FromJson>(&self, name: &str, default: T) -> Result<T> {
+    pub(crate) fn or<T: FromJson>(&self, name: &str, default: T) -> Result<T> {
         Ok(self.opt(name)?.unwrap_or(default))
     }
 

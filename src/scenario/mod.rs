@@ -4,7 +4,7 @@
 //! Depends on the engine's spec types; never on the UI.
 
 pub mod compare;
-mod decode;
+pub(crate) mod decode;
 pub mod encode;
 pub mod faults;
 pub mod field;

@@ -5,14 +5,45 @@
 
 use super::Escaped;
 use crate::engine::Trace;
+use crate::ui::shell::binding::BINDINGS;
 use std::fmt::Write;
 
 /// The name of the tool, in the top bar.
 const BRAND: &str = r#"<div class="brand"><span class="brand-mark" aria-hidden="true">⟂</span><span class="brand-name">Lockstep</span><span class="brand-tag">distributed locks and fencing tokens, step by step</span></div>"#;
 
+/// Names a key as its cap reads.
+fn key_cap(key: &str) -> &str {
+    match key {
+        " " => "Space",
+        "ArrowLeft" => "←",
+        "ArrowRight" => "→",
+        "PageDown" => "Page Down",
+        "PageUp" => "Page Up",
+        "Escape" => "Esc",
+        key => key,
+    }
+}
+
+/// The list of every key and what it does, read from the bindings, in a popover that `?` or
+/// the top bar's button opens and Escape closes.
+pub fn keys_list() -> String {
+    let mut s = String::from(
+        r#"<div id="keys" class="keys" popover data-testid="keys"><h2>Keys</h2><p class="muted">A clicker's Page Down and Page Up go through a lesson, a course or a drill by themselves.</p><dl>"#,
+    );
+    for b in BINDINGS.iter().filter(|b| !b.keys.is_empty()) {
+        s.push_str("<dt>");
+        for (i, key) in b.keys.iter().enumerate() {
+            let _ = write!(s, "{}<kbd>{}</kbd>", if i > 0 { " " } else { "" }, Escaped(key_cap(key)));
+        }
+        let _ = write!(s, "</dt><dd>{}</dd>", Escaped(b.help));
+    }
+    s.push_str(r#"</dl><button class="btn" popovertarget="keys" popovertargetaction="hide">Close</button></div>"#);
+    s
+}
+
 /// The presenter switch and the theme switch. The theme is the page's `data-theme`, set before
 /// the first paint; the style sheet shows the labels that fit the page's state.
-const SWITCHES: &str = r#"<button class="btn btn--ghost" data-action="present" data-testid="present" title="Presenter mode: full screen, large type, no side panels (F; Escape leaves it)"><span class="present-on">▶ Present</span><span class="present-off">✕ Leave</span></button><button class="btn btn--ghost" data-action="theme" data-testid="theme" aria-label="Switch between light and dark theme"><span class="theme-to-light">☀ Light</span><span class="theme-to-dark">☾ Dark</span></button>"#;
+const SWITCHES: &str = r#"<button class="btn btn--ghost keys-button" popovertarget="keys" data-testid="keys-button" title="Every key (?)" aria-label="Keys">?</button><button class="btn btn--ghost" data-action="present" data-testid="present" title="Presenter mode: full screen, large type, no side panels (F; Escape leaves it)"><span class="present-on">▶ Present</span><span class="present-off">✕ Leave</span></button><button class="btn btn--ghost" data-action="theme" data-testid="theme" aria-label="Switch between light and dark theme"><span class="theme-to-light">☀ Light</span><span class="theme-to-dark">☾ Dark</span></button>"#;
 
 /// The button that searches for a failure of the run on screen.
 const FIND_BUTTON: &str = r#"<button class="btn" data-action="find" data-testid="find" title="Search fault schedules for one that makes this scenario fail, in the background">Find a failure</button>"#;
@@ -54,7 +85,8 @@ fn exports(has_file: bool) -> String {
 pub fn top(run: Option<bool>, notice: Option<&str>) -> String {
     let exports = run.map(exports).unwrap_or_default();
     let mut s = format!(
-        r#"<button class="skip-link" data-action="skip">Skip to playback</button><header class="topbar"><button class="btn btn--ghost menu-button" data-action="menu" data-testid="menu" title="The lessons, the comparison and the interview questions">☰ Lessons</button>{BRAND}<div class="topbar-actions">{exports}{SWITCHES}</div></header>"#
+        r#"<button class="skip-link" data-action="skip">Skip to playback</button>{}<header class="topbar"><button class="btn btn--ghost menu-button" data-action="menu" data-testid="menu" title="The lessons, the comparison and the interview questions">☰ Lessons</button>{BRAND}<div class="topbar-actions">{exports}{SWITCHES}</div></header>"#,
+        keys_list()
     );
     if let Some(notice) = notice {
         let _ = write!(

@@ -3,9 +3,8 @@
 use super::{Escaped, ROUTE_ATTRIBUTE};
 use crate::engine::checker::FindingKind;
 use crate::engine::Trace;
-use crate::present::beats::CHOICES;
 use crate::present::number::{clocks, group_u};
-use crate::present::{Beat, Prediction, Words};
+use crate::present::{Asks, Beat, Prediction, Words};
 use crate::scenario::lessons::Entry;
 use crate::scenario::Scenario;
 use crate::ui::route::{self, Route, Target};
@@ -26,10 +25,11 @@ pub enum Ask<'a> {
     Offer(bool),
     /// The outcome of the next event is hidden until this is answered.
     Question(&'a Prediction),
-    /// This was answered with `chosen`; the score so far (right, answered).
+    /// This was answered with `chosen` (`None`: its answer was revealed without a choice); the
+    /// score so far (right, answered).
     Answered {
         prediction: &'a Prediction,
-        chosen: usize,
+        chosen: Option<usize>,
         score: (u32, u32),
     },
 }
@@ -52,22 +52,26 @@ fn predict(s: &mut String, ask: &Ask) {
                 r#"<div class="predict" data-testid="predict"><h3>Predict <button class="btn btn--ghost btn--small" data-action="predict">Stop asking</button></h3><p>{}</p><div class="choices">"#,
                 Escaped(&p.question)
             );
-            for (i, choice) in CHOICES.iter().enumerate() {
+            for (i, choice) in p.choices.iter().enumerate() {
+                let n = i + 1;
                 let _ = write!(
                     s,
-                    r#"<button class="btn" data-action="answer:{i}" data-testid="answer-{i}"><kbd>{}</kbd> {choice}</button>"#,
-                    i + 1
+                    r#"<button class="btn" data-action="answer:{n}" data-testid="answer-{i}"><kbd>{n}</kbd> {}</button>"#,
+                    Escaped(choice)
                 );
             }
-            s.push_str("</div></div>");
+            s.push_str(r#"</div><p class="hint reveal-hint">Or press <kbd>PageDown</kbd> to show the answer.</p></div>"#);
         }
         Ask::Answered { prediction: p, chosen, score: (right, all) } => {
-            let (class, verdict) =
-                if *chosen == p.answer { ("predict predict--right", "Right") } else { ("predict predict--wrong", "Not this time") };
+            let (class, verdict) = match chosen {
+                Some(c) if *c == p.answer => ("predict predict--right", "Right"),
+                Some(_) => ("predict predict--wrong", "Not this time"),
+                None => ("predict predict--shown", "The answer"),
+            };
             let _ = write!(
                 s,
                 r#"<div class="{class}" data-testid="predict-result"><p><strong>{verdict}:</strong> {}. {} <span class="muted">Your predictions: {right} of {all} right.</span></p></div>"#,
-                CHOICES[p.answer],
+                Escaped(p.choices.get(p.answer).map_or("", String::as_str)),
                 Escaped(&p.reason)
             );
         }
@@ -108,13 +112,15 @@ pub fn narration(
         next_lesson(&mut s, next);
     }
     s.push_str(r#"</div><div class="meant">"#);
-    // Once answered, the prediction's result says what the beat would; the findings follow,
-    // but for those the beat already tells.
+    // A question is asked in place of the beat. Once a question on this event's write is
+    // answered, its result says what the beat would; the findings follow, but for those the
+    // beat already tells.
+    if matches!(ask, Ask::Question(_) | Ask::Answered { .. }) {
+        predict(&mut s, &ask);
+    }
     let told = match (beat, &ask) {
-        (_, Ask::Answered { .. } | Ask::Question(_)) => {
-            predict(&mut s, &ask);
-            beat.filter(|_| matches!(ask, Ask::Answered { .. }))
-        }
+        (_, Ask::Question(_)) => None,
+        (Some(b), Ask::Answered { prediction, .. }) if prediction.asks == Asks::Write => Some(b),
         (Some(b), _) => {
             let _ = write!(s, r#"<p class="beat-why" data-testid="beat"><strong>{}.</strong> {}</p>"#, Escaped(&b.title), Escaped(&b.why));
             Some(b)

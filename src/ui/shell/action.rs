@@ -22,8 +22,10 @@ pub enum Action {
     Fetched(&'static str, Result<String, String>),
     /// Goes to the next story beat, or (false) the one before.
     Beat(bool),
-    /// Answers the prediction asked, with the choice at this index.
+    /// Answers the question asked, with the choice at this index.
     Answer(usize),
+    /// Shows or hides the list of keys.
+    Keys,
     /// Switches predictions on or off.
     Predict,
     /// Starts the interview drill at its first question.

@@ -12,74 +12,128 @@ pub struct Binding {
     pub name: &'static str,
     /// The keys that give it, as `KeyboardEvent.key` names them.
     pub keys: &'static [&'static str],
+    /// What it does, for the list of keys (`?`); empty for a command no key gives.
+    pub help: &'static str,
     /// The action, from what follows the name (empty for a key).
     pub action: fn(&str) -> Option<Action>,
 }
 
 /// Every command.
 pub const BINDINGS: &[Binding] = &[
-    Binding { name: "to-start", keys: &["Home"], action: |_| Some(Action::Play(Playback::ToStart)) },
-    Binding { name: "step-back", keys: &["ArrowLeft"], action: |_| Some(Action::Play(Playback::Back)) },
-    Binding { name: "play", keys: &[" "], action: |_| Some(Action::Play(Playback::TogglePlay)) },
-    Binding { name: "step-forward", keys: &["ArrowRight"], action: |_| Some(Action::Play(Playback::Forward)) },
-    Binding { name: "to-end", keys: &["End"], action: |_| Some(Action::Play(Playback::ToEnd)) },
+    Binding { name: "to-start", keys: &["Home"], help: "Back to the setup", action: |_| Some(Action::Play(Playback::ToStart)) },
+    Binding { name: "step-back", keys: &["ArrowLeft"], help: "One event back", action: |_| Some(Action::Play(Playback::Back)) },
+    Binding {
+        name: "play",
+        keys: &[" "],
+        help: "Play or pause; at a question, show its answer",
+        action: |_| Some(Action::Play(Playback::TogglePlay)),
+    },
+    Binding {
+        name: "step-forward",
+        keys: &["ArrowRight"],
+        help: "One event on; at a question, show its answer",
+        action: |_| Some(Action::Play(Playback::Forward)),
+    },
+    Binding {
+        name: "to-end",
+        keys: &["End"],
+        help: "To the end, stopping at the next question",
+        action: |_| Some(Action::Play(Playback::ToEnd)),
+    },
     // PageDown and PageUp are a presentation clicker's keys.
-    Binding { name: "next-beat", keys: &["PageDown", "n"], action: |_| Some(Action::Beat(true)) },
-    Binding { name: "previous-beat", keys: &["PageUp", "p"], action: |_| Some(Action::Beat(false)) },
-    Binding { name: "answer:0", keys: &["1"], action: |_| Some(Action::Answer(0)) },
-    Binding { name: "answer:1", keys: &["2"], action: |_| Some(Action::Answer(1)) },
-    Binding { name: "predict", keys: &[], action: |_| Some(Action::Predict) },
-    Binding { name: "zoom-in", keys: &["+", "="], action: |_| Some(Action::Zoom(1)) },
-    Binding { name: "zoom-out", keys: &["-"], action: |_| Some(Action::Zoom(-1)) },
-    Binding { name: "zoom-fit", keys: &["0"], action: |_| Some(Action::Zoom(0)) },
-    Binding { name: "present", keys: &["f"], action: |_| Some(Action::Present) },
-    Binding { name: "theme", keys: &[], action: |_| Some(Action::Theme) },
-    Binding { name: "menu", keys: &[], action: |_| Some(Action::Menu(None)) },
-    Binding { name: "close-menu", keys: &["Escape"], action: |_| Some(Action::Menu(Some(false))) },
-    Binding { name: "skip", keys: &[], action: |_| Some(Action::Skip) },
-    Binding { name: "dismiss", keys: &[], action: |_| Some(Action::Dismiss) },
-    Binding { name: "drill-start", keys: &[], action: |_| Some(Action::DrillStart) },
-    Binding { name: "drill-next", keys: &[], action: |_| Some(Action::DrillNext) },
-    Binding { name: "drill-leave", keys: &[], action: |_| Some(Action::DrillLeave) },
-    Binding { name: "find", keys: &[], action: |_| Some(Action::Find) },
-    Binding { name: "prove", keys: &[], action: |_| Some(Action::Prove) },
-    Binding { name: "verify-table", keys: &[], action: |_| Some(Action::VerifyTable) },
-    Binding { name: "prove-lesson:", keys: &[], action: |what| Some(Action::ProveLesson(what.to_string())) },
-    Binding { name: "find-cancel", keys: &[], action: |_| Some(Action::FindClose) },
-    Binding { name: "embed", keys: &[], action: |_| Some(Action::Embed) },
-    Binding { name: "open-full", keys: &[], action: |_| Some(Action::OpenFull) },
-    Binding { name: "export-svg", keys: &[], action: |_| Some(Action::Export(Export::Svg)) },
-    Binding { name: "export-mermaid", keys: &[], action: |_| Some(Action::Export(Export::Mermaid)) },
-    Binding { name: "export-json", keys: &[], action: |_| Some(Action::Export(Export::Json)) },
-    Binding { name: "edit", keys: &[], action: |_| Some(Action::WhatIf) },
+    Binding {
+        name: "next-beat",
+        keys: &["PageDown", "n"],
+        help: "The next key moment; at a question, its answer; past the end, the next lesson or step of the course",
+        action: |_| Some(Action::Beat(true)),
+    },
+    Binding {
+        name: "previous-beat",
+        keys: &["PageUp", "p"],
+        help: "The key moment before; from a setup, the step of the course before",
+        action: |_| Some(Action::Beat(false)),
+    },
+    // A question's choices, by their number from 1.
+    Binding {
+        name: "answer:",
+        keys: &["1", "2", "3", "4", "5", "6"],
+        help: "Answer a question with that choice",
+        action: |n| Some(Action::Answer(n.parse::<usize>().ok()?.checked_sub(1)?)),
+    },
+    Binding { name: "predict", keys: &[], help: "", action: |_| Some(Action::Predict) },
+    Binding { name: "zoom-in", keys: &["+", "="], help: "Zoom in", action: |_| Some(Action::Zoom(1)) },
+    Binding { name: "zoom-out", keys: &["-"], help: "Zoom out", action: |_| Some(Action::Zoom(-1)) },
+    Binding { name: "zoom-fit", keys: &["0"], help: "Fit the diagram to the width", action: |_| Some(Action::Zoom(0)) },
+    Binding { name: "present", keys: &["f"], help: "Presenter mode on or off (Escape leaves it too)", action: |_| Some(Action::Present) },
+    Binding { name: "keys", keys: &["?"], help: "This list of keys", action: |_| Some(Action::Keys) },
+    Binding { name: "theme", keys: &[], help: "", action: |_| Some(Action::Theme) },
+    Binding { name: "menu", keys: &[], help: "", action: |_| Some(Action::Menu(None)) },
+    Binding {
+        name: "close-menu",
+        keys: &["Escape"],
+        help: "Close the lesson menu or this list",
+        action: |_| Some(Action::Menu(Some(false))),
+    },
+    Binding { name: "skip", keys: &[], help: "", action: |_| Some(Action::Skip) },
+    Binding { name: "dismiss", keys: &[], help: "", action: |_| Some(Action::Dismiss) },
+    Binding { name: "drill-start", keys: &[], help: "", action: |_| Some(Action::DrillStart) },
+    Binding { name: "drill-next", keys: &[], help: "", action: |_| Some(Action::DrillNext) },
+    Binding { name: "drill-leave", keys: &[], help: "", action: |_| Some(Action::DrillLeave) },
+    Binding { name: "find", keys: &[], help: "", action: |_| Some(Action::Find) },
+    Binding { name: "prove", keys: &[], help: "", action: |_| Some(Action::Prove) },
+    Binding { name: "verify-table", keys: &[], help: "", action: |_| Some(Action::VerifyTable) },
+    Binding { name: "prove-lesson:", keys: &[], help: "", action: |what| Some(Action::ProveLesson(what.to_string())) },
+    Binding { name: "find-cancel", keys: &[], help: "", action: |_| Some(Action::FindClose) },
+    Binding { name: "embed", keys: &[], help: "", action: |_| Some(Action::Embed) },
+    Binding { name: "open-full", keys: &[], help: "", action: |_| Some(Action::OpenFull) },
+    Binding { name: "export-svg", keys: &[], help: "", action: |_| Some(Action::Export(Export::Svg)) },
+    Binding { name: "export-mermaid", keys: &[], help: "", action: |_| Some(Action::Export(Export::Mermaid)) },
+    Binding { name: "export-json", keys: &[], help: "", action: |_| Some(Action::Export(Export::Json)) },
+    Binding { name: "edit", keys: &[], help: "", action: |_| Some(Action::WhatIf) },
     #[cfg(editing)]
-    Binding { name: "undo", keys: &[], action: |_| Some(Action::Edit(EditAction::Undo)) },
+    Binding { name: "undo", keys: &[], help: "", action: |_| Some(Action::Edit(EditAction::Undo)) },
     #[cfg(editing)]
-    Binding { name: "redo", keys: &[], action: |_| Some(Action::Edit(EditAction::Redo)) },
+    Binding { name: "redo", keys: &[], help: "", action: |_| Some(Action::Edit(EditAction::Redo)) },
     #[cfg(editing)]
-    Binding { name: "reset", keys: &[], action: |_| Some(Action::Edit(EditAction::Reset)) },
+    Binding { name: "reset", keys: &[], help: "", action: |_| Some(Action::Edit(EditAction::Reset)) },
     #[cfg(editing)]
-    Binding { name: "copy-link", keys: &[], action: |_| Some(Action::Edit(EditAction::CopyLink)) },
+    Binding { name: "copy-link", keys: &[], help: "", action: |_| Some(Action::Edit(EditAction::CopyLink)) },
     #[cfg(editing)]
-    Binding { name: "add-client", keys: &[], action: |_| Some(Action::Edit(EditAction::AddClient)) },
+    Binding { name: "add-client", keys: &[], help: "", action: |_| Some(Action::Edit(EditAction::AddClient)) },
     #[cfg(editing)]
-    Binding { name: "add-fault:", keys: &[], action: |kind| Some(Action::Edit(EditAction::AddFault(kind.into()))) },
+    Binding { name: "add-fault:", keys: &[], help: "", action: |kind| Some(Action::Edit(EditAction::AddFault(kind.into()))) },
     #[cfg(editing)]
-    Binding { name: "beside:", keys: &[], action: |which| Some(Action::Edit(EditAction::Beside(which.into()))) },
+    Binding { name: "beside:", keys: &[], help: "", action: |which| Some(Action::Edit(EditAction::Beside(which.into()))) },
     #[cfg(editing)]
     Binding {
         name: "remove:",
         keys: &[],
+        help: "",
         action: |path| Some(Action::Edit(EditAction::Apply(crate::edit::Edit::Remove { path: path.into() }))),
     },
     #[cfg(editing)]
-    Binding { name: "remove-participant:", keys: &[], action: |i| Some(Action::Edit(EditAction::RemoveParticipant(i.parse().ok()?))) },
+    Binding {
+        name: "remove-participant:",
+        keys: &[],
+        help: "",
+        action: |i| Some(Action::Edit(EditAction::RemoveParticipant(i.parse().ok()?))),
+    },
     #[cfg(editing)]
-    Binding { name: "add-step:", keys: &[], action: |i| Some(Action::Edit(EditAction::AddStep(i.parse().ok()?))) },
+    Binding { name: "add-step:", keys: &[], help: "", action: |i| Some(Action::Edit(EditAction::AddStep(i.parse().ok()?))) },
     #[cfg(editing)]
-    Binding { name: "drop-message:", keys: &[], action: |send| Some(Action::Edit(EditAction::Message(send.parse().ok()?, false))) },
+    Binding {
+        name: "drop-message:",
+        keys: &[],
+        help: "",
+        action: |send| Some(Action::Edit(EditAction::Message(send.parse().ok()?, false))),
+    },
     #[cfg(editing)]
-    Binding { name: "delay-message:", keys: &[], action: |send| Some(Action::Edit(EditAction::Message(send.parse().ok()?, true))) },
+    Binding {
+        name: "delay-message:",
+        keys: &[],
+        help: "",
+        action: |send| Some(Action::Edit(EditAction::Message(send.parse().ok()?, true))),
+    },
 ];
 
 /// Returns the action of the button named `name` (its `data-action`).
@@ -92,9 +146,9 @@ pub fn clicked(name: &str) -> Option<Action> {
 }
 
 /// Returns the action of a key (as `KeyboardEvent.key` names it), pressed outside a field and
-/// without Ctrl, Alt or Meta.
+/// without Ctrl, Alt or Meta. A command whose name takes what follows it takes the key.
 pub fn pressed(key: &str) -> Option<Action> {
-    BINDINGS.iter().find(|c| c.keys.contains(&key)).and_then(|c| (c.action)(""))
+    BINDINGS.iter().find(|c| c.keys.contains(&key)).and_then(|c| (c.action)(if c.name.ends_with(':') { key } else { "" }))
 }
 
 #[cfg(test)]
@@ -104,8 +158,10 @@ mod tests {
     #[test]
     fn buttons_and_keys_name_the_same_actions() {
         assert_eq!(clicked("play"), pressed(" "));
-        assert_eq!(clicked("answer:1"), Some(Action::Answer(1)));
+        assert_eq!(clicked("answer:2"), Some(Action::Answer(1)));
         assert_eq!(pressed("2"), Some(Action::Answer(1)));
+        assert_eq!(pressed("6"), Some(Action::Answer(5)));
+        assert_eq!(clicked("answer:0"), None, "choices count from 1");
         assert_eq!(clicked("zoom-in"), pressed("="));
         assert_eq!(pressed("Escape"), Some(Action::Menu(Some(false))));
         assert_eq!(clicked("no-such-button"), None);
@@ -118,6 +174,9 @@ mod tests {
         keys.sort_unstable();
         keys.dedup();
         assert_eq!(keys.len(), BINDINGS.iter().map(|c| c.keys.len()).sum::<usize>(), "every key is one command's");
+        for c in BINDINGS {
+            assert_eq!(c.keys.is_empty(), c.help.is_empty(), "{}: a command has help exactly when a key gives it", c.name);
+        }
     }
 
     #[cfg(editing)]

@@ -21,6 +21,8 @@ pub enum Effect {
     Menu(Option<bool>),
     Theme,
     Present,
+    /// Shows or hides the list of keys.
+    Keys,
     /// Moves the focus to the element this selector finds.
     Focus(&'static str),
     /// Scrolls the page to its top: another page was opened (a lesson, the table, a cell).

@@ -38,6 +38,10 @@ fn act(s: &AppState, action: Action) -> Reduced {
     match action {
         // The keyboard does not drive a run hidden behind the table.
         Action::Play(_) | Action::Beat(_) if s.table.is_some() => effects(Vec::new()),
+        // A clicker's key at an open question reveals its answer: the class has said theirs aloud.
+        Action::Play(Playback::Forward | Playback::TogglePlay | Playback::ToEnd) | Action::Beat(true) if s.question().is_some() => {
+            answer(s, None)
+        }
         Action::Play(playback) => match s.moved(s.player.apply(playback)) {
             player if player == s.player => effects(Vec::new()),
             player => changed(AppState { player, ..s.clone() }),
@@ -62,7 +66,7 @@ fn act(s: &AppState, action: Action) -> Reduced {
             next @ AppState { prove_next: Some(_), run: Some(_), .. } => prove_arrived(next),
             next => changed(next),
         },
-        Action::Answer(choice) => answer(s, choice),
+        Action::Answer(choice) => answer(s, Some(choice)),
         Action::Predict => {
             let preferences = super::preferences::Preferences { predicting: !s.env.preferences.predicting, ..s.env.preferences };
             changed(AppState { env: Env { preferences, ..s.env }, ..s.clone() })
@@ -86,20 +90,15 @@ fn act(s: &AppState, action: Action) -> Reduced {
         Action::VerifyTable => verify_table(s),
         Action::Report(report) => reported(s, report),
         Action::FindClose => (Some(AppState { finding: None, proving: stopped(s), ..s.clone() }), vec![Effect::StopSearch]),
-        Action::Theme => effects(vec![Effect::Theme]),
-        Action::Present => effects(vec![Effect::Present]),
-        Action::Menu(open) => effects(vec![Effect::Menu(open)]),
-        Action::Elsewhere => effects(vec![Effect::Menu(Some(false))]),
-        Action::Skip => effects(vec![Effect::Focus("[data-testid=play]")]),
-        Action::Embed => match &s.run {
-            Some(run) => effects(vec![Effect::CopyEmbed { title: run.scenario.title.clone() }]),
-            None => effects(Vec::new()),
-        },
-        Action::OpenFull => effects(vec![Effect::OpenFull]),
-        Action::Export(kind) => match s.run.as_ref().and_then(|run| export(run, kind)) {
-            Some(download) => effects(vec![download]),
-            None => effects(Vec::new()),
-        },
+        action @ (Action::Theme
+        | Action::Present
+        | Action::Keys
+        | Action::Menu(_)
+        | Action::Elsewhere
+        | Action::Skip
+        | Action::Embed
+        | Action::OpenFull
+        | Action::Export(_)) => effects(browser_only(s, action)),
         Action::Copied(what, ok) => changed(AppState { notice: Some(copied(&what, ok)), ..s.clone() }),
         #[cfg(editing)]
         Action::WhatIf if s.env.page == super::state::Page::Editor => changed(s.start_editing()),
@@ -111,11 +110,28 @@ fn act(s: &AppState, action: Action) -> Reduced {
     }
 }
 
+/// The effects of an action that changes nothing on screen, only the browser's side of it: the
+/// theme, presenter mode, the list of keys, the menu, the focus, copies and downloads.
+fn browser_only(s: &AppState, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Theme => vec![Effect::Theme],
+        Action::Present => vec![Effect::Present],
+        Action::Keys => vec![Effect::Keys],
+        Action::Menu(open) => vec![Effect::Menu(open)],
+        Action::Elsewhere => vec![Effect::Menu(Some(false))],
+        Action::Skip => vec![Effect::Focus("[data-testid=play]")],
+        Action::Embed => s.run.iter().map(|run| Effect::CopyEmbed { title: run.scenario.title.clone() }).collect(),
+        Action::OpenFull => vec![Effect::OpenFull],
+        Action::Export(kind) => s.run.as_ref().and_then(|run| export(run, kind)).into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
 impl AppState {
     /// Moves the player as asked, stopping before an outcome still to be predicted.
     fn moved(&self, player: Player) -> Player {
         let Some(run) = self.run.as_ref().filter(|_| self.asking()) else { return player };
-        let asks = run.predictions.iter().map(|p| p.event).filter(|e| !self.answers.iter().any(|a| a.0 == *e));
+        let asks = run.predictions.iter().enumerate().filter(|(i, _)| !self.answered(*i)).map(|(_, p)| p.event);
         match gate(self.player.step, player.step, asks) {
             Some(step) => Player { step, playing: false, ..player },
             None => player,
@@ -163,17 +179,24 @@ fn beat(s: &AppState, forward: bool) -> Reduced {
     (Some(AppState { player: s.moved(s.player.apply(Playback::Seek(step))), ..s.clone() }), Vec::new())
 }
 
-/// Answers the prediction asked: the answer is kept and scored, and the outcome shown.
-fn answer(s: &AppState, choice: usize) -> Reduced {
-    let Some(p) = s.question() else { return (None, Vec::new()) };
-    let right = choice == p.answer;
-    let preferences = s.env.preferences.scored(right);
-    let answers = Rc::new([s.answers.as_slice(), &[(p.event, choice)]].concat());
+/// Answers the question asked with a choice (kept and scored), or reveals its answer (`None`:
+/// kept, not scored); the event it was about is shown. A choice it does not offer does nothing.
+fn answer(s: &AppState, choice: Option<usize>) -> Reduced {
+    let Some((i, p)) = s.question() else { return (None, Vec::new()) };
+    if choice.is_some_and(|c| c >= p.choices.len()) {
+        return (None, Vec::new());
+    }
+    let right = choice.map(|c| c == p.answer);
+    let preferences = right.map_or(s.env.preferences, |r| s.env.preferences.scored(r));
+    let answers = Rc::new([s.answers.as_slice(), &[(i, choice)]].concat());
     let state = AppState {
         env: Env { preferences, ..s.env },
         player: s.player.apply(Playback::Seek(p.event + 1)),
         answers,
-        drill: s.drill.map(|d| d.scored(right)),
+        drill: match right {
+            Some(r) => s.drill.map(|d| d.scored(r)),
+            None => s.drill,
+        },
         ..s.clone()
     };
     (Some(state), Vec::new())

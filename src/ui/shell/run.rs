@@ -8,7 +8,6 @@ use crate::diagram::window::Window;
 use crate::diagram::Layout;
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
-use crate::present::beats::CHOICES;
 use crate::present::{Beat, Prediction, Words};
 use crate::scenario::lessons::{self, Entry};
 use crate::scenario::{compare, stress, Scenario};
@@ -72,7 +71,7 @@ impl Run {
 
     /// Returns every text the narration can show as the run is stepped through, the setup's
     /// apart: with predictions offered on or off, each event, and each prediction asked and
-    /// answered either way; `next` is the lesson after. The page sizes the narration's band to
+    /// answered with each choice or revealed; `next` is the lesson after. The page sizes the narration's band to
     /// the tallest. A run of more than [`NARRATED_UP_TO`] events (a stress run) gives none.
     pub fn narrations(&self, next: Option<&Entry>) -> (Vec<String>, Vec<String>) {
         if self.trace.events.len() > NARRATED_UP_TO {
@@ -89,7 +88,8 @@ impl Run {
             if p.event == 0 { &mut setup } else { &mut steps }.push(asked);
             // The score at its widest.
             let score = (99, 99);
-            steps.extend((0..CHOICES.len()).map(|chosen| text(Some(p.event), Ask::Answered { prediction: p, chosen, score })));
+            let chosen = (0..p.choices.len()).map(Some).chain([None]);
+            steps.extend(chosen.map(|chosen| text(Some(p.event), Ask::Answered { prediction: p, chosen, score })));
         }
         (setup, steps)
     }

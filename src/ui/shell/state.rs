@@ -66,8 +66,9 @@ pub struct AppState {
     pub pending: Option<(&'static Entry, u64)>,
     /// The scenario being edited, when the run on screen is an edited one.
     pub editing: Option<Rc<Editing>>,
-    /// The predictions answered in this run: the event asked about and the choice made.
-    pub answers: Rc<Vec<(usize, usize)>>,
+    /// The questions answered in this run: the question (its place in the run's predictions)
+    /// and the choice made, or `None` where the answer was revealed without one.
+    pub answers: Rc<Vec<(usize, Option<usize>)>>,
     /// The diagram's zoom, an index into [`ZOOMS`].
     pub zoom: usize,
     /// The interview drill, while one is on.
@@ -164,16 +165,21 @@ impl AppState {
         self.editing.is_none() && (self.drill.is_some() || self.env.preferences.predicting)
     }
 
-    /// Returns the prediction asked now, if any: predictions are asked, and the next event is an
-    /// outcome not yet predicted.
-    pub fn question(&self) -> Option<&Prediction> {
+    /// Says whether the question at place `i` of the run's predictions has been answered.
+    pub fn answered(&self, i: usize) -> bool {
+        self.answers.iter().any(|a| a.0 == i)
+    }
+
+    /// Returns the question asked now and its place, if any: predictions are asked, and the next
+    /// event is one a question not yet answered stops before.
+    pub fn question(&self) -> Option<(usize, &Prediction)> {
         let run = self.run.as_ref().filter(|_| self.asking())?;
-        run.predictions.iter().find(|p| p.event == self.player.step && !self.answers.iter().any(|a| a.0 == p.event))
+        run.predictions.iter().enumerate().find(|(i, p)| p.event == self.player.step && !self.answered(*i))
     }
 
     /// What the narration asks or tells about a prediction at the cursor.
     pub fn ask(&self) -> Ask<'_> {
-        if let Some(p) = self.question() {
+        if let Some((_, p)) = self.question() {
             return Ask::Question(p);
         }
         let Some(run) = self.run.as_ref().filter(|r| self.editing.is_none() && !r.predictions.is_empty()) else { return Ask::Nothing };
@@ -181,9 +187,20 @@ impl AppState {
         let Some(c) = self.player.cursor() else {
             return if self.drill.is_some() { Ask::Nothing } else { Ask::Offer(self.env.preferences.predicting) };
         };
-        match (run.predictions.iter().find(|p| p.event == c), self.answers.iter().find(|a| a.0 == c)) {
-            (Some(prediction), Some(&(_, chosen))) => Ask::Answered { prediction, chosen, score: self.env.preferences.score },
-            _ => Ask::Nothing,
+        // The last question answered about this event is the one told.
+        let told = self.answers.iter().rev().find_map(|&(i, chosen)| run.predictions.get(i).filter(|p| p.event == c).map(|p| (p, chosen)));
+        match told {
+            Some((prediction, chosen)) => Ask::Answered { prediction, chosen, score: self.env.preferences.score },
+            None => Ask::Nothing,
+        }
+    }
+
+    /// The events the diagram marks as the answer's evidence, once a question about the event at
+    /// the cursor has been answered.
+    pub fn evidence(&self) -> &[usize] {
+        match self.ask() {
+            Ask::Answered { prediction, .. } => &prediction.evidence,
+            _ => &[],
         }
     }
 

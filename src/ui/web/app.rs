@@ -4,7 +4,7 @@
 
 use super::effects;
 use super::view::{marks, page, Callbacks};
-use super::{band, browser, fit, warm};
+use super::{band, browser, fit, storage, warm};
 use crate::ui::panels::ROUTE_ATTRIBUTE;
 use crate::ui::player::{Playback, Speed};
 use crate::ui::route::{self, Route};
@@ -56,7 +56,7 @@ impl Reducible for Model {
 /// The page's first state: what the address names, with the effects that takes.
 fn first() -> Model {
     let page = if cfg!(feature = "editor") { Page::Editor } else { Page::Player };
-    let env = Env { page, room: fit::room(), preferences: browser::preferences() };
+    let env = Env { page, room: fit::room(), preferences: storage::preferences() };
     let (state, effects) = reduce(&AppState::empty(env), Action::Hash(browser::hash()));
     Model { state: state.unwrap_or_else(|| AppState::empty(env)), effects: Rc::new(RefCell::new(effects)) }
 }
@@ -115,9 +115,9 @@ pub fn App() -> Html {
     // The lesson list is written once; mark what is on screen in it.
     use_effect_with(route::format(&Route { target: state.current(), step: 0 }), |link| browser::mark_current(link));
     let (callbacks, on_click) = use_controls(&dispatch);
-    let (view, asking, setup) = marks(state);
+    let marks = marks(state);
     html! {
-        <div class="app" data-view={view} data-asking={asking} data-setup={setup} onclick={on_click}>
+        <div class="app" data-view={marks.view} data-asking={marks.asking} data-predicting={marks.predicting} data-setup={marks.setup} onclick={on_click}>
             { page(state, &callbacks) }
         </div>
     }

@@ -4,7 +4,6 @@
 use crate::ui::panels::{CURRENT_CLASS, ROUTE_ATTRIBUTE};
 use crate::ui::route;
 use crate::ui::shell::effect::Content;
-use crate::ui::shell::Preferences;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -163,7 +162,7 @@ pub fn toggle_theme() {
     let Some(root) = window().document().and_then(|d| d.document_element()) else { return };
     let theme = if root.get_attribute("data-theme").as_deref() == Some("dark") { "light" } else { "dark" };
     let _ = root.set_attribute("data-theme", theme);
-    keep_setting("lockstep-theme", theme);
+    super::storage::keep_setting("lockstep-theme", theme);
 }
 
 /// Starts or ends presenter mode: the page's root gets `data-present` (the style sheet hides
@@ -180,9 +179,23 @@ pub fn toggle_present() {
         let _ = root.set_attribute("data-present", "");
         let _ = root.request_fullscreen();
     }
+    // The button pressed keeps no focus, so a clicker's or a keyboard's Enter cannot press it
+    // again and leave the mode by accident.
+    if let Some(active) = document.active_element().and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = active.blur();
+    }
     // The diagram's box changed width: it measures itself again on a resize.
     if let Ok(resize) = web_sys::Event::new("resize") {
         let _ = window().dispatch_event(&resize);
+    }
+}
+
+/// Shows the popover with this id if it is hidden, or hides it.
+pub fn toggle_popover(id: &str) {
+    let Some(el) = window().document().and_then(|d| d.get_element_by_id(id)) else { return };
+    let toggle = js_sys::Reflect::get(&el, &JsValue::from_str("togglePopover")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+    if let Some(toggle) = toggle {
+        let _ = toggle.call0(&el);
     }
 }
 
@@ -296,42 +309,6 @@ pub fn address() -> String {
 /// Opens `url` in a new tab.
 pub fn open_tab(url: &str) {
     let _ = window().open_with_url_and_target(url, "_blank");
-}
-
-/// Reads a setting the browser keeps for this site.
-fn setting(key: &str) -> Option<String> {
-    window().local_storage().ok().flatten()?.get_item(key).ok().flatten()
-}
-
-fn keep_setting(key: &str, value: &str) {
-    if let Some(storage) = window().local_storage().ok().flatten() {
-        let _ = storage.set_item(key, value);
-    }
-}
-
-/// Returns the preferences kept for this site: predictions are on unless switched off.
-pub fn preferences() -> Preferences {
-    let pair = |key: &str| {
-        let v = setting(key)?;
-        let (a, b) = v.split_once('/')?;
-        Some((a.parse().ok()?, b.parse().ok()?))
-    };
-    let count = |key: &str| setting(key).and_then(|v| v.parse().ok()).unwrap_or(0u32);
-    Preferences {
-        predicting: setting("lockstep-predict").as_deref() != Some("off"),
-        score: (count("lockstep-right"), count("lockstep-answered")),
-        drill_best: pair("lockstep-drill-best"),
-    }
-}
-
-/// Keeps the preferences for later visits.
-pub fn keep(s: Preferences) {
-    keep_setting("lockstep-predict", if s.predicting { "on" } else { "off" });
-    keep_setting("lockstep-right", &s.score.0.to_string());
-    keep_setting("lockstep-answered", &s.score.1.to_string());
-    if let Some((right, answered)) = s.drill_best {
-        keep_setting("lockstep-drill-best", &format!("{right}/{answered}"));
-    }
 }
 
 /// Runs `f` once in the next animation frame, when the browser lays the page out anyway, rather

@@ -134,12 +134,13 @@ fn beat_ticks(run: &RunRef, p: Player) -> Html {
     let mut s = String::from(r#"<div class="beat-ticks" data-testid="beat-ticks" aria-hidden="true">"#);
     for b in run.beats.iter() {
         let step = b.event + 1;
-        let passed = if step <= p.step { " passed" } else { "" };
+        // A beat still to come is not named: its title would tell the story ahead.
+        let (passed, title) =
+            if step <= p.step { (" passed", Escaped(b.title.as_str()).to_string()) } else { ("", "still to come".into()) };
         let _ = write!(
             s,
             r#"<span class="beat-tick{passed}" style="left: {}%" data-step="{step}" title="Key moment: {title} (step {step})"></span>"#,
             step * 100 / p.steps,
-            title = Escaped(&b.title)
         );
     }
     s.push_str("</div>");

@@ -16,6 +16,9 @@ use yew::prelude::*;
 pub struct DiagramViewProps {
     pub run: RunRef,
     pub cursor: Option<usize>,
+    /// Events whose items are drawn marked, over the veil: the evidence of an answer.
+    #[prop_or_default]
+    pub evidence: Vec<usize>,
     /// A layer drawn over everything (the editor's handles), as SVG text.
     #[prop_or_default]
     pub layer: Option<AttrValue>,
@@ -112,10 +115,10 @@ fn use_markup(run: &RunRef, view: Option<(u32, u32)>, scroller: &NodeRef) -> Rc<
     markup
 }
 
-/// Draws the cursor's overlay: a veil over the future, the cursor line, and the current event's
-/// items drawn again on top. Its text is small and the same size at any trace length, so a step
+/// Draws the cursor's overlay: a veil over the future, the cursor line, the current event's
+/// items drawn again on top, and the items of the `evidence` events marked, even in the future. Its text is small and the same size at any trace length, so a step
 /// costs the same however long the run is.
-fn overlay(layout: &Layout, window: &Window, cursor: Option<usize>) -> Html {
+fn overlay(layout: &Layout, window: &Window, cursor: Option<usize>, evidence: &[usize]) -> Html {
     let (w, h) = (Px(layout.width), Px(layout.height));
     let y = cursor.map_or(TOP - 26.0, |c| layout.rows[c]);
     let veil = y + 14.0;
@@ -161,6 +164,13 @@ fn overlay(layout: &Layout, window: &Window, cursor: Option<usize>) -> Html {
                     Px(y1 - y0 + 3.0)
                 );
             }
+            item_svg(&mut s, item);
+        }
+        s.push_str("</g>");
+    }
+    if !evidence.is_empty() {
+        s.push_str(r#"<g class="evidence">"#);
+        for item in layout.items.iter().filter(|i| evidence.contains(&i.events.0) || evidence.contains(&i.events.1)) {
             item_svg(&mut s, item);
         }
         s.push_str("</g>");
@@ -245,7 +255,7 @@ pub fn DiagramView(props: &DiagramViewProps) -> Html {
             <div class="diagram-stack" style={stack}>
                 { Html::from_html_unchecked(markup.strip.clone()) }
                 <div class="diagram-body">{ Html::from_html_unchecked(markup.body.clone()) }</div>
-                { overlay(layout, &props.run.window, props.cursor) }
+                { overlay(layout, &props.run.window, props.cursor, &props.evidence) }
                 if let Some(layer) = props.layer.clone() {
                     { Html::from_html_unchecked(layer) }
                 }

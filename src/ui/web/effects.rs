@@ -25,10 +25,11 @@ pub fn run(effect: Effect, dispatch: &Callback<Action>, search: &RefCell<Option<
         }
         // Dropping the worker ends it.
         Effect::StopSearch => drop(search.borrow_mut().take()),
-        Effect::Keep(preferences) => browser::keep(preferences),
+        Effect::Keep(preferences) => super::storage::keep(preferences),
         Effect::Menu(open) => browser::menu(open),
         Effect::Theme => browser::toggle_theme(),
         Effect::Present => browser::toggle_present(),
+        Effect::Keys => browser::toggle_popover("keys"),
         Effect::ToTop => browser::to_top(),
         Effect::Focus(selector) => {
             browser::focus_on(selector);

@@ -90,9 +90,8 @@ pub(super) fn rows(run: &RunRef, from: usize, to: usize) -> String {
         let summary = words.summary(i);
         let _ = write!(
             s,
-            r#"<li class="log-row" data-future=""><button class="log-button" data-step="{}" title="{}"><span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span></button></li>"#,
+            r#"<li class="log-row" data-future=""><button class="log-button" data-step="{}"><span class="log-index">{}</span><span class="log-time">{} ms</span><span class="log-node">{}</span><span class="log-text">{}</span></button></li>"#,
             i + 1,
-            Escaped(&summary),
             i + 1,
             group_u(e.at_ms.as_ms()),
             Escaped(t.name(e.node)),
@@ -104,14 +103,24 @@ pub(super) fn rows(run: &RunRef, from: usize, to: usize) -> String {
 }
 
 /// Marks the rows in `list` (the first is row `from`) for `cursor`: the current event's row
-/// (`aria-current`) and those still to come (`data-future`). A row already marked so is left
-/// alone, so a step changes only the rows it moves past.
+/// (`aria-current`) and those still to come (`data-future`). A row that has happened has its
+/// whole text as its title (a row's line may cut it short); one still to come has none, so a
+/// pointer resting on it reads nothing of the future. A row already marked so is left alone, so
+/// a step changes only the rows it moves past.
 fn mark(list: &web_sys::Element, from: usize, cursor: Option<usize>) {
     let mut row = list.first_element_child();
     let mut i = from;
     while let Some(el) = row {
         if el.class_name() == "log-row" {
-            let _ = el.toggle_attribute_with_force("data-future", cursor.is_none_or(|c| i > c));
+            let future = cursor.is_none_or(|c| i > c);
+            let _ = el.toggle_attribute_with_force("data-future", future);
+            if let Some(button) = el.first_element_child().filter(|b| b.has_attribute("title") == future) {
+                let _ = if future {
+                    button.remove_attribute("title")
+                } else {
+                    button.set_attribute("title", &button.text_content().unwrap_or_default())
+                };
+            }
             match (cursor == Some(i), el.has_attribute("aria-current")) {
                 (true, false) => drop(el.set_attribute("aria-current", "step")),
                 (false, true) => drop(el.remove_attribute("aria-current")),

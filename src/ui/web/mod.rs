@@ -15,6 +15,7 @@ mod gestures;
 mod kept;
 mod panels;
 mod search_worker;
+mod storage;
 mod view;
 mod warm;
 

@@ -40,9 +40,20 @@ pub fn page(state: &AppState, on: &Callbacks) -> Html {
     }
 }
 
-/// Says which view the page is in, whether it asks a prediction and whether it shows a run's
-/// setup (before its first event), for the `.app` element.
-pub fn marks(state: &AppState) -> (Option<&'static str>, Option<&'static str>, Option<&'static str>) {
+/// What the `.app` element's attributes say of the page, for the style sheet.
+pub struct Marks {
+    /// Which view the page is in: the table, two runs side by side, or (none) one run.
+    pub view: Option<&'static str>,
+    /// A question waits for an answer.
+    pub asking: Option<&'static str>,
+    /// Questions are asked in this run, so nothing of its future may be read before it is shown.
+    pub predicting: Option<&'static str>,
+    /// The run's setup is shown, before its first event.
+    pub setup: Option<&'static str>,
+}
+
+/// Reads the page's marks off the state.
+pub fn marks(state: &AppState) -> Marks {
     let paired = state.editing.as_ref().is_some_and(|e| e.beside_run().is_some());
     let view = if state.table.is_some() {
         Some("table")
@@ -51,8 +62,13 @@ pub fn marks(state: &AppState) -> (Option<&'static str>, Option<&'static str>, O
     } else {
         None
     };
-    let setup = state.run.is_some() && state.player.cursor().is_none();
-    (view, state.question().is_some().then_some("true"), setup.then_some(""))
+    let predicting = state.asking() && state.run.as_ref().is_some_and(|r| !r.predictions.is_empty());
+    Marks {
+        view,
+        asking: state.question().is_some().then_some("true"),
+        predicting: predicting.then_some(""),
+        setup: (state.run.is_some() && state.player.cursor().is_none()).then_some(""),
+    }
 }
 
 /// The run's heading, as text.
@@ -81,7 +97,7 @@ fn stage(run: &RunRef, state: &AppState, on: &Callbacks) -> Html {
         <>
             <main class="stage" aria-labelledby="lesson-title" aria-busy={state.pending.is_some().then_some("true")}>
                 { Html::from_html_unchecked(head(run, state).into()) }
-                { diagrams(run, cursor, editing, ZOOMS[state.zoom], &on.on_room) }
+                { diagrams(run, cursor, state.evidence().to_vec(), editing, ZOOMS[state.zoom], &on.on_room) }
                 { controls(run, state.player, state.zoom, &on.on_play) }
             </main>
             // The story first: beside the run, or (narrow) in the band under it.
@@ -109,13 +125,20 @@ fn stage(run: &RunRef, state: &AppState, on: &Callbacks) -> Html {
 
 /// The run's diagram (with the editor's layer over it while editing), or, while a variant is
 /// drawn beside it, both.
-fn diagrams(run: &RunRef, cursor: Option<usize>, editing: Option<&Editing>, zoom: f64, on_room: &Callback<Room>) -> Html {
+fn diagrams(
+    run: &RunRef,
+    cursor: Option<usize>,
+    evidence: Vec<usize>,
+    editing: Option<&Editing>,
+    zoom: f64,
+    on_room: &Callback<Room>,
+) -> Html {
     #[cfg(editing)]
     if let Some((title, other)) = editing.and_then(|e| e.beside_run()) {
         return pair(run, cursor, &title, &other, editing);
     }
     let layer = editing.map(|e| AttrValue::from(e.layer(run)));
-    html! { <DiagramView run={run.clone()} {cursor} {layer} {zoom} on_room={on_room.clone()} /> }
+    html! { <DiagramView run={run.clone()} {cursor} {evidence} {layer} {zoom} on_room={on_room.clone()} /> }
 }
 
 /// The edited run beside a variant of it, on one time axis, each with its verdict; the variant's

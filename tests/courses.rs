@@ -1,0 +1,107 @@
+//! Courses: every shipped course reads, takes the time it says, and opens each stop where its
+//! story starts or at one of its key moments; a course file or link a stranger hands over is read
+//! with every problem named by its field, and written back to the same course.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+mod support;
+
+use lockstep::course::format::{self, parse, read, write, Open, Stop};
+use lockstep::course::{built_in, Course, BUILT_IN};
+use lockstep::scenario::{compare, json};
+use support::run_lesson;
+
+#[test]
+fn every_shipped_course_reads_and_opens_each_stop_at_its_setup_or_a_key_moment() {
+    assert!(built_in("class").is_some() && BUILT_IN[0].id == "class", "the class is offered first");
+    for b in BUILT_IN {
+        let course = b.course().unwrap();
+        assert!(!course.title.is_empty() && !course.audience.is_empty() && course.intro.len() > 60, "{}", b.id);
+        for (i, stop) in course.stops.iter().enumerate() {
+            let Open::Lesson(id) = &stop.open else { continue };
+            let ran = run_lesson(id);
+            let beats: Vec<u64> = ran.words().beats().iter().map(|b| b.event as u64 + 1).collect();
+            assert!(stop.step == 0 || beats.contains(&stop.step), "{} stop {i} ({id}) opens at step {}, not a key moment", b.id, stop.step);
+            assert!(stop.notes.len() > 40, "{} stop {i} ({id}) has notes for the teacher", b.id);
+        }
+    }
+}
+
+#[test]
+fn the_class_puts_the_problem_before_the_fix_and_fits_fifty_minutes() {
+    let class = built_in("class").unwrap().course().unwrap();
+    let lessons: Vec<&str> =
+        class.stops.iter().filter_map(|s| if let Open::Lesson(id) = &s.open { Some(id.as_str()) } else { None }).collect();
+    let at = |id: &str| lessons.iter().position(|l| *l == id).unwrap_or_else(|| panic!("the class has {id}"));
+    assert_eq!(lessons[0], "lease-race-unfenced", "the problem first");
+    assert!(at("lease-race-unfenced") < at("lease-race-fenced"));
+    assert!(at("redis-del-release") < at("redis-safe-release"));
+    assert!((40..=50).contains(&class.minutes()), "{} minutes", class.minutes());
+}
+
+/// A course of one lesson stop, written as a file.
+fn one_stop(stop: &str) -> String {
+    format!(r#"{{"version": 1, "course": "Mine", "stops": [{stop}]}}"#)
+}
+
+#[test]
+fn a_course_file_names_each_problem_by_its_field() {
+    let problem = |text: &str| parse(text).unwrap_err().to_string();
+    assert_eq!(
+        problem(r#"{"version": 2, "course": "x", "stops": []}"#),
+        "version: is 2; this version of Lockstep reads courses of version 1"
+    );
+    assert_eq!(problem(r#"{"version": 1, "course": " ", "stops": []}"#), "course: the course needs a title");
+    assert_eq!(problem(r#"{"version": 1, "course": "x", "stops": []}"#), "stops: has 0 stops; a course has 1 to 64");
+    assert!(problem(&one_stop(r#"{"lesson": "lease-race-unfencd"}"#))
+        .starts_with("stops[0].lesson: there is no lesson named “lease-race-unfencd”; did you mean"));
+    assert_eq!(problem(&one_stop(r#"{"cell": "pause"}"#)), "stops[0].cell: names a cell as schedule/design");
+    assert!(problem(&one_stop(r#"{"cell": "pause/nosuch"}"#)).starts_with("stops[0].cell: "));
+    assert!(problem(&one_stop(r#"{"edited": "1.AAAA"}"#)).starts_with("stops[0].edited: link: the link is cut short or damaged"));
+    assert_eq!(problem(&one_stop("{}")), "stops[0]: a stop opens a `lesson`, a `cell` or an `edited` scenario, and names none");
+    assert_eq!(
+        problem(&one_stop(r#"{"lesson": "short-pause", "cell": "pause/lease"}"#)),
+        "stops[0]: a stop opens one thing, and this names lesson and cell"
+    );
+    assert_eq!(problem(&one_stop(r#"{"lesson": "short-pause", "minutes": 0}"#)), "stops[0].minutes: is 0; a stop takes 1 to 120 minutes");
+    assert!(problem(&one_stop(r#"{"lesson": "short-pause", "colour": 1}"#)).starts_with("stops[0].colour: unknown field `colour`"));
+    let long = "x".repeat(4_001);
+    assert_eq!(
+        problem(&one_stop(&format!(r#"{{"lesson": "short-pause", "notes": "{long}"}}"#))),
+        "stops[0].notes: is 4001 characters long; at most 4000 are taken"
+    );
+    let many = vec![r#"{"lesson": "short-pause"}"#; 65].join(",");
+    assert_eq!(problem(&one_stop(&many)), "stops: has 65 stops; a course has 1 to 64");
+}
+
+#[test]
+fn a_course_written_out_reads_back_the_same_by_file_and_by_link() {
+    let cell = format!("{}/{}", compare::Schedule::ALL[0].id(), compare::rows()[0].id);
+    let edited =
+        lockstep::edit::link::encode(&json::parse(lockstep::scenario::lessons::embedded("short-pause").unwrap()).unwrap()).unwrap();
+    let course = Course {
+        title: "Mine <b>".into(),
+        audience: "A team".into(),
+        intro: String::new(),
+        stops: vec![
+            Stop {
+                open: Open::Lesson("lease-race-fenced".into()),
+                step: 8,
+                title: String::new(),
+                notes: "Ask first.".into(),
+                predict: true,
+                minutes: 5,
+            },
+            Stop { open: Open::Cell(cell), step: 0, title: "The table's cell".into(), notes: String::new(), predict: false, minutes: 3 },
+            Stop { open: Open::Edited(edited), step: 2, title: String::new(), notes: String::new(), predict: true, minutes: 9 },
+        ],
+    };
+    assert_eq!(read(&write(&course)).unwrap(), course);
+    assert_eq!(parse(&json::write(&write(&course), Some(2))).unwrap(), course);
+    assert_eq!(format::from_link(&format::to_link(&course).unwrap()).unwrap(), course);
+    assert_eq!(course.minutes(), 17);
+    let problem = format::from_link("2.abc").unwrap_err().to_string();
+    assert_eq!(problem, "link: the link is format version 2; this version of Lockstep reads version 1");
+    let problem = format::from_link("hello").unwrap_err().to_string();
+    assert_eq!(problem, "link: the link's course is not in a form Lockstep writes (it should start with “1.”)");
+}
