@@ -8,7 +8,8 @@ mod support;
 
 use lockstep::course::format::{self, parse, read, write, Open, Stop};
 use lockstep::course::{built_in, Course, BUILT_IN};
-use lockstep::scenario::{compare, json};
+use lockstep::scenario::questions::QUESTIONS;
+use lockstep::scenario::{compare, json, lessons};
 use support::run_lesson;
 
 #[test]
@@ -37,6 +38,47 @@ fn the_class_puts_the_problem_before_the_fix_and_fits_fifty_minutes() {
     assert!(at("lease-race-unfenced") < at("lease-race-fenced"));
     assert!(at("redis-del-release") < at("redis-safe-release"));
     assert!((40..=50).contains(&class.minutes()), "{} minutes", class.minutes());
+}
+
+/// The lessons a course opens, in order.
+fn lessons_of(course: &Course) -> Vec<&str> {
+    course.stops.iter().filter_map(|s| if let Open::Lesson(id) = &s.open { Some(id.as_str()) } else { None }).collect()
+}
+
+#[test]
+fn the_interview_evening_fits_ninety_minutes_around_the_questions() {
+    let evening = built_in("interview").unwrap().course().unwrap();
+    assert!(evening.minutes() <= 90, "{} minutes", evening.minutes());
+    let asked: Vec<&Stop> = evening.stops.iter().filter(|s| s.title.ends_with('?')).collect();
+    assert!(asked.len() >= 8, "{} stops ask a question", asked.len());
+    for stop in asked {
+        let Open::Lesson(id) = &stop.open else { panic!("“{}” opens a lesson", stop.title) };
+        let question = QUESTIONS.iter().find(|q| q.question == stop.title);
+        let question = question.unwrap_or_else(|| panic!("“{}” is one of the interview questions", stop.title));
+        assert!(question.lessons.contains(&id.as_str()), "{id} is one of the lessons that answer “{}”", stop.title);
+    }
+}
+
+#[test]
+fn the_deep_paths_cover_their_families() {
+    let families: [(&str, &[&str]); 4] = [
+        ("redis", &["Redis: one instance", "Redlock", "Redisson"]),
+        ("consensus", &["ZooKeeper", "etcd", "Consul", "Chubby", "Hazelcast", "Kubernetes"]),
+        ("databases", &["PostgreSQL", "DynamoDB lock client", "S3 conditional writes"]),
+        ("alternatives", &["Alternatives to a lock"]),
+    ];
+    for (id, topics) in families {
+        let course = built_in(id).unwrap().course().unwrap();
+        let opened = lessons_of(&course);
+        for topic in topics {
+            let family: Vec<&str> = lessons::index().iter().filter(|e| e.topic == *topic).map(|e| e.id).collect();
+            assert!(!family.is_empty(), "some lesson is on {topic}");
+            for lesson in family {
+                assert!(opened.contains(&lesson), "the {id} course takes in {lesson} ({topic})");
+            }
+        }
+        assert!((45..=120).contains(&course.minutes()), "the {id} course takes {} minutes", course.minutes());
+    }
 }
 
 /// A course of one lesson stop, written as a file.

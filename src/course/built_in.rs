@@ -15,7 +15,14 @@ pub struct BuiltIn {
 }
 
 /// Every shipped course; the first is the one a newcomer is offered first.
-pub const BUILT_IN: &[BuiltIn] = &[BuiltIn { id: "class", source: include_str!("courses/class.json") }];
+pub const BUILT_IN: &[BuiltIn] = &[
+    BuiltIn { id: "class", source: include_str!("courses/class.json") },
+    BuiltIn { id: "interview", source: include_str!("courses/interview.json") },
+    BuiltIn { id: "redis", source: include_str!("courses/redis.json") },
+    BuiltIn { id: "consensus", source: include_str!("courses/consensus.json") },
+    BuiltIn { id: "databases", source: include_str!("courses/databases.json") },
+    BuiltIn { id: "alternatives", source: include_str!("courses/alternatives.json") },
+];
 
 impl BuiltIn {
     /// Reads the course. Its file is shipped and tested, so an error is a bug, reported as such.
