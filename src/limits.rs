@@ -67,6 +67,9 @@ pub const MAX_COURSE_TITLE_CHARS: usize = 120;
 pub const MAX_COURSE_TEXT_CHARS: usize = 4_000;
 /// The longest one stop of a course may take.
 pub const MAX_STOP_MINUTES: u32 = 120;
+/// The longest address kept on a device as where a visit stopped: the longest link, with the
+/// route around it.
+pub const MAX_KEPT_ADDRESS_CHARS: usize = MAX_LINK_CHARS + 64;
 /// The most edits the editor can undo.
 pub const MAX_UNDO_STEPS: usize = 200;
 

@@ -10,7 +10,14 @@ use lockstep::search::wire::{self, Report};
 use lockstep::ui::player::Playback;
 use lockstep::ui::route::Target;
 use lockstep::ui::shell::action::EditAction;
-use lockstep::ui::shell::{binding, reduce, Action, AppState, Copied, Effect, Env, Export, Page, Preferences};
+use lockstep::ui::shell::{binding, Action, AppState, Copied, Effect, Env, Export, Page, Preferences, View};
+
+/// The reducer, with the effect that keeps the progress on the device left out (the tests of
+/// progress look at it).
+fn reduce(s: &AppState, action: Action) -> (Option<AppState>, Vec<Effect>) {
+    let (next, effects) = lockstep::ui::shell::reduce(s, action);
+    (next, effects.into_iter().filter(|e| !matches!(e, Effect::KeepProgress(_))).collect())
+}
 
 fn env(page: Page) -> Env {
     Env { page, room: Room::Fit(900.0), preferences: Preferences { predicting: false, ..Preferences::FIRST_VISIT } }
@@ -41,14 +48,14 @@ fn a_link_opens_its_lesson_at_its_step_and_the_hash_follows_the_player() {
 }
 
 #[test]
-fn the_bare_address_opens_the_first_lesson_at_its_setup_on_either_page() {
-    for page in [Page::Player, Page::Editor] {
-        for hash in ["", "#", "#/"] {
-            let (s, _) = after(page, hash, []);
-            assert_eq!(s.current(), lockstep::ui::shell::state::first_lesson(), "{page:?} at {hash:?}");
-            assert!(s.run.is_some(), "{page:?} at {hash:?} shows a run");
-            assert_eq!((s.player.step, s.notice.as_deref()), (0, None), "{page:?} at {hash:?}");
-        }
+fn the_bare_address_opens_the_front_page_and_the_editor_s_the_first_lesson() {
+    for hash in ["", "#", "#/"] {
+        let (s, _) = after(Page::Player, hash, []);
+        assert_eq!((s.view, s.current(), s.hash()), (Some(View::Home), Target::Home, String::new()), "{hash:?}");
+        assert_eq!(s.notice, None);
+        let (s, _) = after(Page::Editor, hash, []);
+        assert_eq!(s.current(), lockstep::ui::shell::state::first_lesson(), "the editor's page at {hash:?}");
+        assert!(s.run.is_some() && s.player.step == 0, "the editor's page at {hash:?} shows a run at its setup");
     }
 }
 
@@ -124,11 +131,18 @@ fn the_search_starts_and_ends_its_worker_through_effects() {
 #[test]
 fn the_page_s_switches_and_exports_are_effects_and_leave_the_state() {
     let (s, _) = after(Page::Player, "#/lease-race-fenced/3", []);
-    for (name, effect) in [("theme", Effect::Theme), ("present", Effect::Present), ("menu", Effect::Menu(None))] {
+    for (name, effect) in [("theme", Effect::Theme), ("menu", Effect::Menu(None)), ("keys", Effect::Keys)] {
         let (state, effects) = reduce(&s, binding::clicked(name).unwrap());
         assert!(state.is_none(), "{name} changes nothing on screen");
         assert_eq!(effects, vec![effect]);
     }
+    // Presenter mode tells the run as a story, on an axis whose idle time is drawn shorter.
+    let (presented, effects) = reduce(&s, binding::clicked("present").unwrap());
+    let presented = presented.expect("presenting changes the run's layout");
+    assert!(presented.presenting && presented.run.as_ref().is_some_and(|r| r.story) && effects == vec![Effect::Present(true)]);
+    assert!(presented.run.as_ref().unwrap().layout.height < s.run.as_ref().unwrap().layout.height, "the story's axis is shorter");
+    let (left, effects) = reduce(&presented, Action::Present(Some(false)));
+    assert!(!left.unwrap().presenting && effects == vec![Effect::Present(false)]);
     let (_, effects) = reduce(&s, Action::Export(Export::Svg));
     match effects.as_slice() {
         [Effect::Download { name, mime, content }] => {
@@ -344,4 +358,50 @@ fn widest_score(text: &str) -> String {
     let Some(at) = text.find(SCORE).map(|i| i + SCORE.len()) else { return text.to_string() };
     let end = text[at..].find(" right").map_or(at, |i| at + i);
     format!("{}99 of 99{}", &text[..at], &text[end..])
+}
+
+#[test]
+fn what_the_learner_does_is_kept_visited_finished_answered_and_where_a_course_stood() {
+    let kept = |s: &AppState, action: Action| {
+        let (next, effects) = lockstep::ui::shell::reduce(s, action);
+        let next = next.expect("the action changes the page");
+        let kept = effects.iter().find_map(|e| if let Effect::KeepProgress(p) = e { Some((**p).clone()) } else { None });
+        (next, kept)
+    };
+    let empty = AppState::empty(Env { preferences: Preferences::FIRST_VISIT, ..env(Page::Player) });
+    let (s, p) = kept(&empty, Action::Hash("#/lease-race-fenced/0".into()));
+    let p = p.expect("opening a lesson is kept");
+    assert_eq!((p.visited, p.finished.len(), p.last.as_deref()), (vec!["lease-race-fenced".to_string()], 0, Some("#/lease-race-fenced/0")));
+    // A step within the page keeps nothing new.
+    assert!(kept(&s, binding::pressed("ArrowRight").unwrap()).1.is_none(), "a step is not worth a write");
+    let (s, _) = kept(&s, binding::pressed("End").unwrap());
+    let (s, p) = kept(&s, binding::pressed("3").unwrap());
+    assert_eq!(p.expect("an answer is kept").results, vec![("lease-race-fenced".to_string(), 0, 1)]);
+    let mut s = s;
+    while s.player.step < s.player.steps {
+        s = reduce(&s, binding::pressed("PageDown").unwrap()).0.unwrap();
+    }
+    assert!(s.progress.finished.contains(&"lease-race-fenced".to_string()), "a lesson stepped to its end is finished");
+    // A course's stop is kept, and the front page offers to go on from it.
+    let (s, p) = kept(&s, Action::Course(lockstep::ui::shell::CourseMove::Start("class".into())));
+    assert_eq!(p.and_then(|p| p.course), Some(("class".to_string(), 0)));
+    let (s, _) = kept(&s, Action::Course(lockstep::ui::shell::CourseMove::Next));
+    assert_eq!(s.progress.course, Some(("class".to_string(), 1)));
+    let home = lockstep::ui::panels::home(&s.progress, s.env.preferences.score);
+    assert!(home.contains("Continue “A 50-minute class”: stop 2 of 11") && home.contains("#/course/class/2/0"), "{home}");
+    // The record is written and read back whole, and a damaged one is named, not trusted.
+    let text = s.progress.write();
+    assert_eq!(lockstep::ui::progress::Record::read(&text).unwrap(), *s.progress);
+    let problem = |t: &str| lockstep::ui::progress::Record::read(t).unwrap_err().to_string();
+    assert_eq!(problem(r#"{"version": 9}"#), "version: is 9; this version of Lockstep reads progress of version 1");
+    assert_eq!(
+        problem(r#"{"version": 1, "results": [{"lesson": "short-pause", "right": 3, "answered": 2}]}"#),
+        "results[0]: says 3 right of 2 answered"
+    );
+    assert_eq!(problem("{"), "key must be a string at line 1 column 2");
+    let unknown = lockstep::ui::progress::Record::read(r#"{"version": 1, "visited": ["short-pause", "no-such-lesson"]}"#).unwrap();
+    assert_eq!(unknown.visited, vec!["short-pause".to_string()], "a lesson this build lacks is left out");
+    // Clearing forgets it all.
+    let (cleared, effects) = lockstep::ui::shell::reduce(&s, Action::ClearProgress);
+    assert!(cleared.unwrap().progress.is_empty() && effects.contains(&Effect::ClearStorage));
 }

@@ -56,7 +56,15 @@ pub enum Open {
     Edited(String),
 }
 
+/// The title a new course starts with.
+pub const UNTITLED: &str = "My course";
+
 impl Course {
+    /// Returns a new course with no stops yet.
+    pub fn untitled() -> Course {
+        Course { title: UNTITLED.into(), audience: String::new(), intro: String::new(), stops: Vec::new() }
+    }
+
     /// Returns how long the course takes: the sum of its stops' minutes.
     pub fn minutes(&self) -> u32 {
         self.stops.iter().map(|s| s.minutes).sum()

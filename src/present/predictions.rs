@@ -42,7 +42,7 @@ pub const MAX_CHOICES: usize = 6;
 
 /// The choices of a question on a write, in order.
 pub const WRITE_CHOICES: [&str; 3] =
-    ["It accepts the write, and the data is intact", "It accepts the write, and the data comes to harm", "It rejects the write"];
+    ["It accepts it, and the data is intact", "It accepts it, and the data comes to harm", "It rejects it"];
 
 /// The faults after which the holder is asked about: they are what can take a lock from its holder.
 fn is_fault(kind: &EventKind) -> bool {

@@ -1,12 +1,14 @@
 //! The browser app: a thin Yew layer over the engine and the pure diagram.
 //!
-//! [`shell`] holds the app's state and actions with their reducer; [`route`], [`player`] and
-//! [`drill`] are plain state and [`panels`] the page's panels as text; all are pure and tested
+//! [`shell`] holds the app's state and actions with their reducer; [`route`], [`player`],
+//! [`course`] and [`drill`] are plain state and [`panels`] the page's panels as text; all are pure and tested
 //! natively. `web` holds the components and browser services and is compiled for wasm32 only.
 
+pub mod course;
 pub mod drill;
 pub mod panels;
 pub mod player;
+pub mod progress;
 pub mod route;
 pub mod shell;
 

@@ -1,14 +1,18 @@
 //! The URL hash: which lesson and which step, so a reload or a shared link restores the view.
 //! Format: `#/<lesson-id>/<step>`, `#/stress/<events>/<step>`, `#/compare` (the comparison
-//! table), `#/compare/<schedule>/<design>/<step>` (one of its cells) or `#/edit/<link>/<step>`
-//! (an edited scenario, carried whole in the link; see [`crate::edit::link`]). Pure, tested
-//! natively.
+//! table), `#/compare/<schedule>/<design>/<step>` (one of its cells), `#/edit/<link>/<step>`
+//! (an edited scenario, carried whole in the link; see [`crate::edit::link`]),
+//! `#/course/<course>/<stop>/<step>` (a course at a stop, counted from 1: a shipped course by
+//! its id, another carried whole in the link) or `#/make` (the course builder); no hash at all
+//! is the front page. Pure, tested natively.
 
 use crate::error::{quote, ScenarioError};
 use crate::present::number::group_u;
 
 /// How an edited scenario's link starts.
 pub const EDITED: &str = "#/edit/";
+/// How a course's link starts.
+pub const COURSE: &str = "#/course/";
 /// The attribute of a button that opens another lesson or cell: it holds that target's link,
 /// and one handler on the page follows whichever is pressed.
 pub const ROUTE_ATTRIBUTE: &str = "data-route";
@@ -28,6 +32,15 @@ pub enum Target {
     },
     /// An edited scenario, as link text.
     Edited(String),
+    /// A course at a stop (counted from 0): a shipped course's id, or the course as link text.
+    Course {
+        course: String,
+        stop: usize,
+    },
+    /// The front page: the courses, and where the last visit stopped.
+    Home,
+    /// The course builder.
+    Builder,
 }
 
 /// A parsed hash.
@@ -63,6 +76,17 @@ fn parse_link(hash: &str) -> Result<Option<Route>, String> {
         ["compare", _] => return Err("the link names a schedule to compare but not a design".into()),
         ["edit", link, rest @ ..] => (Target::Edited(link.to_string()), rest),
         ["edit"] => return Err("the link says “edit” but carries no scenario".into()),
+        ["course", course, rest @ ..] => {
+            let (stop, rest) = match rest {
+                [] => (1, rest),
+                [stop, rest @ ..] => (number("stop", stop)?, rest),
+            };
+            let stop =
+                usize::try_from(stop).unwrap_or(usize::MAX).checked_sub(1).ok_or("the link's stop is 0; a course's stops count from 1")?;
+            (Target::Course { course: course.to_string(), stop }, rest)
+        }
+        ["course"] => return Err("the link says “course” but names none".into()),
+        ["make"] => return Ok(Some(Route { target: Target::Builder, step: 0 })),
         [id, rest @ ..] => (Target::Lesson(id.to_string()), rest),
         [] => return Ok(None),
     };
@@ -94,6 +118,9 @@ pub fn format(route: &Route) -> String {
         Target::Table => "#/compare".into(),
         Target::Compare { schedule, design } => format!("#/compare/{schedule}/{design}/{}", route.step),
         Target::Edited(link) => format!("{EDITED}{link}/{}", route.step),
+        Target::Course { course, stop } => format!("#/course/{course}/{}/{}", stop + 1, route.step),
+        Target::Home => String::new(),
+        Target::Builder => "#/make".into(),
     }
 }
 
@@ -135,6 +162,8 @@ mod tests {
             Route { target: Target::Table, step: 0 },
             Route { target: Target::Compare { schedule: "pause".into(), design: "redis".into() }, step: 7 },
             Route { target: Target::Edited("1.AbC-_9".into()), step: 3 },
+            Route { target: Target::Course { course: "class".into(), stop: 2 }, step: 16 },
+            Route { target: Target::Builder, step: 0 },
         ] {
             assert_eq!(parse(&format(&r)), Ok(Some(r)));
         }
@@ -156,6 +185,10 @@ mod tests {
         assert!(problem("#/a/1/2").contains("more parts"));
         assert_eq!(problem("#/compare/pause"), "the link names a schedule to compare but not a design");
         assert_eq!(problem("#/edit"), "the link says “edit” but carries no scenario");
+        assert_eq!(problem("#/course"), "the link says “course” but names none");
+        assert_eq!(problem("#/course/class/0"), "the link's stop is 0; a course's stops count from 1");
+        assert_eq!(problem("#/course/class/x"), "the link's stop “x” is not a whole number");
+        assert_eq!(parse("#/course/class"), Ok(Some(Route { target: Target::Course { course: "class".into(), stop: 0 }, step: 0 })));
     }
 
     #[test]

@@ -9,6 +9,9 @@ use crate::engine::Trace;
 pub const TOP: f32 = 64.0;
 pub const ROW: f32 = 24.0;
 pub const MAX_IDLE_PX: f32 = 72.0;
+/// The most an idle stretch takes on a told story's axis (presenter mode): the time between
+/// the story's moments drawn shorter, so more of the story is in view at once.
+pub const STORY_IDLE_PX: f32 = 30.0;
 
 /// Says whether an event takes a row of its own (it draws something with a label).
 fn takes_row(kind: &EventKind) -> bool {
@@ -43,9 +46,10 @@ fn takes_row(kind: &EventKind) -> bool {
     }
 }
 
-/// Chooses pixels per simulated millisecond so that a typical run is a few screens tall at most.
-fn scale(last_ms: u64) -> f32 {
-    (600.0 / last_ms.max(1) as f32).clamp(0.002, 0.5)
+/// Chooses pixels per simulated millisecond so that a typical run's time between events takes
+/// `budget` pixels at most.
+fn scale(last_ms: u64, budget: f32) -> f32 {
+    (budget / last_ms.max(1) as f32).clamp(0.002, 0.5)
 }
 
 /// One simulated millisecond at which events happen, on a [`TimeAxis`].
@@ -123,24 +127,30 @@ fn merge(a: Vec<Moment>, b: &[Moment]) -> Vec<Moment> {
 impl TimeAxis {
     /// Returns the axis of one trace.
     pub fn of(trace: &Trace) -> TimeAxis {
-        TimeAxis::from_moments(&moments(trace))
+        TimeAxis::from_moments(&moments(trace), 600.0, MAX_IDLE_PX)
+    }
+
+    /// Returns the axis of one trace told as a story to a room (presenter mode): its time
+    /// between events drawn shorter, so its moments are closer together.
+    pub fn story(trace: &Trace) -> TimeAxis {
+        TimeAxis::from_moments(&moments(trace), 240.0, STORY_IDLE_PX)
     }
 
     /// Returns one axis for two traces drawn side by side.
     pub fn shared(a: &Trace, b: &Trace) -> TimeAxis {
-        TimeAxis::from_moments(&merge(moments(a), &moments(b)))
+        TimeAxis::from_moments(&merge(moments(a), &moments(b)), 600.0, MAX_IDLE_PX)
     }
 
-    fn from_moments(all: &[Moment]) -> TimeAxis {
-        let px_per_ms = scale(all.last().map_or(1, |m| m.at_ms.as_ms()));
+    fn from_moments(all: &[Moment], budget: f32, max_idle: f32) -> TimeAxis {
+        let px_per_ms = scale(all.last().map_or(1, |m| m.at_ms.as_ms()), budget);
         let (mut slots, mut gaps, mut ticks) = (Vec::with_capacity(all.len()), Vec::new(), Vec::new());
         let (mut y, mut last_ms) = (TOP, Millis::ZERO);
         for m in all {
             let dt = (m.at_ms - last_ms).as_ms();
             let to_scale = dt as f32 * px_per_ms;
-            if to_scale > MAX_IDLE_PX {
-                gaps.push(Gap { y0: y + 4.0, y1: y + MAX_IDLE_PX - 4.0, skipped_ms: dt });
-                y += MAX_IDLE_PX;
+            if to_scale > max_idle {
+                gaps.push(Gap { y0: y + 4.0, y1: y + max_idle - 4.0, skipped_ms: dt });
+                y += max_idle;
             } else {
                 y += to_scale;
             }

@@ -51,6 +51,9 @@ const FIND_BUTTON: &str = r#"<button class="btn" data-action="find" data-testid=
 /// The button that checks every fault schedule on a grid for the run on screen.
 const PROVE_BUTTON: &str = r#"<button class="btn" data-action="prove" data-testid="prove" title="Check every schedule of up to 2 pauses, partitions and crashes on a 100 ms grid: prove this scenario safe within those bounds, or find the first that is not">Prove</button>"#;
 
+/// The button that adds the run on screen, at its step, to the course being made.
+const ADD_BUTTON: &str = r#"<button class="btn" data-action="add-to-course" data-testid="add-to-course" title="Add this run, at the step on screen, to the course you are making (☰ Lessons → Make a course…)">＋ Course</button>"#;
+
 /// The button that opens the run on screen in the editor.
 const EDIT_BUTTON: &str = r#"<button class="btn" data-action="edit" data-testid="edit" title="Change this scenario's numbers and faults and watch the run change">What if…</button>"#;
 
@@ -106,11 +109,13 @@ pub enum From<'a> {
     Table,
     /// An edited scenario, from the run under this topic.
     Edited(&'a str),
+    /// A stop of a course: its title, the stop's number and how many there are.
+    Course(&'a str, usize, usize),
 }
 
 /// The run's heading: where it comes from, its title, the "Find a failure" and "Prove" buttons
-/// (every run can be searched and verified), the "What if…" button (`edit`), and the verdict so
-/// far.
+/// (every run can be searched and verified), the "What if…" button (`edit`), the button that
+/// adds it to the course being made, and the verdict so far.
 pub fn lesson_head(from: From, title: &str, edit: bool, verdict: &str) -> String {
     let (eyebrow, prefix) = match from {
         From::Table => (
@@ -120,10 +125,13 @@ pub fn lesson_head(from: From, title: &str, edit: bool, verdict: &str) -> String
         ),
         From::Topic(topic) => (format!(r#"<p class="eyebrow">{}</p>"#, Escaped(topic)), ""),
         From::Edited(topic) => (format!(r#"<p class="eyebrow">Edited · {}</p>"#, Escaped(topic)), "What if: "),
+        From::Course(course, n, all) => {
+            (format!(r#"<p class="eyebrow" data-testid="course-eyebrow">{} · {n} of {all}</p>"#, Escaped(course)), "")
+        }
     };
     let (find, prove, edit) = (FIND_BUTTON, PROVE_BUTTON, if edit { EDIT_BUTTON } else { "" });
     format!(
-        r#"<div class="lesson-head"><div>{eyebrow}<h1 id="lesson-title" data-testid="lesson-title">{prefix}{}</h1></div><div class="lesson-actions">{find}{prove}{edit}{verdict}</div></div>"#,
+        r#"<div class="lesson-head"><div>{eyebrow}<h1 id="lesson-title" data-testid="lesson-title">{prefix}{}</h1></div><div class="lesson-actions">{find}{prove}{edit}{ADD_BUTTON}{verdict}</div></div>"#,
         Escaped(title)
     )
 }

@@ -7,8 +7,10 @@
 //! (Written as text rather than as Yew elements because each element a Yew view builds costs
 //! several hundred bytes of WebAssembly; these panels hold most of the page's elements.)
 
+mod builder;
 mod chrome;
 mod compare;
+mod courses;
 mod guarantees;
 mod handle_layer;
 pub mod legend;
@@ -19,8 +21,10 @@ mod scenario_form;
 mod search_card;
 mod state;
 
+pub use builder::builder;
 pub use chrome::{lesson_head, top, verdict_text, From};
 pub use compare::compare_table;
+pub use courses::{course_card, home, menu_paths, notes_page, stop_title};
 pub use guarantees::guarantees;
 pub use handle_layer::{handles, KEYS_HELP};
 pub use narration::{narration, verdict, Ask};

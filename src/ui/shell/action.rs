@@ -28,10 +28,24 @@ pub enum Action {
     Keys,
     /// Switches predictions on or off.
     Predict,
+    /// Moves through a course.
+    Course(CourseMove),
+    /// A file was picked, and read (or could not be).
+    Picked(Picked, Result<String, String>),
+    /// Downloads the progress kept on this device as a file.
+    ExportProgress,
+    /// Forgets everything kept on this device: progress, score and settings.
+    ClearProgress,
+    /// Changes the course being made.
+    Draft(DraftEdit),
+    /// Uses the course being made.
+    UseDraft(DraftUse),
     /// Starts the interview drill at its first question.
     DrillStart,
     /// Goes on to the drill's next lesson.
     DrillNext,
+    /// Goes back to where the drill left unfinished on this device stood.
+    DrillContinue,
     DrillLeave,
     /// Zooms the diagram in (1), out (-1), or back to fit the width (0).
     Zoom(i8),
@@ -39,6 +53,10 @@ pub enum Action {
     Refit(Room),
     /// Closes the notice.
     Dismiss,
+    /// Shows a notice (the browser could not do something asked of it).
+    Notice(String),
+    /// Another window of the site changed the progress kept on this device.
+    Kept(std::rc::Rc<crate::ui::progress::Record>),
     /// Looks for a failure of the run on screen, in the background.
     Find,
     /// Verify the run on screen: every fault schedule on a grid.
@@ -53,8 +71,10 @@ pub enum Action {
     FindClose,
     /// Switches between the light and dark theme.
     Theme,
-    /// Starts or ends presenter mode.
-    Present,
+    /// Starts (`Some(true)`) or ends presenter mode, or (`None`) switches it.
+    Present(Option<bool>),
+    /// Opens the course's notes in a window of their own, for a second screen.
+    NotesWindow,
     /// Opens or closes the lesson menu (`None`: the other way).
     Menu(Option<bool>),
     /// A click on the page outside the lesson menu.
@@ -76,6 +96,73 @@ pub enum Action {
     Edit(EditAction),
 }
 
+/// What a file picked on the player's page is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Picked {
+    /// A progress file, exported before.
+    Progress,
+    /// A course's file, to take.
+    Course,
+    /// A course's file, to go on making.
+    Draft,
+}
+
+impl Picked {
+    /// Reads the name a file field gives (`data-pick`).
+    pub fn named(name: &str) -> Option<Picked> {
+        match name {
+            "progress" => Some(Picked::Progress),
+            "course" => Some(Picked::Course),
+            "draft" => Some(Picked::Draft),
+            _ => None,
+        }
+    }
+}
+
+/// A change to the course being made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DraftEdit {
+    /// Adds the run on screen, at its step, as the last stop.
+    AddShown,
+    /// Adds a lesson, by id, at its setup.
+    AddLesson(String),
+    /// A field of the builder changed: its path and its text.
+    Field {
+        path: String,
+        text: String,
+    },
+    /// Moves a stop up (true) or down.
+    Move(usize, bool),
+    Remove(usize),
+    /// Starts again from a copy of a shipped course.
+    Copy(String),
+    /// Starts again from nothing.
+    Clear,
+}
+
+/// What to do with the course being made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DraftUse {
+    /// Takes it from its first stop, in presenter mode or not.
+    Take { present: bool },
+    /// Copies the link that opens it in presenter mode.
+    CopyLink,
+    /// Downloads its file.
+    Download,
+}
+
+/// A move through a course.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CourseMove {
+    /// Starts the course a link names (a shipped course's id, or a packed course) at its first stop.
+    Start(String),
+    /// Starts it in presenter mode.
+    Present(String),
+    Next,
+    Previous,
+    Leave,
+}
+
 /// What a run is downloaded as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Export {
@@ -92,6 +179,8 @@ pub enum Copied {
     Embed(String),
     /// The edited scenario's link.
     Link,
+    /// The link that presents a course.
+    CourseLink(String),
 }
 
 /// A change to the scenario being edited.

@@ -4,7 +4,7 @@
 
 #[cfg(editing)]
 use super::action::EditAction;
-use super::action::{Action, Export};
+use super::action::{Action, CourseMove, DraftEdit, DraftUse, Export};
 use crate::ui::player::Playback;
 
 /// One command's binding: a name ending in `:` takes what follows it on the button (`add-step:2`).
@@ -64,7 +64,12 @@ pub const BINDINGS: &[Binding] = &[
     Binding { name: "zoom-in", keys: &["+", "="], help: "Zoom in", action: |_| Some(Action::Zoom(1)) },
     Binding { name: "zoom-out", keys: &["-"], help: "Zoom out", action: |_| Some(Action::Zoom(-1)) },
     Binding { name: "zoom-fit", keys: &["0"], help: "Fit the diagram to the width", action: |_| Some(Action::Zoom(0)) },
-    Binding { name: "present", keys: &["f"], help: "Presenter mode on or off (Escape leaves it too)", action: |_| Some(Action::Present) },
+    Binding {
+        name: "present",
+        keys: &["f"],
+        help: "Presenter mode on or off (Escape leaves it too)",
+        action: |_| Some(Action::Present(None)),
+    },
     Binding { name: "keys", keys: &["?"], help: "This list of keys", action: |_| Some(Action::Keys) },
     Binding { name: "theme", keys: &[], help: "", action: |_| Some(Action::Theme) },
     Binding { name: "menu", keys: &[], help: "", action: |_| Some(Action::Menu(None)) },
@@ -79,6 +84,24 @@ pub const BINDINGS: &[Binding] = &[
     Binding { name: "drill-start", keys: &[], help: "", action: |_| Some(Action::DrillStart) },
     Binding { name: "drill-next", keys: &[], help: "", action: |_| Some(Action::DrillNext) },
     Binding { name: "drill-leave", keys: &[], help: "", action: |_| Some(Action::DrillLeave) },
+    Binding { name: "drill-continue", keys: &[], help: "", action: |_| Some(Action::DrillContinue) },
+    Binding { name: "course:", keys: &[], help: "", action: |course| Some(Action::Course(CourseMove::Start(course.into()))) },
+    Binding { name: "course-present:", keys: &[], help: "", action: |course| Some(Action::Course(CourseMove::Present(course.into()))) },
+    Binding { name: "course-next", keys: &[], help: "", action: |_| Some(Action::Course(CourseMove::Next)) },
+    Binding { name: "course-previous", keys: &[], help: "", action: |_| Some(Action::Course(CourseMove::Previous)) },
+    Binding { name: "course-leave", keys: &[], help: "", action: |_| Some(Action::Course(CourseMove::Leave)) },
+    Binding { name: "course-notes", keys: &[], help: "", action: |_| Some(Action::NotesWindow) },
+    Binding { name: "export-progress", keys: &[], help: "", action: |_| Some(Action::ExportProgress) },
+    Binding { name: "add-to-course", keys: &[], help: "", action: |_| Some(Action::Draft(DraftEdit::AddShown)) },
+    Binding { name: "draft-up:", keys: &[], help: "", action: |i| Some(Action::Draft(DraftEdit::Move(i.parse().ok()?, true))) },
+    Binding { name: "draft-down:", keys: &[], help: "", action: |i| Some(Action::Draft(DraftEdit::Move(i.parse().ok()?, false))) },
+    Binding { name: "draft-remove:", keys: &[], help: "", action: |i| Some(Action::Draft(DraftEdit::Remove(i.parse().ok()?))) },
+    Binding { name: "draft-clear", keys: &[], help: "", action: |_| Some(Action::Draft(DraftEdit::Clear)) },
+    Binding { name: "draft-take", keys: &[], help: "", action: |_| Some(Action::UseDraft(DraftUse::Take { present: false })) },
+    Binding { name: "draft-present", keys: &[], help: "", action: |_| Some(Action::UseDraft(DraftUse::Take { present: true })) },
+    Binding { name: "draft-link", keys: &[], help: "", action: |_| Some(Action::UseDraft(DraftUse::CopyLink)) },
+    Binding { name: "draft-download", keys: &[], help: "", action: |_| Some(Action::UseDraft(DraftUse::Download)) },
+    Binding { name: "clear-progress", keys: &[], help: "", action: |_| Some(Action::ClearProgress) },
     Binding { name: "find", keys: &[], help: "", action: |_| Some(Action::Find) },
     Binding { name: "prove", keys: &[], help: "", action: |_| Some(Action::Prove) },
     Binding { name: "verify-table", keys: &[], help: "", action: |_| Some(Action::VerifyTable) },

@@ -1,9 +1,16 @@
 //! What the reducer asks the browser to do: the app's only side effects, run by one component
 //! (`ui::web::effects`).
 
+use crate::course::Course;
 use crate::diagram::{mermaid, svg};
+use crate::ui::progress::Record;
 use crate::ui::shell::preferences::Preferences;
 use crate::ui::shell::run::RunRef;
+use std::rc::Rc;
+
+/// What an action did: the state after it (`None` when nothing on screen changed) and the
+/// effects to run, in order.
+pub type Reduced = (Option<super::AppState>, Vec<Effect>);
 
 /// One side effect.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,12 +24,23 @@ pub enum Effect {
     StopSearch,
     /// Keeps the preferences for later visits.
     Keep(Preferences),
+    /// Keeps what the learner has done for later visits.
+    KeepProgress(Rc<Record>),
+    /// Forgets everything kept on this device (but the theme).
+    ClearStorage,
+    /// Keeps the course being made for later visits.
+    KeepDraft(Rc<Course>),
+    /// Copies the page's address for this course link (`#/course/…`), opening in presenter mode.
+    CopyCourseLink(String),
     /// Opens (`Some(true)`), closes or toggles the lesson menu.
     Menu(Option<bool>),
     Theme,
-    Present,
+    /// Starts or ends presenter mode in the page: full screen, the style sheet's large type.
+    Present(bool),
     /// Shows or hides the list of keys.
     Keys,
+    /// Opens the course's notes in a window of their own.
+    NotesWindow,
     /// Moves the focus to the element this selector finds.
     Focus(&'static str),
     /// Scrolls the page to its top: another page was opened (a lesson, the table, a cell).
@@ -38,6 +56,8 @@ pub enum Effect {
     OpenFull,
     /// Opens the editor's page at the same link.
     OpenEditor,
+    /// Opens the player's page at the same link (from the editor's page).
+    OpenPlayer,
     /// Offers a file to download.
     Download {
         name: String,

@@ -5,19 +5,21 @@
 
 pub mod action;
 pub mod binding;
+pub mod draft;
 pub mod edited;
 #[cfg(editing)]
 mod edits;
 pub mod effect;
+mod learning;
 mod navigate;
 pub mod preferences;
 pub mod reducer;
 pub mod run;
 pub mod state;
 
-pub use action::{Action, Copied, Export};
+pub use action::{Action, Copied, CourseMove, DraftEdit, DraftUse, Export, Picked};
 pub use effect::Effect;
 pub use preferences::Preferences;
 pub use reducer::reduce;
 pub use run::{Run, RunRef};
-pub use state::{AppState, Env, Page, SearchState, TableProofs};
+pub use state::{AppState, Env, Page, SearchState, TableProofs, View};

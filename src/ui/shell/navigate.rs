@@ -1,11 +1,14 @@
 //! Opening what a link names: a lesson (at once, or once its file arrives), a comparison cell,
-//! the table, an edited scenario; following the address's hash; and the drill's next lesson.
+//! the table, an edited scenario, a course at one of its stops, the front page or the course
+//! builder; following the address's hash; and the drill's next lesson.
 
 use super::edited::Editing;
-use super::run::{fetched, load, Load, RunRef};
-use super::state::{first_lesson, AppState, FIT};
+use super::run::{self, fetched, load, Load, RunRef};
+use super::state::{first_lesson, AppState, View, FIT};
+use crate::course::Open;
 use crate::scenario::compare;
 use crate::scenario::lessons;
+use crate::ui::course::Taking;
 use crate::ui::drill::Drill;
 use crate::ui::player::{Playback, Player};
 use crate::ui::route::{self, Route, Target};
@@ -14,8 +17,20 @@ use std::rc::Rc;
 impl AppState {
     /// Opens a target at a step, over what is on screen until a lesson's file arrives.
     pub fn open(&self, target: Target, step: u64) -> AppState {
-        if target == Target::Table {
-            return AppState { notice: None, ..self.open(first_lesson(), 0) }.with_table();
+        match target {
+            Target::Table => return AppState { notice: None, ..self.open(first_lesson(), 0) }.with_table(),
+            Target::Home | Target::Builder => {
+                let view = Some(if target == Target::Home { View::Home } else { View::Builder });
+                return AppState { view, table: None, pending: None, course: None, drill: None, ..self.clone() };
+            }
+            Target::Course { course, stop } => {
+                return match Taking::named(&course, stop) {
+                    // A stop's link to its setup opens the stop where the course says.
+                    Ok(taking) => self.take(taking, step),
+                    Err(e) => AppState { notice: Some(format!("Could not open the course: {e}.")), ..self.open(Target::Home, 0) },
+                };
+            }
+            _ => {}
         }
         if let Target::Edited(link) = &target {
             return match Editing::from_link(link, self.env.room) {
@@ -45,6 +60,8 @@ impl AppState {
 
     /// Shows a run at a step, as it is.
     pub fn show_only(&self, run: RunRef, step: u64) -> AppState {
+        // Presented to a room, a run is told on its story's axis.
+        let run = if self.presenting { run.fitted(run.room, true) } else { run };
         let steps = run.trace.events.len();
         let (step, notice) = route::clamp(step, steps);
         AppState {
@@ -52,9 +69,13 @@ impl AppState {
             run: Some(run),
             notice,
             zoom: FIT,
-            // What was proved, and the table's verification, belong to the session.
+            // What was proved, and the table's verification, belong to the session, and what the
+            // learner has done to the device.
             proofs: self.proofs.clone(),
             proving: self.proving.clone(),
+            progress: self.progress.clone(),
+            draft: self.draft.clone(),
+            presenting: self.presenting,
             // A search belongs to the run it was started on.
             ..AppState::empty(self.env)
         }
@@ -68,8 +89,8 @@ impl AppState {
             Ok(run) => {
                 let shown = self.show(run, step);
                 let notice = shown.notice.clone().or(self.notice.clone());
-                let prove_next = self.prove_next.clone();
-                AppState { table: self.table.clone(), notice, zoom: self.zoom, drill: self.drill, prove_next, ..shown }
+                let (prove_next, course) = (self.prove_next.clone(), self.course.clone());
+                AppState { table: self.table.clone(), notice, zoom: self.zoom, drill: self.drill, prove_next, course, ..shown }
             }
             Err(e) => {
                 let notice = Some(format!("The lesson “{}” could not be loaded: {e}.", entry.title));
@@ -94,9 +115,29 @@ impl AppState {
     pub fn follow(&self, hash: &str) -> AppState {
         match route::parse(hash) {
             Ok(Some(Route { target, step })) => self.open(target, step),
-            Ok(None) => self.open(first_lesson(), 0),
+            // The player's bare address is the front page; the editor's opens the first lesson.
+            Ok(None) if self.env.page == super::state::Page::Editor => self.open(first_lesson(), 0),
+            Ok(None) => self.open(Target::Home, 0),
             Err(e) => AppState { notice: Some(format!("Could not read the link: {e}.")), ..self.open(first_lesson(), 0) },
         }
+    }
+
+    /// Opens the stop a course is at, at `step` of its run (0: where the course opens it).
+    pub fn take(&self, taking: Taking, step: u64) -> AppState {
+        let stop = taking.stop();
+        let step = if step == 0 { stop.step } else { step };
+        let opened = match &stop.open {
+            Open::Lesson(id) => self.open(Target::Lesson(id.clone()), step),
+            Open::Cell(cell) => {
+                let (schedule, design) = cell.split_once('/').unwrap_or((cell, ""));
+                self.open(Target::Compare { schedule: schedule.into(), design: design.into() }, step)
+            }
+            Open::Edited(link) => match run::edited(link, self.env.room) {
+                Ok(run) => self.show_only(run, step),
+                Err(e) => AppState { notice: Some(format!("This stop's scenario could not run: {e}.")), ..self.clone() },
+            },
+        };
+        AppState { course: Some(taking), view: None, drill: None, ..opened }
     }
 
     /// Goes to where the drill `d` stands: its lesson, opened at its start, or, once it is over,

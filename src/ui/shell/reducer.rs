@@ -1,26 +1,29 @@
 //! The reducer: an action and the state before it give the state after it and the effects to
 //! run. Pure: nothing here touches the browser; `ui::web` runs the effects.
 
-use super::action::{Action, Copied, Export};
-use super::effect::{Content, Effect};
+use super::action::{Action, Copied, CourseMove, Export};
+use super::effect::{Content, Effect, Reduced};
 use super::state::{AppState, Env, SearchState, TableProofs, FIT, ZOOMS};
 use crate::scenario::compare;
 use crate::search::wire::{self, Report, Subject};
 use crate::search::Bounds;
-use crate::ui::drill::Drill;
 use crate::ui::player::{gate, Playback, Player};
+use crate::ui::progress::Record;
 use crate::ui::route::{self, Target};
 use std::rc::Rc;
 
-/// What an action did: the state after it (`None` when nothing on screen changed) and the
-/// effects to run, in order.
-pub type Reduced = (Option<AppState>, Vec<Effect>);
 
 /// Applies one action. Besides the effects an action asks for, a lesson the state comes to await
-/// is fetched, and preferences that changed are kept.
+/// is fetched, and preferences and progress that changed are kept.
 pub fn reduce(s: &AppState, action: Action) -> Reduced {
-    let (state, mut effects) = act(s, action);
-    if let Some(next) = &state {
+    let (mut state, mut effects) = act(s, action);
+    if let Some(next) = &mut state {
+        let progress = next.tracked();
+        // The page of notes only follows what the course's page keeps.
+        if progress != *s.progress && next.env.page != super::state::Page::Notes {
+            next.progress = Rc::new(progress);
+            effects.push(Effect::KeepProgress(next.progress.clone()));
+        }
         if let Some((entry, _)) = next.pending.filter(|(e, _)| s.pending.is_none_or(|(was, _)| was.id != e.id)) {
             effects.push(Effect::Fetch(entry.id));
         }
@@ -48,20 +51,26 @@ fn act(s: &AppState, action: Action) -> Reduced {
         },
         Action::Beat(forward) => beat(s, forward),
         Action::Open(target, step) => {
+            // A link followed leaves the drill or course the run belonged to.
+            let left = AppState { drill: None, course: None, ..s.clone() };
             let state = match target {
-                Target::Table => AppState { table: None, notice: None, pending: None, ..s.clone() }.with_table(),
-                target => s.open(target, step),
+                Target::Table => AppState { table: None, notice: None, pending: None, view: None, ..left }.with_table(),
+                target => left.open(target, step),
             };
             // A link in the lesson menu closes it, and the page opened shows from its top.
             (Some(state), vec![Effect::Menu(Some(false)), Effect::ToTop])
         }
-        // The page's own hash changes nothing, but an empty page opens even an empty address.
-        Action::Hash(hash) if hash == s.hash() && !s.is_blank() => effects(Vec::new()),
-        // On the player's page, an edited scenario's link is handed to the editor's page.
-        Action::Hash(hash) if s.env.page == super::state::Page::Player && hash.starts_with(route::EDITED) => {
-            effects(vec![Effect::OpenEditor])
-        }
-        Action::Hash(hash) => changed(s.follow(&hash)),
+        Action::Hash(hash) => followed(s, &hash),
+        action @ (Action::Course(_)
+        | Action::DrillStart
+        | Action::DrillNext
+        | Action::DrillContinue
+        | Action::DrillLeave
+        | Action::Picked(..)
+        | Action::ExportProgress
+        | Action::ClearProgress
+        | Action::Draft(_)
+        | Action::UseDraft(_)) => super::learning::learning(s, action),
         Action::Fetched(id, file) => match s.arrived(id, file) {
             next @ AppState { prove_next: Some(_), run: Some(_), .. } => prove_arrived(next),
             next => changed(next),
@@ -71,19 +80,10 @@ fn act(s: &AppState, action: Action) -> Reduced {
             let preferences = super::preferences::Preferences { predicting: !s.env.preferences.predicting, ..s.env.preferences };
             changed(AppState { env: Env { preferences, ..s.env }, ..s.clone() })
         }
-        Action::DrillStart => (Some(s.drill(Drill::default())), vec![Effect::Menu(Some(false))]),
-        Action::DrillNext => changed(s.drill(s.drill.unwrap_or_default().next())),
-        Action::DrillLeave => changed(AppState { drill: None, ..s.clone() }),
-        Action::Zoom(by) => {
-            let zoom = if by == 0 { FIT } else { s.zoom.saturating_add_signed(isize::from(by)).min(ZOOMS.len() - 1) };
-            changed(AppState { zoom, ..s.clone() })
-        }
-        Action::Refit(room) => {
-            let run = s.run.as_ref().map(|run| run.refitted(room));
-            let editing = s.editing.as_ref().map(|e| Rc::new(e.in_room(room)));
-            changed(AppState { env: Env { room, ..s.env }, run, editing, ..s.clone() })
-        }
+        action @ (Action::Zoom(_) | Action::Refit(_) | Action::Present(_)) => laid_out(s, action),
         Action::Dismiss => changed(AppState { notice: None, ..s.clone() }),
+        Action::Notice(notice) => changed(AppState { notice: Some(notice), ..s.clone() }),
+        Action::Kept(progress) => changed(AppState { progress, ..s.clone() }),
         Action::Find => find(s, None),
         Action::Prove => find(s, Some("")),
         Action::ProveLesson(what) => prove_lesson(s, &what),
@@ -91,7 +91,7 @@ fn act(s: &AppState, action: Action) -> Reduced {
         Action::Report(report) => reported(s, report),
         Action::FindClose => (Some(AppState { finding: None, proving: stopped(s), ..s.clone() }), vec![Effect::StopSearch]),
         action @ (Action::Theme
-        | Action::Present
+        | Action::NotesWindow
         | Action::Keys
         | Action::Menu(_)
         | Action::Elsewhere
@@ -110,12 +110,50 @@ fn act(s: &AppState, action: Action) -> Reduced {
     }
 }
 
+/// Follows the address's hash: the page's own changes nothing (but an empty page opens even an
+/// empty address); each page hands the other the links that are its (an edited scenario's to
+/// the editor's page, a course's to the player's); any other opens what it names.
+fn followed(s: &AppState, hash: &str) -> Reduced {
+    let page = s.env.page;
+    if hash == s.hash() && !s.is_blank() {
+        (None, Vec::new())
+    } else if page == super::state::Page::Player && hash.starts_with(route::EDITED) {
+        (None, vec![Effect::OpenEditor])
+    } else if page == super::state::Page::Editor && hash.starts_with(route::COURSE) {
+        (None, vec![Effect::OpenPlayer])
+    } else {
+        (Some(s.follow(hash)), Vec::new())
+    }
+}
+
+/// What an action on how the run is laid out does: the zoom, the room the page gives it, and
+/// presenter mode, which tells it on its story's axis.
+fn laid_out(s: &AppState, action: Action) -> Reduced {
+    match action {
+        Action::Zoom(by) => {
+            let zoom = if by == 0 { FIT } else { s.zoom.saturating_add_signed(isize::from(by)).min(ZOOMS.len() - 1) };
+            (Some(AppState { zoom, ..s.clone() }), Vec::new())
+        }
+        Action::Refit(room) => {
+            let run = s.run.as_ref().map(|run| run.fitted(room, s.presenting));
+            let editing = s.editing.as_ref().map(|e| Rc::new(e.in_room(room)));
+            (Some(AppState { env: Env { room, ..s.env }, run, editing, ..s.clone() }), Vec::new())
+        }
+        Action::Present(on) => {
+            let presenting = on.unwrap_or(!s.presenting);
+            let run = s.run.as_ref().map(|run| run.fitted(run.room, presenting));
+            (Some(AppState { presenting, run, ..s.clone() }), vec![Effect::Present(presenting)])
+        }
+        _ => (None, Vec::new()),
+    }
+}
+
 /// The effects of an action that changes nothing on screen, only the browser's side of it: the
 /// theme, presenter mode, the list of keys, the menu, the focus, copies and downloads.
 fn browser_only(s: &AppState, action: Action) -> Vec<Effect> {
     match action {
         Action::Theme => vec![Effect::Theme],
-        Action::Present => vec![Effect::Present],
+        Action::NotesWindow => vec![Effect::NotesWindow],
         Action::Keys => vec![Effect::Keys],
         Action::Menu(open) => vec![Effect::Menu(open)],
         Action::Elsewhere => vec![Effect::Menu(Some(false))],
@@ -128,6 +166,29 @@ fn browser_only(s: &AppState, action: Action) -> Vec<Effect> {
 }
 
 impl AppState {
+    /// Returns the progress with what is on screen counted: a lesson visited (and finished at
+    /// its end), where a course or the drill stands, and the page as the one to come back to.
+    fn tracked(&self) -> Record {
+        let mut p = (*self.progress).clone();
+        let (Some(run), None, None) = (&self.run, &self.pending, self.view) else { return p };
+        if let Target::Lesson(id) = &run.target {
+            p = p.visit(id, self.player.step >= self.player.steps);
+        }
+        if let Some(c) = &self.course {
+            p.course = Some((c.reference.to_string(), c.at));
+        }
+        if let Some(d) = self.drill {
+            p.drill = (!d.over()).then_some(d);
+        }
+        if self.editing.is_none() && self.table.is_none() {
+            let shown = self.hash();
+            // The page, not its step: a step taken is not worth a write to the device.
+            let page = shown.rsplit_once('/').map_or(shown.as_str(), |(page, _)| page);
+            p.last = Some(format!("{page}/0"));
+        }
+        p
+    }
+
     /// Moves the player as asked, stopping before an outcome still to be predicted.
     fn moved(&self, player: Player) -> Player {
         let Some(run) = self.run.as_ref().filter(|_| self.asking()) else { return player };
@@ -155,7 +216,7 @@ impl AppState {
                 Some(wire::request(Subject::Cell(&compare::id(schedule, design)), &Bounds::default()))
             }
             (None, Target::Stress(events)) => Some(wire::request(Subject::Stress(*events), &Bounds::default())),
-            (None, Target::Lesson(_) | Target::Table | Target::Edited(_)) => None,
+            (None, _) => None,
         }
     }
 }
@@ -165,15 +226,19 @@ impl AppState {
 /// on, else the next lesson: a clicker's one key goes through a whole lesson and on.
 fn beat(s: &AppState, forward: bool) -> Reduced {
     let Some(run) = &s.run else { return (None, Vec::new()) };
-    let at_end = s.player.step >= s.player.steps;
+    let (at_start, at_end) = (s.player.step == 0, s.player.step >= s.player.steps);
     let step = match run.beat_step(s.player.step, forward) {
         Some(step) => step,
         None if forward && !at_end => s.player.steps,
         None if forward && s.drill.is_some_and(|d| !d.over()) => return act(s, Action::DrillNext),
+        None if forward && s.course.is_some() => return super::learning::course(s, CourseMove::Next),
         None if forward => match s.next_lesson() {
             Some(e) => return act(s, Action::Open(Target::Lesson(e.id.into()), 0)),
             None => return (None, Vec::new()),
         },
+        // Back from the first beat is the setup; from the setup, a course's stop before.
+        None if !at_start => 0,
+        None if s.course.is_some() => return super::learning::course(s, CourseMove::Previous),
         None => return (None, Vec::new()),
     };
     (Some(AppState { player: s.moved(s.player.apply(Playback::Seek(step))), ..s.clone() }), Vec::new())
@@ -188,11 +253,16 @@ fn answer(s: &AppState, choice: Option<usize>) -> Reduced {
     }
     let right = choice.map(|c| c == p.answer);
     let preferences = right.map_or(s.env.preferences, |r| s.env.preferences.scored(r));
+    let progress = match (right, s.run.as_ref().map(|r| &r.target)) {
+        (Some(r), Some(Target::Lesson(id))) => Rc::new(s.progress.answered(id, r)),
+        _ => s.progress.clone(),
+    };
     let answers = Rc::new([s.answers.as_slice(), &[(i, choice)]].concat());
     let state = AppState {
         env: Env { preferences, ..s.env },
         player: s.player.apply(Playback::Seek(p.event + 1)),
         answers,
+        progress,
         drill: match right {
             Some(r) => s.drill.map(|d| d.scored(r)),
             None => s.drill,
@@ -315,5 +385,9 @@ fn copied(what: &Copied, ok: bool) -> String {
         (Copied::Embed(code), false) => format!("Copy this into a slide, a course page or a post: {code}"),
         (Copied::Link, true) => "The link to this edited scenario is copied: it opens the same diagram at the same step.".into(),
         (Copied::Link, false) => "The link could not be copied here; copy it from the address bar.".into(),
+        (Copied::CourseLink(link), true) => {
+            format!("The link to your course is copied: it opens the course in presenter mode, with the same keys. {link}")
+        }
+        (Copied::CourseLink(link), false) => format!("Copy this link to your course; it opens the course in presenter mode: {link}"),
     }
 }

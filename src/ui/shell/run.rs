@@ -27,12 +27,15 @@ pub struct Run {
     pub layout: Layout,
     /// The width the layout was fitted to.
     pub room: Room,
+    /// Whether the layout tells the run as a story to a room (presenter mode): on an axis whose
+    /// time between events is drawn shorter.
+    pub story: bool,
     /// The layout's items by height, for drawing only what is near the view.
     pub window: Window,
     pub timeline: Rc<Timeline>,
     /// The story's key events, in order.
     pub beats: Rc<[Beat]>,
-    /// The outcomes a learner is asked to predict (lessons and comparison cells only).
+    /// The outcomes a learner is asked to predict (not in a stress run).
     pub predictions: Rc<[Prediction]>,
     /// The legend of the diagram's kinds of item, as text.
     pub legend: Rc<str>,
@@ -151,11 +154,23 @@ pub fn load(target: &Target, room: Room) -> Result<Load, ScenarioError> {
             let (_, scenario, trace) = compare::cell(compare::schedule(schedule)?, &compare::row(design)?)?;
             return Ok(Load::Ready(finish(target, scenario, None, trace, room)));
         }
-        Target::Table => return Err(ScenarioError::new("", "the comparison table is not a single run")),
+        Target::Table | Target::Home | Target::Builder | Target::Course { .. } => {
+            return Err(ScenarioError::new("", "a page of several runs is not a single run"))
+        }
         Target::Edited(_) => return Err(ScenarioError::new("", "an edited scenario opens in the editor")),
     };
     let trace = engine::run(&spec)?;
     Ok(Load::Ready(finish(target, scenario, source, trace, room)))
+}
+
+/// Runs an edited scenario from its link, to be shown as it is (a course's stop), laid out in
+/// `room`; its file is the link's document.
+pub fn edited(link: &str, room: Room) -> Result<RunRef, ScenarioError> {
+    let doc = crate::edit::link::decode(link)?;
+    let (scenario, spec) = crate::scenario::validate::load_doc(&doc)?;
+    let trace = engine::run(&spec)?;
+    let source = crate::scenario::json::write(&doc, Some(2));
+    Ok(finish(&Target::Edited(link.to_string()), scenario, Some(Rc::from(source)), trace, room))
 }
 
 /// Runs a lesson from its fetched file, laid out in `room`.
@@ -172,29 +187,47 @@ pub fn finish(target: &Target, scenario: Scenario, source: Option<Rc<str>>, trac
     let timeline = Rc::new(Timeline::new(&trace));
     let window = Window::new(&layout);
     let beats = words.beats().into();
-    let predictions = if matches!(target, Target::Lesson(_) | Target::Compare { .. }) { words.predictions() } else { Vec::new() }.into();
+    let predictions =
+        if matches!(target, Target::Lesson(_) | Target::Compare { .. } | Target::Edited(_)) { words.predictions() } else { Vec::new() }
+            .into();
     let legend = Rc::from(legend::legend(&layout));
     let (scenario, trace) = (Rc::new(scenario), Rc::new(trace));
-    RunRef(Rc::new(Run { target: target.clone(), scenario, source, trace, layout, room, window, timeline, beats, predictions, legend }))
+    RunRef(Rc::new(Run {
+        target: target.clone(),
+        scenario,
+        source,
+        trace,
+        layout,
+        room,
+        story: false,
+        window,
+        timeline,
+        beats,
+        predictions,
+        legend,
+    }))
 }
 
 impl RunRef {
-    /// Returns the run laid out again on `axis` in `room`; everything else stays.
-    pub fn relaid(&self, axis: &TimeAxis, room: Room) -> RunRef {
+    /// Returns the run laid out again on `axis` in `room` (`story`: an axis that tells it to a
+    /// room); everything else stays.
+    pub fn relaid(&self, axis: &TimeAxis, room: Room, story: bool) -> RunRef {
         let layout = layout_on(&self.words(), axis, room);
         let window = Window::new(&layout);
         let (scenario, trace, timeline) = (self.scenario.clone(), self.trace.clone(), self.timeline.clone());
         let (beats, predictions, legend) = (self.beats.clone(), self.predictions.clone(), self.legend.clone());
         let (target, source) = (self.target.clone(), self.source.clone());
-        RunRef(Rc::new(Run { target, scenario, source, trace, layout, room, window, timeline, beats, predictions, legend }))
+        RunRef(Rc::new(Run { target, scenario, source, trace, layout, room, story, window, timeline, beats, predictions, legend }))
     }
 
-    /// Returns the run fitted to `room`, or itself if it already is.
-    pub fn refitted(&self, room: Room) -> RunRef {
-        if room == self.room {
+    /// Returns the run fitted to `room`, told as a story to a room or not (`story`), or itself
+    /// if it already is.
+    pub fn fitted(&self, room: Room, story: bool) -> RunRef {
+        if room == self.room && story == self.story {
             return self.clone();
         }
-        self.relaid(&TimeAxis::of(&self.trace), room)
+        let axis = if story { TimeAxis::story(&self.trace) } else { TimeAxis::of(&self.trace) };
+        self.relaid(&axis, room, story)
     }
 }
 
@@ -207,5 +240,5 @@ pub fn side_by_side(a: &RunRef, b: &RunRef, room: Room) -> (RunRef, RunRef) {
         Room::Fit(units) => Room::Fit(units / 2.0 - 16.0),
         Room::Natural => Room::Natural,
     };
-    (a.relaid(&axis, half), b.relaid(&axis, half))
+    (a.relaid(&axis, half, false), b.relaid(&axis, half, false))
 }

@@ -4,14 +4,17 @@
 use super::edited::Editing;
 use super::preferences::Preferences;
 use super::run::RunRef;
+use crate::course::Course;
 use crate::diagram::layout::Room;
 use crate::present::Prediction;
 use crate::scenario::compare::Cell;
 use crate::scenario::lessons::{self, Entry};
 use crate::search::wire::Report;
+use crate::ui::course::Taking;
 use crate::ui::drill::Drill;
 use crate::ui::panels::Ask;
 use crate::ui::player::Player;
+use crate::ui::progress::Record;
 use crate::ui::route::{self, Route, Target};
 use std::rc::Rc;
 
@@ -20,11 +23,13 @@ pub const ZOOMS: [f64; 7] = [0.5, 0.63, 0.8, 1.0, 1.25, 1.6, 2.0];
 /// The zoom that fits the width.
 pub const FIT: usize = 3;
 
-/// Which of the two pages the app is: the player, or the editor's page (`edit/`).
+/// Which page the app is: the player, the editor's page (`edit/`), or a course's notes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Page {
     Player,
     Editor,
+    /// The page of a course's notes, for a second screen (`?notes`).
+    Notes,
 }
 
 /// What the page tells the app: which page it is, how wide the diagram may be, and what the
@@ -49,6 +54,15 @@ pub struct SearchState {
 pub struct TableProofs {
     pub said: Vec<Report>,
     pub running: bool,
+}
+
+/// A page that takes the place of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    /// The front page: the courses, and where the last visit stopped.
+    Home,
+    /// The course builder.
+    Builder,
 }
 
 /// Everything on screen that changes.
@@ -80,6 +94,16 @@ pub struct AppState {
     pub proofs: Rc<Vec<(String, Report)>>,
     /// The kinds of fault to verify the lesson on its way for, once it arrives.
     pub prove_next: Option<String>,
+    /// The page shown in place of the run, if one is.
+    pub view: Option<View>,
+    /// The course being taken, whose stop is on screen.
+    pub course: Option<Taking>,
+    /// What the learner has done, as kept on this device.
+    pub progress: Rc<Record>,
+    /// The course being made, as kept on this device.
+    pub draft: Rc<Course>,
+    /// Whether the page presents to a room: full screen, large type, the run told as a story.
+    pub presenting: bool,
 }
 
 /// The first lesson, shown when nothing else can be.
@@ -105,16 +129,28 @@ impl AppState {
             proving: None,
             proofs: Rc::default(),
             prove_next: None,
+            view: None,
+            course: None,
+            progress: Rc::default(),
+            draft: Rc::new(Course::untitled()),
+            presenting: false,
         }
     }
 
     /// Says whether nothing is on screen or on its way (the page has just opened).
     pub fn is_blank(&self) -> bool {
-        self.run.is_none() && self.pending.is_none() && self.table.is_none()
+        self.run.is_none() && self.pending.is_none() && self.table.is_none() && self.view.is_none()
     }
 
     /// Returns the URL hash for what is on screen, or on its way.
     pub fn hash(&self) -> String {
+        match (self.view, &self.course, &self.pending) {
+            (Some(View::Home), ..) => return String::new(),
+            (Some(View::Builder), ..) => return route::format(&Route { target: Target::Builder, step: 0 }),
+            (None, Some(course), Some((_, step))) => return course.link(*step),
+            (None, Some(course), None) => return course.link(self.player.step as u64),
+            _ => {}
+        }
         let (target, step) = match (&self.pending, &self.run) {
             _ if self.table.is_some() => (Target::Table, 0),
             (Some((entry, step)), _) => (Target::Lesson(entry.id.to_string()), *step),
@@ -151,6 +187,12 @@ impl AppState {
     /// Returns what the lesson list marks as on screen: a cell belongs to the table's entry, an
     /// edited run to the one it was edited from.
     pub fn current(&self) -> Target {
+        match (self.view, &self.course) {
+            (Some(View::Home), _) => return Target::Home,
+            (Some(View::Builder), _) => return Target::Builder,
+            (None, Some(c)) => return Target::Course { course: c.reference.to_string(), stop: 0 },
+            _ => {}
+        }
         match (&self.pending, &self.run) {
             _ if self.table.is_some() || self.is_cell() => Target::Table,
             (Some((entry, _)), _) => Target::Lesson(entry.id.to_string()),
@@ -160,9 +202,11 @@ impl AppState {
         }
     }
 
-    /// Says whether predictions are asked: they are on, or a drill is; and the run is not an edited one.
+    /// Says whether predictions are asked: in a drill always; in a course where its stop asks
+    /// them and they are on; elsewhere where they are on; never in a run being edited.
     pub fn asking(&self) -> bool {
-        self.editing.is_none() && (self.drill.is_some() || self.env.preferences.predicting)
+        let on = self.env.preferences.predicting && self.course.as_ref().is_none_or(|c| c.stop().predict);
+        self.editing.is_none() && (self.drill.is_some() || on)
     }
 
     /// Says whether the question at place `i` of the run's predictions has been answered.
@@ -204,11 +248,11 @@ impl AppState {
         }
     }
 
-    /// Returns the lesson after the one on screen, outside a drill (which has its own order) and
-    /// an edit.
+    /// Returns the lesson after the one on screen, outside a drill or a course (which have
+    /// their own order) and an edit.
     pub fn next_lesson(&self) -> Option<&'static Entry> {
         match (&self.run, &self.drill, &self.editing) {
-            (Some(run), None, None) => match &run.target {
+            (Some(run), None, None) if self.course.is_none() => match &run.target {
                 Target::Lesson(id) => lessons::next(id),
                 _ => None,
             },

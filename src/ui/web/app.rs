@@ -55,10 +55,23 @@ impl Reducible for Model {
 
 /// The page's first state: what the address names, with the effects that takes.
 fn first() -> Model {
-    let page = if cfg!(feature = "editor") { Page::Editor } else { Page::Player };
+    let page = match () {
+        _ if cfg!(feature = "editor") => Page::Editor,
+        _ if browser::query_has("notes") => Page::Notes,
+        _ => Page::Player,
+    };
     let env = Env { page, room: fit::room(), preferences: storage::preferences() };
-    let (state, effects) = reduce(&AppState::empty(env), Action::Hash(browser::hash()));
-    Model { state: state.unwrap_or_else(|| AppState::empty(env)), effects: Rc::new(RefCell::new(effects)) }
+    let (progress, notice) = storage::progress();
+    // A page opened to present (`?present`, a course's shared link) starts in presenter mode.
+    let presenting = page == Page::Player && browser::query_has("present");
+    let empty = AppState { progress: Rc::new(progress), draft: Rc::new(storage::draft()), presenting, ..AppState::empty(env) };
+    // The page of notes shows what the course's page keeps, and opens nothing itself.
+    if page == Page::Notes {
+        return Model { state: empty, effects: Rc::default() };
+    }
+    let (state, effects) = reduce(&empty, Action::Hash(browser::hash()));
+    let state = state.unwrap_or(empty);
+    Model { state: AppState { notice: notice.or(state.notice.clone()), ..state }, effects: Rc::new(RefCell::new(effects)) }
 }
 
 /// Reads a click as an action: a link (`data-route`), a command (`data-action`), an event-log
@@ -115,9 +128,12 @@ pub fn App() -> Html {
     // The lesson list is written once; mark what is on screen in it.
     use_effect_with(route::format(&Route { target: state.current(), step: 0 }), |link| browser::mark_current(link));
     let (callbacks, on_click) = use_controls(&dispatch);
+    if state.env.page == Page::Notes {
+        return Html::from_html_unchecked(crate::ui::panels::notes_page(&state.progress).into());
+    }
     let marks = marks(state);
     html! {
-        <div class="app" data-view={marks.view} data-asking={marks.asking} data-predicting={marks.predicting} data-setup={marks.setup} onclick={on_click}>
+        <div class="app" data-view={marks.view} data-asking={marks.asking} data-predicting={marks.predicting} data-setup={marks.setup} data-wide={marks.wide} onclick={on_click}>
             { page(state, &callbacks) }
         </div>
     }
@@ -189,10 +205,13 @@ fn use_page_input(dispatch: &Callback<Action>) {
         let editor = super::editor_input::listen(&dispatch);
         #[cfg(not(editing))]
         let editor = ();
-        let fullscreen = browser::on_fullscreen_exit();
+        let ended = dispatch.clone();
+        let fullscreen = browser::on_fullscreen_exit(move || ended.emit(Action::Present(Some(false))));
+        let picked = (super::files::on_picked(&dispatch), super::draft_input::listen(&dispatch));
+        let kept = storage::on_kept(&dispatch);
         // A window resized past the menu's screens closes the menu, so the page is not left inert.
         let resize = EventListener::new(&gloo::utils::window(), "resize", |_| browser::menu(Some(false)));
-        move || drop((hash, keys, editor, fullscreen, resize))
+        move || drop((hash, keys, editor, fullscreen, picked, kept, resize))
     });
 }
 
@@ -216,6 +235,11 @@ fn keydown(e: &KeyboardEvent, on_key: &Callback<Action>) {
     if let Some(gesture) = super::gestures::key(e) {
         e.prevent_default();
         return super::editor_input::handle_key(on_key, gesture);
+    }
+    // Escape leaves presenter mode where the browser gave it no full screen to leave (a page
+    // opened to present).
+    if e.key() == "Escape" && browser::presenting_unfullscreen() {
+        return on_key.emit(Action::Present(Some(false)));
     }
     if let Some(action) = pressed(e) {
         // Space plays or pauses wherever the focus is, never pressing the button clicked

@@ -117,6 +117,11 @@ pub fn open_editor() {
     let _ = window().location().assign(&format!("edit/{}", hash()));
 }
 
+/// Opens the player's page (a folder up from the editor's) at the same link.
+pub fn open_player() {
+    let _ = window().location().assign(&format!("../{}", hash()));
+}
+
 /// Gathers text into pieces of a JavaScript array, for a file made of parts.
 struct Parts {
     array: js_sys::Array,
@@ -167,17 +172,19 @@ pub fn toggle_theme() {
 
 /// Starts or ends presenter mode: the page's root gets `data-present` (the style sheet hides
 /// the side panels and enlarges the type) and fills the screen where the browser lets it.
-pub fn toggle_present() {
+pub fn present(on: bool) {
     let Some(document) = window().document() else { return };
     let Some(root) = document.document_element() else { return };
-    if root.has_attribute("data-present") {
+    if on {
+        let _ = root.set_attribute("data-present", "");
+        if document.fullscreen_element().is_none() {
+            let _ = root.request_fullscreen();
+        }
+    } else {
         let _ = root.remove_attribute("data-present");
         if document.fullscreen_element().is_some() {
             document.exit_fullscreen();
         }
-    } else {
-        let _ = root.set_attribute("data-present", "");
-        let _ = root.request_fullscreen();
     }
     // The button pressed keeps no focus, so a clicker's or a keyboard's Enter cannot press it
     // again and leave the mode by accident.
@@ -260,14 +267,19 @@ fn contains(selector: &str, node: &web_sys::Node) -> bool {
     window().document().and_then(|d| d.query_selector(selector).ok().flatten()).is_some_and(|el| el.contains(Some(node)))
 }
 
-/// Ends presenter mode when the browser leaves full screen (Escape); returns the listener.
-pub fn on_fullscreen_exit() -> gloo::events::EventListener {
-    gloo::events::EventListener::new(&gloo::utils::document(), "fullscreenchange", |_| {
-        let document = gloo::utils::document();
-        if document.fullscreen_element().is_none() {
-            if let Some(root) = document.document_element() {
-                let _ = root.remove_attribute("data-present");
-            }
+/// Says whether the page presents without full screen (the browser gave none: a page opened to
+/// present, before any click).
+pub fn presenting_unfullscreen() -> bool {
+    let document = gloo::utils::document();
+    document.fullscreen_element().is_none() && document.document_element().is_some_and(|r| r.has_attribute("data-present"))
+}
+
+/// Tells `ended` when the browser leaves full screen (Escape), which ends presenter mode;
+/// returns the listener.
+pub fn on_fullscreen_exit(ended: impl Fn() + 'static) -> gloo::events::EventListener {
+    gloo::events::EventListener::new(&gloo::utils::document(), "fullscreenchange", move |_| {
+        if gloo::utils::document().fullscreen_element().is_none() {
+            ended();
         }
     })
 }
@@ -278,6 +290,11 @@ pub fn copy(text: &str) -> bool {
     let Some(clipboard) = clipboard else { return false };
     let write = js_sys::Reflect::get(&clipboard, &JsValue::from_str("writeText")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
     write.is_some_and(|write| write.call1(&clipboard, &JsValue::from_str(text)).is_ok())
+}
+
+/// Says whether the page's query (`?…`) has `word` in it.
+pub fn query_has(word: &str) -> bool {
+    window().location().search().is_ok_and(|q| q.contains(word))
 }
 
 /// Returns the page's address without its query (`?embed`) or hash.
@@ -294,6 +311,17 @@ pub fn embed_code(title: &str) -> String {
         hash(),
         crate::ui::panels::Escaped(title)
     )
+}
+
+/// Returns the address that opens `hash` in presenter mode.
+pub fn presenting(hash: &str) -> String {
+    format!("{}?present{hash}", page())
+}
+
+/// Opens the page of notes (`?notes`), which follows the course this page takes, in a window of
+/// its own.
+pub fn open_notes() {
+    let _ = window().open_with_url_and_target_and_features(&format!("{}?notes", page()), "lockstep-notes", "width=640,height=720");
 }
 
 /// Returns the address of the run on screen in a full page of its own.
@@ -353,9 +381,10 @@ pub fn when_idle(f: impl FnOnce() + 'static) -> impl Sized {
 pub fn keep_in_view(container: &web_sys::Element, y_px: f64, x_px: Option<f64>) {
     let top = f64::from(container.scroll_top());
     let height = f64::from(container.client_height());
-    let margin = (height * 0.25).min(160.0);
+    let margin = (height * 0.12).min(100.0);
+    // What has happened is the story: the cursor goes low in the box, with the past above it.
     if y_px < top + margin || y_px > top + height - margin {
-        container.set_scroll_top((y_px - height / 2.0).max(0.0) as i32);
+        container.set_scroll_top((y_px - height * 0.85).max(0.0) as i32);
     }
     // Sideways too, when the diagram is wider than its box (zoomed in, or a phone).
     let (left, width) = (f64::from(container.scroll_left()), f64::from(container.client_width()));
@@ -369,7 +398,6 @@ pub fn keep_in_view(container: &web_sys::Element, y_px: f64, x_px: Option<f64>) 
 pub mod fields {
     use super::window;
     use crate::edit::input::Input;
-    use crate::limits::MAX_FILE_BYTES;
     use gloo::events::{EventListener, EventListenerOptions};
     use wasm_bindgen::{JsCast, JsValue};
 
@@ -422,7 +450,7 @@ pub mod fields {
             let Some(input) = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()) else { return };
             if input.has_attribute("data-open-file") {
                 if let Some(file) = input.files().and_then(|f| f.get(0)) {
-                    read(&file, picked.clone());
+                    super::super::files::read(&file, picked.clone());
                 }
                 input.set_value("");
             }
@@ -434,7 +462,7 @@ pub mod fields {
             let e: &web_sys::DragEvent = e.unchecked_ref();
             if let Some(file) = e.data_transfer().and_then(|d| d.files()).and_then(|f| f.get(0)) {
                 e.prevent_default();
-                read(&file, dropped.clone());
+                super::super::files::read(&file, dropped.clone());
             }
         });
         let paste = EventListener::new(&document, "paste", move |e| {
@@ -446,21 +474,5 @@ pub mod fields {
             }
         });
         [change, over, drop, paste]
-    }
-
-    /// Reads a file as text, refusing one larger than the scenario reader takes.
-    fn read(file: &web_sys::File, done: impl FnOnce(Result<String, String>) + 'static) {
-        if file.size() > MAX_FILE_BYTES as f64 {
-            return done(Err(format!("“{}” is larger than the {MAX_FILE_BYTES} bytes (1 MiB) a scenario may be", file.name())));
-        }
-        let Ok(reader) = web_sys::FileReader::new() else { return done(Err("this browser cannot read files".into())) };
-        if reader.read_as_text(file).is_err() {
-            return done(Err(format!("“{}” could not be read", file.name())));
-        }
-        let result = reader.clone();
-        EventListener::once(&reader, "loadend", move |_| {
-            done(result.result().ok().and_then(|r| r.as_string()).ok_or_else(|| "the file could not be read as text".to_string()))
-        })
-        .forget();
     }
 }

@@ -25,7 +25,7 @@ const PAUSE: &str = icon!("M4 3h3v10H4z M9 3h3v10H9z");
 
 /// The buttons: to the start, back, play or pause, forward, to the end, and beat to beat, as
 /// text (each element a Yew view builds costs several hundred bytes of WebAssembly).
-fn buttons(run: &RunRef, p: Player) -> String {
+fn buttons(p: Player) -> String {
     let (at_start, at_end) = (p.step == 0, p.step >= p.steps);
     let disabled = |off: bool| if off { r#" disabled="""# } else { "" };
     let button = |s: &mut String, icon: &str, aria: &str, name: &str, off: bool| {
@@ -49,7 +49,7 @@ fn buttons(run: &RunRef, p: Player) -> String {
     let _ = write!(
         s,
         r#"<button class="btn btn--small beat-button" data-action="previous-beat" data-testid="previous-beat" title="The key moment before (PageUp or P)"{}>◂ Beat</button><button class="btn btn--small beat-button" data-action="next-beat" data-testid="next-beat" title="The next key moment, and after the last one the end (PageDown or N)"{}>Beat ▸</button>"#,
-        disabled(run.beat_step(p.step, false).is_none()),
+        disabled(at_start),
         disabled(at_end)
     );
     s
@@ -99,7 +99,7 @@ pub fn controls(run: &RunRef, p: Player, zoom: usize, on_action: &Callback<Playb
     html! {
         <div class="controls" role="group" aria-label="Playback">
             <div class="controls-buttons">
-                { Html::from_html_unchecked(buttons(run, p).into()) }
+                { Html::from_html_unchecked(buttons(p).into()) }
                 <select class="speed" onchange={on_speed} aria-label="Playback speed" data-testid="speed">
                     { for Speed::ALL.iter().map(|s| html! { <option selected={*s == p.speed}>{s.label()}</option> }) }
                 </select>

@@ -26,9 +26,24 @@ pub fn run(effect: Effect, dispatch: &Callback<Action>, search: &RefCell<Option<
         // Dropping the worker ends it.
         Effect::StopSearch => drop(search.borrow_mut().take()),
         Effect::Keep(preferences) => super::storage::keep(preferences),
+        Effect::ClearStorage => super::storage::clear(),
+        Effect::KeepDraft(draft) => super::storage::keep_draft(&draft),
+        Effect::CopyCourseLink(hash) => {
+            let link = browser::presenting(&hash);
+            let ok = browser::copy(&link);
+            dispatch.emit(Action::Copied(Copied::CourseLink(link), ok));
+        }
+        Effect::NotesWindow => browser::open_notes(),
+        Effect::KeepProgress(progress) => {
+            if !super::storage::keep_progress(&progress) {
+                dispatch.emit(Action::Notice(
+                    "This browser could not keep your progress on this device (its storage is full or switched off).".into(),
+                ));
+            }
+        }
         Effect::Menu(open) => browser::menu(open),
         Effect::Theme => browser::toggle_theme(),
-        Effect::Present => browser::toggle_present(),
+        Effect::Present(on) => browser::present(on),
         Effect::Keys => browser::toggle_popover("keys"),
         Effect::ToTop => browser::to_top(),
         Effect::Focus(selector) => {
@@ -42,6 +57,7 @@ pub fn run(effect: Effect, dispatch: &Callback<Action>, search: &RefCell<Option<
         Effect::CopyLink => dispatch.emit(Action::Copied(Copied::Link, browser::copy(&browser::address()))),
         Effect::OpenFull => browser::open_tab(&browser::full_page()),
         Effect::OpenEditor => browser::open_editor(),
+        Effect::OpenPlayer => browser::open_player(),
         Effect::Download { name, mime, content } => browser::download(&name, mime, &content),
     }
 }

@@ -5,10 +5,12 @@ mod band;
 mod browser;
 mod controls;
 mod diagram_view;
+mod draft_input;
 #[cfg(editing)]
 mod editor_input;
 mod effects;
 mod event_log;
+mod files;
 mod fit;
 #[cfg(editing)]
 mod gestures;

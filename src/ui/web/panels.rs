@@ -60,14 +60,15 @@ pub fn compare_table(rows: &[Vec<Cell>], proofs: Option<&TableProofs>) -> Html {
     )
 }
 
-/// The lessons and the interview questions, written once; [`super::browser::mark_current`]
+/// The paths, the lessons and the interview questions, written once; [`super::browser::mark_current`]
 /// marks what is on screen. (It follows the run in the page's order, so the keyboard reaches
 /// playback first; the grid still draws it on the left.)
 pub fn sidebar() -> Html {
     static TEXT: OnceLock<String> = OnceLock::new();
     let text = TEXT.get_or_init(|| {
         format!(
-            r#"<nav class="sidebar" aria-label="Lessons"><button class="btn btn--ghost menu-close" data-action="close-menu" data-testid="menu-close">✕ Close</button>{}<section class="topic questions" data-testid="questions">{}</section></nav>"#,
+            r#"<nav class="sidebar" aria-label="Lessons"><button class="btn btn--ghost menu-close" data-action="close-menu" data-testid="menu-close">✕ Close</button>{}{}<section class="topic questions" data-testid="questions">{}</section></nav>"#,
+            panels::menu_paths(),
             panels::picker(),
             panels::questions()
         )

@@ -4,13 +4,15 @@
 use super::controls::controls;
 use super::diagram_view::DiagramView;
 use super::event_log::EventLog;
+use super::kept::Kept;
 use super::panels::{compare_table, editor, guarantees, inspector, narration, sidebar};
 use crate::diagram::layout::Room;
+use crate::ui::panels;
 use crate::ui::panels::{drill_card, finder_card, lesson_head, top, verdict_text, From};
 use crate::ui::player::Playback;
 use crate::ui::shell::edited::Editing;
 use crate::ui::shell::state::ZOOMS;
-use crate::ui::shell::{AppState, Page, RunRef};
+use crate::ui::shell::{AppState, Page, RunRef, View};
 use yew::prelude::*;
 
 /// What the page's controls report back through.
@@ -23,6 +25,8 @@ pub struct Callbacks {
 pub fn page(state: &AppState, on: &Callbacks) -> Html {
     let run_exports = state.run.as_ref().filter(|_| state.table.is_none()).map(|r| r.source.is_some());
     let stage = match (&state.table, &state.run) {
+        _ if state.view == Some(View::Home) => front(&panels::home(&state.progress, state.env.preferences.score), "home"),
+        _ if state.view == Some(View::Builder) => front(&panels::builder(&state.draft), "builder"),
         (Some(rows), _) => compare_table(rows, state.proving.as_deref()),
         (None, Some(run)) => stage(run, state, on),
         (None, None) => Html::from_html_unchecked(AttrValue::Static(if state.pending.is_some() {
@@ -40,6 +44,15 @@ pub fn page(state: &AppState, on: &Callbacks) -> Html {
     }
 }
 
+/// A page in place of the run (the front page, the course builder), kept in place as its text
+/// changes so a field being typed in keeps its focus.
+fn front(text: &str, class: &str) -> Html {
+    html! { <main class={format!("stage stage--{class}")} aria-labelledby="lesson-title"><Kept html={AttrValue::from(text.to_string())} /></main> }
+}
+
+/// A run with this many lanes or more needs the page's whole width (Redlock's eight).
+const WIDE_LANES: usize = 7;
+
 /// What the `.app` element's attributes say of the page, for the style sheet.
 pub struct Marks {
     /// Which view the page is in: the table, two runs side by side, or (none) one run.
@@ -50,12 +63,18 @@ pub struct Marks {
     pub predicting: Option<&'static str>,
     /// The run's setup is shown, before its first event.
     pub setup: Option<&'static str>,
+    /// The run has so many lanes that it needs the page's whole width.
+    pub wide: Option<&'static str>,
 }
 
 /// Reads the page's marks off the state.
 pub fn marks(state: &AppState) -> Marks {
     let paired = state.editing.as_ref().is_some_and(|e| e.beside_run().is_some());
-    let view = if state.table.is_some() {
+    let view = if state.view == Some(View::Home) {
+        Some("home")
+    } else if state.view == Some(View::Builder) {
+        Some("builder")
+    } else if state.table.is_some() {
         Some("table")
     } else if paired {
         Some("pair")
@@ -68,6 +87,7 @@ pub fn marks(state: &AppState) -> Marks {
         asking: state.question().is_some().then_some("true"),
         predicting: predicting.then_some(""),
         setup: (state.run.is_some() && state.player.cursor().is_none()).then_some(""),
+        wide: state.run.as_ref().filter(|r| r.trace.participants.len() >= WIDE_LANES).map(|_| ""),
     }
 }
 
@@ -75,7 +95,9 @@ pub fn marks(state: &AppState) -> Marks {
 fn head(run: &RunRef, state: &AppState) -> String {
     let cursor = state.player.cursor();
     let (is_cell, edited) = (state.is_cell(), state.editing.is_some());
-    let from = if is_cell {
+    let from = if let Some(c) = &state.course {
+        From::Course(&c.course.title, c.at + 1, c.course.stops.len())
+    } else if is_cell {
         From::Table
     } else if edited {
         From::Edited(&run.scenario.topic)
@@ -108,6 +130,9 @@ fn stage(run: &RunRef, state: &AppState, on: &Callbacks) -> Html {
                 }
                 if let Some(finding) = &state.finding {
                     { Html::from_html_unchecked(finder_card(&finding.report, on_page).into()) }
+                }
+                if let Some(c) = &state.course {
+                    { Html::from_html_unchecked(panels::course_card(c, cursor.is_none()).into()) }
                 }
                 if let Some(d) = &state.drill {
                     { Html::from_html_unchecked(drill_card(d, state.player.step == state.player.steps, state.env.preferences.drill_best).into()) }
