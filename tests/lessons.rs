@@ -387,3 +387,15 @@ fn a_setup_says_what_happens_before_the_fault_not_what_it_causes() {
     }
     assert!(told.is_empty(), "{}", told.join("\n"));
 }
+
+/// A takeaway is read at the run's end, in the caption band under the diagram: it fits there, in at most 400 characters.
+#[test]
+fn a_takeaway_fits_the_caption_under_the_run() {
+    let long: Vec<String> = lessons::all()
+        .iter()
+        .map(|l| (l.id(), l.scenario.takeaway.chars().count()))
+        .filter(|&(_, n)| n > 400)
+        .map(|(id, n)| format!("{id}: the takeaway is {n} characters, more than the 400 the caption holds"))
+        .collect();
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}
