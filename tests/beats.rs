@@ -86,11 +86,13 @@ fn questions_vary_and_the_run_answers_each() {
         [
             (Asks::Holder, "Nobody".to_string(), vec![7, 10, 22]),
             (Asks::Data, "Client B's".to_string(), vec![16]),
-            (Asks::Write, "It rejects it".to_string(), vec![29])
+            (Asks::Write, "Rejects it".to_string(), vec![29])
         ]
     );
     assert!(
-        fenced[0].reason.starts_with("Client A lost the lock (token 41) at 1,005 ms; Client B took the lock (token 42) at 1,105 ms"),
+        fenced[0]
+            .reason
+            .starts_with("Client A lost the lock (token 41) at 1,005 ms; Client B held the lock (token 42) from 1,105 ms to 1,175 ms."),
         "{}",
         fenced[0].reason
     );
@@ -98,16 +100,16 @@ fn questions_vary_and_the_run_answers_each() {
     // Without fencing the stale write is accepted over B's, which the evidence marks too.
     let unfenced = answers("lease-race-unfenced");
     assert_eq!(unfenced[1].1, "Client A's");
-    assert_eq!(unfenced[2], (Asks::Write, "It accepts it, and the data comes to harm".to_string(), vec![29, 16]));
+    assert_eq!(unfenced[2], (Asks::Write, "Accepts it; the data is harmed".to_string(), vec![29, 16]));
     // A pause shorter than the lease takes the lock from nobody.
     assert_eq!(answers("short-pause")[0], (Asks::Holder, "Client A".to_string(), vec![]));
     // A stale write before the new holder's first harms nothing with blind writes.
     let blind = answers("lease-fenced-blind-first");
-    assert!(blind.iter().any(|a| a.0 == Asks::Write && a.1 == "It accepts it, and the data is intact"), "{blind:?}");
+    assert!(blind.iter().any(|a| a.0 == Asks::Write && a.1 == "Accepts it; the data is intact"), "{blind:?}");
     // With no lock there is no holder to ask about; the lost update is the write's answer.
     assert_eq!(
         answers("no-lock-lost-update").iter().map(|a| (a.0, a.1.as_str())).collect::<Vec<_>>(),
-        [(Asks::Data, "Client A's"), (Asks::Write, "It accepts it, and the data comes to harm")]
+        [(Asks::Data, "Client A's"), (Asks::Write, "Accepts it; the data is harmed")]
     );
 }
 

@@ -138,7 +138,8 @@ async fn a_bad_link_gets_a_message_naming_the_problem() {
     assert!(app
         .text("[data-testid=notice]")
         .starts_with("there is no lesson named “lease-race-fence”; did you mean lease-race-fenced or lease-race-unfenced?"));
-    assert_eq!(app.text("[data-testid=lesson-title]"), "The lease expiration race, fenced");
+    // The first lesson instead: the problem, before its fix.
+    assert_eq!(app.text("[data-testid=lesson-title]"), "The same race without fencing");
     drop(app);
     let app = Mounted::new("#/short-pause/999").await;
     assert!(app.text("[data-testid=notice]").contains("asks for step 999"));

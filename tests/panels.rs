@@ -176,6 +176,7 @@ fn every_editor_field_can_be_set_to_what_it_shows_and_hostile_names_stay_text() 
                 "select" => {
                     field.descendants().find(|o| o.attribute("selected").is_some()).and_then(|o| o.attribute("value")).unwrap_or_default()
                 }
+                "textarea" => field.text().unwrap_or_default(),
                 _ if input == Input::Flag => {
                     if field.attribute("checked").is_some() {
                         "true"

@@ -41,8 +41,7 @@ pub struct Prediction {
 pub const MAX_CHOICES: usize = 6;
 
 /// The choices of a question on a write, in order.
-pub const WRITE_CHOICES: [&str; 3] =
-    ["It accepts it, and the data is intact", "It accepts it, and the data comes to harm", "It rejects it"];
+pub const WRITE_CHOICES: [&str; 3] = ["Accepts it; the data is intact", "Accepts it; the data is harmed", "Rejects it"];
 
 /// The faults after which the holder is asked about: they are what can take a lock from its holder.
 fn is_fault(kind: &EventKind) -> bool {
@@ -207,6 +206,32 @@ impl Words<'_> {
         None
     }
 
+    /// Tells the changes of holder since a fault, one clause per client: one that took the lock
+    /// and let it go again is told as holding it from one time to the other.
+    fn changes_told(&self, changes: &[(usize, Change)]) -> Vec<String> {
+        let trace = self.trace();
+        let at = |i: usize| ms(trace.events[i].at_ms);
+        let mut told: Vec<(NodeId, String)> = Vec::new();
+        for (k, (i, change)) in changes.iter().enumerate() {
+            match change {
+                Change::Gained { holder, token } => {
+                    let until =
+                        changes[k + 1..].iter().find_map(|(j, c)| matches!(c, Change::Lost { holder: h, .. } if h == holder).then_some(*j));
+                    let clause = match until {
+                        Some(j) => format!("{} held {} from {} to {}", trace.name(*holder), self.held(*token), at(*i), at(j)),
+                        None => format!("{} took {} at {}", trace.name(*holder), self.held(*token), at(*i)),
+                    };
+                    told.push((*holder, clause));
+                }
+                Change::Lost { holder, token } if !told.iter().any(|(h, _)| h == holder) => {
+                    told.push((*holder, format!("{} lost {} at {}", trace.name(*holder), self.held(*token), at(*i))));
+                }
+                Change::Lost { .. } => {}
+            }
+        }
+        told.into_iter().map(|(_, clause)| clause).collect()
+    }
+
     /// The holder question asked after fault `f` about the moment of the write judged at `w`,
     /// when `holders` hold the lock and `changes` happened since the fault.
     fn holder_at(&self, f: usize, w: usize, clients: &[NodeId], holders: &[NodeId], changes: &[(usize, Change)]) -> Prediction {
@@ -221,17 +246,7 @@ impl Words<'_> {
             [one] => clients.iter().position(|c| c == one).unwrap_or(clients.len() + 1),
             _ => clients.len(),
         };
-        let told: Vec<String> = changes
-            .iter()
-            .map(|(i, change)| match change {
-                Change::Gained { holder, token } => {
-                    format!("{} took {} at {}", trace.name(*holder), self.held(*token), ms(trace.events[*i].at_ms))
-                }
-                Change::Lost { holder, token } => {
-                    format!("{} lost {} at {}", trace.name(*holder), self.held(*token), ms(trace.events[*i].at_ms))
-                }
-            })
-            .collect();
+        let told = self.changes_told(changes);
         let since = if told.is_empty() { "Nothing changed hands since the fault".to_string() } else { capital(&told.join("; ")) };
         let counted = match holders {
             [] => "nobody".to_string(),

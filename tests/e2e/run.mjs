@@ -605,30 +605,42 @@ await check('the site works under a sub-path of a static host: the player and th
   }
 });
 
-await check('story beats and predictions: PageDown goes beat to beat, and the run stops to ask before each write is judged', async (page) => {
+await check('story beats and predictions: PageDown goes beat to beat, the run stops to ask before each outcome, and the questions vary', async (page) => {
   await page.goto(`${url}#/lease-race-fenced/0`);
   await page.waitForSelector('[data-testid=beat-ticks]');
   expect((await page.locator('.beat-tick').count()) === 6, 'six beats marked on the timeline');
   expect((await text(page, 'predict-offer')).startsWith('Predictions are on'), 'predictions are on by default');
+  // Nothing of the future can be read: the veil is opaque, and neither the log nor a tick's title tells it.
+  const veil = await page.locator('svg.overlay .veil').first().evaluate((el) => getComputedStyle(el).opacity);
+  expect(veil === '1', `the future is hidden, not faded: ${veil}`);
+  expect(!(await page.locator('.beat-tick').last().getAttribute('title')).includes('reject'), 'a tick still to come is not named');
+  expect(await page.locator('.log-row[data-future] .log-text').first().evaluate((el) => getComputedStyle(el).visibility) === 'hidden', 'the log hides what is to come');
   // The first beat: A takes the lock.
   await page.keyboard.press('PageDown');
   await page.waitForFunction(() => document.querySelector('[data-testid=beat]'));
   expect((await text(page, 'beat')).startsWith('Client A takes the lock, token 41.'), await text(page, 'beat'));
-  // End stops before B's write is judged, with the outcome still hidden.
-  await page.keyboard.press('End');
+  // Just after A pauses: whom will the lock service count when A's write arrives?
+  await page.keyboard.press('PageDown');
   await page.waitForSelector('[data-testid=predict]');
-  expect((await text(page, 'predict')).includes("Will Protected resource accept Client B's write with token 42?"), await text(page, 'predict'));
-  expect(!(await page.locator('[data-testid=diagram] svg.overlay .current').innerHTML()).includes('accepted'), 'the outcome is not shown yet');
-  await page.click('[data-testid=answer-0]');
+  expect((await text(page, 'predict')).includes('whom will the lock service count as holding the lock?'), await text(page, 'predict'));
+  expect((await page.locator('[data-testid=predict] [data-action^=answer]').count()) === 4, 'A, B, two at once, nobody');
+  await page.click('[data-testid=answer-3]');
   await page.waitForSelector('[data-testid=predict-result].predict--right');
-  // The next question: A's write with 41. Press 1 (accepts): wrong, and the reason says why.
+  // End stops before B's write is judged: whose write will the resource hold at the end?
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => (document.querySelector('[data-testid=predict]') || {}).innerText?.includes('whose write will Protected resource hold'));
+  expect(!(await page.locator('[data-testid=diagram] svg.overlay .current').innerHTML()).includes('accepted'), 'the outcome is not shown yet');
+  await page.keyboard.press('1');
+  await page.waitForSelector('[data-testid=predict-result].predict--right');
+  // The next question: A's write with 41. Press 1 (accepts, intact): wrong, and the reason says why.
   await page.keyboard.press('End');
   await page.waitForFunction(() => (document.querySelector('[data-testid=predict]') || {}).innerText?.includes('token 41'));
   await page.keyboard.press('1');
   await page.waitForSelector('[data-testid=predict-result].predict--wrong');
   const result = await text(page, 'predict-result');
-  expect(result.includes('It rejects the write') && result.includes('The resource itself stopped a stale writer.') && result.includes('1 of 2 right'), result);
+  expect(result.includes('Rejects it') && result.includes('The resource itself stopped a stale writer.') && result.includes('2 of 3 right'), result);
   expect((await text(page, 'narration')).includes('rejects'), 'the outcome is shown once answered');
+  expect((await page.locator('svg.overlay .evidence .item').count()) > 0, 'the diagram marks the answer\'s evidence');
   // Switched off, the run plays through.
   await page.goto(`${url}#/lease-race-unfenced/0`);
   await page.click('[data-testid=predict-offer] [data-action=predict]');
@@ -661,9 +673,9 @@ await check('a lesson embedded in an <iframe> on a plain page shows the run, its
   await exportVia(page, 'embed');
   await page.waitForSelector('[data-testid=notice]');
   const code = await page.evaluate(() => navigator.clipboard.readText());
-  expect(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed#\/lease-race-fenced\/0" title="Lockstep: The lease expiration race, fenced"/.test(code), code);
-  // The copied code, on a plain page, in a narrow column.
-  await page.setContent(`<!doctype html><html><body style="margin:20px"><h1>Course notes</h1>${code.replace('width="820"', 'width="380"')}</body></html>`);
+  expect(/^<!-- Lockstep works at any size from 640×480: change width and height to fit your slide. --><iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed#\/lease-race-fenced\/0" title="Lockstep: The lease expiration race, fenced" width="960" height="600"/.test(code), code);
+  // The copied code, on a plain page, in a column narrower than any slide.
+  await page.setContent(`<!doctype html><html><body style="margin:20px"><h1>Course notes</h1>${code.replace('width="960"', 'width="380"')}</body></html>`);
   const frame = page.frameLocator('iframe');
   await frame.locator('[data-testid=beat-ticks]').waitFor();
   expect(!(await frame.locator('.sidebar').isVisible()) && !(await frame.locator('[data-testid=event-log]').isVisible()), 'only the run');
@@ -756,7 +768,7 @@ await check('a link to an unknown comparison cell says what is wrong', async (pa
   await page.waitForSelector('[data-testid=notice]');
   const notice = await text(page, 'notice');
   expect(notice.startsWith('there is no design named “redlok”; did you mean redlock?'), `notice: ${notice}`);
-  expect(page.url().endsWith('#/lease-race-fenced/0'), 'falls back to the first lesson');
+  expect(page.url().endsWith('#/lease-race-unfenced/0'), 'falls back to the first lesson');
 });
 
 await check("Mermaid's own parser accepts every lesson's export and hostile names, with nothing injected", async (page) => {
@@ -895,7 +907,7 @@ await check('lessons are fetched when opened, not built into the page, and a mis
   await page.waitForSelector('[data-testid=notice]');
   const notice = await text(page, 'notice');
   expect(notice.startsWith('The lesson “The lock service\'s clock jumps” could not be loaded: the server answered 404'), `notice: ${notice}`);
-  await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]')?.innerText === 'The lease expiration race, fenced');
+  await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]')?.innerText === 'The same race without fencing');
 }, /status of 404/);
 
 // In the page: steps a lesson beat by beat and returns what does not fit: lanes cut off, text
@@ -1046,38 +1058,168 @@ await check('Present fits at 1024×768 and 1920×1080: nothing cut off, the stor
   }
 });
 
-await check('an embed at 800×450 and at 820×620 (the size the Embed button gives) keeps its narration on screen at every beat', async (page) => {
-  for (const [width, height] of [[800, 450], [820, 620]]) {
-    await page.setViewportSize({ width, height });
-    await page.goto(`${url}?embed#/lease-race-fenced/0`);
-    await page.waitForSelector('[data-testid=beat-ticks]');
-    expect(!(await page.locator('[data-testid=menu]').isVisible()), 'no lesson menu inside an embed');
-    const problems = [];
-    for (const id of ['lease-race-fenced', 'lease-race-unfenced', 'zk-session-expiry']) problems.push(...await storyOffScreen(page, id));
-    expect(problems.length === 0, `at ${width}×${height}:\n${problems.join('\n')}`);
-    await page.goto(`${url}?embed#/lease-race-fenced/20`);
-    await page.waitForSelector('[data-testid=beat-ticks]');
+await check('an embed works at every size a slide gives it: the diagram the frame\'s whole width with every lane in it, the narration under it, its questions in the frame (predictions on), nothing moving as it plays', async (page) => {
+  for (const [width, height] of [[640, 480], [800, 450], [820, 620], [960, 540], [960, 600]]) {
+    const at = `at ${width}×${height}`;
+    await page.setViewportSize({ width: width + 40, height: height + 80 });
+    await page.goto(url);
+    await page.setContent(`<!doctype html><html><body style="margin:20px"><iframe src="${url}?embed#/redlock-pause/0" title="Lockstep" width="${width}" height="${height}" style="border:0"></iframe></body></html>`);
+    const frame = await (await page.waitForSelector('iframe')).contentFrame();
+    await frame.waitForSelector('[data-testid=beat-ticks]');
+    expect(!(await frame.locator('[data-testid=menu]').isVisible()), `${at}: no lesson menu inside an embed`);
+    const measure = () => frame.evaluate(() => {
+      const box = document.querySelector('[data-testid=diagram]').getBoundingClientRect();
+      const heads = document.querySelector('.lane-strip').getBoundingClientRect();
+      const n = document.querySelector('[data-testid=narration]').getBoundingClientRect();
+      return { box: [box.left, box.top, box.width, box.height].map(Math.round), heads: Math.round(heads.right), n: [n.top, n.bottom].map(Math.round),
+        scroll: document.querySelector('.diagram-scroll').scrollWidth - document.querySelector('.diagram-scroll').clientWidth,
+        page: document.documentElement.scrollWidth - innerWidth };
+    });
+    const before = await measure();
+    expect(before.box[2] >= width - 40, `${at}: the diagram is ${before.box[2]} px wide in a ${width} px frame`);
+    expect(before.scroll <= 1 && before.heads <= before.box[0] + before.box[2] + 1, `${at}: every lane is in the width (${JSON.stringify(before)})`);
+    expect(before.page <= 0 && before.n[0] >= before.box[1] + before.box[3] && before.n[1] <= height, `${at}: the narration is under the diagram, in the frame (${JSON.stringify(before)})`);
+    // Going through it: the question is on screen when asked, and the boxes hold still.
+    await frame.locator('[data-testid=next-beat]').click();
+    const first = await measure();
+    for (let i = 0; i < 30 && !(await frame.locator('[data-testid=next-beat]').isDisabled()); i += 1) {
+      await frame.locator('[data-testid=next-beat]').click();
+      const q = await frame.evaluate(() => { const q = document.querySelector('[data-testid=predict]'); return q && q.getBoundingClientRect().bottom; });
+      expect(q === null || q <= height + 1, `${at}: a question runs off the frame (${q})`);
+      const now = await measure();
+      expect(JSON.stringify(now.box) === JSON.stringify(first.box) && JSON.stringify(now.n) === JSON.stringify(first.n), `${at}: the page moved as the run went on (${JSON.stringify(first)} → ${JSON.stringify(now)})`);
+    }
     await shot(page, `embed-${width}x${height}.png`);
   }
 });
 
-await check('a newcomer\'s first page: the bare address, /index.html, # and edit/ open the first lesson at its setup, in view, at every size', async (page) => {
+await check('a newcomer\'s first page: the bare address, /index.html and # show the paths, the first where to start, and edit/ the first lesson, in view at every size', async (page) => {
   const first = JSON.parse(fs.readFileSync(path.join(ROOT, `src/scenario/lessons/${lessons[0]}.json`), 'utf8'));
   for (const [width, height] of [[1920, 1080], [1366, 768], [1280, 720], [1024, 768], [390, 844]]) {
     for (const address of ['', 'index.html', '#', 'edit/']) {
       await page.setViewportSize({ width, height });
       await page.goto(`${url}${address}`);
       const at = `${address || 'the bare address'} at ${width}×${height}`;
-      await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]'), null, { timeout: STEP_MS }).catch(() => { throw new Error(`${at}: no lesson`); });
-      const title = await text(page, 'lesson-title');
-      expect(title === first.title || title === `What if: ${first.title}`, `${at}: ${title}`);
-      expect((await text(page, 'step-count')).startsWith('Step 0 of'), `${at}: at the setup`);
-      const intro = await page.locator('.narration .intro').boundingBox();
-      expect(intro && intro.y >= 0 && intro.y + 20 <= height, `${at}: the setup's text is on screen (${JSON.stringify(intro)})`);
-      expect(!(await page.locator('[data-testid=loading]').count()), `${at}: nothing left loading`);
+      if (address === 'edit/') {
+        await page.waitForFunction(() => document.querySelector('[data-testid=lesson-title]'), null, { timeout: STEP_MS }).catch(() => { throw new Error(`${at}: no lesson`); });
+        expect((await text(page, 'lesson-title')) === `What if: ${first.title}`, `${at}: ${await text(page, 'lesson-title')}`);
+        continue;
+      }
+      await page.waitForSelector('[data-testid=home]', { timeout: STEP_MS }).catch(() => { throw new Error(`${at}: no front page`); });
+      expect((await page.locator('[data-testid=paths] .path').count()) === 6, `${at}: the six paths`);
+      expect((await text(page, 'path-class')).includes('Starts with: The same race without fencing'), `${at}: the class starts with the problem`);
+      const start = await page.locator('[data-testid=start-class]').boundingBox();
+      expect(start && start.y >= 0 && start.y + start.height <= height, `${at}: "Start here" is on screen (${JSON.stringify(start)})`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth), `${at}: nothing overflows sideways`);
       if (address === '') await shot(page, `front-${width}x${height}.png`);
     }
   }
+});
+
+await check('a teacher takes the 50-minute class from the bare address at 1024×768 in presenter mode by PageDown alone, predictions on: no key sticks, the diagram has most of the screen, the story in view, to the course\'s end', async (page) => {
+  await page.addInitScript(() => localStorage.setItem('lockstep-predict', 'on'));
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=home]');
+  await page.click('[data-testid=path-class] [data-action^=course-present]');
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-present') && location.hash.startsWith('#/course/class/1/'));
+  const stops = new Set();
+  let questions = 0;
+  let last = '';
+  for (let press = 0; press < 400; press += 1) {
+    const now = await page.evaluate(() => ({
+      where: location.hash.split('/').slice(0, 4).join('/') + ' ' + (document.querySelector('[data-testid=step-count]')?.innerText || '') + (document.querySelector('[data-testid=predict]') ? '?' : '') + (document.querySelector('[data-testid=predict-result]') ? '!' : ''),
+      stop: location.hash.split('/')[3],
+      share: document.querySelector('[data-testid=diagram]').getBoundingClientRect().height / innerHeight,
+      asking: !!document.querySelector('[data-testid=predict]'),
+      last: document.querySelector('[data-testid=course-eyebrow]')?.innerText,
+    }));
+    page.progress = now.where;
+    expect(now.where !== last, `PageDown stuck at ${now.where}`);
+    last = now.where;
+    stops.add(now.stop);
+    if (now.asking) {
+      questions += 1;
+      expect(now.share >= 0.6, `the diagram has ${(now.share * 100).toFixed(0)}% of the height at ${now.where}`);
+    }
+    if (/11 of 11/i.test(now.last || '') && /Step (\d+) of \1/.test(now.where) && !now.asking) break;
+    await page.keyboard.press('PageDown');
+    await page.waitForFunction((was) => {
+      const where = location.hash.split('/').slice(0, 4).join('/') + ' ' + (document.querySelector('[data-testid=step-count]')?.innerText || '') + (document.querySelector('[data-testid=predict]') ? '?' : '') + (document.querySelector('[data-testid=predict-result]') ? '!' : '');
+      return where !== was && !document.querySelector('.stage[aria-busy]');
+    }, last).catch(() => { throw new Error(`PageDown did nothing at ${last}`); });
+  }
+  expect(stops.size === 11, `went through ${stops.size} of 11 stops: ${[...stops]}`);
+  expect(questions >= 11, `asked ${questions} questions on the way`);
+  await shot(page, 'class-end-1024x768.png');
+  // Enter does not leave presenter mode; Escape does (no full screen in a headless browser).
+  await page.keyboard.press('Enter');
+  expect(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), 'Enter left presenter mode');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-present'));
+}, null, 600000);
+
+await check('? lists every key; the class\'s stops show the teacher\'s notes, in a card and a window of their own', async (page) => {
+  await page.goto(`${url}#/course/class/2/0`);
+  await page.waitForSelector('[data-testid=course]');
+  await page.keyboard.press('?');
+  await page.waitForFunction(() => document.querySelector('#keys')?.matches(':popover-open'));
+  const keys = await text(page, 'keys');
+  for (const key of ['Page Down', 'Page Up', 'Space', '→', 'End', '1', 'Esc', '?']) expect(keys.includes(key), `the list of keys names ${key}: ${keys}`);
+  await page.keyboard.press('Escape');
+  expect((await text(page, 'course')).includes('stop 2 of 11'), await text(page, 'course'));
+  await page.click('[data-testid=course-notes] summary');
+  expect((await text(page, 'course-notes')).includes('Ask who issues the token'), await text(page, 'course-notes'));
+  const [notes] = await Promise.all([page.waitForEvent('popup'), page.click('[data-testid=course-notes-window]')]);
+  await notes.waitForSelector('[data-testid=notes-page]');
+  expect((await notes.locator('[data-testid=notes-text]').innerText()).includes('Ask who issues the token'), 'the notes window shows the stop');
+  await page.click('[data-testid=course-next]');
+  await notes.waitForFunction(() => document.querySelector('[data-testid=notes-text]')?.innerText.includes('the resource only knows the tokens'));
+  await notes.close();
+});
+
+await check('a teacher makes a course: runs added at their step, a lesson from the list, titles and notes, reordered, shared as a link that opens it in presenter mode; progress is kept, offered on return, exported and imported', async (page) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto(`${url}#/lease-race-unfenced/8`);
+  await page.waitForSelector('[data-testid=add-to-course]');
+  await page.click('[data-testid=add-to-course]');
+  await page.waitForSelector('[data-testid=notice]');
+  expect((await text(page, 'notice')).startsWith('Added to your course, now 1 stop:'), await text(page, 'notice'));
+  await page.goto(`${url}#/make`);
+  await page.waitForSelector('[data-testid=builder]');
+  await page.selectOption('[data-testid=draft-add]', 'optimistic-version');
+  await page.waitForSelector('[data-testid=draft-stop-1]');
+  await page.fill('[data-draft=course]', 'Locks in one hour <b>');
+  await page.locator('[data-draft=course]').dispatchEvent('change');
+  await page.waitForFunction(() => document.querySelector('[data-draft=course]')?.getAttribute('value') === 'Locks in one hour <b>');
+  await page.fill('[data-draft="stops[1].notes"]', 'Ask: where does the check live?');
+  await page.locator('[data-draft="stops[1].notes"]').dispatchEvent('change');
+  await page.click('[data-action="draft-up:1"]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=draft-stop-0]')?.innerText.includes('Optimistic concurrency'));
+  expect((await text(page, 'draft-stop-1')).includes('from step'), 'the run added on screen opens at its step');
+  await page.click('[data-testid=draft-link]');
+  await page.waitForSelector('[data-testid=notice]');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(/\?present#\/course\/1\.[A-Za-z0-9_-]+\/1\/0$/.test(link), link);
+  // The link, opened as a page of its own: the course, in presenter mode, with its words shown as text.
+  await page.goto(link);
+  await page.waitForSelector('[data-testid=course-eyebrow]');
+  expect(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), 'the link opens in presenter mode');
+  expect((await page.locator('[data-testid=course-eyebrow]').innerText()).toUpperCase().includes('LOCKS IN ONE HOUR <B> · 1 OF 2'), await page.locator('[data-testid=course-eyebrow]').innerText());
+  expect((await page.locator('[data-testid=lesson-title]').innerText()).startsWith('Optimistic concurrency'), 'its first stop');
+  // Progress: the front page offers to go on, and a file carries it to another browser.
+  await page.goto(url);
+  await page.waitForSelector('[data-testid=home]');
+  expect((await text(page, 'continue')).includes('Continue “Locks in one hour <b>”: stop 1 of 2'), await text(page, 'continue'));
+  expect((await text(page, 'progress')).startsWith('Your progress on this device') && (await text(page, 'progress')).includes('visited'), await text(page, 'progress'));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-progress]')]);
+  const file = await download.path();
+  await page.click('[data-testid=clear-progress]');
+  await page.waitForFunction(() => !document.querySelector('[data-testid=continue]'));
+  await page.setInputFiles('[data-testid=import-progress]', file);
+  await page.waitForSelector('[data-testid=continue]');
+  await page.setInputFiles('[data-testid=import-progress]', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "visited": 7}') });
+  await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.innerText.includes('visited: invalid type'));
 });
 
 // In the page: the text a person can see, under 14 px (the diagram's own text is sized in its
@@ -1237,10 +1379,11 @@ await check('the interview drill (predictions kept off elsewhere): a question, i
   await shown(page, 'lease-race-unfenced');
   await page.waitForSelector('[data-testid=drill]');
   expect((await text(page, 'drill')).includes('Why are distributed locks harder than mutexes?'), await text(page, 'drill'));
-  // The drill asks even though predictions are off on this page.
+  // The drill asks even though predictions are off on this page: first, whom the lock service
+  // counts when A's write arrives (nobody: B took the lease and released it).
   await page.keyboard.press('End');
   await page.waitForSelector('[data-testid=predict]');
-  await page.click('[data-testid=answer-0]');
+  await page.click('[data-testid=answer-3]');
   await page.waitForSelector('[data-testid=predict-result]');
   expect((await text(page, 'drill')).includes('1 of 1 predictions right'), await text(page, 'drill'));
   // To the lesson's end (answering whatever else it asks), then on through the question's lessons.

@@ -107,8 +107,8 @@ pub enum From<'a> {
     Topic(&'a str),
     /// A cell of the comparison, with a link back to the table.
     Table,
-    /// An edited scenario, from the run under this topic.
-    Edited(&'a str),
+    /// An edited scenario, from the run under this topic; `true` if it has a title of its own.
+    Edited(&'a str, bool),
     /// A stop of a course: its title, the stop's number and how many there are.
     Course(&'a str, usize, usize),
 }
@@ -124,7 +124,7 @@ pub fn lesson_head(from: From, title: &str, edit: bool, verdict: &str) -> String
             "",
         ),
         From::Topic(topic) => (format!(r#"<p class="eyebrow">{}</p>"#, Escaped(topic)), ""),
-        From::Edited(topic) => (format!(r#"<p class="eyebrow">Edited · {}</p>"#, Escaped(topic)), "What if: "),
+        From::Edited(topic, own) => (format!(r#"<p class="eyebrow">Edited · {}</p>"#, Escaped(topic)), if own { "" } else { "What if: " }),
         From::Course(course, n, all) => {
             (format!(r#"<p class="eyebrow" data-testid="course-eyebrow">{} · {n} of {all}</p>"#, Escaped(course)), "")
         }

@@ -151,8 +151,27 @@ fn mark_invalid(parts: &mut [String], path: &str) -> bool {
     found.is_some()
 }
 
-/// The editor's head: Close, the outcome, notes and problems, the actions, and what to draw
-/// beside the run.
+/// The scenario's own words, for a teacher to present it with: its title, its setup (said
+/// before the run, what happens before the fault) and its takeaway (said at the end).
+fn words_fields(s: &mut String, scenario: &Scenario) {
+    s.push_str(r#"<details class="edit-words" data-testid="edit-words"><summary>Your words: title, setup, takeaway</summary>"#);
+    text(s, "title", &scenario.title, "title", Input::Text);
+    for (path, label, value, hint) in [
+        ("intro", "setup", &scenario.intro, "What happens before the fault, not what it causes"),
+        ("takeaway", "takeaway", &scenario.takeaway, "What the run shows, said at its end"),
+    ] {
+        let _ = write!(
+            s,
+            r#"<label class="field field--wide"><span>{label}</span><textarea {EDIT_ATTRIBUTE}="{path}" data-kind="{}" rows="3" maxlength="4000" placeholder="{hint}">{}</textarea></label>"#,
+            Input::Text.attr(),
+            Escaped(value)
+        );
+    }
+    s.push_str("</details>");
+}
+
+/// The editor's head: Close, the outcome, notes and problems, the actions, your words, and what
+/// to draw beside the run.
 fn head(s: &mut String, scenario: &Scenario, state: &EditorState) {
     let _ = write!(s, r#"<a class="btn btn--small" href="{}" data-testid="stop-edit">Close</a>"#, Escaped(state.close));
     // The outcome, and a refused change's problem, stay in view while the editor scrolls.
@@ -193,6 +212,7 @@ fn head(s: &mut String, scenario: &Scenario, state: &EditorState) {
         Variant::Original => (v.name().to_string(), "the original".to_string()),
         Variant::Mode(_) => (v.name().to_string(), format!("this, with the resource {}", v.name())),
     });
+    words_fields(s, scenario);
     s.push_str(r#"<div class="edit-beside">"#);
     let options = [(String::new(), "nothing".to_string())].into_iter().chain(variants);
     choice(s, ("beside", Input::Beside), state.beside.map_or("", Variant::name), "side by side with", options);

@@ -37,10 +37,14 @@ pub(super) fn learning(s: &AppState, action: Action) -> Reduced {
             Ok(next) if Rc::ptr_eq(&next.draft, &s.draft) => (Some(next), Vec::new()),
             Ok(next) => {
                 let kept = Effect::KeepDraft(next.draft.clone());
-                let stops = next.draft.stops.len();
-                let added = s.view.is_none().then(|| {
-                    format!("Added to your course, now {stops} stops: ☰ Lessons → Make a course… to order them and write your notes.")
-                });
+                let stops = match next.draft.stops.len() {
+                    1 => "1 stop".to_string(),
+                    n => format!("{n} stops"),
+                };
+                let added = s
+                    .view
+                    .is_none()
+                    .then(|| format!("Added to your course, now {stops}: ☰ Lessons → Make a course… to order them and write your notes."));
                 (Some(AppState { notice: added.or(next.notice.clone()), ..next }), vec![kept])
             }
             Err(problem) => (Some(AppState { notice: Some(format!("Your course was not changed: {problem}.")), ..s.clone() }), Vec::new()),

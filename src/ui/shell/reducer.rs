@@ -12,7 +12,6 @@ use crate::ui::progress::Record;
 use crate::ui::route::{self, Target};
 use std::rc::Rc;
 
-
 /// Applies one action. Besides the effects an action asks for, a lesson the state comes to await
 /// is fetched, and preferences and progress that changed are kept.
 pub fn reduce(s: &AppState, action: Action) -> Reduced {
@@ -381,7 +380,9 @@ fn export(run: &super::run::RunRef, kind: Export) -> Option<Effect> {
 /// What the page says once the browser copied (or could not copy) text.
 fn copied(what: &Copied, ok: bool) -> String {
     match (what, ok) {
-        (Copied::Embed(code), true) => format!("The embed code is copied: paste it into a slide, a course page or a post. {code}"),
+        (Copied::Embed(code), true) => {
+            format!("The embed code is copied: paste it into a slide, a course page or a post; it works at any size from 640×480. {code}")
+        }
         (Copied::Embed(code), false) => format!("Copy this into a slide, a course page or a post: {code}"),
         (Copied::Link, true) => "The link to this edited scenario is copied: it opens the same diagram at the same step.".into(),
         (Copied::Link, false) => "The link could not be copied here; copy it from the address bar.".into(),

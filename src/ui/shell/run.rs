@@ -90,7 +90,7 @@ impl Run {
             let asked = text(p.event.checked_sub(1), Ask::Question(p));
             if p.event == 0 { &mut setup } else { &mut steps }.push(asked);
             // The score at its widest.
-            let score = (99, 99);
+            let score = (99_999, 99_999);
             let chosen = (0..p.choices.len()).map(Some).chain([None]);
             steps.extend(chosen.map(|chosen| text(Some(p.event), Ask::Answered { prediction: p, chosen, score })));
         }

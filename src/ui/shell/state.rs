@@ -239,13 +239,20 @@ impl AppState {
         }
     }
 
-    /// The events the diagram marks as the answer's evidence, once a question about the event at
-    /// the cursor has been answered.
-    pub fn evidence(&self) -> &[usize] {
-        match self.ask() {
-            Ask::Answered { prediction, .. } => &prediction.evidence,
-            _ => &[],
+    /// The events the diagram marks as an answer's evidence: those of the question answered at
+    /// the cursor that have happened, and the event at the cursor where it is evidence of any
+    /// answer given (a question about a later moment is shown its answer as the run gets there).
+    pub fn evidence(&self) -> Vec<usize> {
+        let (Some(run), Some(c)) = (&self.run, self.player.cursor()) else { return Vec::new() };
+        let mut marked: Vec<usize> = match self.ask() {
+            Ask::Answered { prediction, .. } => prediction.evidence.iter().copied().filter(|&e| e <= c).collect(),
+            _ => Vec::new(),
+        };
+        let answered = self.answers.iter().filter_map(|&(i, _)| run.predictions.get(i));
+        if !marked.contains(&c) && answered.into_iter().any(|p| p.evidence.contains(&c)) {
+            marked.push(c);
         }
+        marked
     }
 
     /// Returns the lesson after the one on screen, outside a drill or a course (which have

@@ -236,9 +236,9 @@ fn keydown(e: &KeyboardEvent, on_key: &Callback<Action>) {
         e.prevent_default();
         return super::editor_input::handle_key(on_key, gesture);
     }
-    // Escape leaves presenter mode where the browser gave it no full screen to leave (a page
-    // opened to present).
-    if e.key() == "Escape" && browser::presenting_unfullscreen() {
+    // Escape leaves presenter mode (a browser in full screen may keep the key to itself, and
+    // leave full screen, which ends presenter mode too).
+    if e.key() == "Escape" && browser::in_present() {
         return on_key.emit(Action::Present(Some(false)));
     }
     if let Some(action) = pressed(e) {

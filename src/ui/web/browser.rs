@@ -267,11 +267,9 @@ fn contains(selector: &str, node: &web_sys::Node) -> bool {
     window().document().and_then(|d| d.query_selector(selector).ok().flatten()).is_some_and(|el| el.contains(Some(node)))
 }
 
-/// Says whether the page presents without full screen (the browser gave none: a page opened to
-/// present, before any click).
-pub fn presenting_unfullscreen() -> bool {
-    let document = gloo::utils::document();
-    document.fullscreen_element().is_none() && document.document_element().is_some_and(|r| r.has_attribute("data-present"))
+/// Says whether the page is in presenter mode.
+pub fn in_present() -> bool {
+    gloo::utils::document().document_element().is_some_and(|r| r.has_attribute("data-present"))
 }
 
 /// Tells `ended` when the browser leaves full screen (Escape), which ends presenter mode;
@@ -303,10 +301,11 @@ fn page() -> String {
     format!("{}{}", location.origin().unwrap_or_default(), location.pathname().unwrap_or_default())
 }
 
-/// Returns the code that embeds the run on screen (titled `title`) in another page.
+/// Returns the code that embeds the run on screen (titled `title`) in another page: 960 × 600,
+/// shrinking with a narrower page, and a comment that says how to change it.
 pub fn embed_code(title: &str) -> String {
     format!(
-        r#"<iframe src="{}?embed{}" title="Lockstep: {}" width="820" height="620" style="border:0; max-width:100%" loading="lazy"></iframe>"#,
+        r#"<!-- Lockstep works at any size from 640×480: change width and height to fit your slide. --><iframe src="{}?embed{}" title="Lockstep: {}" width="960" height="600" style="border:0; max-width:100%" loading="lazy"></iframe>"#,
         page(),
         hash(),
         crate::ui::panels::Escaped(title)

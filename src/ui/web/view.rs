@@ -100,7 +100,9 @@ fn head(run: &RunRef, state: &AppState) -> String {
     } else if is_cell {
         From::Table
     } else if edited {
-        From::Edited(&run.scenario.topic)
+        // A title of the editor's own is shown as it is; the lesson's is a "what if".
+        let own = state.editing.as_ref().is_some_and(|e| e.original().scenario.title != run.scenario.title);
+        From::Edited(&run.scenario.topic, own)
     } else {
         From::Topic(&run.scenario.topic)
     };
@@ -119,7 +121,7 @@ fn stage(run: &RunRef, state: &AppState, on: &Callbacks) -> Html {
         <>
             <main class="stage" aria-labelledby="lesson-title" aria-busy={state.pending.is_some().then_some("true")}>
                 { Html::from_html_unchecked(head(run, state).into()) }
-                { diagrams(run, cursor, state.evidence().to_vec(), editing, ZOOMS[state.zoom], &on.on_room) }
+                { diagrams(run, cursor, state.evidence(), editing, ZOOMS[state.zoom], &on.on_room) }
                 { controls(run, state.player, state.zoom, &on.on_play) }
             </main>
             // The story first: beside the run, or (narrow) in the band under it.
