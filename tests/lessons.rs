@@ -399,3 +399,47 @@ fn a_takeaway_fits_the_caption_under_the_run() {
         .collect();
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
+
+/// A lesson's title is shown above the diagram from the start, so it names the situation (the design, the mechanism,
+/// the fault), not what it causes: no title tells which write is accepted or rejected, what becomes of the data, or who
+/// holds, loses or waits for the lock, which would give the predictions away.
+#[test]
+fn a_title_names_the_situation_not_its_outcome() {
+    // Words that tell an outcome (or a lesson's verdict) in a title, matched where a word starts ("closes" is not "loses").
+    const TELLING: [&str; 25] = [
+        "harm",
+        "reject",
+        "refuse",
+        "lands",
+        "loses",
+        "lost",
+        "breaks",
+        "does not",
+        "not a ",
+        "not close",
+        "waits",
+        "stops",
+        "two holders",
+        "unsafe",
+        "safe:",
+        "frees",
+        "ends at",
+        "early",
+        "too slow",
+        "repeats",
+        "412",
+        "wake-up",
+        "undoes",
+        "needs no",
+        "room for",
+    ];
+    let mut told = Vec::new();
+    for l in lessons::all() {
+        let title = l.scenario.title.to_lowercase();
+        let says = |w: &str| title.match_indices(w).any(|(i, _)| !title[..i].ends_with(char::is_alphanumeric));
+        for word in TELLING.iter().filter(|w| says(w)) {
+            told.push(format!("{}: the title says “{word}”, which tells the outcome", l.id()));
+        }
+    }
+    assert!(told.is_empty(), "{}", told.join("\n"));
+}

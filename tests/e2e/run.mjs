@@ -1197,6 +1197,9 @@ await check('a teacher makes a course: runs added at their step, a lesson from t
   await page.click('[data-action="draft-up:1"]');
   await page.waitForFunction(() => document.querySelector('[data-testid=draft-stop-0]')?.innerText.includes('Optimistic concurrency'));
   expect((await text(page, 'draft-stop-1')).includes('from step'), 'the run added on screen opens at its step');
+  const [courseFile] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=draft-download]')]);
+  const courseText = fs.readFileSync(await courseFile.path(), 'utf8');
+  expect(courseText.includes('"course": "Locks in one hour <b>"') && courseText.includes('Ask: where does the check live?'), courseText);
   await page.click('[data-testid=draft-link]');
   await page.waitForSelector('[data-testid=notice]');
   const link = await page.evaluate(() => navigator.clipboard.readText());
@@ -1211,6 +1214,7 @@ await check('a teacher makes a course: runs added at their step, a lesson from t
   await page.goto(url);
   await page.waitForSelector('[data-testid=home]');
   expect((await text(page, 'continue')).includes('Continue “Locks in one hour <b>”: stop 1 of 2'), await text(page, 'continue'));
+  expect((await page.locator('[data-testid=lesson-lease-race-unfenced]').getAttribute('data-progress')) === 'visited', 'the menu marks a lesson opened');
   expect((await text(page, 'progress')).startsWith('Your progress on this device') && (await text(page, 'progress')).includes('visited'), await text(page, 'progress'));
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-progress]')]);
   const file = await download.path();
@@ -1220,6 +1224,9 @@ await check('a teacher makes a course: runs added at their step, a lesson from t
   await page.waitForSelector('[data-testid=continue]');
   await page.setInputFiles('[data-testid=import-progress]', { name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"version": 1, "visited": 7}') });
   await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.innerText.includes('visited: invalid type'));
+  // A course's file, opened on the front page, is presented from its first stop.
+  await page.setInputFiles('[data-testid=open-course]', { name: 'course.json', mimeType: 'application/json', buffer: Buffer.from(courseText) });
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-present') && document.querySelector('[data-testid=course-eyebrow]'));
 });
 
 // In the page: the text a person can see, under 14 px (the diagram's own text is sized in its

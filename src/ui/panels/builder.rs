@@ -54,7 +54,7 @@ fn lesson_choices(s: &mut String) {
 /// The builder, for the course being made (`c`).
 pub fn builder(c: &Course) -> String {
     let mut s = String::from(
-        r#"<section class="builder" data-testid="builder"><h1 id="lesson-title">Make a course</h1><p class="lede">A course is a path through lessons, comparison cells and edited scenarios, each with your title and notes, to present with a clicker or hand to a learner. On any run, <strong>＋ Course</strong> beside its title adds it here at the step on screen; below, you can add any lesson, order the stops and write your words. It is kept in this browser.</p><div class="draft-course">"#,
+        r#"<section class="builder" data-testid="builder"><h1 id="lesson-title">Make a course</h1><p class="lede">A course is a path through lessons, comparison cells and edited scenarios, each with your title and notes, to present with a clicker or hand to a learner. On any run, <strong>+ Course</strong> beside its title adds it here at the step on screen; below, you can add any lesson, order the stops and write your words. It is kept in this browser.</p><div class="draft-course">"#,
     );
     text_field(&mut s, "Title", "course", &c.title, "My course", MAX_COURSE_TITLE_CHARS);
     text_field(&mut s, "For whom", "audience", &c.audience, "A class new to distributed locks", MAX_COURSE_TITLE_CHARS);
@@ -91,7 +91,7 @@ pub fn builder(c: &Course) -> String {
     }
     s.push_str("</ol>");
     if c.stops.is_empty() {
-        s.push_str(r#"<p class="muted" data-testid="draft-empty">No stops yet: add a lesson below, or open a run and press ＋ Course beside its title.</p>"#);
+        s.push_str(r#"<p class="muted" data-testid="draft-empty">No stops yet: add a lesson below, or open a run and press + Course beside its title.</p>"#);
     }
     s.push_str(r#"<div class="draft-add">"#);
     lesson_choices(&mut s);

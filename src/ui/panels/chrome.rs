@@ -8,8 +8,8 @@ use crate::engine::Trace;
 use crate::ui::shell::binding::BINDINGS;
 use std::fmt::Write;
 
-/// The name of the tool, in the top bar.
-const BRAND: &str = r#"<div class="brand"><span class="brand-mark" aria-hidden="true">⟂</span><span class="brand-name">Lockstep</span><span class="brand-tag">distributed locks and fencing tokens, step by step</span></div>"#;
+/// The name of the tool, in the top bar: the way back to the front page.
+const BRAND: &str = r#"<button class="brand" data-action="home" data-testid="home-link" title="The front page: the paths, and where you left off"><span class="brand-mark" aria-hidden="true">⟂</span><span class="brand-name">Lockstep</span><span class="brand-tag">distributed locks and fencing tokens, step by step</span></button>"#;
 
 /// Names a key as its cap reads.
 fn key_cap(key: &str) -> &str {
@@ -52,7 +52,7 @@ const FIND_BUTTON: &str = r#"<button class="btn" data-action="find" data-testid=
 const PROVE_BUTTON: &str = r#"<button class="btn" data-action="prove" data-testid="prove" title="Check every schedule of up to 2 pauses, partitions and crashes on a 100 ms grid: prove this scenario safe within those bounds, or find the first that is not">Prove</button>"#;
 
 /// The button that adds the run on screen, at its step, to the course being made.
-const ADD_BUTTON: &str = r#"<button class="btn" data-action="add-to-course" data-testid="add-to-course" title="Add this run, at the step on screen, to the course you are making (☰ Lessons → Make a course…)">＋ Course</button>"#;
+const ADD_BUTTON: &str = r#"<button class="btn" data-action="add-to-course" data-testid="add-to-course" title="Add this run, at the step on screen, to the course you are making (☰ Lessons → Make a course…)">+ Course</button>"#;
 
 /// The button that opens the run on screen in the editor.
 const EDIT_BUTTON: &str = r#"<button class="btn" data-action="edit" data-testid="edit" title="Change this scenario's numbers and faults and watch the run change">What if…</button>"#;

@@ -117,7 +117,7 @@ pub fn home(p: &Record, score: (u32, u32)) -> String {
     let lessons = lessons::index().len();
     let _ = write!(
         s,
-        r##"</ol><p class="home-more">Or open any of the {lessons} lessons from <button class="link" data-action="menu">☰ Lessons</button>, <button class="link" {ROUTE_ATTRIBUTE}="#/compare">compare every design under one fault</button>, <button class="link" data-action="drill-start">drill the interview questions</button>, or <button class="link" {ROUTE_ATTRIBUTE}="#/make">make a course of your own</button>. Press <kbd>?</kbd> for the keys.</p>"##
+        r##"</ol><p class="home-more">Or open any of the {lessons} lessons from <button class="link" data-action="menu">☰ Lessons</button>, <button class="link" {ROUTE_ATTRIBUTE}="#/compare">compare every design under one fault</button>, <button class="link" data-action="drill-start">drill the interview questions</button>, <button class="link" {ROUTE_ATTRIBUTE}="#/make">make a course of your own</button>, or present one a teacher sent you: <label class="link file-button">open a course file…<input type="file" accept=".json,application/json" data-pick="course" data-testid="open-course"></label>. Press <kbd>?</kbd> for the keys.</p>"##
     );
     progress_card(&mut s, p, score);
     s.push_str("</section>");

@@ -40,7 +40,7 @@ fn predict(s: &mut String, ask: &Ask) {
         Ask::Nothing => {}
         Ask::Offer(on) => {
             let (state, switch) =
-                if *on { ("on: the run stops before each write is judged and asks you first", "Switch off") } else { ("off", "Switch on") };
+                if *on { ("on: the run stops before each outcome and asks you first", "Switch off") } else { ("off", "Switch on") };
             let _ = write!(
                 s,
                 r#"<p class="hint" data-testid="predict-offer">Predictions are {state}. <button class="btn btn--small" data-action="predict">{switch}</button></p>"#

@@ -84,6 +84,7 @@ pub const BINDINGS: &[Binding] = &[
     Binding { name: "drill-start", keys: &[], help: "", action: |_| Some(Action::DrillStart) },
     Binding { name: "drill-next", keys: &[], help: "", action: |_| Some(Action::DrillNext) },
     Binding { name: "drill-leave", keys: &[], help: "", action: |_| Some(Action::DrillLeave) },
+    Binding { name: "home", keys: &[], help: "", action: |_| Some(Action::Open(crate::ui::route::Target::Home, 0)) },
     Binding { name: "drill-continue", keys: &[], help: "", action: |_| Some(Action::DrillContinue) },
     Binding { name: "course:", keys: &[], help: "", action: |course| Some(Action::Course(CourseMove::Start(course.into()))) },
     Binding { name: "course-present:", keys: &[], help: "", action: |course| Some(Action::Course(CourseMove::Present(course.into()))) },

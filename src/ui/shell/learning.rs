@@ -54,8 +54,9 @@ pub(super) fn learning(s: &AppState, action: Action) -> Reduced {
     }
 }
 
-/// Takes a file a person picked: a progress file replaces what is kept on this device, and a
-/// course's file is taken from its first stop. Either, if it cannot be read, is named in a notice.
+/// Takes a file a person picked: a progress file replaces what is kept on this device, a
+/// course's file is presented from its first stop, and a course's file for the builder becomes
+/// the course being made. Either, if it cannot be read, is named in a notice.
 fn picked(s: &AppState, what: Picked, file: Result<String, String>) -> Reduced {
     let notice = |problem: String| (Some(AppState { notice: Some(problem), ..s.clone() }), Vec::new());
     let text = match file {
@@ -71,7 +72,7 @@ fn picked(s: &AppState, what: Picked, file: Result<String, String>) -> Reduced {
             Err(e) => notice(format!("The progress file could not be read, and nothing was changed: {e}.")),
         },
         Picked::Course => match crate::course::format::parse(&text).and_then(|c| crate::course::format::to_link(&c)) {
-            Ok(link) => course(s, CourseMove::Start(link)),
+            Ok(link) => course(s, CourseMove::Present(link)),
             Err(e) => notice(format!("The course file could not be opened: {e}.")),
         },
         Picked::Draft => match crate::course::format::parse(&text) {

@@ -125,7 +125,9 @@ pub fn App() -> Html {
             warm::soon();
         }
     });
-    // The lesson list is written once; mark what is on screen in it.
+    // The lesson list is written once; mark what this device has done with each lesson in it,
+    // and what is on screen.
+    use_effect_with(state.progress.clone(), |p| browser::mark_progress(&p.visited, &p.finished));
     use_effect_with(route::format(&Route { target: state.current(), step: 0 }), |link| browser::mark_current(link));
     let (callbacks, on_click) = use_controls(&dispatch);
     if state.env.page == Page::Notes {

@@ -107,6 +107,29 @@ pub fn mark_current(link: &str) {
     }
 }
 
+/// Marks each lesson of the lesson menu by what this device has done with it
+/// (`data-progress`: `visited` or `finished`, which the style sheet shows as a mark).
+pub fn mark_progress(visited: &[String], finished: &[String]) {
+    let Some(document) = window().document() else { return };
+    let Ok(links) = document.query_selector_all(&format!(".sidebar .lesson-link[{ROUTE_ATTRIBUTE}]")) else { return };
+    for i in 0..links.length() {
+        let Some(el) = links.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+        let link = el.get_attribute(ROUTE_ATTRIBUTE).unwrap_or_default();
+        let Ok(Some(route::Route { target: route::Target::Lesson(id), .. })) = route::parse(&link) else { continue };
+        let mark = if finished.contains(&id) {
+            Some("finished")
+        } else if visited.contains(&id) {
+            Some("visited")
+        } else {
+            None
+        };
+        let _ = match mark {
+            Some(m) => el.set_attribute("data-progress", m),
+            None => el.remove_attribute("data-progress"),
+        };
+    }
+}
+
 /// Scrolls the page to its top.
 pub fn to_top() {
     window().scroll_to_with_x_and_y(0.0, 0.0);

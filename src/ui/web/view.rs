@@ -23,7 +23,7 @@ pub struct Callbacks {
 
 /// The whole page.
 pub fn page(state: &AppState, on: &Callbacks) -> Html {
-    let run_exports = state.run.as_ref().filter(|_| state.table.is_none()).map(|r| r.source.is_some());
+    let run_exports = state.run.as_ref().filter(|_| state.table.is_none() && state.view.is_none()).map(|r| r.source.is_some());
     let stage = match (&state.table, &state.run) {
         _ if state.view == Some(View::Home) => front(&panels::home(&state.progress, state.env.preferences.score), "home"),
         _ if state.view == Some(View::Builder) => front(&panels::builder(&state.draft), "builder"),
