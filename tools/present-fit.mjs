@@ -54,7 +54,7 @@ for (const size of sizes.length ? sizes : ['1024x768', '1280x720']) {
     const whole = stops.filter((s) => s.seen === s.beats).length;
     const asked = stops.filter((s) => s.asking);
     const askedWhole = asked.filter((s) => s.seen === s.beats).length;
-    console.log(`${size} ${id}: diagram ${(share * 100).toFixed(0)}% of the height at least; every past beat in view at ${whole} of ${stops.length} stops (${askedWhole} of ${asked.length} questions); fewest in view ${Math.min(...stops.map((s) => (s.beats ? s.seen / s.beats : 1))).toFixed(2)}`);
+    console.log(`${size} ${id}: diagram ${(share * 100).toFixed(1)}% of the height at least; every past beat in view at ${whole} of ${stops.length} stops (${askedWhole} of ${asked.length} questions); fewest in view ${Math.min(...stops.map((s) => (s.beats ? s.seen / s.beats : 1))).toFixed(2)}`);
     await page.close();
   }
 }
