@@ -1063,7 +1063,7 @@ await check('an embed works at every size a slide gives it: the diagram the fram
     const at = `at ${width}×${height}`;
     await page.setViewportSize({ width: width + 40, height: height + 80 });
     await page.goto(url);
-    await page.setContent(`<!doctype html><html><body style="margin:20px"><iframe src="${url}?embed#/redlock-pause/0" title="Lockstep" width="${width}" height="${height}" style="border:0"></iframe></body></html>`);
+    await page.setContent(`<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:20px"><iframe src="${url}?embed#/redlock-pause/0" title="Lockstep" width="${width}" height="${height}" style="border:0"></iframe></body></html>`);
     const frame = await (await page.waitForSelector('iframe')).contentFrame();
     await frame.waitForSelector('[data-testid=beat-ticks]');
     expect(!(await frame.locator('[data-testid=menu]').isVisible()), `${at}: no lesson menu inside an embed`);
