@@ -6,7 +6,7 @@
 
 mod support;
 
-use lockstep::course::format::{self, parse, read, write, Open, Stop};
+use lockstep::course::format::{self, parse, read, write, Asking, Open, Stop};
 use lockstep::course::{built_in, Course, BUILT_IN};
 use lockstep::scenario::questions::QUESTIONS;
 use lockstep::scenario::{compare, json, lessons};
@@ -131,11 +131,25 @@ fn a_course_written_out_reads_back_the_same_by_file_and_by_link() {
                 step: 8,
                 title: String::new(),
                 notes: "Ask first.".into(),
-                predict: true,
+                predict: Asking::All,
                 minutes: 5,
             },
-            Stop { open: Open::Cell(cell), step: 0, title: "The table's cell".into(), notes: String::new(), predict: false, minutes: 3 },
-            Stop { open: Open::Edited(edited), step: 2, title: String::new(), notes: String::new(), predict: true, minutes: 9 },
+            Stop {
+                open: Open::Cell(cell),
+                step: 0,
+                title: "The table's cell".into(),
+                notes: String::new(),
+                predict: Asking::None,
+                minutes: 3,
+            },
+            Stop {
+                open: Open::Edited(edited),
+                step: 2,
+                title: String::new(),
+                notes: String::new(),
+                predict: Asking::Only(vec![2, 3]),
+                minutes: 9,
+            },
         ],
     };
     assert_eq!(read(&write(&course)).unwrap(), course);
@@ -146,4 +160,23 @@ fn a_course_written_out_reads_back_the_same_by_file_and_by_link() {
     assert_eq!(problem, "link: the link is format version 2; this version of Lockstep reads version 1");
     let problem = format::from_link("hello").unwrap_err().to_string();
     assert_eq!(problem, "link: the link's course is not in a form Lockstep writes (it should start with “1.”)");
+}
+
+#[test]
+fn a_stop_asks_every_question_none_or_those_it_names() {
+    let problem = |text: &str| parse(text).unwrap_err().to_string();
+    assert_eq!(problem(&one_stop(r#"{"lesson": "short-pause", "predict": [0]}"#)), "stops[0].predict: numbers each question from 1");
+    assert_eq!(
+        problem(&one_stop(r#"{"lesson": "short-pause", "predict": "yes"}"#)),
+        "stops[0].predict: is true (every question), false (none), or the numbers of the questions to ask"
+    );
+    let asked = parse(&one_stop(r#"{"lesson": "short-pause", "predict": [1, 3]}"#)).unwrap().stops[0].predict.clone();
+    assert_eq!(asked, Asking::Only(vec![1, 3]));
+    assert!(asked.asks(0) && !asked.asks(1) && asked.asks(2), "numbered from 1");
+    assert_eq!(
+        (Asking::typed(" all "), Asking::typed("none"), Asking::typed("2, 3")),
+        (Ok(Asking::All), Ok(Asking::None), Ok(Asking::Only(vec![2, 3])))
+    );
+    assert!(Asking::typed("two").unwrap_err().contains("not “two”"));
+    assert_eq!(Asking::Only(vec![2, 3]).said(), "2, 3");
 }

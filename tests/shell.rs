@@ -406,3 +406,35 @@ fn what_the_learner_does_is_kept_visited_finished_answered_and_where_a_course_st
     let (cleared, effects) = lockstep::ui::shell::reduce(&s, Action::ClearProgress);
     assert!(cleared.unwrap().progress.is_empty() && effects.contains(&Effect::ClearStorage));
 }
+
+#[test]
+fn a_course_stop_asks_only_the_questions_it_names_and_the_card_numbers_them() {
+    use lockstep::course::{format, Asking, Course, Open, Stop};
+    let stop = |predict| Stop {
+        open: Open::Lesson("lease-race-fenced".into()),
+        step: 0,
+        title: String::new(),
+        notes: String::new(),
+        predict,
+        minutes: 5,
+    };
+    let course = Course {
+        title: "Just the write".into(),
+        audience: String::new(),
+        intro: String::new(),
+        stops: vec![stop(Asking::Only(vec![3])), stop(Asking::None)],
+    };
+    let link = format::to_link(&course).unwrap();
+    let start = AppState::empty(Env { preferences: Preferences::FIRST_VISIT, ..env(Page::Player) });
+    let mut s = reduce(&start, Action::Course(lockstep::ui::shell::CourseMove::Start(link))).0.unwrap();
+    let run = s.run.clone().unwrap();
+    s = reduce(&s, binding::pressed("End").unwrap()).0.unwrap();
+    let (_, asked) = s.question().expect("the stop asks its third question");
+    assert_eq!((asked.number, s.player.step), (3, run.predictions[2].event), "the first two are not asked");
+    let card = lockstep::ui::panels::narration(&run.scenario, &run.trace, &run.words(), s.player.cursor(), None, s.ask(), None);
+    assert!(card.contains("question 3"), "{card}");
+    // The next stop asks none.
+    s = reduce(&s, Action::Course(lockstep::ui::shell::CourseMove::Next)).0.unwrap();
+    s = reduce(&s, binding::pressed("End").unwrap()).0.unwrap();
+    assert!(s.question().is_none() && s.player.step == s.player.steps, "a stop that asks none plays through");
+}

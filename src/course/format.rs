@@ -1,6 +1,6 @@
 //! The course format: a course's title, audience and introduction, and its stops in order,
 //! each a lesson, a comparison cell or an edited scenario opened at a step, with a title and
-//! notes of its own, whether it asks the class to predict, and how long it takes. Read from JSON
+//! notes of its own, which of its questions it asks the class, and how long it takes. Read from JSON
 //! with every problem named by its field path, and written back the same way; a course is
 //! shared as a file or, packed like a scenario, in a link.
 
@@ -40,9 +40,59 @@ pub struct Stop {
     pub title: String,
     /// Notes for whoever teaches it.
     pub notes: String,
-    /// Whether it asks the class to predict its outcomes.
-    pub predict: bool,
+    /// Which of its run's questions it asks the class.
+    pub predict: Asking,
     pub minutes: u32,
+}
+
+/// Which of a run's questions a stop asks: all (the default), none, or only these, numbered
+/// from 1 in the order the run asks them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Asking {
+    All,
+    None,
+    Only(Vec<u32>),
+}
+
+/// The most questions a stop names to ask.
+const MAX_ASKED: usize = 32;
+
+impl Asking {
+    /// Says whether the question at `place` (from 0) of the run's is asked.
+    pub fn asks(&self, place: usize) -> bool {
+        match self {
+            Asking::All => true,
+            Asking::None => false,
+            Asking::Only(numbers) => numbers.iter().any(|&n| n as usize == place + 1),
+        }
+    }
+
+    /// Reads what a person typed: `all`, `none`, or the questions' numbers (`1, 3`).
+    pub fn typed(text: &str) -> std::result::Result<Asking, String> {
+        match text.trim().to_lowercase().as_str() {
+            "" | "all" => return Ok(Asking::All),
+            "none" | "no" => return Ok(Asking::None),
+            _ => {}
+        }
+        let numbers = text
+            .split(',')
+            .map(|n| n.trim().parse::<u32>().ok().filter(|&n| n >= 1))
+            .collect::<Option<Vec<u32>>>()
+            .filter(|n| n.len() <= MAX_ASKED)
+            .ok_or_else(|| {
+                format!("say all, none, or the questions' numbers from 1 (1, 3), not “{}”", text.chars().take(24).collect::<String>())
+            })?;
+        Ok(Asking::Only(numbers))
+    }
+
+    /// Says it as a person types it.
+    pub fn said(&self) -> String {
+        match self {
+            Asking::All => "all".into(),
+            Asking::None => "none".into(),
+            Asking::Only(numbers) => numbers.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+        }
+    }
 }
 
 /// What a stop opens.
@@ -148,9 +198,28 @@ fn stop(v: &Value, path: &str) -> Result<Stop> {
         step: o.or("step", 0)?,
         title: text(&o, "title", MAX_COURSE_TITLE_CHARS)?,
         notes: text(&o, "notes", MAX_COURSE_TEXT_CHARS)?,
-        predict: o.or("predict", true)?,
+        predict: asking(o.get("predict"), &o.at("predict"))?,
         minutes,
     })
+}
+
+/// Reads which questions a stop asks: `true` (all), `false` (none), or their numbers.
+fn asking(v: Option<&Value>, path: &str) -> Result<Asking> {
+    let problem = |p: &str| ScenarioError::new(path, p);
+    match v {
+        None | Some(Value::Bool(true)) => Ok(Asking::All),
+        Some(Value::Bool(false)) => Ok(Asking::None),
+        Some(Value::Array(items)) if items.len() <= MAX_ASKED => items
+            .iter()
+            .map(|n| match n {
+                Value::Number(t) => t.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| problem("numbers each question from 1")),
+                _ => Err(problem("lists the questions to ask by their numbers")),
+            })
+            .collect::<Result<Vec<u32>>>()
+            .map(Asking::Only),
+        Some(Value::Array(_)) => Err(problem(&format!("names at most {MAX_ASKED} questions"))),
+        Some(_) => Err(problem("is true (every question), false (none), or the numbers of the questions to ask")),
+    }
 }
 
 /// Reads a course from a file's text.
@@ -175,7 +244,14 @@ pub fn write(c: &Course) -> Value {
             ("step", (s.step != 0).then(|| number(s.step))),
             ("title", (!s.title.is_empty()).then(|| string(&s.title))),
             ("notes", (!s.notes.is_empty()).then(|| string(&s.notes))),
-            ("predict", (!s.predict).then_some(Value::Bool(false))),
+            (
+                "predict",
+                match &s.predict {
+                    Asking::All => None,
+                    Asking::None => Some(Value::Bool(false)),
+                    Asking::Only(numbers) => Some(Value::Array(numbers.iter().map(|n| number(u64::from(*n))).collect())),
+                },
+            ),
             ("minutes", (s.minutes != STOP_MINUTES).then(|| number(u64::from(s.minutes)))),
         ];
         m.extend(optional.into_iter().filter_map(|(name, v)| Some((name.to_string(), v?))));

@@ -6,4 +6,4 @@ pub mod built_in;
 pub mod format;
 
 pub use built_in::{built_in, BuiltIn, BUILT_IN};
-pub use format::{Course, Open, Stop};
+pub use format::{Asking, Course, Open, Stop};

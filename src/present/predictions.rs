@@ -35,6 +35,8 @@ pub struct Prediction {
     pub reason: String,
     /// The events that show the answer, which the diagram marks once it is given.
     pub evidence: Vec<usize>,
+    /// Its number in the run, from 1, in the order the run asks its questions.
+    pub number: usize,
 }
 
 /// The most choices a question offers (keys 1 to 6 answer them).
@@ -78,6 +80,9 @@ impl Words<'_> {
             }
         }
         out.sort_by_key(|p| p.event);
+        for (i, p) in out.iter_mut().enumerate() {
+            p.number = i + 1;
+        }
         out
     }
 
@@ -109,6 +114,7 @@ impl Words<'_> {
             answer,
             reason: beat.map_or_else(String::new, |b| format!("{}. {}", b.title, b.why)),
             evidence,
+            number: 0,
         }
     }
 
@@ -163,6 +169,7 @@ impl Words<'_> {
             answer,
             reason,
             evidence,
+            number: 0,
         })
     }
 
@@ -267,6 +274,7 @@ impl Words<'_> {
             answer,
             reason,
             evidence: changes.iter().map(|(i, _)| *i).collect(),
+            number: 0,
         }
     }
 }

@@ -1194,12 +1194,15 @@ await check('a teacher makes a course: runs added at their step, a lesson from t
   await page.waitForFunction(() => document.querySelector('[data-draft=course]')?.getAttribute('value') === 'Locks in one hour <b>');
   await page.fill('[data-draft="stops[1].notes"]', 'Ask: where does the check live?');
   await page.locator('[data-draft="stops[1].notes"]').dispatchEvent('change');
+  await page.fill('[data-draft="stops[0].predict"]', '2');
+  await page.locator('[data-draft="stops[0].predict"]').dispatchEvent('change');
+  await page.waitForFunction(() => document.querySelector('[data-draft="stops[0].predict"]')?.getAttribute('value') === '2');
   await page.click('[data-action="draft-up:1"]');
   await page.waitForFunction(() => document.querySelector('[data-testid=draft-stop-0]')?.innerText.includes('Optimistic concurrency'));
   expect((await text(page, 'draft-stop-1')).includes('from step'), 'the run added on screen opens at its step');
   const [courseFile] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=draft-download]')]);
   const courseText = fs.readFileSync(await courseFile.path(), 'utf8');
-  expect(courseText.includes('"course": "Locks in one hour <b>"') && courseText.includes('Ask: where does the check live?'), courseText);
+  expect(courseText.includes('"course": "Locks in one hour <b>"') && courseText.includes('Ask: where does the check live?') && /"predict": \[\s*2\s*\]/.test(courseText), courseText);
   await page.click('[data-testid=draft-link]');
   await page.waitForSelector('[data-testid=notice]');
   const link = await page.evaluate(() => navigator.clipboard.readText());

@@ -83,9 +83,9 @@ pub fn builder(c: &Course) -> String {
         text_field(&mut s, "Title", &format!("stops[{i}].title"), &stop.title, lesson_title, MAX_COURSE_TITLE_CHARS);
         let _ = write!(
             s,
-            r#"<label class="draft-field draft-field--narrow"><span>Minutes</span><input type="number" min="1" max="{MAX_STOP_MINUTES}" data-draft="stops[{i}].minutes" value="{}"></label><label class="draft-check"><input type="checkbox" data-draft="stops[{i}].predict"{}> Ask the class to predict its outcomes</label><label class="draft-field draft-field--wide"><span>Notes for the teacher</span><textarea data-draft="stops[{i}].notes" rows="2" maxlength="{MAX_COURSE_TEXT_CHARS}" placeholder="What to ask before which moment; what to name at the end">{}</textarea></label></div></li>"#,
+            r#"<label class="draft-field draft-field--narrow"><span>Minutes</span><input type="number" min="1" max="{MAX_STOP_MINUTES}" data-draft="stops[{i}].minutes" value="{}"></label><label class="draft-field draft-field--narrow draft-field--asks"><span>Questions to ask</span><input type="text" data-draft="stops[{i}].predict" value="{}" placeholder="all" title="all, none, or their numbers (1, 3): a question's card says its number"></label><label class="draft-field draft-field--wide"><span>Notes for the teacher</span><textarea data-draft="stops[{i}].notes" rows="2" maxlength="{MAX_COURSE_TEXT_CHARS}" placeholder="What to ask before which moment; what to name at the end">{}</textarea></label></div></li>"#,
             stop.minutes,
-            if stop.predict { " checked" } else { "" },
+            Escaped(&stop.predict.said()),
             Escaped(&stop.notes)
         );
     }

@@ -49,7 +49,8 @@ fn predict(s: &mut String, ask: &Ask) {
         Ask::Question(p) => {
             let _ = write!(
                 s,
-                r#"<div class="predict" data-testid="predict"><h3>Predict <button class="btn btn--ghost btn--small" data-action="predict">Stop asking</button></h3><p>{}</p><div class="choices">"#,
+                r#"<div class="predict" data-testid="predict"><h3><span>Predict <span class="predict-number">· question {}</span></span> <button class="btn btn--ghost btn--small" data-action="predict">Stop asking</button></h3><p>{}</p><div class="choices">"#,
+                p.number,
                 Escaped(&p.question)
             );
             for (i, choice) in p.choices.iter().enumerate() {

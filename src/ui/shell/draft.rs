@@ -6,7 +6,7 @@
 use super::action::DraftEdit;
 use super::state::AppState;
 use crate::course::format::{self, STOP_MINUTES};
-use crate::course::{built_in, Course, Open, Stop};
+use crate::course::{built_in, Asking, Course, Open, Stop};
 use crate::limits::{MAX_COURSE_STOPS, MAX_COURSE_TEXT_CHARS, MAX_COURSE_TITLE_CHARS, MAX_STOP_MINUTES};
 use crate::ui::route::Target;
 use std::rc::Rc;
@@ -77,7 +77,7 @@ impl AppState {
 
 /// A new stop opening `open` at `step`, with no words of its own yet.
 fn stop(open: Open, step: u64) -> Stop {
-    Stop { open, step, title: String::new(), notes: String::new(), predict: true, minutes: STOP_MINUTES }
+    Stop { open, step, title: String::new(), notes: String::new(), predict: Asking::All, minutes: STOP_MINUTES }
 }
 
 /// Sets the draft's field at `path` (`course`, `audience`, `intro`, `stops[2].notes`, …) to what
@@ -94,7 +94,7 @@ fn field(c: &mut Course, path: &str, text: &str) -> Result<(), String> {
             match name {
                 "title" => s.title = cut(text, MAX_COURSE_TITLE_CHARS),
                 "notes" => s.notes = cut(text, MAX_COURSE_TEXT_CHARS),
-                "predict" => s.predict = text == "true",
+                "predict" => s.predict = Asking::typed(text)?,
                 "minutes" => match text.trim().parse::<u32>() {
                     Ok(m) if (1..=MAX_STOP_MINUTES).contains(&m) => s.minutes = m,
                     _ => return Err(format!("a stop takes 1 to {MAX_STOP_MINUTES} minutes, not “{}”", cut(text, 12))),

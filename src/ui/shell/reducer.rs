@@ -191,7 +191,7 @@ impl AppState {
     /// Moves the player as asked, stopping before an outcome still to be predicted.
     fn moved(&self, player: Player) -> Player {
         let Some(run) = self.run.as_ref().filter(|_| self.asking()) else { return player };
-        let asks = run.predictions.iter().enumerate().filter(|(i, _)| !self.answered(*i)).map(|(_, p)| p.event);
+        let asks = run.predictions.iter().enumerate().filter(|(i, _)| self.to_ask(*i)).map(|(_, p)| p.event);
         match gate(self.player.step, player.step, asks) {
             Some(step) => Player { step, playing: false, ..player },
             None => player,

@@ -4,7 +4,7 @@
 use super::edited::Editing;
 use super::preferences::Preferences;
 use super::run::RunRef;
-use crate::course::Course;
+use crate::course::{Asking, Course};
 use crate::diagram::layout::Room;
 use crate::present::Prediction;
 use crate::scenario::compare::Cell;
@@ -205,7 +205,7 @@ impl AppState {
     /// Says whether predictions are asked: in a drill always; in a course where its stop asks
     /// them and they are on; elsewhere where they are on; never in a run being edited.
     pub fn asking(&self) -> bool {
-        let on = self.env.preferences.predicting && self.course.as_ref().is_none_or(|c| c.stop().predict);
+        let on = self.env.preferences.predicting && self.course.as_ref().is_none_or(|c| c.stop().predict != Asking::None);
         self.editing.is_none() && (self.drill.is_some() || on)
     }
 
@@ -214,11 +214,17 @@ impl AppState {
         self.answers.iter().any(|a| a.0 == i)
     }
 
+    /// Says whether the question at place `i` is still to ask: not answered yet, and asked
+    /// where it is (a course's stop may ask only some of its run's questions).
+    pub fn to_ask(&self, i: usize) -> bool {
+        !self.answered(i) && self.course.as_ref().is_none_or(|c| c.stop().predict.asks(i))
+    }
+
     /// Returns the question asked now and its place, if any: predictions are asked, and the next
     /// event is one a question not yet answered stops before.
     pub fn question(&self) -> Option<(usize, &Prediction)> {
         let run = self.run.as_ref().filter(|_| self.asking())?;
-        run.predictions.iter().enumerate().find(|(i, p)| p.event == self.player.step && !self.answered(*i))
+        run.predictions.iter().enumerate().find(|(i, p)| p.event == self.player.step && self.to_ask(*i))
     }
 
     /// What the narration asks or tells about a prediction at the cursor.
