@@ -162,7 +162,7 @@ pub fn course_card(t: &Taking, setup: bool) -> String {
     if !stop.notes.is_empty() {
         let _ = write!(
             s,
-            r#"<details class="course-notes" data-testid="course-notes"><summary>Notes for the teacher</summary><p>{}</p></details>"#,
+            r#"<details class="course-notes" data-testid="course-notes" open><summary>Notes</summary><p>{}</p></details>"#,
             Escaped(&stop.notes)
         );
     }
