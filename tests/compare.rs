@@ -99,9 +99,21 @@ fn only_wall_clock_designs_feel_the_jump() {
     for r in compare::rows() {
         let (cell, scenario, trace) = compare::cell_by_id(&compare::id("clock-jump", r.id)).unwrap();
         let jumped = trace.events.iter().any(|e| matches!(e.kind, lockstep::engine::EventKind::ClockJump { .. }));
-        let wall =
-            ["lease", "lease-fenced", "redis", "redis-incr", "redlock", "redisson", "redisson-fenced", "s3", "s3-fenced", "s3-manifest"]
-                .contains(&r.id);
+        let wall = [
+            "lease",
+            "lease-fenced",
+            "redis",
+            "redis-incr",
+            "redlock",
+            "redisson",
+            "redisson-fenced",
+            "hazelcast",
+            "hazelcast-fenced",
+            "s3",
+            "s3-fenced",
+            "s3-manifest",
+        ]
+        .contains(&r.id);
         // Every row's service has its wall clock stepped; only a wall-clock design feels it.
         assert!(jumped, "{}", r.id);
         assert_eq!(scenario.intro.contains("by elapsed time (a monotonic clock)"), !wall, "{}", r.id);

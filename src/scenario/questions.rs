@@ -114,7 +114,7 @@ pub const QUESTIONS: &[Question] = &[
     },
     Question {
         question: "Do the machines' clocks need to be synchronised?",
-        answer: "Not synchronised, but running at about the same rate. A lease is measured as elapsed time on the node that decides: client-go, ZooKeeper, etcd and the DynamoDB lock client time it with monotonic clocks, so an offset between machines does not matter but a clock that runs fast does. Redis is the exception: it expires keys by wall-clock time, so a wall-clock jump on a Redis master (an NTP step, an operator) moves every expiry at once, which is how Kleppmann's Redlock counterexample works. antirez counts such jumps as an operations fault; either way a fencing token makes the resource safe whatever the clocks do.",
+        answer: "Not synchronised, but running at about the same rate. A lease is measured as elapsed time on the node that decides: client-go, ZooKeeper, etcd and the DynamoDB lock client time it with monotonic clocks, so an offset between machines does not matter but a clock that runs fast does. Some systems time by the wall clock instead: Redis expires keys by it, Hazelcast's CP group expires sessions by its leader's, and the S3 scheme judges an epoch's age by S3's, so a wall-clock jump there (an NTP step, an operator) moves every expiry at once, which is how Kleppmann's Redlock counterexample works. antirez counts such jumps as an operations fault; either way a fencing token makes the resource safe whatever the clocks do.",
         lessons: &["clock-jump", "redis-clock-jump", "etcd-clock-jump", "redlock-clock-jump", "k8s-clock-rate", "k8s-clock-rate-tolerated", "dynamodb-slow-clock", "dynamodb-fence-attribute"],
         proof: None,
     },

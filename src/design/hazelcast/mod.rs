@@ -77,9 +77,12 @@ impl Protocol for HazelcastDesign {
         Some(Box::new(HzClient::new(nodes[0], self.heartbeat_ms)))
     }
 
-    /// Session expiry is timed on the CP group's leader by elapsed time.
+    /// Session expiry is timed on the CP group's leader by its wall clock: a heartbeat sets
+    /// `toExpirationTime(Clock.currentTimeMillis(), ttlMs)` (`CPSessionInfo.heartbeat`), and
+    /// `RaftSessionRegistry.getSessionsToExpire` compares against `Clock.currentTimeMillis()`,
+    /// which is `System.currentTimeMillis()`; a step of that clock moves every expiry.
     fn service_clock(&self) -> TimerClock {
-        TimerClock::Monotonic
+        TimerClock::Wall
     }
 
     fn connections(&self) -> &'static str {
