@@ -115,7 +115,7 @@ impl Design for ConsulDesign {
             liveness: format!(
                 "If a holder dies, its session is reaped twice its TTL ({ttl}) after its last renewal, and the key can be acquired {delay} later."
             ),
-            assumes: "Holders that stall for less than twice the TTL plus the lock-delay, or a resource that checks LockIndex.".into(),
+            assumes: "Holders that stall for less than twice the TTL plus the lock-delay less half a TTL (the reaping runs from the last renewal, sent every half TTL), or a resource that checks LockIndex.".into(),
         }
     }
 
