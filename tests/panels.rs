@@ -47,7 +47,7 @@ fn panels_show_hostile_names_as_text_at_every_step() {
     }
     assert!(shown.contains("<b>x</b>;%%{init}%%"), "a written value is shown as text: {shown}");
     assert!(!shown.contains('\u{1}'), "characters XML cannot hold are replaced");
-    let g = texts(&panels::guarantees(&trace, &*scenario.lock.design, &scenario.guarantees(), scenario.guard(), None));
+    let g = texts(&panels::guarantees(&trace, &*scenario.lock.design, &scenario.guarantees(), scenario.guard(), None, false));
     assert!(g.starts_with("What this lock promises") && g.contains("stale writes accepted"), "{g}");
 }
 
@@ -55,7 +55,7 @@ fn panels_show_hostile_names_as_text_at_every_step() {
 fn promises(id: &str) -> String {
     let lesson = lockstep::scenario::lessons::find(id).expect("lesson");
     let trace = engine::run(&lesson.spec).expect("runs");
-    texts(&panels::guarantees(&trace, &*lesson.scenario.lock.design, &lesson.scenario.guarantees(), lesson.scenario.guard(), None))
+    texts(&panels::guarantees(&trace, &*lesson.scenario.lock.design, &lesson.scenario.guarantees(), lesson.scenario.guard(), None, false))
 }
 
 #[test]

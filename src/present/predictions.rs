@@ -8,6 +8,7 @@ use super::number::{capital, ms};
 use super::words::Words;
 use crate::engine::event::EventKind;
 use crate::engine::holdings::{Change, Holdings};
+use crate::engine::msg::MsgKind;
 use crate::engine::{NodeId, NodeKind};
 
 /// What a question is about.
@@ -56,6 +57,17 @@ fn is_fault(kind: &EventKind) -> bool {
             | EventKind::LinkSlow { .. }
             | EventKind::Promoted
     )
+}
+
+/// The moment a holder question asks about.
+#[derive(Clone, Copy)]
+enum Moment {
+    /// Another client's request for the lock reaches the lock service.
+    Request,
+    /// The lock passes to another client, who had asked before the fault.
+    Takeover,
+    /// The holder's next write reaches the resource.
+    Write,
 }
 
 /// Says whether event `kind` judges a write, and whose.
@@ -173,9 +185,11 @@ impl Words<'_> {
         })
     }
 
-    /// The question on whom the lock service counts as the holder when a write arrives after
-    /// the first fault that strikes while someone holds the lock, asked just after that fault;
-    /// its evidence is every change of holder in between.
+    /// The question on whom the lock service counts as the holder after the first fault that
+    /// strikes while someone holds the lock, asked just after that fault: when another client's
+    /// request for the lock reaches it (a paused holder's lease may have run out by then), or,
+    /// if no request comes, when the holder's next write arrives. Its evidence is every change
+    /// of holder in between.
     fn holder_question(&self) -> Option<Prediction> {
         let trace = self.trace();
         if !self.has_lock() {
@@ -190,27 +204,53 @@ impl Words<'_> {
         let mut holders: Vec<NodeId> = Vec::new();
         let mut fault: Option<(usize, Vec<NodeId>)> = None;
         let mut changes: Vec<(usize, Change)> = Vec::new();
+        // The moment asked about, once it has come: the event, and whether it is a request.
+        let mut moment: Option<(usize, bool)> = None;
         for (i, e) in trace.events.iter().enumerate() {
+            // The lock service's answer to a request comes in the same millisecond at the same node.
+            if let Some((m, true)) = moment {
+                let at = &trace.events[m];
+                if e.at_ms != at.at_ms || e.node != at.node {
+                    return Some(self.holder_at(fault?.0, m, Moment::Request, &clients, &holders, &changes));
+                }
+            }
+            let mut took_over = false;
             for change in holdings.apply(e) {
                 match change {
-                    Change::Gained { holder, .. } => holders.push(holder),
+                    Change::Gained { holder, .. } => {
+                        took_over |= fault.as_ref().is_some_and(|(_, at_fault)| !at_fault.contains(&holder));
+                        holders.push(holder);
+                    }
                     Change::Lost { holder, .. } => holders.retain(|h| *h != holder),
                 }
                 if fault.is_some() {
                     changes.push((i, change));
                 }
             }
-            match &fault {
-                None if is_fault(&e.kind) && !holders.is_empty() && i + 1 < trace.events.len() => fault = Some((i, holders.clone())),
-                // The write the question is about: the first judged after the fault, from a
-                // client that held the lock at the fault if there is one.
-                Some((f, at_fault)) if judged(&e.kind).is_some_and(|w| at_fault.contains(&w)) => {
-                    return Some(self.holder_at(*f, i, &clients, &holders, &changes));
-                }
+            // A takeover with no request after the fault (a waiter queued before it) is the moment.
+            if let (Some((f, _)), None, true) = (&fault, moment, took_over) {
+                return Some(self.holder_at(*f, i, Moment::Takeover, &clients, &holders, &changes));
+            }
+            match (&fault, moment) {
+                (None, _) if is_fault(&e.kind) && !holders.is_empty() && i + 1 < trace.events.len() => fault = Some((i, holders.clone())),
+                (Some((_, at_fault)), None) => match &e.kind {
+                    EventKind::Deliver { from, msg, .. }
+                        if msg.kind() == MsgKind::Acquire && clients.contains(from) && !at_fault.contains(from) =>
+                    {
+                        moment = Some((i, true));
+                    }
+                    _ if judged(&e.kind).is_some_and(|w| at_fault.contains(&w)) => {
+                        return Some(self.holder_at(fault.as_ref()?.0, i, Moment::Write, &clients, &holders, &changes));
+                    }
+                    _ => {}
+                },
                 _ => {}
             }
         }
-        None
+        match (fault, moment) {
+            (Some((f, _)), Some((m, true))) => Some(self.holder_at(f, m, Moment::Request, &clients, &holders, &changes)),
+            _ => None,
+        }
     }
 
     /// Tells the changes of holder since a fault, one clause per client: one that took the lock
@@ -239,12 +279,29 @@ impl Words<'_> {
         told.into_iter().map(|(_, clause)| clause).collect()
     }
 
-    /// The holder question asked after fault `f` about the moment of the write judged at `w`,
-    /// when `holders` hold the lock and `changes` happened since the fault.
-    fn holder_at(&self, f: usize, w: usize, clients: &[NodeId], holders: &[NodeId], changes: &[(usize, Change)]) -> Prediction {
+    /// The holder question asked after fault `f` about the moment of event `m`, when `holders`
+    /// hold the lock and `changes` happened since the fault.
+    fn holder_at(
+        &self,
+        f: usize,
+        m: usize,
+        moment: Moment,
+        clients: &[NodeId],
+        holders: &[NodeId],
+        changes: &[(usize, Change)],
+    ) -> Prediction {
         let trace = self.trace();
-        let e = &trace.events[w];
-        let writer = judged(&e.kind).expect("the moment asked about is a write judged");
+        let e = &trace.events[m];
+        let held = self.vocabulary().held();
+        let when = match (&e.kind, moment) {
+            (EventKind::Deliver { from, .. }, Moment::Request) => {
+                format!("When {}'s request for {held} reaches {} at {}", trace.name(*from), trace.name(e.node), ms(e.at_ms))
+            }
+            (_, Moment::Write) => {
+                format!("When {}'s write reaches {} at {}", judged(&e.kind).map_or("", |w| trace.name(w)), trace.name(e.node), ms(e.at_ms))
+            }
+            _ => format!("At {}", ms(e.at_ms)),
+        };
         let mut choices: Vec<String> = clients.iter().map(|c| trace.name(*c).to_string()).collect();
         choices.push("Two clients at once".to_string());
         choices.push("Nobody".to_string());
@@ -260,16 +317,11 @@ impl Words<'_> {
             [one] => trace.name(*one).to_string(),
             _ => "two clients at once".to_string(),
         };
-        let reason = format!("{since}. When the write arrives, the lock service counts {counted}.");
+        let reason = format!("{since}. At that moment the lock service counts {counted}.");
         Prediction {
             event: f + 1,
             asks: Asks::Holder,
-            question: format!(
-                "When {}'s write reaches {} at {}, whom will the lock service count as holding the lock?",
-                trace.name(writer),
-                trace.name(e.node),
-                ms(e.at_ms)
-            ),
+            question: format!("{when}, whom will the lock service count as holding {held}?"),
             choices,
             answer,
             reason,

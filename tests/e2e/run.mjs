@@ -619,28 +619,32 @@ await check('story beats and predictions: PageDown goes beat to beat, the run st
   await page.keyboard.press('PageDown');
   await page.waitForFunction(() => document.querySelector('[data-testid=beat]'));
   expect((await text(page, 'beat')).startsWith('Client A takes the lock, token 41.'), await text(page, 'beat'));
-  // Just after A pauses: whom will the lock service count when A's write arrives?
+  // Just after A pauses: whom will the lock service count when B's request arrives?
   await page.keyboard.press('PageDown');
   await page.waitForSelector('[data-testid=predict]');
-  expect((await text(page, 'predict')).includes('whom will the lock service count as holding the lock?'), await text(page, 'predict'));
+  expect((await text(page, 'predict')).includes("When Client B's request for the lock reaches Lock service at 1,105 ms, whom will the lock service count as holding the lock?"), await text(page, 'predict'));
   expect((await page.locator('[data-testid=predict] [data-action^=answer]').count()) === 4, 'A, B, two at once, nobody');
-  await page.click('[data-testid=answer-3]');
+  await page.click('[data-testid=answer-1]');
   await page.waitForSelector('[data-testid=predict-result].predict--right');
-  // End stops before B's write is judged: whose write will the resource hold at the end?
+  // End stops before B's write is judged: whose write will the resource hold at the end? The
+  // answer is noted, and told at the end.
   await page.keyboard.press('End');
   await page.waitForFunction(() => (document.querySelector('[data-testid=predict]') || {}).innerText?.includes('whose write will Protected resource hold'));
   expect(!(await page.locator('[data-testid=diagram] svg.overlay .current').innerHTML()).includes('accepted'), 'the outcome is not shown yet');
   await page.keyboard.press('1');
-  await page.waitForSelector('[data-testid=predict-result].predict--right');
+  await page.waitForSelector('[data-testid=predict-noted]');
   // The next question: A's write with 41. Press 1 (accepts, intact): wrong, and the reason says why.
   await page.keyboard.press('End');
   await page.waitForFunction(() => (document.querySelector('[data-testid=predict]') || {}).innerText?.includes('token 41'));
   await page.keyboard.press('1');
   await page.waitForSelector('[data-testid=predict-result].predict--wrong');
   const result = await text(page, 'predict-result');
-  expect(result.includes('Rejects it') && result.includes('The resource itself stopped a stale writer.') && result.includes('2 of 3 right'), result);
+  expect(result.includes('Rejects it') && result.includes('The resource itself stopped a stale writer.') && result.includes('1 of 2 right'), result);
   expect((await text(page, 'narration')).includes('rejects'), 'the outcome is shown once answered');
   expect((await page.locator('svg.overlay .evidence .item').count()) > 0, 'the diagram marks the answer\'s evidence');
+  // At the end, the answer about the end: B's write stands.
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('[data-testid=predict-result]')?.innerText.includes("Right: Client B's") && document.querySelector('[data-testid=predict-result]')?.innerText.includes('2 of 3 right'));
   // Switched off, the run plays through.
   await page.goto(`${url}#/lease-race-unfenced/0`);
   await page.click('[data-testid=predict-offer] [data-action=predict]');
@@ -1152,9 +1156,24 @@ await check('a teacher takes the 50-minute class from the bare address at 1024×
   expect(stops.size === 11, `went through ${stops.size} of 11 stops: ${[...stops]}`);
   expect(questions >= 11, `asked ${questions} questions on the way`);
   await shot(page, 'class-end-1024x768.png');
-  // Enter does not leave presenter mode; Escape does (no full screen in a headless browser).
+  // Enter does not leave presenter mode; Escape does (no full screen in a headless browser),
+  // and not while the list of keys is open, which it closes first.
   await page.keyboard.press('Enter');
   expect(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), 'Enter left presenter mode');
+  await page.keyboard.press('?');
+  await page.waitForFunction(() => document.querySelector('#keys')?.matches(':popover-open'));
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('#keys')?.matches(':popover-open'));
+  expect(await page.evaluate(() => document.documentElement.hasAttribute('data-present')), 'Escape closed the keys and left presenter mode too');
+  // Past the last stop, the course is over: the front page says so.
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.innerText.startsWith('You finished “A 50-minute class”') && document.querySelector('[data-testid=home]'));
+  expect(await page.evaluate(() => location.hash === '' && !document.documentElement.hasAttribute('data-present')), 'the front page, out of presenter mode');
+  // Escape leaves presenter mode.
+  await page.goto(`${url}#/course/class/1/0`);
+  await page.waitForSelector('[data-testid=course]');
+  await page.keyboard.press('f');
+  await page.waitForFunction(() => document.documentElement.hasAttribute('data-present'));
   await page.keyboard.press('Escape');
   await page.waitForFunction(() => !document.documentElement.hasAttribute('data-present'));
 }, null, 600000);
@@ -1389,10 +1408,10 @@ await check('the interview drill (predictions kept off elsewhere): a question, i
   await page.waitForSelector('[data-testid=drill]');
   expect((await text(page, 'drill')).includes('Why are distributed locks harder than mutexes?'), await text(page, 'drill'));
   // The drill asks even though predictions are off on this page: first, whom the lock service
-  // counts when A's write arrives (nobody: B took the lease and released it).
+  // counts when B's request arrives (B: A's lease ran out while A was paused).
   await page.keyboard.press('End');
   await page.waitForSelector('[data-testid=predict]');
-  await page.click('[data-testid=answer-3]');
+  await page.click('[data-testid=answer-1]');
   await page.waitForSelector('[data-testid=predict-result]');
   expect((await text(page, 'drill')).includes('1 of 1 predictions right'), await text(page, 'drill'));
   // To the lesson's end (answering whatever else it asks), then on through the question's lessons.

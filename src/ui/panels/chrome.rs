@@ -28,7 +28,7 @@ fn key_cap(key: &str) -> &str {
 /// the top bar's button opens and Escape closes.
 pub fn keys_list() -> String {
     let mut s = String::from(
-        r#"<div id="keys" class="keys" popover data-testid="keys"><h2>Keys</h2><p class="muted">A clicker's Page Down and Page Up go through a lesson, a course or a drill by themselves.</p><dl>"#,
+        r#"<div id="keys" class="keys" popover data-testid="keys"><div class="keys-head"><h2>Keys</h2><button class="btn btn--small" popovertarget="keys" popovertargetaction="hide">Close</button></div><p class="muted">A clicker's Page Down and Page Up go through a lesson, a course or a drill by themselves.</p><dl>"#,
     );
     for b in BINDINGS.iter().filter(|b| !b.keys.is_empty()) {
         s.push_str("<dt>");
@@ -37,7 +37,7 @@ pub fn keys_list() -> String {
         }
         let _ = write!(s, "</dt><dd>{}</dd>", Escaped(b.help));
     }
-    s.push_str(r#"</dl><button class="btn" popovertarget="keys" popovertargetaction="hide">Close</button></div>"#);
+    s.push_str("</dl></div>");
     s
 }
 

@@ -145,8 +145,8 @@ pub fn menu_paths() -> String {
 }
 
 /// The card of the course being taken: where it stands, the stop's notes for whoever teaches
-/// it, and the ways on.
-pub fn course_card(t: &Taking, setup: bool) -> String {
+/// it (folded while the run's outcomes are to be predicted), and the ways on.
+pub fn course_card(t: &Taking, setup: bool, predicting: bool) -> String {
     let (n, all) = (t.at + 1, t.course.stops.len());
     let stop = t.stop();
     let mut s = format!(
@@ -159,10 +159,12 @@ pub fn course_card(t: &Taking, setup: bool) -> String {
     if setup && t.at == 0 && !t.course.intro.is_empty() {
         let _ = write!(s, r#"<p class="course-intro">{}</p>"#, Escaped(&t.course.intro));
     }
+    // Notes may tell the outcome: while it is to be predicted they wait folded.
     if !stop.notes.is_empty() {
+        let (open, summary) = if predicting { ("", "Notes (they may tell the outcome)") } else { (" open", "Notes") };
         let _ = write!(
             s,
-            r#"<details class="course-notes" data-testid="course-notes" open><summary>Notes</summary><p>{}</p></details>"#,
+            r#"<details class="course-notes" data-testid="course-notes"{open}><summary>{summary}</summary><p>{}</p></details>"#,
             Escaped(&stop.notes)
         );
     }

@@ -32,9 +32,11 @@ fn proven(proof: Option<&Report>) -> String {
 /// The promises, assumptions and metrics of a run: what the lock is used for, and separately
 /// whether this set-up (`guard`) meets the seed's definition of a correctness lock, and whether
 /// this run harmed the data all the same; and what a verification of it proved (`proof`).
-pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees, guard: Guard, proof: Option<&Report>) -> String {
+/// While the run's outcome is still to be predicted (`untold`), nothing of it is said: not the
+/// harm, not the whole run's figures.
+pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees, guard: Guard, proof: Option<&Report>, untold: bool) -> String {
     let m = &trace.metrics;
-    let (class, bar, still) = match (guard.meets(), trace.verdict.safe) {
+    let (class, bar, still) = match (guard.meets(), trace.verdict.safe || untold) {
         (true, true) => ("guard guard--meets", "Meets the bar for correctness", ""),
         (true, false) => (
             "guard guard--short",
@@ -63,6 +65,14 @@ pub fn guarantees(trace: &Trace, design: &dyn Design, g: &Guarantees, guard: Gua
         Escaped(&g.assumes),
         proven(proof)
     );
+    if untold {
+        let _ = write!(
+            s,
+            r#"</div><p class="muted" data-testid="metrics-later">The whole run's figures show at its end.</p><p class="verdict-means" data-testid="verdict-means">{}</p>"#,
+            Escaped(VERDICT_MEANS)
+        );
+        return s;
+    }
     let mut metric = |label: &str, value: u32, bad: bool| {
         let class = if bad && value > 0 { "metric metric--bad" } else { "metric" };
         let _ = write!(

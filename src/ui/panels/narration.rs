@@ -25,6 +25,12 @@ pub enum Ask<'a> {
     Offer(bool),
     /// The outcome of the next event is hidden until this is answered.
     Question(&'a Prediction),
+    /// A question about the run's end was answered with `chosen` (`None`: passed over): its
+    /// answer waits for the end.
+    Noted {
+        prediction: &'a Prediction,
+        chosen: Option<usize>,
+    },
     /// This was answered with `chosen` (`None`: its answer was revealed without a choice); the
     /// score so far (right, answered).
     Answered {
@@ -63,17 +69,31 @@ fn predict(s: &mut String, ask: &Ask) {
             }
             s.push_str(r#"</div><p class="hint reveal-hint">Or press <kbd>PageDown</kbd> to show the answer.</p></div>"#);
         }
+        Ask::Noted { prediction: p, chosen } => {
+            let said = chosen.and_then(|c| p.choices.get(c)).map_or("You passed it over".to_string(), |c| format!("You said: {c}"));
+            let _ = write!(
+                s,
+                r#"<div class="predict predict--noted" data-testid="predict-noted"><p><strong>Noted.</strong> {}. The end of the run tells whose write it holds.</p></div>"#,
+                Escaped(&said)
+            );
+        }
         Ask::Answered { prediction: p, chosen, score: (right, all) } => {
             let (class, verdict) = match chosen {
                 Some(c) if *c == p.answer => ("predict predict--right", "Right"),
                 Some(_) => ("predict predict--wrong", "Not this time"),
                 None => ("predict predict--shown", "The answer"),
             };
+            let score = if chosen.is_some() {
+                format!(r#" <span class="muted">Your predictions: {right} of {all} right.</span>"#)
+            } else {
+                String::new()
+            };
+            // The answer about the end is told at the end, where the takeaway says why.
+            let reason = if p.asks == Asks::Data { String::new() } else { format!(" {}", Escaped(&p.reason)) };
             let _ = write!(
                 s,
-                r#"<div class="{class}" data-testid="predict-result"><p><strong>{verdict}:</strong> {}. {} <span class="muted">Your predictions: {right} of {all} right.</span></p></div>"#,
+                r#"<div class="{class}" data-testid="predict-result"><p><strong>{verdict}:</strong> {}.{reason}{score}</p></div>"#,
                 Escaped(p.choices.get(p.answer).map_or("", String::as_str)),
-                Escaped(&p.reason)
             );
         }
     }
@@ -116,8 +136,17 @@ pub fn narration(
     // A question is asked in place of the beat. Once a question on this event's write is
     // answered, its result says what the beat would; the findings follow, but for those the
     // beat already tells.
-    if matches!(ask, Ask::Question(_) | Ask::Answered { .. }) {
+    if matches!(ask, Ask::Question(_) | Ask::Answered { .. } | Ask::Noted { .. }) {
         predict(&mut s, &ask);
+    }
+    // What the question rests on (what the resource checks, who does what when) was said in the
+    // setup, which is no longer on screen: it is at hand, folded.
+    if matches!(ask, Ask::Question(_)) {
+        let _ = write!(
+            s,
+            r#"<details class="predict-setup" data-testid="predict-setup"><summary>The setup again</summary><p>{}</p></details>"#,
+            Escaped(&scenario.intro)
+        );
     }
     let told = match (beat, &ask) {
         (_, Ask::Question(_)) => None,

@@ -124,7 +124,21 @@ pub(super) fn course(s: &AppState, step: CourseMove) -> Reduced {
             }
             Err(e) => (Some(AppState { notice: Some(format!("Could not open the course: {e}.")), ..s.clone() }), Vec::new()),
         },
-        CourseMove::Next => go(s.course.as_ref().and_then(Taking::next)),
+        CourseMove::Next => match (&s.course, s.course.as_ref().and_then(Taking::next)) {
+            // Past the last stop: the course is over, and the front page says so.
+            (Some(done), None) => {
+                let notice = Some(format!(
+                    "You finished “{}”: {} stops, about {} minutes.",
+                    done.course.title,
+                    done.course.stops.len(),
+                    done.course.minutes()
+                ));
+                let progress = Rc::new(Record { course: None, ..(*s.progress).clone() });
+                let over = AppState { notice, progress, view: Some(View::Home), course: None, presenting: false, ..s.clone() };
+                (Some(over), vec![Effect::Present(false), Effect::ToTop])
+            }
+            (_, next) => go(next),
+        },
         CourseMove::Previous => go(s.course.as_ref().and_then(Taking::previous)),
         CourseMove::Leave => {
             let progress = Rc::new(Record { course: None, ..(*s.progress).clone() });

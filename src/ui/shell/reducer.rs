@@ -4,6 +4,7 @@
 use super::action::{Action, Copied, CourseMove, Export};
 use super::effect::{Content, Effect, Reduced};
 use super::state::{AppState, Env, SearchState, TableProofs, FIT, ZOOMS};
+use crate::present::Asks;
 use crate::scenario::compare;
 use crate::search::wire::{self, Report, Subject};
 use crate::search::Bounds;
@@ -16,6 +17,13 @@ use std::rc::Rc;
 /// is fetched, and preferences and progress that changed are kept.
 pub fn reduce(s: &AppState, action: Action) -> Reduced {
     let (mut state, mut effects) = act(s, action);
+    // An answer kept for the end is scored there.
+    if let Some(next) = state.take() {
+        state = Some(match next.deferred {
+            Some(right) if next.player.step >= next.player.steps => AppState { deferred: None, ..next }.scored(right),
+            _ => next,
+        });
+    }
     if let Some(next) = &mut state {
         let progress = next.tracked();
         // The page of notes only follows what the course's page keeps.
@@ -251,24 +259,28 @@ fn answer(s: &AppState, choice: Option<usize>) -> Reduced {
         return (None, Vec::new());
     }
     let right = choice.map(|c| c == p.answer);
-    let preferences = right.map_or(s.env.preferences, |r| s.env.preferences.scored(r));
-    let progress = match (right, s.run.as_ref().map(|r| &r.target)) {
-        (Some(r), Some(Target::Lesson(id))) => Rc::new(s.progress.answered(id, r)),
-        _ => s.progress.clone(),
-    };
     let answers = Rc::new([s.answers.as_slice(), &[(i, choice)]].concat());
-    let state = AppState {
-        env: Env { preferences, ..s.env },
-        player: s.player.apply(Playback::Seek(p.event + 1)),
-        answers,
-        progress,
-        drill: match right {
-            Some(r) => s.drill.map(|d| d.scored(r)),
-            None => s.drill,
-        },
-        ..s.clone()
+    let shown = AppState { player: s.player.apply(Playback::Seek(p.event + 1)), answers, ..s.clone() };
+    // A question about the end is scored at the end, so no score tells its answer before.
+    let state = match (right, p.asks) {
+        (Some(r), Asks::Data) => AppState { deferred: Some(r), ..shown },
+        (Some(r), _) => shown.scored(r),
+        (None, _) => shown,
     };
     (Some(state), Vec::new())
+}
+
+impl AppState {
+    /// Returns the state with one more answer counted, right or not: in the score, the
+    /// lesson's progress and the drill.
+    fn scored(self, right: bool) -> AppState {
+        let preferences = self.env.preferences.scored(right);
+        let progress = match self.run.as_ref().map(|r| &r.target) {
+            Some(Target::Lesson(id)) => Rc::new(self.progress.answered(id, right)),
+            _ => self.progress.clone(),
+        };
+        AppState { env: Env { preferences, ..self.env }, progress, drill: self.drill.map(|d| d.scored(right)), ..self }
+    }
 }
 
 /// Opens a lesson (`what`: its id, a colon and the kinds of fault) and verifies it once it is on

@@ -8,7 +8,7 @@ use crate::diagram::window::Window;
 use crate::diagram::Layout;
 use crate::engine::{self, Trace};
 use crate::error::ScenarioError;
-use crate::present::{Beat, Prediction, Words};
+use crate::present::{Asks, Beat, Prediction, Words};
 use crate::scenario::lessons::{self, Entry};
 use crate::scenario::{compare, stress, Scenario};
 use crate::ui::panels::legend;
@@ -89,10 +89,15 @@ impl Run {
         for p in self.predictions.iter() {
             let asked = text(p.event.checked_sub(1), Ask::Question(p));
             if p.event == 0 { &mut setup } else { &mut steps }.push(asked);
-            // The score at its widest.
+            // The score at its widest; a question about the end is noted where it is asked and
+            // answered at the end.
             let score = (99_999, 99_999);
-            let chosen = (0..p.choices.len()).map(Some).chain([None]);
-            steps.extend(chosen.map(|chosen| text(Some(p.event), Ask::Answered { prediction: p, chosen, score })));
+            let chosen = || (0..p.choices.len()).map(Some).chain([None]);
+            let answered_at = if p.asks == Asks::Data { self.trace.events.len() - 1 } else { p.event };
+            steps.extend(chosen().map(|chosen| text(Some(answered_at), Ask::Answered { prediction: p, chosen, score })));
+            if p.asks == Asks::Data {
+                steps.extend(chosen().map(|chosen| text(Some(p.event), Ask::Noted { prediction: p, chosen })));
+            }
         }
         (setup, steps)
     }

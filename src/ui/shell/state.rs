@@ -6,7 +6,7 @@ use super::preferences::Preferences;
 use super::run::RunRef;
 use crate::course::{Asking, Course};
 use crate::diagram::layout::Room;
-use crate::present::Prediction;
+use crate::present::{Asks, Prediction};
 use crate::scenario::compare::Cell;
 use crate::scenario::lessons::{self, Entry};
 use crate::search::wire::Report;
@@ -104,6 +104,8 @@ pub struct AppState {
     pub draft: Rc<Course>,
     /// Whether the page presents to a room: full screen, large type, the run told as a story.
     pub presenting: bool,
+    /// An answer about the run's end, to score when the end is shown: whether it was right.
+    pub deferred: Option<bool>,
 }
 
 /// The first lesson, shown when nothing else can be.
@@ -134,6 +136,7 @@ impl AppState {
             progress: Rc::default(),
             draft: Rc::new(Course::untitled()),
             presenting: false,
+            deferred: None,
         }
     }
 
@@ -237,11 +240,28 @@ impl AppState {
         let Some(c) = self.player.cursor() else {
             return if self.drill.is_some() { Ask::Nothing } else { Ask::Offer(self.env.preferences.predicting) };
         };
-        // The last question answered about this event is the one told.
-        let told = self.answers.iter().rev().find_map(|&(i, chosen)| run.predictions.get(i).filter(|p| p.event == c).map(|p| (p, chosen)));
-        match told {
-            Some((prediction, chosen)) => Ask::Answered { prediction, chosen, score: self.env.preferences.score },
-            None => Ask::Nothing,
+        // At the end, the answer about the end; elsewhere the last question answered about this
+        // event, a question about the end only noted.
+        let end = c + 1 == run.trace.events.len();
+        let answered = |data: bool| {
+            self.answers.iter().rev().find_map(|&(i, chosen)| {
+                run.predictions
+                    .get(i)
+                    .filter(|p| (p.asks == Asks::Data) == data && (data && end || !data && p.event == c))
+                    .map(|p| (p, chosen))
+            })
+        };
+        let noted = self
+            .answers
+            .iter()
+            .rev()
+            .find_map(|&(i, chosen)| run.predictions.get(i).filter(|p| p.asks == Asks::Data && p.event == c).map(|p| (p, chosen)));
+        match (answered(true), answered(false), noted) {
+            (Some((prediction, chosen)), ..) | (None, Some((prediction, chosen)), _) => {
+                Ask::Answered { prediction, chosen, score: self.env.preferences.score }
+            }
+            (None, None, Some((prediction, chosen))) => Ask::Noted { prediction, chosen },
+            _ => Ask::Nothing,
         }
     }
 

@@ -208,7 +208,7 @@ fn use_page_input(dispatch: &Callback<Action>) {
         #[cfg(not(editing))]
         let editor = ();
         let ended = dispatch.clone();
-        let fullscreen = browser::on_fullscreen_exit(move || ended.emit(Action::Present(Some(false))));
+        let fullscreen = super::screen::on_fullscreen_exit(move || ended.emit(Action::Present(Some(false))));
         let picked = (super::files::on_picked(&dispatch), super::draft_input::listen(&dispatch));
         let kept = storage::on_kept(&dispatch);
         // A window resized past the menu's screens closes the menu, so the page is not left inert.
@@ -240,7 +240,7 @@ fn keydown(e: &KeyboardEvent, on_key: &Callback<Action>) {
     }
     // Escape leaves presenter mode (a browser in full screen may keep the key to itself, and
     // leave full screen, which ends presenter mode too).
-    if e.key() == "Escape" && browser::in_present() {
+    if e.key() == "Escape" && super::screen::in_present() && !super::screen::popover_open() {
         return on_key.emit(Action::Present(Some(false)));
     }
     if let Some(action) = pressed(e) {

@@ -20,12 +20,19 @@ pub fn hash() -> String {
 pub fn show_hash(hash: &str) {
     let now = self::hash();
     if now != hash {
+        // No hash at all (the front page) is the page's own address without one.
+        let location = window().location();
+        let url = if hash.is_empty() {
+            format!("{}{}", location.pathname().unwrap_or_default(), location.search().unwrap_or_default())
+        } else {
+            hash.to_string()
+        };
         if let Ok(history) = window().history() {
             // Another lesson is a new entry, so Back returns to the last one; another step is not.
             let _ = if route::is_new_page(&now, hash) {
-                history.push_state_with_url(&JsValue::NULL, "", Some(hash))
+                history.push_state_with_url(&JsValue::NULL, "", Some(&url))
             } else {
-                history.replace_state_with_url(&JsValue::NULL, "", Some(hash))
+                history.replace_state_with_url(&JsValue::NULL, "", Some(&url))
             };
         }
     }
@@ -193,42 +200,6 @@ pub fn toggle_theme() {
     super::storage::keep_setting("lockstep-theme", theme);
 }
 
-/// Starts or ends presenter mode: the page's root gets `data-present` (the style sheet hides
-/// the side panels and enlarges the type) and fills the screen where the browser lets it.
-pub fn present(on: bool) {
-    let Some(document) = window().document() else { return };
-    let Some(root) = document.document_element() else { return };
-    if on {
-        let _ = root.set_attribute("data-present", "");
-        if document.fullscreen_element().is_none() {
-            let _ = root.request_fullscreen();
-        }
-    } else {
-        let _ = root.remove_attribute("data-present");
-        if document.fullscreen_element().is_some() {
-            document.exit_fullscreen();
-        }
-    }
-    // The button pressed keeps no focus, so a clicker's or a keyboard's Enter cannot press it
-    // again and leave the mode by accident.
-    if let Some(active) = document.active_element().and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok()) {
-        let _ = active.blur();
-    }
-    // The diagram's box changed width: it measures itself again on a resize.
-    if let Ok(resize) = web_sys::Event::new("resize") {
-        let _ = window().dispatch_event(&resize);
-    }
-}
-
-/// Shows the popover with this id if it is hidden, or hides it.
-pub fn toggle_popover(id: &str) {
-    let Some(el) = window().document().and_then(|d| d.get_element_by_id(id)) else { return };
-    let toggle = js_sys::Reflect::get(&el, &JsValue::from_str("togglePopover")).ok().and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-    if let Some(toggle) = toggle {
-        let _ = toggle.call0(&el);
-    }
-}
-
 /// The widest screen on which the lesson list is a menu (see `.sidebar` in the style sheet).
 const MENU_SCREENS: &str = "(max-width: 1499px)";
 
@@ -288,21 +259,6 @@ pub fn wrap_tab(shift: bool) -> bool {
 /// Says whether `node` is inside the element matching `selector`.
 fn contains(selector: &str, node: &web_sys::Node) -> bool {
     window().document().and_then(|d| d.query_selector(selector).ok().flatten()).is_some_and(|el| el.contains(Some(node)))
-}
-
-/// Says whether the page is in presenter mode.
-pub fn in_present() -> bool {
-    gloo::utils::document().document_element().is_some_and(|r| r.has_attribute("data-present"))
-}
-
-/// Tells `ended` when the browser leaves full screen (Escape), which ends presenter mode;
-/// returns the listener.
-pub fn on_fullscreen_exit(ended: impl Fn() + 'static) -> gloo::events::EventListener {
-    gloo::events::EventListener::new(&gloo::utils::document(), "fullscreenchange", move |_| {
-        if gloo::utils::document().fullscreen_element().is_none() {
-            ended();
-        }
-    })
 }
 
 /// Copies `text` to the clipboard; returns whether the browser offers a clipboard.

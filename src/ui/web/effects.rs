@@ -35,7 +35,8 @@ pub fn run(effect: Effect, dispatch: &Callback<Action>, search: &RefCell<Option<
         }
         Effect::NotesWindow => browser::open_notes(),
         Effect::KeepProgress(progress) => {
-            if !super::storage::keep_progress(&progress) {
+            // An embedded page (a frame whose storage the host may block) keeps what it can, quietly.
+            if !super::storage::keep_progress(&progress) && !browser::query_has("embed") {
                 dispatch.emit(Action::Notice(
                     "This browser could not keep your progress on this device (its storage is full or switched off).".into(),
                 ));
@@ -43,8 +44,8 @@ pub fn run(effect: Effect, dispatch: &Callback<Action>, search: &RefCell<Option<
         }
         Effect::Menu(open) => browser::menu(open),
         Effect::Theme => browser::toggle_theme(),
-        Effect::Present(on) => browser::present(on),
-        Effect::Keys => browser::toggle_popover("keys"),
+        Effect::Present(on) => super::screen::present(on),
+        Effect::Keys => super::screen::toggle_popover("keys"),
         Effect::ToTop => browser::to_top(),
         Effect::Focus(selector) => {
             browser::focus_on(selector);

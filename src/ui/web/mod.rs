@@ -16,6 +16,7 @@ mod fit;
 mod gestures;
 mod kept;
 mod panels;
+mod screen;
 mod search_worker;
 mod storage;
 mod view;

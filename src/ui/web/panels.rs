@@ -42,9 +42,9 @@ pub fn inspector(run: &RunRef, cursor: Option<usize>) -> Html {
 }
 
 /// What the lesson's lock promises, under which assumptions, what a verification proved of it
-/// (`proof`), and the run's metrics.
-pub fn guarantees(run: &RunRef, proof: Option<&Report>) -> Html {
-    let text = panels::guarantees(&run.trace, run.design(), &run.scenario.guarantees(), run.scenario.guard(), proof);
+/// (`proof`), and the run's metrics, unless its outcome is still to be predicted (`untold`).
+pub fn guarantees(run: &RunRef, proof: Option<&Report>, untold: bool) -> Html {
+    let text = panels::guarantees(&run.trace, run.design(), &run.scenario.guarantees(), run.scenario.guard(), proof, untold);
     card("card guarantees", "guarantees", &text)
 }
 

@@ -107,7 +107,9 @@ fn head(run: &RunRef, state: &AppState) -> String {
         From::Topic(&run.scenario.topic)
     };
     let edit = !edited && crate::ui::shell::run::editable(run);
-    lesson_head(from, &run.scenario.title, edit, &verdict_text(&run.trace, cursor))
+    // A course's stop shows the title the course gives it, if it gives one.
+    let title = state.course.as_ref().map(|c| c.stop().title.as_str()).filter(|t| !t.is_empty()).unwrap_or(&run.scenario.title);
+    lesson_head(from, title, edit, &verdict_text(&run.trace, cursor))
 }
 
 /// The run on screen: its diagram and controls, the narration and state beside it, and its log.
@@ -134,13 +136,13 @@ fn stage(run: &RunRef, state: &AppState, on: &Callbacks) -> Html {
                     { Html::from_html_unchecked(finder_card(&finding.report, on_page).into()) }
                 }
                 if let Some(c) = &state.course {
-                    { Html::from_html_unchecked(panels::course_card(c, cursor.is_none()).into()) }
+                    { Html::from_html_unchecked(panels::course_card(c, cursor.is_none(), state.asking() && state.player.step < state.player.steps).into()) }
                 }
                 if let Some(d) = &state.drill {
                     { Html::from_html_unchecked(drill_card(d, state.player.step == state.player.steps, state.env.preferences.drill_best).into()) }
                 }
                 { inspector(run, cursor) }
-                { guarantees(run, state.proof()) }
+                { guarantees(run, state.proof(), state.asking() && !run.predictions.is_empty() && state.player.step < state.player.steps) }
                 { Html::from_html_unchecked(AttrValue::Rc(run.legend.clone())) }
             </aside>
             <section class="log-area" aria-label="Event log">
