@@ -127,12 +127,12 @@ fn overlay(layout: &Layout, window: &Window, cursor: Option<usize>, evidence: &[
         Px(veil),
         Px((layout.height - veil).max(0.0))
     );
-    // A label across the veil's edge is not cut in two: one of what is still to come is veiled
-    // whole, one of what has happened shown whole.
+    // A label across the veil's edge is not cut in two: one of what has happened is shown
+    // whole; one of what is still to come, or of what goes on (a span's label may tell how it
+    // ends: a lock gone stale), is veiled whole.
     for (item, (x0, y0, x1, y1)) in window.labelled_across(layout, veil) {
         match cursor {
             Some(c) if item.events.1 <= c => label_item_svg(&mut s, item),
-            Some(c) if item.events.0 <= c => {}
             _ => {
                 let _ = write!(
                     s,
