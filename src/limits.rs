@@ -31,6 +31,9 @@ pub const MAX_SHORT_SETTING_MS: u64 = 60_000;
 
 // A run.
 
+/// The most epoch objects an S3 bucket keeps; the oldest goes first.
+pub const MAX_BUCKET_EPOCHS: usize = 64;
+
 /// The most events a scenario may allow a run.
 pub const MAX_EVENTS: usize = 1_000_000;
 /// The most simulated time a scenario may allow a run: a week.

@@ -24,6 +24,21 @@ fn a_stale_writer_gets_412_on_the_manifest() {
     assert_eq!(findings(&t), vec![(TwoHolders, 11_060), (StaleWriteRejected, 15_305)]);
     let narration = t.narration().join("\n");
     assert!(narration.contains("with If-None-Match: *, which creates it only if nobody has"), "{narration}");
+    // If-Match compares the named object's ETag: A's release of epoch-1, unchanged since A wrote
+    // it, is written (200), though epoch-2 is newer; S3 tells A nothing about epoch 2.
+    let replies: Vec<(u64, bool)> = t
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Send { to, msg: Msg::Lock { msg }, .. } if t.name(*to) == "Writer A" => match msg.get::<S3Msg>() {
+                Some(S3Msg::Stored { .. }) => Some((e.at_ms.as_ms(), true)),
+                Some(S3Msg::PreconditionFailed { .. }) => Some((e.at_ms.as_ms(), false)),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    assert_eq!(replies.last(), Some(&(15_315, true)), "{replies:?}");
 }
 
 #[test]

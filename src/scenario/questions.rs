@@ -108,7 +108,7 @@ pub const QUESTIONS: &[Question] = &[
     },
     Question {
         question: "How do you fence writers on S3?",
-        answer: "With objects and conditions, because S3 has no locks, leases or counters, and compares only existence and ETags, never one number with another. Create one object per epoch with If-None-Match: * (only one PUT can create lock/epoch-7, the others get 412), and the epoch is the token. Then either the resource checks the epoch, or the data itself lives in S3 behind a manifest: each new holder rewrites the manifest with its epoch, and every write is a PUT with If-Match on the ETag its writer last saw, so a stale writer gets 412 Precondition Failed. A writer must also stop when the manifest it reads carries a newer epoch.",
+        answer: "With objects and conditions, because S3 has no locks, leases or counters, and compares only existence and ETags, never one number with another. Create one object per epoch with If-None-Match: * (only one PUT can create lock/epoch-7, the others get 412), and the epoch is the token. Then either the resource checks the epoch, or the data itself lives in S3 behind a manifest: each new holder rewrites the manifest with its epoch, and every write is a PUT with If-Match on the ETag its writer last saw, so a stale writer gets 412 Precondition Failed. A writer must also stop when the manifest it reads carries a newer epoch; renewing its own epoch object tells it nothing, since S3 compares that object's ETag, unchanged, and answers 200 though a newer epoch exists: only a LIST shows one.",
         lessons: &["s3-stale-writer-412", "s3-create-once"],
         proof: Some(("s3-stale-writer-412", "pause,partition")),
     },

@@ -5,7 +5,9 @@
 //! `lock/epoch-<n>`, created with `If-None-Match: *`, so each epoch has exactly one holder and the
 //! epoch is the token. A contender lists the prefix and takes the next epoch when the newest is
 //! released or older than the lease by S3's own clock (its Last-Modified against the response's
-//! Date: the application's rule, here). The holder renews by rewriting its object with `If-Match`.
+//! Date: the application's rule, here). The holder renews by rewriting its object with `If-Match`;
+//! S3 compares the named object's ETag whichever epoch is newest, so a stale holder's renewal
+//! succeeds (200) and tells it nothing: only a LIST shows a newer epoch.
 //! With `data_in_s3` the protected data is a manifest object: a new holder claims it (GET, then
 //! PUT with its epoch and `If-Match`), and every write is a PUT with `If-Match` on the ETag its
 //! writer last saw, so a stale writer gets 412.

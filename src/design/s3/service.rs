@@ -7,14 +7,16 @@ use crate::engine::event::{EventKind, LockEnd};
 use crate::engine::ids::NodeId;
 use crate::engine::msg::{Msg, Rejection, WriteValue};
 use crate::engine::time::LocalMillis;
+use crate::limits::MAX_BUCKET_EPOCHS;
 
 /// The 412 a manifest write gets, in S3's words and the lesson's.
 const PRECONDITION_FAILED: &str = "412 Precondition Failed";
 pub(super) const MANIFEST_CHANGED: &str = "The manifest's ETag is no longer the one this writer last saw: a newer writer has claimed it.";
 
-/// The newest epoch object.
+/// An epoch object, as S3 keeps it: who created it, its ETag, when it was last written, and
+/// whether its holder marked it released.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct Newest {
+struct Epoch {
     epoch: u64,
     holder: NodeId,
     etag: u64,
@@ -50,7 +52,9 @@ impl Manifest {
 /// The bucket.
 #[derive(Clone, Hash)]
 pub(super) struct Bucket {
-    newest: Option<Newest>,
+    /// Every epoch object, oldest first: S3 keeps them all, and a conditional PUT compares the
+    /// named object's ETag, whichever epoch it is.
+    epochs: Vec<Epoch>,
     /// Every object's ETags come from one counter.
     etags: u64,
     manifest: Manifest,
@@ -58,13 +62,13 @@ pub(super) struct Bucket {
 
 impl Bucket {
     pub(super) fn new() -> Self {
-        Bucket { newest: None, etags: 0, manifest: Manifest::default() }
+        Bucket { epochs: Vec::new(), etags: 0, manifest: Manifest::default() }
     }
 
     fn answer(&mut self, cx: &mut Cx, from: NodeId, msg: S3Msg) -> Option<S3Msg> {
         Some(match msg {
             S3Msg::List { request } => {
-                let newest = self.newest.map(|n| EpochObject {
+                let newest = self.epochs.last().map(|n| EpochObject {
                     epoch: n.epoch,
                     holder: n.holder,
                     age_ms: (cx.now - n.last_modified).max(0) as u64,
@@ -74,28 +78,35 @@ impl Bucket {
             }
             S3Msg::Create { request, epoch } => {
                 // Only the next epoch is new: an existing object fails `If-None-Match: *`.
-                if self.newest.is_some_and(|n| n.epoch >= epoch) {
+                if self.epochs.last().is_some_and(|n| n.epoch >= epoch) {
                     return Some(S3Msg::PreconditionFailed { request });
                 }
-                if let Some(old) = self.newest.filter(|n| !n.released) {
+                if let Some(old) = self.epochs.last().filter(|n| !n.released) {
                     cx.note(EventKind::LockEnded { holder: old.holder, token: old.epoch, how: LockEnd::Replaced });
                 }
                 self.etags += 1;
-                self.newest = Some(Newest { epoch, holder: from, etag: self.etags, last_modified: cx.now, released: false });
+                if self.epochs.len() == MAX_BUCKET_EPOCHS {
+                    self.epochs.remove(0);
+                }
+                self.epochs.push(Epoch { epoch, holder: from, etag: self.etags, last_modified: cx.now, released: false });
                 cx.note(EventKind::LockGranted { holder: from, token: epoch, expires_local: None });
                 S3Msg::Stored { request, etag: self.etags }
             }
             S3Msg::Rewrite { request, epoch, etag, release } => {
-                // Only the newest object is looked at: an older one's rewrite changes nothing.
-                let Some(n) = self.newest.as_mut().filter(|n| n.epoch == epoch && n.etag == etag) else {
+                // `If-Match` compares the named object's ETag, whichever epoch it is: an older
+                // epoch its holder rewrites unchanged is written (200), and tells it nothing.
+                let newest = self.epochs.last().map(|n| n.epoch);
+                let Some(n) = self.epochs.iter_mut().find(|n| n.epoch == epoch && n.etag == etag) else {
                     return Some(S3Msg::PreconditionFailed { request });
                 };
                 self.etags += 1;
                 (n.etag, n.last_modified, n.released) = (self.etags, cx.now, release);
                 let (holder, token) = (n.holder, n.epoch);
-                match release {
-                    true => cx.note(EventKind::LockEnded { holder, token, how: LockEnd::Released }),
-                    false => cx.note(EventKind::LockExtended { holder, token, expires_local: None }),
+                // Only the newest epoch is the lock: an older one's rewrite holds nothing.
+                match (release, newest == Some(epoch)) {
+                    (_, false) => {}
+                    (true, true) => cx.note(EventKind::LockEnded { holder, token, how: LockEnd::Released }),
+                    (false, true) => cx.note(EventKind::LockExtended { holder, token, expires_local: None }),
                 }
                 S3Msg::Stored { request, etag: self.etags }
             }

@@ -12,7 +12,7 @@ fn reply(b: &mut Bucket, now: i64, from: usize, msg: S3Msg) -> S3Msg {
 }
 
 #[test]
-fn each_epoch_is_created_once_and_only_the_newest_is_renewed() {
+fn each_epoch_is_created_once_and_an_unchanged_older_one_is_still_rewritten() {
     let mut b = Bucket::new();
     assert_eq!(reply(&mut b, 0, 1, S3Msg::Create { request: 1, epoch: 1 }), S3Msg::Stored { request: 1, etag: 1 });
     assert_eq!(reply(&mut b, 0, 2, S3Msg::Create { request: 1, epoch: 1 }), S3Msg::PreconditionFailed { request: 1 });
@@ -20,9 +20,13 @@ fn each_epoch_is_created_once_and_only_the_newest_is_renewed() {
     let old = EpochObject { epoch: 1, holder: NodeId(1), age_ms: 700, released: false };
     assert_eq!(newest, S3Msg::Newest { request: 2, newest: Some(old) });
     assert_eq!(reply(&mut b, 800, 2, S3Msg::Create { request: 3, epoch: 2 }), S3Msg::Stored { request: 3, etag: 2 });
-    // The old holder's renewal names an object that is no longer the newest.
+    // If-Match compares the named object's ETag: the old holder's renewal of epoch 1, unchanged
+    // since it wrote it, succeeds though epoch 2 is newer, and tells it nothing.
     let renew = S3Msg::Rewrite { request: 2, epoch: 1, etag: 1, release: false };
-    assert_eq!(reply(&mut b, 900, 1, renew), S3Msg::PreconditionFailed { request: 2 });
+    assert_eq!(reply(&mut b, 900, 1, renew), S3Msg::Stored { request: 2, etag: 3 });
+    // A rewrite naming an ETag the object no longer has fails.
+    let stale = S3Msg::Rewrite { request: 3, epoch: 1, etag: 1, release: true };
+    assert_eq!(reply(&mut b, 950, 1, stale), S3Msg::PreconditionFailed { request: 3 });
 }
 
 #[test]
